@@ -1,0 +1,110 @@
+# trueline — build, test, demo.  `make help` lists the targets.
+#
+# Sources are found by wildcard so that adding a file to lib/, wrapper/ or a checker/ layer needs no edit here.
+
+CC       ?= cc
+BUILD    ?= build
+PREFIX   ?= /usr/local
+VERSION  := 0.1.0
+
+PKGS     := libelf libzstd liblz4 libxxhash inih
+# libdwarf and libiberty ship no .pc file in Debian 12; their include dirs are fixed by the packages.
+DEP_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -I/usr/include/libdwarf -I/usr/include/libiberty
+WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DTRUELINE_VERSION='"$(VERSION)"' -Iinclude -Ichecker $(WARN) $(DEP_CFLAGS) $(CFLAGS) $(SAN)
+LDFLAGS  ?=
+ALL_LDFLAGS := $(LDFLAGS) $(SAN)
+
+# The wrapper sits in front of every compile: it links only what it needs (no DWARF, no decompressors).
+WRAPPER_LIBS := $(shell pkg-config --libs libxxhash inih 2>/dev/null || echo -lxxhash -linih)
+CHECKER_LIBS := -ldwarf $(shell pkg-config --libs libelf libzstd liblz4 libxxhash inih 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih) -liberty -lz -lpthread
+
+LIB_SRC     := $(sort $(wildcard lib/*.c))
+WRAPPER_SRC := $(sort $(wildcard wrapper/*.c))
+CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c))
+UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
+
+LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+WRAPPER_OBJ := $(WRAPPER_SRC:%.c=$(BUILD)/obj/%.o)
+CHECKER_OBJ := $(CHECKER_SRC:%.c=$(BUILD)/obj/%.o)
+# checker/main.c is the only object with a main(); unit tests link every other checker object.
+CHECKER_CORE_OBJ := $(filter-out $(BUILD)/obj/checker/main.o,$(CHECKER_OBJ))
+WRAPPER_CORE_OBJ := $(filter-out $(BUILD)/obj/wrapper/main.o,$(WRAPPER_OBJ))
+UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+LIBTL := $(BUILD)/lib/libtrueline.a
+
+.PHONY: all deps test unit asan demo install clean fuzz bench help check-deps
+all: check-deps $(BUILD)/bin/trueline-cc $(BUILD)/bin/trueline-check
+
+help:
+	@echo "make            build build/bin/trueline-cc and build/bin/trueline-check"
+	@echo "make deps       install missing Debian packages (apt-get when root, else print the command)"
+	@echo "make demo       deps + build + the bundled example through trueline-cc and trueline-check"
+	@echo "make test       deps + build + the whole test suite (unit + suites)"
+	@echo "make asan       the whole test suite under ASan + UBSan"
+	@echo "make fuzz       build the libFuzzer targets (clang)"
+	@echo "make bench      run bench/ and write docs/benchmarks.md"
+	@echo "make install PREFIX=/usr/local"
+
+DEB_BUILD := gcc make pkg-config libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libiberty-dev zlib1g-dev
+DEB_TEST  := $(DEB_BUILD) clang ccache sccache redis-server cmake binutils python3 python3-jsonschema xz-utils
+deps:
+	@DEB="$(DEB_TEST)" sh .ci/deps.sh
+
+check-deps:
+	@pkg-config --exists $(PKGS) && test -f /usr/include/libdwarf/libdwarf.h && test -f /usr/include/libiberty/demangle.h \
+	  || { echo "trueline: build dependencies missing; run 'make deps' (or: apt-get install $(DEB_BUILD))" >&2; exit 1; }
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBTL): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/bin/trueline-cc: $(WRAPPER_OBJ) $(LIBTL)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(WRAPPER_OBJ) $(LIBTL) $(WRAPPER_LIBS)
+
+$(BUILD)/bin/trueline-check: $(CHECKER_OBJ) $(LIBTL)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CHECKER_OBJ) $(LIBTL) $(CHECKER_LIBS)
+
+# Unit tests: tests/unit/<name>.c links against lib/ plus the front ends' non-main objects.
+$(BUILD)/tests/%: tests/unit/%.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL) $(CHECKER_LIBS) $(ALL_LDFLAGS)
+
+unit: all $(UNIT_BIN)
+
+test: deps all $(UNIT_BIN)
+	@TRUELINE_BUILD=$(abspath $(BUILD)) sh tests/run.sh
+
+asan:
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" CFLAGS="-O1 -g" all unit
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  TRUELINE_BUILD=$(abspath build-asan) TRUELINE_SANITIZED=1 sh tests/run.sh
+
+demo: deps all
+	@TRUELINE_BUILD=$(abspath $(BUILD)) sh examples/demo.sh
+
+fuzz:
+	$(MAKE) -C fuzz
+
+bench: all
+	@TRUELINE_BUILD=$(abspath $(BUILD)) sh bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/trueline $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/bin/trueline-cc $(BUILD)/bin/trueline-check $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 conf/trueline.ini $(DESTDIR)$(PREFIX)/share/trueline/trueline.ini
+	for f in conf/*.tsv; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/trueline/ || true; done
+	install -m 644 docs/man/trueline-cc.1 docs/man/trueline-check.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf $(BUILD) build-asan
+
+-include $(LIB_OBJ:.o=.d) $(WRAPPER_OBJ:.o=.d) $(CHECKER_OBJ:.o=.d)
