@@ -1,9 +1,11 @@
 /* mixed-toolchain: not implemented yet (scaffold; its issue fills this file). */
 #include "checks/checks.h"
+#include "checks/device_checks.h"
 
 static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
 {
-    (void)f; (void)p; (void)sev; (void)out;
+    (void)p;
+    tl_mixed_toolchain_device(f, sev, out);
 }
 
 const struct tl_check tl_check_mixed_toolchain = {
