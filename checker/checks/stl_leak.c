@@ -75,7 +75,7 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
         }
     }
     if (strong + weak + unique)
-        tl_emit(out, "stl-leak", strong ? sev : weak_sev, f->display, NULL, HINT,
+        tl_emit(out, "stl-leak", listed > MAX_LISTED ? (strong ? sev : weak_sev) : TL_SEV_INFO, f->display, NULL, HINT,
                 "exports %zu std:: symbols: %zu strong, %zu weak, %zu unique%s%s%s", strong + weak + unique, strong,
                 weak, unique, listed > MAX_LISTED ? " (first " : "", listed > MAX_LISTED ? "30 listed)" : "",
                 markers ? "; a statically linked libstdc++ is likely (it defines the C++ runtime's own symbols)" : "");
