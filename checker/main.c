@@ -1,3 +1,189 @@
-/* trueline-check: placeholder entry point; the checker issues fill checker/. */
+/* trueline-check: command line → one of the modes (audit by default, or a tool in tools/). */
+#include <getopt.h>
 #include <stdio.h>
-int main(void) { fprintf(stderr, "trueline-check: not built yet\n"); return 2; }
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "checks/checks.h"
+#include "options.h"
+#include "policy.h"
+#include "tools/tools.h"
+#include "trueline/config.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: trueline-check [OPTIONS] FILE|DIR...\n"
+        "       trueline-check --list FILE...             device-image inventory\n"
+        "       trueline-check --extract DIR FILE...      write cubins/PTX out\n"
+        "       trueline-check --symbolize FILE KERNEL+0xOFF [--sm N]\n"
+        "       trueline-check --coredump CORE [--binary FILE]... [--source-dir DIR]\n"
+        "       trueline-check --provenance FILE...       per-object provenance table\n"
+        "       trueline-check --list-checks\n"
+        "options:\n"
+        "  --format text|json|sarif|junit   report format (default text)\n"
+        "  --output FILE                    write the report to FILE\n"
+        "  --fail-on error|warning|info     exit 1 at or above this severity (default error)\n"
+        "  --checks ID,ID                   run only these checks\n"
+        "  --policy NAME                    platform policy for symbol-versions (e.g. manylinux_2_28)\n"
+        "  --config FILE                    policy/config file (default: the standard lookup)\n"
+        "  --baseline FILE / --write-baseline FILE   only new findings count / record the current ones\n"
+        "  --debug-dir DIR                  where separate debug files live (repeatable)\n"
+        "  --release                        release audit (e.g. -G device images are findings)\n"
+        "  -j N                             parallel files (default: CPUs)\n"
+        "  --progress / --no-progress, --color / --no-color\n"
+        "exit status: 0 clean, 1 findings at or above --fail-on, 2 usage error or unreadable input\n");
+}
+
+enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
+       O_DEBUG_DIR, O_RELEASE, O_LIST, O_EXTRACT, O_SYMBOLIZE, O_SM, O_COREDUMP, O_BINARY, O_SOURCE_DIR,
+       O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
+       O_TIMEOUT };
+
+static const struct option long_opts[] = {
+    { "format", required_argument, 0, O_FORMAT }, { "output", required_argument, 0, O_OUTPUT },
+    { "fail-on", required_argument, 0, O_FAIL_ON }, { "checks", required_argument, 0, O_CHECKS },
+    { "policy", required_argument, 0, O_POLICY }, { "config", required_argument, 0, O_CONFIG },
+    { "baseline", required_argument, 0, O_BASELINE }, { "write-baseline", required_argument, 0, O_WRITE_BASELINE },
+    { "debug-dir", required_argument, 0, O_DEBUG_DIR }, { "release", no_argument, 0, O_RELEASE },
+    { "list", no_argument, 0, O_LIST }, { "extract", required_argument, 0, O_EXTRACT },
+    { "symbolize", no_argument, 0, O_SYMBOLIZE }, { "sm", required_argument, 0, O_SM },
+    { "coredump", no_argument, 0, O_COREDUMP }, { "binary", required_argument, 0, O_BINARY },
+    { "source-dir", required_argument, 0, O_SOURCE_DIR }, { "provenance", no_argument, 0, O_PROVENANCE },
+    { "list-checks", no_argument, 0, O_LIST_CHECKS }, { "progress", no_argument, 0, O_PROGRESS },
+    { "no-progress", no_argument, 0, O_NO_PROGRESS }, { "color", no_argument, 0, O_COLOR },
+    { "no-color", no_argument, 0, O_NO_COLOR }, { "version", no_argument, 0, O_VERSION },
+    { "max-input-mb", required_argument, 0, O_MAX_MB }, { "timeout", required_argument, 0, O_TIMEOUT },
+    { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+};
+
+static int push(const char ***v, size_t *n, const char *s)
+{
+    const char **p = realloc(*v, (*n + 1) * sizeof **v);
+    if (!p)
+        return -1;
+    p[(*n)++] = s;
+    *v = p;
+    return 0;
+}
+
+static int set_mode(struct tl_options *o, enum tl_mode m)
+{
+    if (o->mode != TL_MODE_AUDIT && o->mode != m) {
+        fprintf(stderr, "trueline-check: --list, --extract, --symbolize, --coredump and --provenance exclude each other\n");
+        return -1;
+    }
+    o->mode = m;
+    return 0;
+}
+
+static int parse_option(struct tl_options *o, int c, const char *arg)
+{
+    char *end;
+    switch (c) {
+    case O_FORMAT: o->format = arg; return 0;
+    case O_OUTPUT: o->output = arg; return 0;
+    case O_FAIL_ON:
+        if (tl_severity_parse(arg, &o->fail_on) != 0 || o->fail_on == TL_SEV_NONE) {
+            fprintf(stderr, "trueline-check: --fail-on: '%s' is not error, warning or info\n", arg);
+            return -1;
+        }
+        return 0;
+    case O_CHECKS: o->only = arg; return 0;
+    case O_POLICY: o->platform = arg; return 0;
+    case O_CONFIG: o->config = arg; return 0;
+    case O_BASELINE: o->baseline = arg; return 0;
+    case O_WRITE_BASELINE: o->write_baseline = arg; return 0;
+    case O_DEBUG_DIR: return push(&o->debug_dirs, &o->ndebug_dirs, arg);
+    case O_RELEASE: o->release = 1; return 0;
+    case O_LIST: return set_mode(o, TL_MODE_LIST);
+    case O_EXTRACT: o->extract_dir = arg; return set_mode(o, TL_MODE_EXTRACT);
+    case O_SYMBOLIZE: return set_mode(o, TL_MODE_SYMBOLIZE);
+    case O_SM:
+        o->sm = (unsigned)strtoul(strncmp(arg, "sm_", 3) == 0 ? arg + 3 : arg, &end, 10);
+        if (*end && *end != 'a' && *end != 'f') {
+            fprintf(stderr, "trueline-check: --sm: '%s' is not an SM number\n", arg);
+            return -1;
+        }
+        return 0;
+    case O_COREDUMP: return set_mode(o, TL_MODE_COREDUMP);
+    case O_BINARY: return push(&o->binaries, &o->nbinaries, arg);
+    case O_SOURCE_DIR: o->source_dir = arg; return 0;
+    case O_PROVENANCE: return set_mode(o, TL_MODE_PROVENANCE);
+    case O_LIST_CHECKS: return set_mode(o, TL_MODE_LIST_CHECKS);
+    case O_PROGRESS: o->progress = 1; return 0;
+    case O_NO_PROGRESS: o->progress = 0; return 0;
+    case O_COLOR: o->color = 1; return 0;
+    case O_NO_COLOR: o->color = 0; return 0;
+    case O_MAX_MB: o->max_input_mb = strtoull(arg, NULL, 10); return 0;
+    case O_TIMEOUT: o->timeout_s = (unsigned)strtoul(arg, NULL, 10); return 0;
+    case 'j':
+        o->jobs = (int)strtol(arg, &end, 10);
+        if (*end || o->jobs < 0) {
+            fprintf(stderr, "trueline-check: -j: '%s' is not a number\n", arg);
+            return -1;
+        }
+        return 0;
+    case O_VERSION: printf("trueline-check %s\n", TRUELINE_VERSION); exit(0);
+    case 'h': usage(stdout); exit(0);
+    default: usage(stderr); return -1;
+    }
+}
+
+static int list_checks(void)
+{
+    for (size_t i = 0; i < tl_ncheck; i++)
+        printf("%-16s %-8s %s\n", tl_checks[i]->id, tl_severity_name(tl_checks[i]->default_severity),
+               tl_checks[i]->summary);
+    return 0;
+}
+
+static int run_mode(struct tl_options *o, const struct tl_policy *p)
+{
+    switch (o->mode) {
+    case TL_MODE_LIST_CHECKS: return list_checks();
+    case TL_MODE_LIST: return tl_tool_list(o);
+    case TL_MODE_EXTRACT: return tl_tool_extract(o);
+    case TL_MODE_SYMBOLIZE:
+        if (o->ninputs != 2) {
+            fprintf(stderr, "trueline-check: --symbolize takes FILE and KERNEL+0xOFFSET (or a PC)\n");
+            return 2;
+        }
+        o->location = o->inputs[1];
+        o->ninputs = 1;
+        return tl_tool_symbolize(o);
+    case TL_MODE_COREDUMP: return tl_tool_coredump(o);
+    case TL_MODE_PROVENANCE: return tl_tool_provenance(o);
+    default: return tl_audit_main(o, p);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct tl_options o = { .format = "text", .fail_on = TL_SEV_ERROR, .progress = -1, .color = -1 };
+    int c;
+    while ((c = getopt_long(argc, argv, "hj:", long_opts, NULL)) != -1)
+        if (parse_option(&o, c, optarg) != 0)
+            return 2;
+    for (int i = optind; i < argc; i++)
+        push(&o.inputs, &o.ninputs, argv[i]);
+    if (o.ninputs == 0 && o.mode != TL_MODE_LIST_CHECKS) {
+        usage(stderr);
+        return 2;
+    }
+    tl_config cfg = { 0 };
+    tl_error err;
+    if ((o.config ? tl_config_load_file(&cfg, o.config, &err) : tl_config_load(&cfg, &err)) != 0) {
+        fprintf(stderr, "trueline-check: %s\n", err.msg);
+        return 2;
+    }
+    struct tl_policy pol = { .cfg = &cfg, .fail_on = o.fail_on, .platform = o.platform, .only = o.only,
+                             .release = o.release };
+    int rc = run_mode(&o, &pol);
+    tl_config_free(&cfg);
+    free(o.inputs);
+    free(o.debug_dirs);
+    free(o.binaries);
+    return rc;
+}

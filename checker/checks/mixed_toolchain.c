@@ -1,0 +1,15 @@
+/* mixed-toolchain: not implemented yet (scaffold; its issue fills this file). */
+#include "checks/checks.h"
+
+static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
+{
+    (void)f; (void)p; (void)sev; (void)out;
+}
+
+const struct tl_check tl_check_mixed_toolchain = {
+    .id = "mixed-toolchain",
+    .default_severity = TL_SEV_ERROR,
+    .summary = "several compilers",
+    .help_uri = "docs/checks/mixed-toolchain.md",
+    .run = run,
+};

@@ -1,0 +1,212 @@
+#include "inputs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libelf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model.h"
+
+struct visited {
+    dev_t *dev;
+    ino_t *ino;
+    size_t n, cap, capi;
+};
+
+static struct tl_input *add(struct tl_inputs *out, const char *display, const char *path)
+{
+    if (tl_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) != 0)
+        return NULL;
+    struct tl_input *in = &out->v[out->n++];
+    memset(in, 0, sizeof *in);
+    in->display = strdup(display);
+    in->path = strdup(path);
+    return in;
+}
+
+static void add_error(struct tl_inputs *out, const char *path, const char *fmt, const char *detail)
+{
+    struct tl_input *in = add(out, path, path);
+    if (in)
+        in->error = tl_asprintf(fmt, detail);
+}
+
+/* Magic numbers that make a file worth checking when found inside a directory. */
+static int interesting_magic(const char *path)
+{
+    unsigned char m[8] = { 0 };
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, m, sizeof m);
+    close(fd);
+    if (n >= 4 && memcmp(m, "\177ELF", 4) == 0)
+        return 1;
+    if (n >= 8 && memcmp(m, "!<arch>\n", 8) == 0)
+        return 1;
+    return n >= 4 && m[0] == 0x50 && m[1] == 0xED && m[2] == 0x55 && m[3] == 0xBA; /* fatbin */
+}
+
+static int is_archive(const char *path)
+{
+    char m[8];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, m, sizeof m);
+    close(fd);
+    return n == 8 && memcmp(m, "!<arch>\n", 8) == 0;
+}
+
+/* Archive members via libelf's ar support: each member's bytes are a window of the archive file. */
+static void expand_archive(struct tl_inputs *out, const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        add_error(out, path, "cannot open: %s", strerror(errno));
+        return;
+    }
+    elf_version(EV_CURRENT);
+    Elf *ar = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (!ar || elf_kind(ar) != ELF_K_AR) {
+        add_error(out, path, "not a valid archive: %s", elf_errmsg(-1));
+        if (ar)
+            elf_end(ar);
+        close(fd);
+        return;
+    }
+    size_t ar_size = 0;
+    const char *ar_base = elf_rawfile(ar, &ar_size);
+    Elf *m;
+    Elf_Cmd cmd = ELF_C_READ_MMAP;
+    size_t members = 0;
+    while ((m = elf_begin(fd, cmd, ar)) != NULL) {
+        Elf_Arhdr *h = elf_getarhdr(m);
+        size_t msize = 0;
+        const char *mbase = elf_rawfile(m, &msize);
+        if (h && h->ar_name[0] != '/' && mbase && ar_base) {
+            char *disp = tl_asprintf("%s(%s)", path, h->ar_name);
+            struct tl_input *in = add(out, disp ? disp : path, path);
+            free(disp);
+            if (in) {
+                in->is_member = 1;
+                in->offset = (size_t)(mbase - ar_base);
+                in->size = msize;
+            }
+            members++;
+        }
+        cmd = elf_next(m);
+        elf_end(m);
+    }
+    if (elf_errno() != 0 && members == 0)
+        add_error(out, path, "bad archive member header: %s", elf_errmsg(-1));
+    elf_end(ar);
+    close(fd);
+}
+
+static int seen_before(struct visited *v, const struct stat *st)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (v->dev[i] == st->st_dev && v->ino[i] == st->st_ino)
+            return 1;
+    size_t c1 = v->cap, c2 = v->capi;
+    if (tl_grow((void **)&v->dev, &c1, v->n + 1, sizeof *v->dev) != 0 ||
+        tl_grow((void **)&v->ino, &c2, v->n + 1, sizeof *v->ino) != 0)
+        return 1;
+    v->cap = c1;
+    v->capi = c2;
+    v->dev[v->n] = st->st_dev;
+    v->ino[v->n++] = st->st_ino;
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void expand_path(struct tl_inputs *out, const char *path, int top, struct visited *dirs);
+
+static void expand_dir(struct tl_inputs *out, const char *path, struct visited *dirs)
+{
+    DIR *d = opendir(path);
+    if (!d) {
+        add_error(out, path, "cannot read directory: %s", strerror(errno));
+        return;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (tl_grow((void **)&names, &cap, n + 1, sizeof *names) == 0)
+            names[n++] = tl_asprintf("%s/%s", path, de->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, by_name); /* deterministic order whatever readdir returns */
+    for (size_t i = 0; i < n; i++) {
+        if (names[i])
+            expand_path(out, names[i], 0, dirs);
+        free(names[i]);
+    }
+    free(names);
+}
+
+static void expand_path(struct tl_inputs *out, const char *path, int top, struct visited *dirs)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (top)
+            add_error(out, path, "cannot access: %s", strerror(errno));
+        return; /* dangling symlinks inside a tree are not inputs */
+    }
+    if (S_ISDIR(st.st_mode)) {
+        if (!seen_before(dirs, &st))
+            expand_dir(out, path, dirs);
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        if (top)
+            add_error(out, path, "%s", "not a regular file");
+        return;
+    }
+    if (!top) {
+        struct stat lst;
+        /* A symlink to a file inside the same tree would be checked twice: skip links to regular files. */
+        if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+            return;
+        if (!interesting_magic(path))
+            return;
+    }
+    if (is_archive(path))
+        expand_archive(out, path);
+    else
+        add(out, path, path);
+}
+
+void tl_inputs_expand(struct tl_inputs *out, const char *const *paths, size_t npaths)
+{
+    struct visited dirs = { 0 };
+    for (size_t i = 0; i < npaths; i++)
+        expand_path(out, paths[i], 1, &dirs);
+    free(dirs.dev);
+    free(dirs.ino);
+}
+
+void tl_inputs_free(struct tl_inputs *in)
+{
+    for (size_t i = 0; i < in->n; i++) {
+        free(in->v[i].display);
+        free(in->v[i].path);
+        free(in->v[i].error);
+    }
+    free(in->v);
+    memset(in, 0, sizeof *in);
+}

@@ -1,0 +1,24 @@
+/* Expands command-line paths into inputs: plain files, archive members ("lib.a(member.o)") and the files
+ * found under directories (recursively, ELF/fatbin found by magic, each real directory visited once). */
+#ifndef TL_INPUTS_H
+#define TL_INPUTS_H
+#include <stddef.h>
+
+struct tl_input {
+    char *display;      /* "path" or "lib.a(member.o)" */
+    char *path;         /* file on disk */
+    size_t offset, size;/* member bytes within path (size 0 and offset 0 for a whole file) */
+    int is_member;
+    char *error;        /* could not be opened/walked: reported as a bad input */
+};
+
+struct tl_inputs {
+    struct tl_input *v;
+    size_t n, cap;
+};
+
+/* Never fails as a whole: unreadable paths become inputs carrying an error. */
+void tl_inputs_expand(struct tl_inputs *out, const char *const *paths, size_t npaths);
+void tl_inputs_free(struct tl_inputs *in);
+
+#endif

@@ -1,0 +1,78 @@
+#include "load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "read/readers.h"
+#include "trueline/elf_file.h"
+
+static int is_fatbin(const unsigned char *p, size_t n)
+{
+    return n >= 16 && p[0] == 0x50 && p[1] == 0xED && p[2] == 0x55 && p[3] == 0xBA;
+}
+
+static int load_elf(struct tl_file *f, const unsigned char *data, size_t size, const struct tl_options *o)
+{
+    tl_elf e;
+    tl_error err;
+    if (tl_elf_open_mem(&e, f->display, data, size, &err) != 0) {
+        f->error = strdup(err.msg);
+        tl_elf_close(&e);
+        return -1;
+    }
+    int rc = 0;
+    if (e.ehdr.e_machine == TL_EM_CUDA) {
+        /* A standalone cubin: the device reader owns EM_CUDA images (a core file is --coredump's business). */
+        f->machine = TL_EM_CUDA;
+        f->elf_type = e.ehdr.e_type;
+        tl_elf_close(&e);
+        return tl_read_device_images(f, NULL, data, size, o);
+    }
+    rc |= tl_read_host(f, &e, o);
+    if (!f->error)
+        rc |= tl_read_device_images(f, &e, data, size, o);
+    if (!f->error)
+        rc |= tl_read_notes(f, &e);
+    tl_elf_close(&e);
+    return rc;
+}
+
+int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct tl_file *f)
+{
+    memset(f, 0, sizeof *f);
+    f->display = strdup(in->display);
+    f->path = strdup(in->path);
+    if (in->error) {
+        f->error = strdup(in->error);
+        return -1;
+    }
+    const unsigned char *data;
+    size_t size;
+    void *map;
+    size_t map_len;
+    tl_error err;
+    if (tl_map_file(in->path, &data, &size, &map, &map_len, &err) != 0) {
+        f->error = strdup(err.msg);
+        return -1;
+    }
+    if (in->is_member) {
+        if (in->offset > size || in->size > size - in->offset) {
+            tl_unmap_file(map, map_len);
+            f->error = strdup("archive member extends past the end of the archive");
+            return -1;
+        }
+        data += in->offset;
+        size = in->size;
+    }
+    int rc;
+    if (tl_is_elf(data, size))
+        rc = load_elf(f, data, size, o);
+    else if (is_fatbin(data, size))
+        rc = tl_read_device_images(f, NULL, data, size, o);
+    else {
+        f->error = strdup(size == 0 ? "empty file" : "not an ELF file, archive, cubin or fatbin");
+        rc = -1;
+    }
+    tl_unmap_file(map, map_len);
+    return f->error ? -1 : rc;
+}

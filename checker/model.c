@@ -1,0 +1,161 @@
+#include "model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *tl_severity_name(enum tl_severity s)
+{
+    switch (s) {
+    case TL_SEV_INFO: return "info";
+    case TL_SEV_WARNING: return "warning";
+    case TL_SEV_ERROR: return "error";
+    default: return "none";
+    }
+}
+
+int tl_severity_parse(const char *s, enum tl_severity *out)
+{
+    static const struct { const char *name; enum tl_severity sev; } names[] = {
+        { "none", TL_SEV_NONE }, { "off", TL_SEV_NONE }, { "info", TL_SEV_INFO }, { "note", TL_SEV_INFO },
+        { "warning", TL_SEV_WARNING }, { "warn", TL_SEV_WARNING }, { "error", TL_SEV_ERROR },
+    };
+    for (size_t i = 0; s && i < sizeof names / sizeof *names; i++)
+        if (strcasecmp(s, names[i].name) == 0) {
+            *out = names[i].sev;
+            return 0;
+        }
+    return -1;
+}
+
+int tl_grow(void **v, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t ncap = *cap ? *cap : 8;
+    while (ncap < need)
+        ncap *= 2;
+    void *p = realloc(*v, ncap * elem);
+    if (!p)
+        return -1;
+    memset((char *)p + *cap * elem, 0, (ncap - *cap) * elem);
+    *v = p;
+    *cap = ncap;
+    return 0;
+}
+
+char *tl_strdup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+char *tl_asprintf(const char *fmt, ...)
+{
+    va_list ap;
+    char *s = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    return s;
+}
+
+void tl_emit(struct tl_findings *out, const char *check, enum tl_severity sev, const char *file,
+             const char *symbol, const char *hint, const char *fmt, ...)
+{
+    if (sev == TL_SEV_NONE)
+        return;
+    if (tl_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) != 0)
+        return;
+    struct tl_finding *f = &out->v[out->n++];
+    memset(f, 0, sizeof *f);
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&f->message, fmt, ap) < 0)
+        f->message = NULL;
+    va_end(ap);
+    f->check = check;
+    f->severity = sev;
+    f->file = tl_strdup(file);
+    f->symbol = tl_strdup(symbol);
+    f->hint = tl_strdup(hint);
+}
+
+void tl_findings_free(struct tl_findings *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        free(f->v[i].file);
+        free(f->v[i].symbol);
+        free(f->v[i].message);
+        free(f->v[i].hint);
+    }
+    free(f->v);
+    memset(f, 0, sizeof *f);
+}
+
+void tl_image_free(struct tl_image *img)
+{
+    for (size_t i = 0; i < img->nfuncs; i++) {
+        free(img->funcs[i].name);
+        free(img->funcs[i].cu);
+    }
+    for (size_t i = 0; i < img->ncus; i++) {
+        free(img->cus[i].name);
+        free(img->cus[i].comp_dir);
+        free(img->cus[i].producer);
+    }
+    for (size_t i = 0; i < img->nsubprograms; i++) {
+        free(img->subprograms[i].name);
+        free(img->subprograms[i].linkage_name);
+    }
+    free(img->funcs);
+    free(img->cus);
+    free(img->subprograms);
+    free(img->label);
+    struct tl_device_info *d = &img->dev;
+    free(d->identifier);
+    free(d->producer);
+    free(d->toolkit_version);
+    free(d->ptxas_options);
+    free(d->error);
+    memset(img, 0, sizeof *img);
+}
+
+static void provenance_free(struct tl_provenance *p)
+{
+    free(p->source);
+    free(p->compiler);
+    free(p->compiler_version);
+    free(p->fingerprint);
+    free(p->argv_hash);
+    free(p->lineinfo_level);
+    free(p->wrapper_version);
+}
+
+void tl_file_free(struct tl_file *f)
+{
+    tl_image_free(&f->host);
+    for (size_t i = 0; i < f->ndevices; i++)
+        tl_image_free(&f->devices[i]);
+    free(f->devices);
+    for (size_t i = 0; i < f->ndynsyms; i++) {
+        free(f->dynsyms[i].name);
+        free(f->dynsyms[i].version);
+        free(f->dynsyms[i].version_file);
+    }
+    free(f->dynsyms);
+    for (size_t i = 0; i < f->ncomments; i++)
+        free(f->comments[i]);
+    free(f->comments);
+    for (size_t i = 0; i < f->nnotes; i++)
+        provenance_free(&f->notes[i]);
+    free(f->notes);
+    free(f->display);
+    free(f->path);
+    free(f->error);
+    free(f->warning);
+    free(f->debug_file);
+    memset(f, 0, sizeof *f);
+}

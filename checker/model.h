@@ -1,0 +1,144 @@
+/* The checker's model: what readers fill and what checks see.
+ *
+ * One input (a path, an archive member, a standalone cubin/fatbin) is a tl_file. Its code lives in images:
+ * the host ELF itself is one image; every device image found in it (cubin or PTX inside a fatbin) is another.
+ * Device images are summarized while streaming (the decompressed bytes are freed right after), so the model
+ * holds facts, never the big buffers. Checks read the model only; they never open files.
+ *
+ * Extend by adding fields; keep each field's meaning as documented here. */
+#ifndef TL_MODEL_H
+#define TL_MODEL_H
+#include <stddef.h>
+#include <stdint.h>
+
+enum tl_severity { TL_SEV_NONE = 0, TL_SEV_INFO, TL_SEV_WARNING, TL_SEV_ERROR };
+const char *tl_severity_name(enum tl_severity s);
+int tl_severity_parse(const char *s, enum tl_severity *out); /* "info"/"note", "warning", "error", "none" */
+
+/* A function: host STT_FUNC symbol, or a device kernel / device function. */
+struct tl_function {
+    char *name;            /* as in the symbol table (mangled) */
+    uint64_t addr, size;   /* host: st_value (section-relative in ET_REL); device: offset within its .text */
+    unsigned shndx;        /* section index of the code */
+    unsigned char bind;    /* STB_* */
+    unsigned char visibility;
+    unsigned is_kernel : 1;  /* device entry point (STO_CUDA_ENTRY) */
+    unsigned has_lines : 1;  /* at least one line row inside [addr, addr+size) */
+    uint64_t covered;        /* bytes of [addr, addr+size) covered by line rows */
+    char *cu;                /* name of the compile unit whose rows cover it (NULL when none) */
+};
+
+/* A DWARF compile unit (host) or line-program unit (device). */
+struct tl_cu {
+    char *name;          /* DW_AT_name, or the line program's first file */
+    char *comp_dir;
+    char *producer;      /* DW_AT_producer; NULL when absent */
+    unsigned lang;       /* DW_AT_language */
+    unsigned dwarf_version;
+    uint64_t rows;       /* line rows attributed to this unit */
+};
+
+/* A DWARF subprogram with code (DW_AT_low_pc or DW_AT_ranges), for dwarf-symbols. */
+struct tl_subprogram {
+    char *name, *linkage_name;
+    uint64_t low_pc, high_pc; /* high_pc as an address (exclusive) */
+    unsigned shndx;           /* ET_REL: section the low_pc relocation points into; 0 otherwise */
+    int cu;                   /* index into image.cus */
+};
+
+/* A dynamic (or, for ET_REL, static) symbol that a linker or loader can see. */
+struct tl_symbol {
+    char *name;
+    uint64_t value, size;
+    unsigned char type, bind, visibility;
+    unsigned defined : 1;
+    char *version;       /* "GLIBCXX_3.4.30" for versioned references/definitions, NULL otherwise */
+    char *version_file;  /* the library that version comes from (vernaux's file), NULL for definitions */
+};
+
+enum tl_image_kind { TL_IMAGE_HOST = 0, TL_IMAGE_CUBIN, TL_IMAGE_PTX };
+
+/* Facts about a device image (CUBIN or PTX) found in a fatbin container or as a standalone file. */
+struct tl_device_info {
+    const char *section;      /* ".nv_fatbin", "__nv_relfatbin", or NULL for a standalone .cubin/.fatbin */
+    unsigned container, entry;/* indexes in that section / file, counting from 0 */
+    unsigned sm;              /* 90 for sm_90 / compute_90 */
+    char arch_suffix;         /* 'a', 'f' or 0 */
+    unsigned is_virtual : 1;  /* PTX */
+    unsigned is_debug : 1;    /* -G image (fatbin flag 0x2, or debug sections / ptxas -g) */
+    unsigned has_lineinfo : 1;/* cubin: .debug_line with files and rows; PTX: .loc and .file present */
+    unsigned is_relocatable : 1; /* ET_REL cubin (-rdc) */
+    const char *codec;        /* "none", "zstd", "lz4" */
+    uint64_t stored_size;     /* bytes in the container (compressed size when compressed) */
+    uint64_t size;            /* uncompressed size */
+    char *identifier;         /* fatbin entry identifier (source name) or NULL */
+    char *producer;           /* tkinfo tool + version, e.g. "ptxas Cuda compilation tools, release 13.0, V13.0.88" */
+    char *toolkit_version;    /* "13.0" from tkinfo/cuinfo, NULL when unknown */
+    char *ptxas_options;      /* tkinfo options (first ptxas record), or the PTX entry's JIT options */
+    unsigned nkernels;
+    char *error;              /* this entry could not be decoded: why (the rest of the file is still checked) */
+};
+
+struct tl_image {
+    enum tl_image_kind kind;
+    char *label;                         /* host: "" ; device: "fatbin[3].entry[1] sm_90" */
+    struct tl_function *funcs;   size_t nfuncs;
+    struct tl_cu *cus;           size_t ncus;
+    struct tl_subprogram *subprograms; size_t nsubprograms;
+    unsigned has_debug_line : 1;         /* a .debug_line section exists (possibly empty) */
+    unsigned has_debug_info : 1;
+    unsigned dwarf_read_error : 1;
+    struct tl_device_info dev;           /* kind != TL_IMAGE_HOST */
+};
+
+/* A provenance record (.note.trueline), decoded; see lib/note.h for the format. */
+struct tl_provenance {
+    char *source, *compiler, *compiler_version, *fingerprint, *argv_hash, *lineinfo_level, *wrapper_version;
+    unsigned lineinfo_forced : 1, device_debug : 1, is_link : 1;
+};
+
+struct tl_file {
+    char *display;        /* what messages name: "path", "lib.a(member.o)" */
+    char *path;           /* the file on disk (the archive for members) */
+    char *error;          /* could not be read at all: reported, exit 2; nothing else is filled */
+    char *warning;        /* readable, but something was off (e.g. debug link CRC mismatch) */
+    unsigned elf_type, machine;          /* host ELF e_type / e_machine; 0 for standalone device files */
+    unsigned is_libstdcxx : 1;           /* this file is libstdc++ itself */
+    char *debug_file;                    /* separate debug file used, if any */
+    struct tl_image host;                /* kind == TL_IMAGE_HOST (empty for standalone device files) */
+    struct tl_image *devices;  size_t ndevices;
+    struct tl_symbol *dynsyms; size_t ndynsyms;   /* .dynsym (or .symtab's globals for ET_REL) */
+    char **comments;           size_t ncomments;  /* .comment strings, deduplicated */
+    struct tl_provenance *notes; size_t nnotes;
+    unsigned has_note_section : 1;
+};
+
+/* A finding, as checks emit it; file/symbol/message are owned copies. */
+struct tl_finding {
+    const char *check;        /* stable id: "line-tables" ... */
+    enum tl_severity severity;
+    char *file;               /* tl_file.display */
+    char *symbol;             /* demangled where useful; NULL when the finding is about the whole file */
+    char *message;            /* names what is wrong */
+    char *hint;               /* what to do; NULL allowed */
+    unsigned suppressed : 1;  /* matched a suppression or the baseline: reported, never fails */
+};
+
+struct tl_findings {
+    struct tl_finding *v;
+    size_t n, cap;
+};
+
+/* Appends a finding; severity TL_SEV_NONE (check switched off) drops it. */
+void tl_emit(struct tl_findings *out, const char *check, enum tl_severity sev, const char *file,
+             const char *symbol, const char *hint, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+void tl_findings_free(struct tl_findings *f);
+
+void tl_image_free(struct tl_image *img);
+void tl_file_free(struct tl_file *f);
+/* Dynamic arrays: grows *v (of elem bytes) to hold at least need elements; returns 0 or -1 on ENOMEM. */
+int tl_grow(void **v, size_t *cap, size_t need, size_t elem);
+char *tl_strdup(const char *s); /* NULL-safe */
+char *tl_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

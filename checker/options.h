@@ -1,0 +1,34 @@
+/* The parsed command line of trueline-check, shared by the audit and the non-check modes (tools/). */
+#ifndef TL_OPTIONS_H
+#define TL_OPTIONS_H
+#include <stddef.h>
+#include "model.h"
+
+enum tl_mode { TL_MODE_AUDIT = 0, TL_MODE_LIST, TL_MODE_EXTRACT, TL_MODE_SYMBOLIZE, TL_MODE_COREDUMP,
+               TL_MODE_PROVENANCE, TL_MODE_LIST_CHECKS };
+
+struct tl_options {
+    enum tl_mode mode;
+    const char **inputs;   size_t ninputs;      /* files, directories, archives */
+    const char *format;                          /* text (default), json, sarif, junit */
+    const char *output;                          /* --output FILE, NULL = stdout */
+    enum tl_severity fail_on;                    /* --fail-on (default error) */
+    const char *platform;                        /* --policy manylinux_2_28 */
+    const char *config;                          /* --config FILE (else the standard lookup) */
+    const char *only;                            /* --checks id,id */
+    const char *baseline, *write_baseline;       /* --baseline FILE, --write-baseline FILE */
+    const char **debug_dirs; size_t ndebug_dirs; /* --debug-dir DIR (repeatable) */
+    int jobs;                                    /* -j N (0 = number of CPUs) */
+    int progress;                                /* --progress / --no-progress (-1 = auto: TTY only) */
+    int color;                                   /* -1 auto, 0 never, 1 always */
+    int release;                                 /* --release */
+    const char *extract_dir;                     /* --extract DIR */
+    const char *location;                        /* --symbolize FILE LOCATION: "kernel+0x90" or a PC */
+    unsigned sm;                                 /* --sm N: pick the image when a location is ambiguous */
+    const char **binaries; size_t nbinaries;     /* --coredump CORE --binary FILE (repeatable) */
+    const char *source_dir;                      /* --source-dir DIR */
+    unsigned long long max_input_mb;             /* per-input memory bound for decompression (0 = default) */
+    unsigned timeout_s;                          /* per-input time bound (0 = none) */
+};
+
+#endif

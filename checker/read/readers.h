@@ -1,0 +1,19 @@
+/* Readers: turn bytes into the model. Each fills its part of a tl_file and records errors in the file
+ * (f->error for "unreadable", per-image dev.error for one bad device entry) instead of aborting. */
+#ifndef TL_READERS_H
+#define TL_READERS_H
+#include "model.h"
+#include "options.h"
+#include "trueline/elf_file.h"
+
+/* Host ELF: symbols, dynamic symbols and versions, DWARF CUs/subprograms/producers, line coverage, .comment,
+ * separate debug files. */
+int tl_read_host(struct tl_file *f, const tl_elf *e, const struct tl_options *o);
+/* Device code: fatbin containers in a host ELF (e != NULL), or a standalone .fatbin/.cubin (e == NULL,
+ * data/size the whole file). Appends to f->devices. */
+int tl_read_device_images(struct tl_file *f, const tl_elf *e, const unsigned char *data, size_t size,
+                          const struct tl_options *o);
+/* Provenance notes (.note.trueline). */
+int tl_read_notes(struct tl_file *f, const tl_elf *e);
+
+#endif

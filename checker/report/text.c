@@ -1,0 +1,31 @@
+#include <stdio.h>
+#include <unistd.h>
+
+#include "report/report.h"
+
+int tl_report_text(FILE *out, const struct tl_results *r, const struct tl_options *o)
+{
+    int color = o->color < 0 ? isatty(fileno(out)) : o->color;
+    const char *red = color ? "\033[31m" : "", *yel = color ? "\033[33m" : "", *off = color ? "\033[0m" : "";
+    for (size_t i = 0; i < r->nfiles; i++) {
+        const struct tl_file *f = &r->files[i];
+        if (f->error) {
+            fprintf(out, "%s: %serror%s: cannot read: %s\n", f->display, red, off, f->error);
+            continue;
+        }
+        const struct tl_findings *fs = &r->findings[i];
+        for (size_t k = 0; k < fs->n; k++) {
+            const struct tl_finding *x = &fs->v[k];
+            const char *c = x->severity == TL_SEV_ERROR ? red : x->severity == TL_SEV_WARNING ? yel : "";
+            fprintf(out, "%s: %s%s%s [%s]%s %s%s%s\n", x->file, c, tl_severity_name(x->severity), off, x->check,
+                    x->suppressed ? " (suppressed)" : "", x->symbol ? x->symbol : "", x->symbol ? ": " : "",
+                    x->message ? x->message : "");
+            if (x->hint)
+                fprintf(out, "    hint: %s\n", x->hint);
+        }
+    }
+    fprintf(out, "%zu file(s) checked: %zu error(s), %zu warning(s), %zu info, %zu suppressed, %zu unreadable\n",
+            r->nfiles, r->counts[TL_SEV_ERROR], r->counts[TL_SEV_WARNING], r->counts[TL_SEV_INFO], r->suppressed,
+            r->unreadable);
+    return 0;
+}
