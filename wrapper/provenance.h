@@ -52,4 +52,15 @@ const char *tl_prov_output(char *const *argv, int argc);
 /* Whether path is a host relocatable object that should carry a record (ELF ET_REL, not a cubin). */
 int tl_prov_is_host_object(const char *path);
 
+/* The run step's hooks (provenance.c; run.c calls them). */
+struct tl_invocation;
+/* The compiler the cache should run: the stamping stage for -c compiles, else the real compiler. */
+const char *tl_prov_compiler_for(const struct tl_invocation *inv);
+/* Sets the stage's variables (after tl_prov_compiler_for chose the stage). */
+void tl_prov_prepare_env(const struct tl_invocation *inv);
+/* Whether the compile needs the wrapper after it ends (stamp, verify, link record) instead of exec. */
+int tl_prov_wanted(const struct tl_invocation *inv);
+/* Runs argv (the cache command or the compiler), then stamps/verifies; returns a wait status. */
+int tl_prov_run(const struct tl_invocation *inv, char *const argv[]);
+
 #endif

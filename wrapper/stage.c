@@ -145,8 +145,12 @@ char *tl_stage_path(const char *real_compiler, tl_error *err)
     self[n] = 0;
     const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     char hex[TL_HASH_HEX_LEN + 1];
-    /* One directory per trueline-cc binary, so several builds of it never share a symlink. */
-    tl_hash_hex(tl_hash_bytes(self, (size_t)n), hex);
+    /* One directory per (trueline-cc binary, real compiler): several builds of trueline-cc never share
+     * a link, and sccache, which caches compiler detection per path, sees each toolchain at its own. */
+    tl_hasher *h = tl_hasher_new();
+    tl_hasher_update_str(h, self);
+    tl_hasher_update_str(h, real_compiler);
+    tl_hash_hex(tl_hasher_final(h), hex);
     if (x && *x)
         snprintf(dir, sizeof dir, "%s" STAGE_DIR "%.16s", x, hex);
     else if (home && *home)
