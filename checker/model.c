@@ -133,6 +133,7 @@ static void provenance_free(struct tl_provenance *p)
     free(p->lineinfo_level);
     free(p->wrapper_version);
     free(p->cwd);
+    free(p->driver);
     free(p->output);
     free(p->argv);
 }

@@ -103,6 +103,7 @@ int tl_note_encode(const tl_note *n, size_t argv_max, unsigned char **out, size_
     kv_int(&d, "v", TL_NOTE_FORMAT);
     kv(&d, "wv", n->wrapper_version);
     kv(&d, "fam", n->family);
+    kv(&d, "drv", n->driver);
     kv(&d, "cv", n->compiler_version);
     kv(&d, "fp", n->fingerprint);
     kv(&d, "ah", n->argv_hash);
@@ -150,7 +151,7 @@ static char *dup_s(const char *s)
 static void set_field(tl_note *n, const char *key, const char *value)
 {
     static const struct { const char *key; size_t off; } strs[] = {
-        { "wv", offsetof(tl_note, wrapper_version) }, { "fam", offsetof(tl_note, family) },
+        { "wv", offsetof(tl_note, wrapper_version) }, { "fam", offsetof(tl_note, family) }, { "drv", offsetof(tl_note, driver) },
         { "cv", offsetof(tl_note, compiler_version) }, { "fp", offsetof(tl_note, fingerprint) },
         { "ah", offsetof(tl_note, argv_hash) },        { "li", offsetof(tl_note, lineinfo_level) },
         { "src", offsetof(tl_note, source) },          { "cwd", offsetof(tl_note, cwd) },
@@ -251,6 +252,7 @@ void tl_note_free(tl_note *n)
         return;
     free(n->wrapper_version);
     free(n->family);
+    free(n->driver);
     free(n->compiler_version);
     free(n->fingerprint);
     free(n->argv_hash);

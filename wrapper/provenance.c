@@ -114,6 +114,7 @@ static tl_note note_for(const tl_invocation *inv, unsigned type, char *cwd, char
     n.type = type;
     n.wrapper_version = (char *)TRUELINE_VERSION;
     n.family = (char *)tl_family_name(inv->family);
+    n.driver = (char *)tl_basename(inv->compiler_path);
     n.compiler_version = inv->version;
     n.fingerprint = (char *)inv->fp_hex;
     n.argv_hash = (char *)argv_hash(inv);

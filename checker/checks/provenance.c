@@ -1,7 +1,7 @@
 /* provenance: what the `.note.trueline` records say about how an artifact was built.
- * - several toolchains for one compiler family (distinct fingerprints or version strings): the check's
+ * - several toolchains for one compiler driver (distinct fingerprints or version strings): the check's
  *   severity (error by default). nvcc records next to g++ records are normal: nvcc's fingerprint already
- *   covers its host compiler, so families are compared separately.
+ *   covers its host compiler, so drivers are compared separately.
  * - compile units in DWARF that no record names: built outside the wrapper (warning); when no object has
  *   a record at all, one info finding says so (most third-party artifacts have none).
  * - objects whose line info was not forced, and -G (device debug) objects: warning; -G is an error-level
@@ -53,20 +53,32 @@ static int is_compiled_cu(const struct tl_cu *cu)
     return cu->name && !(cu->producer && strncmp(cu->producer, "GNU AS", 6) == 0);
 }
 
+/* Records are compared per driver: gcc and g++ (or nvcc) objects in one library legitimately carry
+ * different fingerprints, two g++ fingerprints do not. Older records without "drv" group by family. */
+static const char *group(const struct tl_provenance *n)
+{
+    return n->driver ? n->driver : n->compiler;
+}
+
+static int same_group(const struct tl_provenance *a, const struct tl_provenance *b)
+{
+    return !a->is_link && !b->is_link && group(a) && group(b) && strcmp(group(a), group(b)) == 0;
+}
+
 static void toolchains(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out)
 {
     for (size_t i = 0; i < f->nnotes; i++) {
         const struct tl_provenance *a = &f->notes[i];
-        if (a->is_link || !a->compiler)
+        if (a->is_link || !group(a))
             continue;
         int first = 1;
         for (size_t j = 0; j < i && first; j++)
-            first = f->notes[j].is_link || !f->notes[j].compiler || strcmp(f->notes[j].compiler, a->compiler) != 0;
+            first = !same_group(&f->notes[j], a);
         if (!first)
-            continue; /* family already examined from its first record */
+            continue; /* this driver was examined from its first record */
         for (size_t j = i + 1; j < f->nnotes; j++) {
             const struct tl_provenance *b = &f->notes[j];
-            if (b->is_link || !b->compiler || strcmp(b->compiler, a->compiler) != 0)
+            if (!same_group(a, b))
                 continue;
             int fp_diff = a->fingerprint && b->fingerprint && strcmp(a->fingerprint, b->fingerprint) != 0;
             int ver_diff = a->compiler_version && b->compiler_version &&
@@ -78,10 +90,10 @@ static void toolchains(const struct tl_file *f, enum tl_severity sev, struct tl_
                     "--provenance and TRUELINE_EXPLAIN=1)",
                     "several %s toolchains in one artifact: %s (%s, fingerprint %.16s) and %s (%s, "
                     "fingerprint %.16s)",
-                    a->compiler, a->source ? a->source : "?", a->compiler_version ? a->compiler_version : "?",
+                    group(a), a->source ? a->source : "?", a->compiler_version ? a->compiler_version : "?",
                     a->fingerprint ? a->fingerprint : "?", b->source ? b->source : "?",
                     b->compiler_version ? b->compiler_version : "?", b->fingerprint ? b->fingerprint : "?");
-            break; /* one finding per family names the conflict */
+            break; /* one finding per driver names the conflict */
         }
     }
 }

@@ -46,6 +46,7 @@ static void take(tl_note *n, void *ctx)
         p->lineinfo_level = n->lineinfo_level, n->lineinfo_level = NULL;
         p->wrapper_version = n->wrapper_version, n->wrapper_version = NULL;
         p->cwd = n->cwd, n->cwd = NULL;
+        p->driver = n->driver, n->driver = NULL;
         p->output = n->output, n->output = NULL;
         p->argv = join_argv(n);
         p->argc_total = n->argc_total;

@@ -25,6 +25,7 @@ typedef struct tl_note {
     unsigned format;          /* "v" */
     char *wrapper_version;    /* "wv": trueline-cc version */
     char *family;             /* "fam": gcc, clang, nvcc, other */
+    char *driver;             /* "drv": basename of the real compiler (g++, gcc-12, nvcc, clang++) */
     char *compiler_version;   /* "cv": first line of `COMPILER --version` */
     char *fingerprint;        /* "fp": toolchain fingerprint, 32 hex digits */
     char *argv_hash;          /* "ah": tl_note_argv_hash of the effective argv, 32 hex digits */
