@@ -415,6 +415,13 @@ int tl_core_open(struct tl_core *c, const char *path, tl_error *err)
     if (h->e_type != ET_CORE || h->e_machine != EM_CUDA)
         return tl_fail(err, "not a CUDA GPU coredump (ELF type %u, machine %u; want ET_CORE and EM_CUDA 190)",
                        (unsigned)h->e_type, (unsigned)h->e_machine);
+    /* Cores are written front to back with the section header table last, so a cut-off core loses it first;
+     * libelf then just reports fewer (or no) sections, which would read as an empty dump. */
+    uint64_t nsh = h->e_shnum ? h->e_shnum : 1;
+    if (h->e_shoff > c->elf.size || nsh * h->e_shentsize > c->elf.size - h->e_shoff)
+        return tl_fail(err, "truncated core: its section header table (offset %llu, %llu entries) ends past the "
+                       "end of the file (%zu bytes)", (unsigned long long)h->e_shoff, (unsigned long long)nsh,
+                       c->elf.size);
     struct cd_ctx x = { .c = c, .err = err };
     GElf_Shdr sh;
     Elf_Scn *st = tl_elf_section(&c->elf, ".strtab", &sh);
