@@ -65,7 +65,7 @@ static void print_lines(FILE *out, const struct cd_where *w)
         if (f->function)
             fprintf(out, " in %s", f->function);
         if (i + 1 < w->nframes)
-            fputs(i == 0 ? "  (inlined)" : "  (inlined)", out);
+            fputs("  (inlined)", out);
         fputc('\n', out);
         if (f->source)
             fprintf(out, "           %6u | %s\n", f->line, f->source);
@@ -123,9 +123,6 @@ int cd_emit_text(FILE *out, const struct cd_report *r, const struct tl_options *
     for (size_t d = 0; d < c->ndevices; d++)
         fprintf(out, "device %zu: %s (%s, %s), %u SMs\n", d, c->devices[d].name, c->devices[d].type,
                 c->devices[d].sm_type, c->devices[d].num_sms);
-    size_t shown = 0;
-    for (size_t i = 0; i < r->nstops; i++)
-        shown += r->stops[i].nmembers;
     if (r->on_exception)
         fprintf(out, "dump taken on an exception: the faulting warps (%zu resident warps in all)\n", r->nwarps_total);
     else
