@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "read/fatbin.h"
 #include "tools/coredump_binary.h"
 
 #ifndef EM_CUDA
@@ -74,10 +75,48 @@ static void try_cubin(struct search *s, const unsigned char *p, size_t n, const 
     tl_elf_close(&e);
 }
 
-/* Host ELF (.nv_fatbin) or standalone .fatbin: scaffold until read/fatbin.h lands. */
+struct fatbin_walk {
+    struct search *s;
+    const char *path;
+    struct tl_fatbin_scratch scratch;
+};
+
+static int fatbin_entry(const struct tl_fatbin_entry *fe, void *ctx)
+{
+    struct fatbin_walk *fw = ctx;
+    if (fe->error || fe->kind != TL_FATBIN_KIND_ELF || fe->arch != fw->s->w->sm)
+        return 0;
+    const unsigned char *img;
+    size_t n;
+    tl_error err;
+    if (tl_fatbin_image(fe, &fw->scratch, TL_SECTION_MAX, &img, &n, &err) != 0)
+        return 0;
+    char name[4096];
+    snprintf(name, sizeof name, "%s (fatbin entry %u.%u, sm_%u)", fw->path, fe->container, fe->index, fe->arch);
+    try_cubin(fw->s, img, n, name);
+    return fw->s->w->nframes ? 1 : 0;
+}
+
+/* The device images of a host ELF (its fatbin sections) or of a standalone .fatbin file. */
 static void cd_search_fatbins(struct search *s, const unsigned char *p, size_t n, const char *path)
 {
-    (void)s; (void)p; (void)n; (void)path;
+    static const char *const sections[] = { ".nv_fatbin", "__nv_relfatbin" };
+    struct fatbin_walk fw = { .s = s, .path = path };
+    tl_error err;
+    if (n >= 4 && (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24) == TL_FATBIN_MAGIC_LE) {
+        tl_fatbin_walk(p, n, 0, fatbin_entry, &fw, &err);
+    } else if (tl_is_elf(p, n)) {
+        tl_elf e;
+        if (tl_elf_open_mem(&e, path, p, n, &err) == 0)
+            for (size_t i = 0; i < sizeof sections / sizeof sections[0] && !s->w->nframes; i++) {
+                Elf_Scn *scn = tl_elf_section(&e, sections[i], NULL);
+                tl_bytes b;
+                if (scn && tl_elf_section_raw(&e, scn, &b, &err) == 0)
+                    tl_fatbin_walk(b.p, b.n, 0, fatbin_entry, &fw, &err);
+            }
+        tl_elf_close(&e);
+    }
+    tl_fatbin_scratch_free(&fw.scratch);
 }
 
 static void try_file(struct search *s, const char *path)

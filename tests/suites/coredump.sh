@@ -57,11 +57,11 @@ rc_is "triton: exit 0" triton 0
 block triton.out 'at PC 0x7f9ff77f9920' triton.544
 contains "triton: blocked lanes at conditional_hang_kernel + 544" triton.544 'kernel: +conditional_hang_kernel \+ 544 '
 contains "triton: those are warp 0 lanes 0-15, parked on B0" triton.544 'warp 0 lanes 0-15 threadIdx \(0,0,0\)\.\.\(15,0,0\), inactive, blocked on convergence barrier B0'
-lines "triton: + 544 is conditional_hang.py:18 (tl.store)" triton.544 '#0 /opt/trueline-demo/conditional_hang.py:18$'
+lines "triton: + 544 is conditional_hang.py:18 (tl.store)" triton.544 '#0 /opt/trueline-demo/conditional_hang.py:18( in conditional_hang_kernel)?$'
 block triton.out 'at PC 0x7f9ff77f9900' triton.512
 contains "triton: spinning lanes at + 512" triton.512 'conditional_hang_kernel \+ 512 '
 contains "triton: warp 3 spins too (grouped by PC)" triton.512 'warp 3 lanes 0-31 threadIdx \(96,0,0\)\.\.\(127,0,0\)'
-lines "triton: + 512 is conditional_hang.py:17" triton.512 '#0 /opt/trueline-demo/conditional_hang.py:17$'
+lines "triton: + 512 is conditional_hang.py:17" triton.512 '#0 /opt/trueline-demo/conditional_hang.py:17( in conditional_hang_kernel)?$'
 
 # --- torch_ima.core: PyTorch kernel without line info ----------------------------------------------------------
 cd_run torch torch_ima.core
@@ -81,8 +81,32 @@ cd_run tnl triton_nolines.core
 contains "no-lines core: says the image has none" tnl.out 'no line info in this image'
 cd_run tnlbin triton_nolines.core --binary "$T/triton_cache"
 block tnlbin.out 'at PC 0x7f9ff77f9920' tnlbin.544
-lines "--binary Triton cache: the same kernel's line table is used" tnlbin.544 '#0 /opt/trueline-demo/conditional_hang.py:18$'
+lines "--binary Triton cache: the same kernel's line table is used" tnlbin.544 '#0 /opt/trueline-demo/conditional_hang.py:18( in conditional_hang_kernel)?$'
 lines "--binary Triton cache: the copy with the matching code size (2KM5...)" tnlbin.544 'line info from .*/2KM5PB3NJ62GKBSQDDNDRNOT2NVPCDPM62XSTR5Z34L25BXHXHSA/conditional_hang_kernel\.cubin'
+
+# --- --binary with an executable's fatbin, rebuilt here from oob.cu (the same nvcc major as the core's) ---------
+if have_nvcc; then
+  python3 "$MUTATE" oob.core oob_nolines.core no-lines
+  cp "$D/oob.cu" .
+  if nvcc -arch=sm_90 -lineinfo oob.cu -o oob_exe >nvcc.log 2>&1 && nvcc -arch=sm_90 oob.cu -o oob_bare >>nvcc.log 2>&1; then
+    cd_run oobexe oob_nolines.core --binary oob_exe
+    block oobexe.out '^CUDA Exception' oobexe.err_pc
+    if grep -q 'no sm_90 copy of _Z10bad_kernelPKfPfl with 384 bytes' oobexe.out; then
+      skip "--binary executable: this nvcc emits different code for bad_kernel than the core's CUDA 13.0 did"
+    else
+      lines "--binary executable: full chain from its fatbin" oobexe.err_pc "#0 $T/oob.cu:2 in load_it"
+      lines "--binary executable: ... down to oob.cu:6" oobexe.err_pc "#2 $T/oob.cu:6"
+      lines "--binary executable: says where the lines came from" oobexe.err_pc 'line info from oob_exe \(fatbin entry [0-9.]+, sm_90\): the image in the core has none'
+      lines "--binary executable: source text from the recorded path" oobexe.err_pc '^ +2 \| __device__ __forceinline__ float load_it'
+      cd_run oobbare oob_nolines.core --binary oob_bare
+      contains "--binary without -lineinfo: found, says it has no line info either" oobbare.out 'the same kernel \(sm_90, 384 bytes of code\) is in oob_bare .*without line info either; nothing has line info for this kernel: rebuilding through trueline-cc'
+    fi
+  else
+    fail "nvcc could not build oob.cu"; tail -5 nvcc.log
+  fi
+else
+  skip "--binary executable: nvcc not found"
+fi
 
 # --- JSON ----------------------------------------------------------------------------------------------------------
 cd_run json --format json oob.core triton_hang.core torch_ima.core
