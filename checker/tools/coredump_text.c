@@ -61,14 +61,14 @@ static void print_lines(FILE *out, const struct cd_where *w)
     }
     for (size_t i = 0; i < w->nframes; i++) {
         const struct cd_frame *f = &w->frames[i];
-        fprintf(out, "  %s #%zu %s:%u", i == 0 ? "line:  " : "       ", i, f->file ? f->file : "?", f->line);
+        fprintf(out, "  %s#%zu %s:%u", i == 0 ? "line:    " : "         ", i, f->file ? f->file : "?", f->line);
         if (f->function)
             fprintf(out, " in %s", f->function);
         if (i + 1 < w->nframes)
             fputs("  (inlined)", out);
         fputc('\n', out);
         if (f->source)
-            fprintf(out, "           %6u | %s\n", f->line, f->source);
+            fprintf(out, "            %6u | %s\n", f->line, f->source);
     }
     if (w->line_origin && strcmp(w->line_origin, "core") != 0)
         fprintf(out, "           (line info from %s: the image in the core has none)\n", w->line_origin);
@@ -124,10 +124,11 @@ int cd_emit_text(FILE *out, const struct cd_report *r, const struct tl_options *
         fprintf(out, "device %zu: %s (%s, %s), %u SMs\n", d, c->devices[d].name, c->devices[d].type,
                 c->devices[d].sm_type, c->devices[d].num_sms);
     if (r->on_exception)
-        fprintf(out, "dump taken on an exception: the faulting warps (%zu resident warps in all)\n", r->nwarps_total);
+        fprintf(out, "dump taken on an exception: the faulting warps (%zu resident warp%s in all)\n", r->nwarps_total,
+                r->nwarps_total == 1 ? "" : "s");
     else
-        fprintf(out, "dump with no exception (user-triggered, e.g. a hang): all %zu resident warps, grouped by PC\n",
-                r->nwarps_total);
+        fprintf(out, "dump with no exception (user-triggered, e.g. a hang): %zu resident warp%s, grouped by PC\n",
+                r->nwarps_total, r->nwarps_total == 1 ? "" : "s");
     if (!r->nstops)
         fprintf(out, "no warps in this dump\n");
     for (size_t i = 0; i < r->nstops; i++) {
