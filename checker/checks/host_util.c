@@ -49,6 +49,10 @@ static const struct demangle_component *outer_scope(const struct demangle_compon
         case DEMANGLE_COMPONENT_TYPED_NAME:
         case DEMANGLE_COMPONENT_TEMPLATE:
         case DEMANGLE_COMPONENT_TAGGED_NAME:
+        /* member functions' qualifiers wrap the name: `_ZNKSb...8capacityEv` is CONST_THIS(QUAL_NAME(...)) */
+        case DEMANGLE_COMPONENT_CONST_THIS: case DEMANGLE_COMPONENT_VOLATILE_THIS:
+        case DEMANGLE_COMPONENT_RESTRICT_THIS: case DEMANGLE_COMPONENT_REFERENCE_THIS:
+        case DEMANGLE_COMPONENT_RVALUE_REFERENCE_THIS:
             c = c->u.s_binary.left;
             break;
         /* special names (vtable for X, typeinfo for X, guard variable for X, thunks ...): about their operand */
@@ -127,9 +131,10 @@ int tl_cxx_classify(const char *mangled, struct tl_cxx_name *out)
         return -1;
     }
     const struct demangle_component *scope = outer_scope(root, 0);
-    /* Sa, Sb, Ss, Si ...: "std::allocator" etc. as one component */
+    /* St inside a nested name is SUB_STD "std"; Sa, Sb, Ss ... are "std::allocator" etc. as one component */
     if (scope && scope->type == DEMANGLE_COMPONENT_SUB_STD)
-        out->is_std = scope->u.s_string.len >= 5 && memcmp(scope->u.s_string.string, "std::", 5) == 0;
+        out->is_std = scope->u.s_string.len >= 3 && memcmp(scope->u.s_string.string, "std", 3) == 0 &&
+                      (scope->u.s_string.len == 3 || scope->u.s_string.string[3] == ':');
     out->is_std = out->is_std || name_is(scope, "std") || name_is(scope, "__gnu_cxx");
     scan_abi(root, out, 0);
     free(mem);

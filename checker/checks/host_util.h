@@ -14,6 +14,9 @@ const char *tl_clone_base(const char *name, char *buf, size_t n);
 /* line-tables, host part: functions without line rows, coverage per file and CU, files without .debug_line. */
 void tl_line_tables_host(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out);
 
+/* mixed-toolchain, host part: DW_AT_producer per CU and .comment. */
+void tl_mixed_toolchain_host(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out);
+
 /* The demangler's parse tree says: namespace of the entity (1 = std or __gnu_cxx), ABI flavour seen. */
 struct tl_cxx_name {
     unsigned is_std : 1;
