@@ -17,7 +17,8 @@ LDFLAGS  ?=
 ALL_LDFLAGS := $(LDFLAGS) $(SAN)
 
 # The wrapper sits in front of every compile: it links only what it needs (no DWARF, no decompressors).
-WRAPPER_LIBS := $(shell pkg-config --libs libxxhash inih 2>/dev/null || echo -lxxhash -linih)
+# libelf: the provenance stamp and the cache-hit verification read and write .note.trueline.
+WRAPPER_LIBS := $(shell pkg-config --libs libelf libxxhash inih 2>/dev/null || echo -lelf -lxxhash -linih) -liberty
 CHECKER_LIBS := -ldwarf $(shell pkg-config --libs libelf libzstd liblz4 libxxhash inih 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih) -liberty -lz -lpthread
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
@@ -81,12 +82,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL
 unit: all $(UNIT_BIN)
 
 test: deps all $(UNIT_BIN)
-	@TRUELINE_BUILD=$(abspath $(BUILD)) sh tests/run.sh
+	@TRUELINE_BUILD=$(abspath $(BUILD)) bash tests/run.sh
 
 asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" CFLAGS="-O1 -g" all unit
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  TRUELINE_BUILD=$(abspath build-asan) TRUELINE_SANITIZED=1 sh tests/run.sh
+	  TRUELINE_BUILD=$(abspath build-asan) TRUELINE_SANITIZED=1 bash tests/run.sh
 
 demo: deps all
 	@TRUELINE_BUILD=$(abspath $(BUILD)) sh examples/demo.sh

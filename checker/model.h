@@ -107,6 +107,11 @@ struct tl_image {
 struct tl_provenance {
     char *source, *compiler, *compiler_version, *fingerprint, *argv_hash, *lineinfo_level, *wrapper_version;
     unsigned lineinfo_forced : 1, device_debug : 1, is_link : 1;
+    char *driver;         /* basename of the compiler driver (g++, nvcc): records are compared per driver */
+    char *cwd;            /* working directory of the compile (a relative source is relative to it) */
+    char *output;         /* link records: the output as named */
+    char *argv;           /* recorded effective argv joined with spaces (display only), NULL when left out */
+    int argc_total;       /* elements of the effective argv (more than recorded when cut) */
 };
 
 struct tl_file {

@@ -27,6 +27,7 @@ for t in "$TRUELINE_BUILD"/tests/*; do
   run_one "unit-$(basename "$t")" "$t"
 done
 for s in "$here"/suites/*.sh; do
+  [ -f "$s" ] || continue
   n=$(basename "$s" .sh)
   case "$n" in $pattern) ;; *) continue;; esac
   run_one "$n" bash "$s"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/device_checks.h"
 #include "checks/host_util.h"
 
 #define MAX_LISTED 100 /* uncovered functions reported one by one per file; the rest are counted */
@@ -71,7 +72,7 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
 {
     (void)p;
     tl_line_tables_host(f, sev, out);
-    /* device part: the device engineer calls its function for f->devices here */
+    tl_line_tables_device(f, sev, out);
 }
 
 const struct tl_check tl_check_line_tables = {

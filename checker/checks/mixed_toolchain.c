@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/device_checks.h"
 #include "checks/host_util.h"
 
 struct compiler {
@@ -140,7 +141,7 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
 {
     (void)p;
     tl_mixed_toolchain_host(f, sev, out);
-    /* device part (nvcc/ptxas versions of device images) belongs here beside it */
+    tl_mixed_toolchain_device(f, sev, out);
 }
 
 const struct tl_check tl_check_mixed_toolchain = {
