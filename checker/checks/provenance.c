@@ -141,8 +141,9 @@ static void per_object(const struct tl_file *f, const struct tl_policy *p, enum 
         if (!n->lineinfo_forced)
             tl_emit(out, ID, cap(sev, TL_SEV_WARNING), f->display, src,
                     "enable forced line info in trueline-cc ([wrapper] configuration)",
-                    "%s was compiled without forced line info (%s)", src,
-                    n->compiler ? n->compiler : "unknown compiler");
+                    "%s was compiled without forced line info (%s; line info in effect: %s)", src,
+                    n->compiler ? n->compiler : "unknown compiler",
+                    n->lineinfo_level && *n->lineinfo_level ? n->lineinfo_level : "none");
         if (n->device_debug)
             tl_emit(out, ID, p && p->release ? sev : cap(sev, TL_SEV_WARNING), f->display, src,
                     "drop -G for release builds (-lineinfo keeps line info without disabling optimization)",
