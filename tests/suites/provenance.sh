@@ -121,6 +121,10 @@ if have ccache; then
   trueline-cc --trueline-stats > st2.txt
   contains "stats count the mismatch" st2.txt 'Mismatches: +1$'
   contains "stats count the recompile" st2.txt 'Recompiled after a mismatch: +1$'
+  trueline-cc ccache gcc -DV=2 -c v.c -o v2h.o 2> healed.err
+  lacks "the recompile replaced the bad entry: next hit verifies" healed.err 'does not match'
+  check "the healed hit is the right object" cmp -s v2.o v2h.o
+  cp "$r1" "$r2" # poison again
   TRUELINE_PROVENANCE_ON_MISMATCH=fail trueline-cc ccache gcc -DV=2 -c v.c -o v2f.o 2> fail.err; rc=$?
   check "on_mismatch=fail fails the compile" [ $rc -ne 0 ]
   contains "on_mismatch=fail says why" fail.err 'on_mismatch = fail'
