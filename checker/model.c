@@ -161,5 +161,7 @@ void tl_file_free(struct tl_file *f)
     free(f->error);
     free(f->warning);
     free(f->debug_file);
+    free(f->soname);
+    free(f->line_error);
     memset(f, 0, sizeof *f);
 }
