@@ -16,7 +16,7 @@ redis-server --port "$PORT" --bind 127.0.0.1 --save '' --appendonly no >"$T/redi
 RPID=$!
 trap 'kill $RPID 2>/dev/null; wait $RPID 2>/dev/null; rm -rf "$T"' EXIT
 for _ in $(seq 50); do redis-cli -p "$PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
-check "redis-server answers on 127.0.0.1:$PORT" redis-cli -p "$PORT" ping
+check "redis-server answers on 127.0.0.1:$PORT" sh -c "redis-cli -p $PORT ping | grep -q PONG"
 REMOTE="redis://127.0.0.1:$PORT"
 
 mkdir -p "$T/src" "$T/out" "$T/ref" && cd "$T/src" || exit 1
