@@ -29,7 +29,7 @@ static int load_elf(struct tl_file *f, const unsigned char *data, size_t size, c
         return tl_read_device_images(f, NULL, data, size, o);
     }
     rc |= tl_read_host(f, &e, o);
-    if (!f->error)
+    if (!f->error && !o->host_only)
         rc |= tl_read_device_images(f, &e, data, size, o);
     if (!f->error)
         rc |= tl_read_notes(f, &e);
