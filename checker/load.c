@@ -29,9 +29,10 @@ static int load_elf(struct tl_file *f, const unsigned char *data, size_t size, c
         return tl_read_device_images(f, NULL, data, size, o);
     }
     /* Device images decompress on helper threads while the host part is read (libcublasLt: 1.4 GB). */
-    struct tl_device_read *dev = tl_device_read_start(f, &e, data, size, o);
+    struct tl_device_read *dev = o->host_only ? NULL : tl_device_read_start(f, &e, data, size, o);
     rc |= tl_read_host(f, &e, o);
-    rc |= tl_device_read_finish(dev);
+    if (dev)
+        rc |= tl_device_read_finish(dev);
     if (!f->error)
         rc |= tl_read_notes(f, &e);
     tl_elf_close(&e);
