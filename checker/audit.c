@@ -5,18 +5,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checks/checks.h"
 #include "inputs.h"
 #include "load.h"
+#include "report/suppress.h"
+
+static unsigned long long input_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (unsigned long long)st.st_size : 0;
+}
 
 struct work {
     const struct tl_options *o;
     const struct tl_policy *p;
     const struct tl_inputs *in;
     struct tl_results *r;
-    atomic_size_t next;
+    atomic_size_t next, done;
+    int progress;
+    pthread_mutex_t progress_lock;
 };
 
 static void check_one(struct work *w, size_t i)
@@ -31,14 +41,22 @@ static void check_one(struct work *w, size_t i)
         if (sev != TL_SEV_NONE)
             chk->run(f, w->p, sev, &w->r->findings[i]);
     }
+    tl_suppress_apply(&w->r->findings[i], w->p);
 }
 
 static void *worker(void *arg)
 {
     struct work *w = arg;
     size_t i;
-    while ((i = atomic_fetch_add(&w->next, 1)) < w->in->n)
+    while ((i = atomic_fetch_add(&w->next, 1)) < w->in->n) {
         check_one(w, i);
+        size_t done = atomic_fetch_add(&w->done, 1) + 1;
+        if (w->progress) {
+            pthread_mutex_lock(&w->progress_lock);
+            tl_progress_tick(done, w->in->n, w->in->v[i].display);
+            pthread_mutex_unlock(&w->progress_lock);
+        }
+    }
     return NULL;
 }
 
@@ -52,6 +70,12 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
     r->findings = calloc(in.n ? in.n : 1, sizeof *r->findings);
     struct work w = { .o = o, .p = p, .in = &in, .r = r };
     atomic_init(&w.next, 0);
+    atomic_init(&w.done, 0);
+    pthread_mutex_init(&w.progress_lock, NULL);
+    int big = 0;
+    for (size_t i = 0; i < in.n && !big; i++)
+        big = in.v[i].size > ((size_t)50 << 20) || (!in.v[i].is_member && input_size(in.v[i].path) > (50ull << 20));
+    w.progress = tl_progress_wanted(o, in.n, big);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     size_t jobs = o->jobs > 0 ? (size_t)o->jobs : (size_t)(ncpu > 0 ? ncpu : 1);
     if (jobs > in.n)
@@ -65,6 +89,11 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
     for (size_t k = 0; k < started; k++)
         pthread_join(t[k], NULL);
     free(t);
+    if (w.progress)
+        tl_progress_done();
+    pthread_mutex_destroy(&w.progress_lock);
+    if (o->baseline && tl_baseline_apply(r, o->baseline) != 0)
+        r->unreadable++; /* an unreadable baseline is a bad input: exit 2 */
     for (size_t i = 0; i < r->nfiles; i++) {
         if (r->files[i].error)
             r->unreadable++;
@@ -111,6 +140,8 @@ int tl_audit_main(const struct tl_options *o, const struct tl_policy *p)
         return 2;
     }
     int rc = tl_report_write(out, &r, o);
+    if (o->write_baseline && tl_baseline_write(&r, o, o->write_baseline) != 0)
+        rc = -1;
     if (out != stdout)
         fclose(out);
     int status = rc != 0 ? 2 : tl_audit_exit_status(&r, o);
