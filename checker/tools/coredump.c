@@ -52,7 +52,8 @@ int tl_tool_coredump(const struct tl_options *o)
     }
     int rc = TL_EXIT_OK, printed = 0;
     if (json)
-        fputs("{\"cores\":[", out);
+        fprintf(out, "{\"schema\":\"trueline-coredump-report\",\"schema_version\":1,\"tool\":{\"name\":"
+                     "\"trueline-check\",\"version\":\"%s\"},\"cores\":[", TRUELINE_VERSION);
     for (size_t i = 0; i < o->ninputs; i++) {
         int r = one_core(out, o->inputs[i], o, json, !printed);
         if (r == TL_EXIT_OK)

@@ -114,6 +114,7 @@ rc_is "json: exit 0" json 0
 if python3 - json.out >json.check 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+assert d["schema"] == "trueline-coredump-report" and d["schema_version"] == 1, d.get("schema")
 oob, tri, tor = d["cores"]
 s = oob["stops"][0]
 assert s["kind"] == "error_pc" and s["pc"] == "0x7f39f77a0090", s
