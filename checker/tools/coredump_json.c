@@ -21,7 +21,7 @@ static void member(FILE *out, const struct cd_member *m)
         jdim(out, m->first_thread);
         fputs(",\"thread_idx_last\":", out);
         jdim(out, m->last_thread);
-        fprintf(out, ",\"cbu_state\":%u", m->cbu_state);
+        fprintf(out, ",\"cbu_state\":%u,\"call_depth\":%u", m->cbu_state, m->call_depth);
     }
     fputc('}', out);
 }

@@ -38,6 +38,7 @@ struct cd_member {
     uint32_t lanes, active;                  /* masks: lanes at this PC; which of those the warp has active */
     uint32_t first_thread[3], last_thread[3];
     uint32_t cbu_state;                      /* of the first lane (all lanes of a group normally agree) */
+    uint32_t call_depth;                     /* of the first lane: > 0 inside non-inlined device calls */
 };
 
 enum cd_stop_kind { CD_STOP_ERROR_PC, CD_STOP_LANE_PC, CD_STOP_SM_ERROR_PC };

@@ -76,6 +76,7 @@ static void add_lane(struct cd_member *m, const struct tl_cd_warp *w, const stru
     if (!m->lanes) {
         memcpy(m->first_thread, l->thread, sizeof m->first_thread);
         m->cbu_state = l->cbu_state;
+        m->call_depth = l->call_depth;
     }
     memcpy(m->last_thread, l->thread, sizeof m->last_thread);
     m->lanes |= 1u << l->ln;

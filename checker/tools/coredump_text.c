@@ -50,7 +50,12 @@ static void print_member(FILE *out, const struct cd_member *m)
             m->first_thread[1], m->first_thread[2]);
     if (m->lanes & (m->lanes - 1))
         fprintf(out, "..(%u,%u,%u)", m->last_thread[0], m->last_thread[1], m->last_thread[2]);
-    fprintf(out, "%s%s\n", act, cbu);
+    fprintf(out, "%s%s", act, cbu);
+    /* The callers of a non-inlined device call are in .cudbg.bt rows, which no study core has (all calls were
+     * inlined, callDepth 0), so they are not decoded; say so rather than show a partial stack as whole. */
+    if (m->call_depth)
+        fprintf(out, ", %u non-inlined call%s deep (callers not shown)", m->call_depth, m->call_depth == 1 ? "" : "s");
+    fputc('\n', out);
 }
 
 static void print_lines(FILE *out, const struct cd_where *w)

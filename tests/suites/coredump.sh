@@ -139,6 +139,12 @@ cd_run wide wide.core
 rc_is "wider warp/lane rows: accepted" wide 0
 if diff <(sed 1d oob.out) <(sed 1d wide.out) >wide.diff; then pass "wider rows: same report as the original"; else fail "wider rows: report differs"; head -10 wide.diff; fi
 
+# --- lanes inside non-inlined calls: the callers are not decoded, and the report says so -----------------------
+python3 "$MUTATE" hang.core deep.core call-depth
+cd_run deep deep.core
+contains "callDepth > 0: said, not hidden" deep.out 'warp 0 lanes 0-31 .*, 2 non-inlined calls deep \(callers not shown\)$'
+lacks "callDepth 0: nothing said" hang.out 'non-inlined call'
+
 # --- damaged cores: a clear message naming the file, exit 2, the other inputs still read ------------------------
 bad() { # NAME MESSAGE-REGEX (the core is NAME.core)
   cd_run "$1" "$1.core"

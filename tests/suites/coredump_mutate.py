@@ -8,6 +8,7 @@ usage: coredump_mutate.py IN OUT MODE
   bad-info     the first lane table's sh_info points past its warp table
   ragged       the first non-empty SM table is one byte short of whole rows
   no-lines     every device image's .debug_line is renamed, as if built without line info
+  call-depth   every lane of the first lane table claims to be 2 non-inlined calls deep
 """
 import struct
 import sys
@@ -85,6 +86,10 @@ def main():
             first(sh, T_WPTBL)[6] = sh.index(first(sh, T_DEVTBL))
         elif mode == 'bad-info':
             first(sh, T_LNTBL)[7] = 999
+        elif mode == 'call-depth':
+            s = first(sh, T_LNTBL)
+            for r in range(s[5] // s[9]):
+                struct.pack_into('<I', d, s[4] + r * s[9] + 36, 2)
         elif mode == 'ragged':
             first(sh, T_SMTBL)[5] -= 1
         else:
