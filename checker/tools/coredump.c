@@ -1,8 +1,10 @@
 /* --coredump CORE... [--binary FILE]... [--source-dir DIR] [--format json]: from a CUDA GPU coredump to the
  * faulting (or, for a user-triggered dump, every) warp's kernel + offset and source line with its inline chain.
  * A core that cannot be read is reported (file and reason) with exit status 2; the other cores are still read. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/coredump_report.h"
 #include "tools/tools.h"
@@ -51,6 +53,12 @@ int tl_tool_coredump(const struct tl_options *o)
         return TL_EXIT_BAD_INPUT;
     }
     int rc = TL_EXIT_OK, printed = 0;
+    /* --binary is read only for kernels without line info in the core: check now, so a typo is not silent. */
+    for (size_t i = 0; i < o->nbinaries; i++)
+        if (access(o->binaries[i], R_OK) != 0) {
+            tl_report_error("trueline-check", o->binaries[i], "--binary: cannot read: %s", strerror(errno));
+            rc = TL_EXIT_BAD_INPUT;
+        }
     if (json)
         fprintf(out, "{\"schema\":\"trueline-coredump-report\",\"schema_version\":1,\"tool\":{\"name\":"
                      "\"trueline-check\",\"version\":\"%s\"},\"cores\":[", TRUELINE_VERSION);

@@ -158,6 +158,10 @@ python3 "$MUTATE" oob.core ragged.core ragged; bad ragged 'not a multiple of its
 head -c 200000 oob.core >cut.core; bad cut 'truncated core'
 head -c 30 oob.core >stub.core; bad stub 'not (a valid |an )ELF file'
 cp "$(command -v trueline-check)" host.core; bad host 'not a CUDA GPU coredump'
+cd_run nobin hang.core --binary "$T/no-such.so"
+rc_is "missing --binary: exit 2" nobin 2
+contains "missing --binary: named" nobin.err "no-such\.so: --binary: cannot read"
+contains "missing --binary: the core is still reported" nobin.out 'hang_kernel\(int volatile\*, float\*\) \+ 208'
 cd_run mixed cut.core hang.core
 rc_is "bad + good core: exit 2" mixed 2
 contains "bad + good core: the good one is still reported" mixed.out 'hang_kernel\(int volatile\*, float\*\) \+ 208'
