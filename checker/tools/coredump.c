@@ -22,8 +22,15 @@ static int one_core(FILE *out, const char *path, const struct tl_options *o, int
     struct cd_images *im = cd_images_new(&c);
     int rc = im && cd_collect_stops(&r, &err) == 0 ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < r.nstops; i++) {
-        cd_resolve_where(im, &c, &r.stops[i], &r.stops[i].where);
-        cd_resolve_lines(im, o, &r.stops[i].where);
+        struct cd_stop *s = &r.stops[i];
+        cd_resolve_where(im, &c, s, s->pc, &s->where);
+        cd_resolve_lines(im, o, &s->where);
+        for (size_t k = 0; k < s->ncallers; k++) {
+            /* A return address: kernel + offset as is, the line of the call just before it. */
+            s->caller_where[k].line_bias = 1;
+            cd_resolve_where(im, &c, s, s->callers[k].return_va, &s->caller_where[k]);
+            cd_resolve_lines(im, o, &s->caller_where[k]);
+        }
     }
     if (rc == 0) {
         if (json && !first)

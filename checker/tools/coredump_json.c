@@ -78,7 +78,14 @@ static void stop(FILE *out, const struct cd_stop *s)
         fputs(",\"grid\":null", out);
     }
     where(out, &s->where);
-    fputs(",\"warps\":[", out);
+    fputs(",\"callers\":[", out);
+    for (size_t k = 0; k < s->ncallers; k++) {
+        fprintf(out, "%s{\"return_pc\":\"0x%" PRIx64 "\",\"level\":%u", k ? "," : "", s->callers[k].return_va,
+                s->callers[k].level);
+        where(out, &s->caller_where[k]);
+        fputc('}', out);
+    }
+    fputs("],\"warps\":[", out);
     for (size_t i = 0; i < s->nmembers; i++) {
         if (i)
             fputc(',', out);

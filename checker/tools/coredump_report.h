@@ -25,6 +25,7 @@ struct cd_where {
     char *section;                           /* ".text.<mangled>" */
     uint64_t offset;                         /* pc - function start */
     uint64_t code_size;                      /* the size of that .text section: --binary matches by it */
+    uint64_t line_bias;                      /* 1 for a return address: its line is the call's, just before */
     unsigned sm;                             /* from the device row, e.g. 90 */
     struct cd_frame *frames; size_t nframes; /* innermost first */
     char *line_origin;                       /* "core" or the --binary artifact the lines came from; NULL: none */
@@ -51,6 +52,9 @@ struct cd_stop {
     const struct tl_cd_grid *grid;
     struct cd_member *members; size_t nmembers;
     struct cd_where where;
+    /* Callers when the lanes are inside non-inlined calls (.cudbg.bt of the group's first lane). */
+    const struct tl_cd_bt *callers; size_t ncallers;
+    struct cd_where *caller_where;           /* ncallers entries, resolved like `where` */
 };
 
 struct cd_report {
@@ -70,7 +74,8 @@ struct cd_images;
 struct cd_images *cd_images_new(const struct tl_core *c);
 void cd_images_free(struct cd_images *im);
 const tl_elf *cd_image_elf(struct cd_images *im, const struct tl_cd_module *m);
-void cd_resolve_where(struct cd_images *im, const struct tl_core *c, const struct cd_stop *s, struct cd_where *w);
+void cd_resolve_where(struct cd_images *im, const struct tl_core *c, const struct cd_stop *s, uint64_t pc,
+                      struct cd_where *w);
 char *cd_demangle(const char *mangled);      /* malloc'ed; a copy of the input when it is not a C++ name */
 
 /* coredump_lines.c: the inline chain from the image in the core, else from --binary artifacts. */
