@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -191,11 +192,18 @@ int tl_elf_section_bytes(const tl_elf *e, Elf_Scn *scn, tl_bytes *out, tl_error 
     if (ch.ch_size > TL_SECTION_MAX)
         return tl_fail(err, "compressed section %s declares an implausible size %llu", name,
                        (unsigned long long)ch.ch_size);
+    const unsigned char *src = out->p + hdr;
+    size_t n = out->n - hdr;
+    char what[300];
+    snprintf(what, sizeof what, "compressed section %s", name);
+    /* Checked against what the payload could possibly expand to before allocating: a forged ch_size otherwise
+     * asks malloc for up to 4 GiB per section (found by fuzz/targets/elf_file.c; tests/data/regress/elf_file). */
+    if (tl_decompress_check(what, n, ch.ch_size, ch.ch_type == ELFCOMPRESS_ZLIB ? TL_ZLIB_MAX_RATIO : TL_ZSTD_MAX_RATIO,
+                            err) != 0)
+        return -1;
     unsigned char *dst = malloc(ch.ch_size ? ch.ch_size : 1);
     if (!dst)
         return tl_fail(err, "out of memory decompressing %s", name);
-    const unsigned char *src = out->p + hdr;
-    size_t n = out->n - hdr;
     int ok;
     if (ch.ch_type == ELFCOMPRESS_ZLIB) {
         ok = inflate_zlib(src, n, dst, ch.ch_size) == 0;
