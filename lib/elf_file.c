@@ -73,6 +73,15 @@ int tl_elf_open_mem(tl_elf *e, const char *name, const void *data, size_t size, 
         return tl_fail(err, "bad ELF header: %s", elf_errmsg(-1));
     if (elf_getshdrnum(e->elf, &e->shnum) != 0 || elf_getshdrstrndx(e->elf, &e->shstrndx) != 0)
         return tl_fail(err, "bad section header table: %s", elf_errmsg(-1));
+    /* libelf reads lazily: a file cut short (e.g. a clipped archive member) opens fine and only fails, or reads
+     * zeros, when sections are asked for. The table's extent is known now, so a truncation is reported here.
+     * libelf itself then reports no sections at all, so the header's own e_shnum is what is checked (0 means
+     * extended numbering, where libelf had to read the table and shnum is trustworthy). */
+    size_t entsize = e->ehdr.e_shentsize ? e->ehdr.e_shentsize : 1;
+    size_t count = e->ehdr.e_shnum ? e->ehdr.e_shnum : e->shnum;
+    if (e->ehdr.e_shoff && (e->ehdr.e_shoff > size || count > (size - e->ehdr.e_shoff) / entsize))
+        return tl_fail(err, "truncated: the section header table (offset 0x%llx, %zu entries) lies past the end of "
+                       "the file (%zu bytes)", (unsigned long long)e->ehdr.e_shoff, count, size);
     return 0;
 }
 
