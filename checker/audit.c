@@ -5,13 +5,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "checks/checks.h"
 #include "inputs.h"
 #include "load.h"
+#include "report/suppress.h"
 #include "trueline/limits.h"
+
+static unsigned long long input_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (unsigned long long)st.st_size : 0;
+}
 
 struct work {
     const struct tl_options *o;
@@ -28,6 +36,8 @@ struct work {
     struct slot *slots;
     size_t nslots, capslots;
     atomic_size_t live;     /* worker threads still in worker() */
+    int progress;
+    pthread_mutex_t progress_lock;
 };
 
 /* What a worker is busy with, for the watchdog. */
@@ -57,13 +67,19 @@ static void check_one(struct work *w, size_t i)
         if (sev != TL_SEV_NONE)
             chk->run(&f, w->p, sev, &fs);
     }
+    tl_suppress_apply(&fs, w->p);
     tl_deadline_stop();
     pthread_mutex_lock(&w->mu);
     if (w->state[i] == 0) {
         w->r->files[i] = f;
         w->r->findings[i] = fs;
         w->state[i] = 1;
-        atomic_fetch_add(&w->done, 1);
+        size_t done = atomic_fetch_add(&w->done, 1) + 1;
+        if (w->progress) {
+            pthread_mutex_lock(&w->progress_lock);
+            tl_progress_tick(done, w->in->n, w->in->v[i].display);
+            pthread_mutex_unlock(&w->progress_lock);
+        }
     } else {
         tl_file_free(&f); /* abandoned by the watchdog: its timeout error is already published */
         tl_findings_free(&fs);
@@ -155,6 +171,11 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
     w->r = r;
     w->state = calloc(in->n ? in->n : 1, 1);
     pthread_mutex_init(&w->mu, NULL);
+    pthread_mutex_init(&w->progress_lock, NULL);
+    int big = 0;
+    for (size_t i = 0; i < in->n && !big; i++)
+        big = in->v[i].size > ((size_t)50 << 20) || (!in->v[i].is_member && input_size(in->v[i].path) > (50ull << 20));
+    w->progress = tl_progress_wanted(o, in->n, big);
     atomic_init(&w->next, 0);
     atomic_init(&w->done, 0);
     atomic_init(&w->live, 0);
@@ -185,6 +206,10 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
         if (!w->slots[k].abandoned)
             pthread_join(t[k], NULL);
     free(t);
+    if (w->progress)
+        tl_progress_done();
+    if (o->baseline && tl_baseline_apply(r, o->baseline) != 0)
+        r->unreadable++; /* an unreadable baseline is a bad input: exit 2 */
     for (size_t i = 0; i < r->nfiles; i++) {
         if (r->files[i].error)
             r->unreadable++;
@@ -201,6 +226,7 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
         return;
     }
     pthread_mutex_destroy(&w->mu);
+    pthread_mutex_destroy(&w->progress_lock);
     free(w->state);
     free(w->slots);
     free(w);
@@ -240,6 +266,8 @@ int tl_audit_main(const struct tl_options *o, const struct tl_policy *p)
         return 2;
     }
     int rc = tl_report_write(out, &r, o);
+    if (o->write_baseline && tl_baseline_write(&r, o, o->write_baseline) != 0)
+        rc = -1;
     if (out != stdout)
         fclose(out);
     int status = rc != 0 ? 2 : tl_audit_exit_status(&r, o);

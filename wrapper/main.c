@@ -1,15 +1,178 @@
-/* trueline-cc: placeholder entry point; the wrapper issue fills wrapper/. */
+/* trueline-cc: the compiler front wrapper. One compile, top-down:
+ * classify -> effective argv -> forced flags -> fingerprint -> run (explain on request). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "argv.h"
+#include "compiler.h"
+#include "explain.h"
+#include "fingerprint.h"
+#include "force.h"
+#include "memo.h"
+#include "provenance.h"
+#include "run.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: trueline-cc [ccache|sccache] COMPILER ARGS...   (launcher / chained)\n"
+          "       nvcc|gcc|g++|cc|c++|clang|clang++ ARGS...        (masquerade: a symlink to trueline-cc)\n"
+          "options (anywhere, removed before the compiler runs):\n"
+          "  --trueline-explain            print the effective argv, folds, forced flags, fingerprint\n"
+          "  --trueline-print-fingerprint  print the toolchain fingerprint and exit without compiling\n"
+          "environment: TRUELINE_EXPLAIN=1, TRUELINE_CONFIG=FILE, TRUELINE_<SECTION>_<KEY>=VALUE\n"
+          "see trueline-cc(1) and docs/wrapper.md\n",
+          out);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static char *memo_dir(const tl_config *cfg)
+{
+    char buf[4096];
+    if (tl_config_bool(cfg, "fingerprint", "memo", 1) == 0)
+        return NULL;
+    const char *d = tl_config_get(cfg, "fingerprint", "memo_dir");
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (d && *d)
+        snprintf(buf, sizeof buf, "%s", d);
+    else if (xdg && *xdg)
+        snprintf(buf, sizeof buf, "%s/trueline", xdg);
+    else if (home && *home)
+        snprintf(buf, sizeof buf, "%s/.cache/trueline", home);
+    else
+        return NULL;
+    return strdup(buf);
+}
+
+/* The wrapper could not do its job: by [wrapper] on_error, fail the compile (default) or run the
+ * compiler exactly as the user wrote it, with a warning. */
+static int wrapper_failed(const tl_invocation *inv, const tl_config *cfg, const char *msg)
+{
+    const char *policy = tl_config_get_or(cfg, "wrapper", "on_error", "fail");
+    if (strcmp(policy, "passthrough") != 0 || !inv->compiler_path) {
+        fprintf(stderr, "trueline-cc: error: %s\n", msg);
+        if (strcmp(policy, "fail") != 0 && strcmp(policy, "passthrough") != 0)
+            fprintf(stderr, "trueline-cc: error: [wrapper] on_error = %s: expected fail or passthrough\n", policy);
+        fprintf(stderr, "trueline-cc: the compile was not run (set [wrapper] on_error = passthrough, or "
+                        "TRUELINE_WRAPPER_ON_ERROR=passthrough, to run it unwrapped)\n");
+        return TL_EXIT_BAD_INPUT;
+    }
+    fprintf(stderr, "trueline-cc: warning: %s; running the compiler unwrapped\n", msg);
+    tl_strv argv = { 0 };
+    if (inv->cache_path)
+        tl_strv_push(&argv, inv->cache_path);
+    tl_strv_push(&argv, inv->compiler_path);
+    tl_strv_append(&argv, &inv->user_args);
+    return tl_run_unwrapped(argv.v);
+}
+
+/* Removes trueline-cc's own options so the compiler never sees them. */
+static int take_option(int *argc, char **argv, const char *opt)
+{
+    int found = 0;
+    for (int i = 1; i < *argc;) {
+        if (strcmp(argv[i], opt) == 0) {
+            memmove(argv + i, argv + i + 1, (size_t)(*argc - i) * sizeof *argv);
+            (*argc)--;
+            found = 1;
+        } else {
+            i++;
+        }
+    }
+    return found;
+}
+
+/* Nested under another trueline-cc (nvcc running "gcc" that is a masquerade link): the outer one
+ * already fingerprinted and forced; run the real compiler untouched. */
+static int run_nested(int argc, char **argv)
+{
+    char *real = tl_find_program(tl_basename(argv[0]), getenv("PATH"));
+    if (!real) {
+        fprintf(stderr, "trueline-cc: %s: no real compiler of that name on PATH (other than trueline-cc)\n",
+                tl_basename(argv[0]));
+        return 127;
+    }
+    argv[0] = real;
+    (void)argc;
+    return tl_run_unwrapped(argv);
+}
+
+static int pipeline(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, double *fp_ms, tl_error *err)
+{
+    double t0 = now_ms();
+    tl_detect_family(inv, memo);
+    if (tl_effective_argv(inv, err) != 0)
+        return -1;
+    tl_analyze(inv);
+    if (tl_force(inv, cfg, err) != 0)
+        return -1;
+    double t1 = now_ms();
+    if (tl_fingerprint(inv, cfg, memo, err) != 0)
+        return -1;
+    *fp_ms = now_ms() - t1 + (t1 - t0); /* family probe + fingerprint: the toolchain's whole cost */
+    tl_argv_hash(inv);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0) {
-        fprintf(stderr, "usage: trueline-cc [ccache|sccache] COMPILER ARGS...\n");
-        return 2;
+    if (tl_stage_is_stage(argv[0])) /* ccache/sccache running the stamping stage (wrapper/stage.c) */
+        return tl_stage_main(argc, argv);
+    if (argc == 2 && strcmp(argv[1], "--trueline-stats") == 0)
+        return tl_stats_print();
+    if (argc == 2 && strcmp(argv[1], "--trueline-zero-stats") == 0)
+        return tl_stats_zero(), 0;
+    int explain = take_option(&argc, argv, "--trueline-explain");
+    int print_fp = take_option(&argc, argv, "--trueline-print-fingerprint");
+    const char *self = tl_basename(argv[0]);
+    if (!tl_is_masquerade_name(self) && (argc < 2 || strcmp(argv[1], "--help") == 0)) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? TL_EXIT_BAD_INPUT : 0;
     }
-    execvp(argv[1], argv + 1);
-    perror(argv[1]);
-    return 127;
+    if (tl_is_masquerade_name(self) && getenv(TL_ACTIVE_ENV) && *getenv(TL_ACTIVE_ENV))
+        return run_nested(argc, argv);
+
+    tl_config cfg = { 0 };
+    tl_error cfg_err = { { 0 } }, err = { { 0 } };
+    int cfg_bad = tl_config_load(&cfg, &cfg_err) != 0;
+    const char *e = getenv("TRUELINE_EXPLAIN");
+    explain |= (e && *e && strcmp(e, "0") != 0) || tl_config_bool(&cfg, "wrapper", "explain", 0) == 1;
+
+    tl_invocation inv = { 0 };
+    inv.explain = explain;
+    if (tl_classify(&inv, argc, argv, &cfg, &err) != 0) {
+        fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
+        tl_invocation_free(&inv);
+        tl_config_free(&cfg);
+        return argc < 2 ? TL_EXIT_BAD_INPUT : 127;
+    }
+    if (cfg_bad)
+        return wrapper_failed(&inv, &cfg, cfg_err.msg);
+
+    inv.memo_dir = memo_dir(&cfg);
+    tl_memo *memo = tl_memo_open(inv.memo_dir);
+    double fp_ms = 0;
+    if (pipeline(&inv, &cfg, memo, &fp_ms, &err) != 0) {
+        tl_memo_close(memo);
+        return wrapper_failed(&inv, &cfg, err.msg);
+    }
+    tl_error merr;
+    if (tl_memo_save(memo, &merr) != 0)
+        inv.memo_problem = strdup(merr.msg); /* slower next time, never a failed compile */
+    tl_memo_close(memo);
+    if (explain)
+        tl_explain(&inv, fp_ms, stderr);
+    if (print_fp) {
+        printf("%s\n", inv.fp_hex);
+        return 0;
+    }
+    return tl_run_exec(&inv);
 }

@@ -1,0 +1,142 @@
+/* --coredump --format json: {"cores": [ {...}, ... ]}, one object per core, fields as in docs/coredump.md. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "tools/coredump_report.h"
+
+static void jstr(FILE *out, const char *s)
+{
+    if (!s) {
+        fputs("null", out);
+        return;
+    }
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", out);
+        else if (*p == '\t')
+            fputs("\\t", out);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void jdim(FILE *out, const uint32_t v[3])
+{
+    fprintf(out, "[%u,%u,%u]", v[0], v[1], v[2]);
+}
+
+static void member(FILE *out, const struct cd_member *m)
+{
+    fprintf(out, "{\"device\":%u,\"sm\":%u", m->dev, m->sm_id);
+    if (m->warp_id != UINT32_MAX) {
+        fprintf(out, ",\"cta\":%u,\"block_idx\":", m->cta);
+        jdim(out, m->block);
+        fprintf(out, ",\"warp\":%u,\"lanes\":\"0x%08x\",\"active\":\"0x%08x\",\"thread_idx_first\":", m->warp_id,
+                m->lanes, m->active);
+        jdim(out, m->first_thread);
+        fputs(",\"thread_idx_last\":", out);
+        jdim(out, m->last_thread);
+        fprintf(out, ",\"cbu_state\":%u", m->cbu_state);
+    }
+    fputc('}', out);
+}
+
+static void where(FILE *out, const struct cd_where *w)
+{
+    if (!w->found) {
+        fputs(",\"kernel\":null", out);
+    } else {
+        fputs(",\"kernel\":{\"name\":", out);
+        jstr(out, w->name);
+        fputs(",\"mangled\":", out);
+        jstr(out, w->mangled);
+        fprintf(out, ",\"offset\":%" PRIu64 ",\"section\":", w->offset);
+        jstr(out, w->section);
+        fprintf(out, ",\"context\":%zu,\"module\":%zu,\"core_section\":%zu,\"code_size\":%" PRIu64 ",\"sm\":%u}",
+                w->ctx_row, w->module_row, w->image_shndx, w->code_size, w->sm);
+    }
+    fputs(",\"frames\":[", out);
+    for (size_t i = 0; i < w->nframes; i++) {
+        const struct cd_frame *f = &w->frames[i];
+        fputs(i ? ",{\"file\":" : "{\"file\":", out);
+        jstr(out, f->file);
+        fprintf(out, ",\"line\":%u,\"column\":%u,\"function\":", f->line, f->column);
+        jstr(out, f->function);
+        fputs(",\"source\":", out);
+        jstr(out, f->source);
+        fputc('}', out);
+    }
+    fputs("],\"line_info_from\":", out);
+    jstr(out, w->line_origin);
+    fputs(",\"note\":", out);
+    jstr(out, w->nframes ? NULL : w->line_note);
+}
+
+static void stop(FILE *out, const struct cd_stop *s)
+{
+    static const char *const kinds[] = { "error_pc", "lane_pc", "sm_error_pc" };
+    fprintf(out, "{\"kind\":\"%s\",\"pc\":\"0x%" PRIx64 "\",\"exception\":", kinds[s->kind], s->pc);
+    if (s->exception) {
+        fprintf(out, "{\"code\":%u,\"name\":", s->exception);
+        jstr(out, tl_cd_exception_name(s->exception));
+        fputc('}', out);
+    } else {
+        fputs("null", out);
+    }
+    if (s->grid) {
+        fprintf(out, ",\"grid\":{\"id\":%" PRIu64 ",\"grid_dim\":", s->grid->grid_id);
+        jdim(out, s->grid->grid_dim);
+        fputs(",\"block_dim\":", out);
+        jdim(out, s->grid->block_dim);
+        fputc('}', out);
+    } else {
+        fputs(",\"grid\":null", out);
+    }
+    where(out, &s->where);
+    fputs(",\"warps\":[", out);
+    for (size_t i = 0; i < s->nmembers; i++) {
+        if (i)
+            fputc(',', out);
+        member(out, &s->members[i]);
+    }
+    fputs("]}", out);
+}
+
+int cd_emit_json(FILE *out, const struct cd_report *r, const struct tl_options *o)
+{
+    (void)o;
+    const struct tl_core *c = r->core;
+    fputs("{\"core\":", out);
+    jstr(out, r->path);
+    if (c->meta.present) {
+        fputs(",\"producer\":{\"generator\":", out);
+        jstr(out, c->meta.generator);
+        fprintf(out, ",\"driver\":\"%u.%u\",\"cuda\":\"%u.%u\",\"flags\":%u,\"timestamp\":%u}", c->meta.driver_major,
+                c->meta.driver_minor, c->meta.cuda_major, c->meta.cuda_minor, c->meta.flags, c->meta.timestamp);
+    }
+    fputs(",\"devices\":[", out);
+    for (size_t d = 0; d < c->ndevices; d++) {
+        fputs(d ? ",{\"name\":" : "{\"name\":", out);
+        jstr(out, c->devices[d].name);
+        fputs(",\"type\":", out);
+        jstr(out, c->devices[d].type);
+        fputs(",\"sm\":", out);
+        jstr(out, c->devices[d].sm_type);
+        fprintf(out, ",\"sms\":%u}", c->devices[d].num_sms);
+    }
+    fprintf(out, "],\"dump\":\"%s\",\"resident_warps\":%zu,\"stops\":[", r->on_exception ? "exception" : "user",
+            r->nwarps_total);
+    for (size_t i = 0; i < r->nstops; i++) {
+        if (i)
+            fputc(',', out);
+        stop(out, &r->stops[i]);
+    }
+    fputs("]}", out);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# trueline-cc with gcc/clang only (fast): forced line info and where it is not added, response files,
+# CCC_OVERRIDE_OPTIONS against clang -###, masquerade lookup, pass-through of status/signals/output,
+# configuration errors, unwritable memo cache, 64 concurrent writers of the memo cache.
+. "$(dirname "$0")/../lib/harness.sh"
+cd "$T"
+W=$(command -v trueline-cc)
+printf 'int answer(void) { return 42; }\n' > a.c
+printf 'int main(void) { return 0; }\n' > m.c
+printf '#include <stdio.h>\nint main(void) { puts(MSG); return N; }\n' > msg.c
+has_debug_line() { readelf -S "$1" 2>/dev/null | grep -q '\.debug_line'; }
+
+# --- forced host line info ---------------------------------------------------------------------------
+trueline-cc gcc -c a.c -o a.o 2>err.txt
+check "launcher gcc -c: object has .debug_line (forced -g1)" has_debug_line a.o
+gcc -c a.c -o plain.o
+check "plain gcc -c has no .debug_line (the forcing is what adds it)" bash -c "! readelf -S plain.o | grep -q debug_line"
+check "nothing on stderr for a clean compile" test ! -s err.txt
+TRUELINE_EXPLAIN=1 trueline-cc gcc -c a.c -o a.o 2>ex.txt
+contains "explain shows the forced flag" ex.txt '^trueline-cc: forced: -g1$'
+contains "explain shows the fingerprint" ex.txt '^trueline-cc: fingerprint: [0-9a-f]{32}'
+contains "explain lists cc1 as a component" ex.txt 'component cc1: [0-9a-f]{32} /'
+trueline-cc --trueline-explain gcc -c -g3 a.c -o g3.o 2>ex.txt
+lacks "an explicit -g3 is left alone" ex.txt 'forced: -g'
+if have clang; then
+  trueline-cc --trueline-explain clang -c a.c -o ac.o 2>ex.txt
+  contains "clang gets -gline-tables-only" ex.txt 'forced: -gline-tables-only'
+  check "clang object has .debug_line" has_debug_line ac.o
+fi
+TRUELINE_WRAPPER_HOST_DEBUG=keep trueline-cc gcc -c a.c -o keep.o
+check "host_debug=keep adds nothing (byte-identical to plain gcc)" cmp -s keep.o plain.o
+
+# --- nothing forced where it would change the meaning --------------------------------------------------
+gcc -E a.c > e1.txt
+trueline-cc --trueline-explain gcc -E a.c > e2.txt 2>ex.txt
+check "-E output identical to plain gcc" cmp -s e1.txt e2.txt
+contains "-E: explain says nothing forced" ex.txt 'nothing forced: -E'
+gcc -M a.c > d1.txt; trueline-cc gcc -M a.c > d2.txt
+check "-M output identical" cmp -s d1.txt d2.txt
+gcc --version > v1.txt; trueline-cc gcc --version > v2.txt
+check "--version identical" cmp -s v1.txt v2.txt
+gcc -c m.c -o m.o
+trueline-cc --trueline-explain gcc m.o -o m.exe 2>ex.txt
+contains "link-only: nothing forced" ex.txt 'nothing forced: no source file'
+check "link-only produced the program" test -x m.exe
+
+# --- response files (gcc's own expansion, GNU quoting) --------------------------------------------------
+printf '%s\n' "-DMSG=\"\\\"two words\\\"\"" "'-DN=3'" > opts.rsp
+gcc @opts.rsp msg.c -o msg-plain && ./msg-plain > out-plain.txt; rc_plain=$?
+trueline-cc --trueline-explain gcc @opts.rsp msg.c -o msg-tl 2>ex.txt && ./msg-tl > out-tl.txt; rc_tl=$?
+check "response file: same program output as gcc" cmp -s out-plain.txt out-tl.txt
+check "response file: same exit code (N=3)" test "$rc_plain" = 3 -a "$rc_tl" = 3
+contains "response file folded into the effective argv" ex.txt "effective argv: .* '-DMSG=\"two words\"' -DN=3 msg.c"
+printf '%s\n' -E > e.rsp
+trueline-cc --trueline-explain gcc @e.rsp a.c > /dev/null 2>ex.txt
+contains "-E inside a response file is seen: nothing forced" ex.txt 'nothing forced: -E'
+
+# --- CCC_OVERRIDE_OPTIONS applied exactly as clang applies it ------------------------------------------
+if have clang; then
+  ccc_case() { # name, script
+    CCC_OVERRIDE_OPTIONS="$2" clang -### -Wall -DX=1 -O1 -include stdio.h -c a.c -o ccc.o 2>want.txt
+    CCC_OVERRIDE_OPTIONS="$2" trueline-cc clang -### -Wall -DX=1 -O1 -include stdio.h -c a.c -o ccc.o 2>got.txt
+    if cmp -s want.txt got.txt; then pass "CCC_OVERRIDE_OPTIONS '$2' == clang -###"; else
+      fail "CCC_OVERRIDE_OPTIONS '$2' differs from clang -###"; diff want.txt got.txt | head -10 | sed 's/^/    | /'; fi
+  }
+  ccc_case '^-DFIRST +-DLAST x-Wall X-include s/-DX=1/-DX=2/ O3'
+  ccc_case '#+-DQUIET s/^-D(X)=([0-9])$/-D\1\1=\2\2/ Os'
+  ccc_case 'X-o bogus x-nothing'
+  CCC_OVERRIDE_OPTIONS='+-DFROM_ENV' trueline-cc --trueline-explain clang -c a.c -o ccc.o 2>ex.txt
+  contains "CCC_OVERRIDE_OPTIONS reported as folded" ex.txt 'folded: CCC_OVERRIDE_OPTIONS'
+  contains "... and removed from the compiler's environment" ex.txt "removed from the compiler's environment: CCC_OVERRIDE_OPTIONS"
+else
+  skip "CCC_OVERRIDE_OPTIONS tests: clang not installed"
+fi
+
+# --- exit status, signals, stdout and stderr pass through ----------------------------------------------
+printf 'int broken(void) { return }\n' > bad.c
+gcc -c bad.c -o bad.o > o1.txt 2> e1.txt; rc1=$?
+trueline-cc gcc -c bad.c -o bad.o > o2.txt 2> e2.txt; rc2=$?
+check "failing compile: same exit status ($rc1)" test "$rc1" = "$rc2" -a "$rc1" != 0
+check "failing compile: same stderr" cmp -s e1.txt e2.txt
+mkdir -p tools
+printf '#!/bin/sh\necho "out:$*"\necho "err:$#" >&2\nexit 7\n' > tools/fakecc
+printf '#!/bin/sh\nkill -%s $$\n' TERM > tools/sigterm
+printf '#!/bin/sh\nkill -%s $$\n' SEGV > tools/sigsegv
+chmod +x tools/*
+trueline-cc "$T/tools/fakecc" -c 'a b' "*" > o.txt 2> e.txt; rc=$?
+check "status 7 passes through" test $rc = 7
+contains "stdout passes through, arguments unsplit and unglobbed (no shell)" o.txt '^out:-c a b \*$'
+contains "stderr passes through" e.txt '^err:3$'
+for s in sigterm sigsegv; do
+  bash -c '"$@"' _ "$T/tools/$s"; want=$?
+  bash -c '"$@"' _ trueline-cc "$T/tools/$s"; got=$?
+  check "$s: the wrapper ends like the compiler (status $want)" test "$want" = "$got" -a "$want" -gt 128
+done
+
+# --- masquerade: real compiler is the next one on PATH that is not trueline-cc --------------------------
+mkdir -p masq masq2
+for n in gcc cc clang; do ln -sf "$W" "masq/$n"; done
+cp "$W" masq2/trueline-cc-copy; ln -sf trueline-cc-copy masq2/gcc
+PATH="$T/masq:$T/masq2:$PATH" gcc --trueline-explain -c a.c -o masq.o 2>ex.txt
+contains "masquerade mode detected" ex.txt 'mode: masquerade'
+contains "the real gcc found past both trueline-cc copies on PATH" ex.txt "compiler: /.*/gcc \(family gcc\)"
+lacks "never a trueline-cc as the compiler" ex.txt "compiler: $T"
+check "masquerade object has .debug_line" has_debug_line masq.o
+PATH="$T/masq:$T/masq2" timeout 10 "$T/masq/gcc" -c a.c -o none.o 2>ex.txt; rc=$?
+check "no real compiler on PATH: error, no self-recursion (status $rc)" test $rc = 127
+contains "... with a message" ex.txt 'gcc: compiler not found'
+TRUELINE_CC_ACTIVE=nested PATH="$T/masq:$PATH" gcc -c a.c -o nested.o
+check "nested under another trueline-cc: compiler runs untouched" cmp -s nested.o plain.o
+
+# --- configuration ---------------------------------------------------------------------------------------
+printf '[wrapper\nhost_debug = g1\n' > broken.ini
+TRUELINE_CONFIG=$T/broken.ini trueline-cc gcc -c a.c -o cfg.o 2>ex.txt; rc=$?
+check "broken config fails the compile with status 2" test $rc = 2 -a ! -e cfg.o
+contains "... naming the file and line" ex.txt "broken.ini:1: config syntax error"
+TRUELINE_CONFIG=$T/broken.ini TRUELINE_WRAPPER_ON_ERROR=passthrough trueline-cc gcc -c a.c -o cfg.o 2>ex.txt; rc=$?
+check "on_error=passthrough runs the compiler unwrapped" test $rc = 0 -a -e cfg.o
+contains "... with a warning" ex.txt 'warning: .*broken.ini.*running the compiler unwrapped'
+printf '[wrapper]\nhost_debug = g5\n' > bad-value.ini
+TRUELINE_CONFIG=$T/bad-value.ini trueline-cc gcc -c a.c -o cfg2.o 2>ex.txt; rc=$?
+check "bad value: status 2" test $rc = 2
+contains "... says which key and what is allowed" ex.txt 'host_debug = g5: expected keep'
+printf '[fingerprint]\nextra_files = %s\n' "$T/tools" > unreadable.ini
+TRUELINE_CONFIG=$T/unreadable.ini trueline-cc gcc -c a.c -o cfg3.o 2>ex.txt; rc=$?
+check "unreadable toolchain file: compile fails (status 2)" test $rc = 2 -a ! -e cfg3.o
+contains "... naming the file" ex.txt "extra file: $T/tools"
+printf '[wrapper]\nhost_debug = keep\n' > .trueline.ini
+trueline-cc gcc -c a.c -o dot.o
+check "./.trueline.ini is read" cmp -s dot.o plain.o
+rm .trueline.ini
+
+# --- memo cache ------------------------------------------------------------------------------------------
+: > notadir
+XDG_CACHE_HOME=$T/notadir/sub trueline-cc --trueline-explain gcc -c a.c -o nomemo.o 2>ex.txt; rc=$?
+check "unwritable memo cache: compile still succeeds" test $rc = 0 -a -e nomemo.o
+contains "... explain says why it was not written" ex.txt 'memo cache: .*notadir/sub.*cannot create'
+lacks "... and it is no error" ex.txt 'error'
+export XDG_CACHE_HOME=$T/par
+pids=()
+for i in $(seq 64); do trueline-cc --trueline-print-fingerprint gcc -c a.c > "fp.$i" 2>"fperr.$i" & pids+=($!); done
+bad=0; for p in "${pids[@]}"; do wait "$p" || bad=$((bad + 1)); done
+check "64 parallel invocations all succeed" test $bad = 0
+check "... and agree on the fingerprint" test "$(cat fp.* | sort -u | wc -l)" = 1
+check "... no error output" test -z "$(cat fperr.*)"
+memo=$XDG_CACHE_HOME/trueline/memo-v1
+check "memo file has its header" test "$(head -1 "$memo")" = "trueline-memo 1"
+check "every memo line is key<TAB>value" test "$(grep -vc $'^[^\t]\+\t[^\t]*$' "$memo")" = 1
+check "no temp files left behind" test -z "$(ls -A "$XDG_CACHE_HOME/trueline" | grep -v '^memo-v1$')"
+trueline-cc --trueline-explain gcc -c a.c -o warm.o 2>ex.txt
+check "after the race every component comes from the memo" test "$(grep -c 'component .* (memo)$' ex.txt)" = "$(grep -c 'component .*: [0-9a-f]\{32\} /' ex.txt)"
+check "... and the fingerprint equals the racers'" grep -q "fingerprint: $(cat fp.1)" ex.txt
+printf 'trueline-memo 1\ngarbage\nf:/usr/bin/gcc:zz\tnothex\n\x00\x01' > "$memo"
+trueline-cc --trueline-print-fingerprint gcc -c a.c > fp.corrupt
+check "a corrupt memo file is ignored, not trusted" cmp -s fp.corrupt fp.1

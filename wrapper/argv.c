@@ -1,0 +1,363 @@
+#include "argv.h"
+
+#include <errno.h>
+#include <libiberty.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler.h"
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+int tl_nvcc_env_split(const char *s, tl_strv *out)
+{
+    if (strchr(s, '\\'))
+        return -1;
+    tl_strv words = { 0 };
+    char *w = malloc(strlen(s) + 1);
+    if (!w)
+        return -1;
+    while (*s) {
+        while (is_space(*s))
+            s++;
+        if (!*s)
+            break;
+        size_t n = 0;
+        int quoted = 0;
+        for (; *s && (quoted || !is_space(*s)); s++) {
+            if (*s == '"')
+                quoted = !quoted;
+            w[n++] = *s;
+        }
+        w[n] = 0;
+        tl_strv_push(&words, w);
+    }
+    free(w);
+    tl_strv_append(out, &words);
+    tl_strv_free(&words);
+    return 0;
+}
+
+void tl_nvcc_optf_split(const char *s, tl_strv *out)
+{
+    char *w = malloc(strlen(s) + 1);
+    if (!w)
+        return;
+    while (*s) {
+        while (is_space(*s))
+            s++;
+        if (!*s)
+            break;
+        size_t n = 0;
+        int quoted = 0;
+        for (; *s && (quoted || !is_space(*s)); s++) {
+            if (*s == '"')
+                quoted = !quoted;
+            else if (*s == '\\' && s[1])
+                w[n++] = *++s;
+            else
+                w[n++] = *s;
+        }
+        w[n] = 0;
+        tl_strv_push(out, w);
+    }
+    free(w);
+}
+
+static char *read_text(const char *path, tl_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        tl_fail(err, "%s: cannot read options file: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0, r;
+    char *buf = malloc(cap);
+    while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (cap - n < 2) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        free(buf);
+        tl_fail(err, "%s: cannot read options file", path);
+        return NULL;
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+/* nvcc reads -optf/--options-file (a comma-separated list of files, like its other list options)
+ * and does not know @file (`nvcc @f` is "Don't know what to do with '@f'"). */
+static int fold_optf(tl_invocation *inv, tl_error *err)
+{
+    tl_strv *a = &inv->args;
+    for (int i = 0; i < a->n; i++) {
+        const char *v = NULL;
+        int take = 1;
+        if (strcmp(a->v[i], "-optf") == 0 || strcmp(a->v[i], "--options-file") == 0) {
+            if (i + 1 >= a->n)
+                continue; /* nvcc reports the missing value itself */
+            v = a->v[i + 1];
+            take = 2;
+        } else if (strncmp(a->v[i], "-optf=", 6) == 0) {
+            v = a->v[i] + 6;
+        } else if (strncmp(a->v[i], "--options-file=", 15) == 0) {
+            v = a->v[i] + 15;
+        } else {
+            continue;
+        }
+        tl_strv words = { 0 };
+        char *list = strdup(v);
+        for (char *save = NULL, *f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+            char *text = read_text(f, err);
+            if (!text) {
+                free(list);
+                tl_strv_free(&words);
+                return -1;
+            }
+            tl_nvcc_optf_split(text, &words);
+            free(text);
+        }
+        char *joined = tl_strv_join(&words, 0);
+        tl_strv_pushf(&inv->folds, "options file %s: %s", list, joined);
+        free(joined);
+        free(list);
+        for (int k = 0; k < take; k++)
+            tl_strv_remove(a, i);
+        for (int k = 0; k < words.n; k++)
+            tl_strv_insert(a, i + k, words.v[k]);
+        i += words.n - 1;
+        tl_strv_free(&words);
+    }
+    return 0;
+}
+
+static void fold_nvcc_env(tl_invocation *inv, const char *name, int prepend)
+{
+    const char *v = getenv(name);
+    if (!v)
+        return;
+    tl_strv words = { 0 };
+    if (tl_nvcc_env_split(v, &words) != 0) {
+        /* Left in the environment: nvcc then fails with its own "Stray '\' character". */
+        tl_strv_pushf(&inv->notes, "%s holds a backslash, which nvcc refuses: left to nvcc, not folded", name);
+        return;
+    }
+    for (int k = 0; k < words.n; k++) {
+        if (prepend)
+            tl_strv_insert(&inv->args, k, words.v[k]);
+        else
+            tl_strv_push(&inv->args, words.v[k]);
+    }
+    tl_strv_pushf(&inv->folds, "%s (%s): %s", name, prepend ? "before the arguments" : "after the arguments", v);
+    tl_strv_push(&inv->unset_env, name);
+    tl_strv_free(&words);
+}
+
+/* llvm::Regex::sub: the first match replaced; \N back-references, \t, \n, other escapes literal. */
+static char *regex_sub(const char *pattern, const char *repl, const char *s)
+{
+    regex_t re;
+    regmatch_t m[10];
+    if (regcomp(&re, pattern, REG_EXTENDED) != 0)
+        return NULL;
+    if (regexec(&re, s, 10, m, 0) != 0) {
+        regfree(&re);
+        return NULL;
+    }
+    size_t cap = strlen(s) + strlen(repl) * (strlen(s) + 1) + 1, n = 0;
+    char *out = malloc(cap);
+    if (!out) {
+        regfree(&re);
+        return NULL;
+    }
+    memcpy(out, s, (size_t)m[0].rm_so);
+    n = (size_t)m[0].rm_so;
+    for (const char *r = repl; *r; r++) {
+        if (*r != '\\') {
+            out[n++] = *r;
+            continue;
+        }
+        if (!*++r)
+            break; /* trailing backslash: dropped, as llvm does */
+        if (*r >= '0' && *r <= '9') {
+            unsigned ref = 0;
+            for (; *r >= '0' && *r <= '9'; r++)
+                ref = ref * 10 + (unsigned)(*r - '0');
+            r--;
+            if (ref < 10 && m[ref].rm_so >= 0) {
+                size_t len = (size_t)(m[ref].rm_eo - m[ref].rm_so);
+                memcpy(out + n, s + m[ref].rm_so, len);
+                n += len;
+            }
+        } else {
+            out[n++] = *r == 't' ? '\t' : *r == 'n' ? '\n' : *r;
+        }
+    }
+    strcpy(out + n, s + m[0].rm_eo);
+    regfree(&re);
+    return out;
+}
+
+static int is_O_flag(const char *a)
+{
+    return a[0] == '-' && a[1] == 'O' &&
+           (a[2] == 0 || (a[3] == 0 && (a[2] == 's' || a[2] == 'z' || (a[2] >= '0' && a[2] <= '9'))));
+}
+
+/* Mirrors clang's applyOneOverrideOption (clang/tools/driver/driver.cpp), messages included. */
+static void ccc_one(tl_strv *a, const char *e, FILE *log)
+{
+    size_t len = strlen(e);
+    if (e[0] == '^') {
+        if (log)
+            fprintf(log, "### Adding argument %s at beginning\n", e + 1);
+        tl_strv_insert(a, 1, e + 1);
+    } else if (e[0] == '+') {
+        if (log)
+            fprintf(log, "### Adding argument %s at end\n", e + 1);
+        tl_strv_push(a, e + 1);
+    } else if (e[0] == 's' && e[1] == '/' && len >= 3 && e[len - 1] == '/' && memchr(e + 2, '/', len - 3)) {
+        char *pat = strdup(e + 2);
+        char *slash = strchr(pat, '/');
+        *slash = 0;
+        char *repl = slash + 1;
+        repl[strlen(repl) - 1] = 0;
+        for (int i = 1; i < a->n; i++) {
+            char *r = regex_sub(pat, repl, a->v[i]);
+            if (r && strcmp(r, a->v[i]) != 0) {
+                if (log)
+                    fprintf(log, "### Replacing '%s' with '%s'\n", a->v[i], r);
+                tl_strv_replace(a, i, r);
+            }
+            free(r);
+        }
+        free(pat);
+    } else if (e[0] == 'x' || e[0] == 'X') {
+        for (int i = 1; i < a->n;) {
+            if (strcmp(e + 1, a->v[i]) != 0) {
+                i++;
+                continue;
+            }
+            if (log)
+                fprintf(log, "### Deleting argument %s\n", a->v[i]);
+            tl_strv_remove(a, i);
+            if (e[0] == 'X') {
+                if (i < a->n) {
+                    if (log)
+                        fprintf(log, "### Deleting argument %s\n", a->v[i]);
+                    tl_strv_remove(a, i);
+                } else if (log) {
+                    fprintf(log, "### Invalid X edit, end of command line!\n");
+                }
+            }
+        }
+    } else if (e[0] == 'O') {
+        for (int i = 1; i < a->n;) {
+            if (!is_O_flag(a->v[i])) {
+                i++;
+                continue;
+            }
+            if (log)
+                fprintf(log, "### Deleting argument %s\n", a->v[i]);
+            tl_strv_remove(a, i);
+        }
+        if (log)
+            fprintf(log, "### Adding argument %s at end\n", e);
+        tl_strv_pushf(a, "-%s", e);
+    } else if (log) {
+        fprintf(log, "### Unrecognized edit: %s\n", e);
+    }
+}
+
+void tl_ccc_override(tl_strv *args, const char *script, FILE *log)
+{
+    if (script[0] == '#') {
+        script++;
+        log = NULL;
+    }
+    if (log)
+        fprintf(log, "### CCC_OVERRIDE_OPTIONS: %s\n", script);
+    /* Edits are separated by single spaces; empty edits are skipped. */
+    for (const char *s = script; *s;) {
+        const char *end = strchr(s, ' ');
+        if (!end)
+            end = s + strlen(s);
+        if (end != s) {
+            char *edit = strndup(s, (size_t)(end - s));
+            ccc_one(args, edit, log);
+            free(edit);
+        }
+        s = *end ? end + 1 : end;
+    }
+}
+
+/* gcc and clang expand @file (GNU quoting, nested files, an unreadable file left as is): libiberty's
+ * expandargv is exactly gcc's own implementation. */
+static void fold_response_files(tl_invocation *inv)
+{
+    int has_at = 0;
+    for (int i = 0; i < inv->args.n; i++)
+        has_at |= inv->args.v[i][0] == '@';
+    if (!has_at)
+        return;
+    int argc = inv->args.n + 1;
+    char **argv = malloc(((size_t)argc + 1) * sizeof *argv), **orig = argv;
+    argv[0] = inv->compiler_path;
+    memcpy(argv + 1, inv->args.v, (size_t)inv->args.n * sizeof *argv);
+    argv[argc] = NULL;
+    expandargv(&argc, &argv);
+    if (argv != orig) {
+        for (int i = 0; i < inv->args.n; i++)
+            if (inv->args.v[i][0] == '@')
+                tl_strv_pushf(&inv->folds, "response file %s", inv->args.v[i] + 1);
+        tl_strv fresh = { 0 };
+        for (int i = 1; i < argc; i++)
+            tl_strv_push(&fresh, argv[i]);
+        tl_strv_free(&inv->args);
+        inv->args = fresh;
+        freeargv(argv);
+    }
+    free(orig);
+}
+
+int tl_effective_argv(tl_invocation *inv, tl_error *err)
+{
+    tl_strv_free(&inv->args);
+    tl_strv_append(&inv->args, &inv->user_args);
+    if (inv->family == TL_FAM_NVCC) {
+        fold_nvcc_env(inv, "NVCC_PREPEND_FLAGS", 1);
+        fold_nvcc_env(inv, "NVCC_APPEND_FLAGS", 0);
+        return fold_optf(inv, err);
+    }
+    if (inv->family == TL_FAM_GCC || inv->family == TL_FAM_CLANG)
+        fold_response_files(inv);
+    const char *ccc = getenv("CCC_OVERRIDE_OPTIONS");
+    if (inv->family == TL_FAM_CLANG && ccc) {
+        tl_strv a = { 0 };
+        tl_strv_push(&a, inv->compiler_path);
+        tl_strv_append(&a, &inv->args);
+        tl_ccc_override(&a, ccc, stderr);
+        tl_strv_free(&inv->args);
+        for (int i = 1; i < a.n; i++)
+            tl_strv_push(&inv->args, a.v[i]);
+        tl_strv_free(&a);
+        tl_strv_pushf(&inv->folds, "CCC_OVERRIDE_OPTIONS: %s", ccc);
+        tl_strv_push(&inv->unset_env, "CCC_OVERRIDE_OPTIONS");
+    }
+    return 0;
+}

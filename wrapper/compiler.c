@@ -1,0 +1,191 @@
+#include "compiler.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const masquerade_names[] = { "nvcc", "gcc", "g++", "cc", "c++", "clang", "clang++" };
+
+int tl_is_masquerade_name(const char *base)
+{
+    for (size_t i = 0; i < sizeof masquerade_names / sizeof *masquerade_names; i++)
+        if (strcmp(base, masquerade_names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+const char *tl_basename(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static struct stat self_st;
+static int self_known = -1;
+static char active_buf[4096];
+
+static void know_self(void)
+{
+    if (self_known >= 0)
+        return;
+    self_known = stat("/proc/self/exe", &self_st) == 0;
+}
+
+/* Identity by (device, inode), never by name: a masquerade link, a hard link or a copy under another
+ * name all resolve to the same file. */
+int tl_is_self(const char *path)
+{
+    struct stat st;
+    char id[64];
+    know_self();
+    if (stat(path, &st) != 0)
+        return 0;
+    if (self_known && st.st_dev == self_st.st_dev && st.st_ino == self_st.st_ino)
+        return 1;
+    const char *active = getenv(TL_ACTIVE_ENV);
+    if (!active || !*active)
+        return 0;
+    snprintf(id, sizeof id, "%llx:%llx", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+    size_t n = strlen(id);
+    for (const char *p = active; (p = strstr(p, id)); p += n)
+        if ((p == active || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
+const char *tl_active_env_value(void)
+{
+    know_self();
+    const char *active = getenv(TL_ACTIVE_ENV);
+    if (!self_known)
+        return active ? active : "";
+    snprintf(active_buf, sizeof active_buf, "%s%s%llx:%llx", active && *active ? active : "",
+             active && *active ? " " : "", (unsigned long long)self_st.st_dev, (unsigned long long)self_st.st_ino);
+    return active_buf;
+}
+
+char *tl_find_program(const char *name, const char *path)
+{
+    char buf[4096];
+    if (strchr(name, '/'))
+        return access(name, X_OK) == 0 && !tl_is_self(name) ? strdup(name) : NULL;
+    for (const char *p = path ? path : ""; ; ) {
+        const char *end = strchr(p, ':');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        /* An empty PATH element means the current directory, as execvp treats it. */
+        if (len == 0)
+            snprintf(buf, sizeof buf, "./%s", name);
+        else
+            snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, name);
+        struct stat st;
+        if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0 && !tl_is_self(buf))
+            return strdup(buf);
+        if (!end)
+            return NULL;
+        p = end + 1;
+    }
+}
+
+static enum tl_cache cache_by_name(const char *name)
+{
+    const char *b = tl_basename(name);
+    if (strcmp(b, "ccache") == 0)
+        return TL_CACHE_CCACHE;
+    if (strcmp(b, "sccache") == 0)
+        return TL_CACHE_SCCACHE;
+    return TL_CACHE_NONE;
+}
+
+int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg, tl_error *err)
+{
+    const char *self = tl_basename(argv[0]);
+    const char *path = getenv("PATH");
+    int i = 1;
+    if (tl_is_masquerade_name(self)) {
+        inv->mode = TL_MODE_MASQUERADE;
+        inv->compiler_arg = strdup(self);
+    } else {
+        if (argc < 2)
+            return tl_fail(err, "usage: trueline-cc [ccache|sccache] COMPILER ARGS...");
+        inv->mode = TL_MODE_LAUNCHER;
+        inv->cache = cache_by_name(argv[1]);
+        if (inv->cache != TL_CACHE_NONE) {
+            inv->mode = TL_MODE_CHAINED;
+            if (!(inv->cache_path = tl_find_program(argv[1], path)))
+                return tl_fail(err, "%s: cache program not found on PATH", argv[1]);
+            i = 2;
+            if (argc < 3)
+                return tl_fail(err, "usage: trueline-cc %s COMPILER ARGS...", argv[1]);
+        }
+        inv->compiler_arg = strdup(argv[i++]);
+    }
+    if (inv->cache == TL_CACHE_NONE) {
+        /* The configuration may chain a cache for every compile (CC="trueline-cc gcc"). */
+        const char *c = tl_config_get(cfg, "wrapper", "cache");
+        if (c && *c && strcmp(c, "none") != 0) {
+            inv->cache = cache_by_name(c);
+            if (inv->cache == TL_CACHE_NONE)
+                return tl_fail(err, "%s: [wrapper] cache = %s: expected none, ccache or sccache",
+                               cfg && cfg->path ? cfg->path : "environment", c);
+            if (!(inv->cache_path = tl_find_program(c, path)))
+                return tl_fail(err, "%s: cache program (from [wrapper] cache) not found on PATH", c);
+            inv->mode = inv->mode == TL_MODE_MASQUERADE ? inv->mode : TL_MODE_CHAINED;
+        }
+    }
+    if (!(inv->compiler_path = tl_find_program(inv->compiler_arg, path)))
+        return tl_fail(err, "%s: compiler not found%s", inv->compiler_arg,
+                       strchr(inv->compiler_arg, '/') ? " (or it is trueline-cc itself)" : " on PATH (other than trueline-cc)");
+    for (; i < argc; i++)
+        tl_strv_push(&inv->user_args, argv[i]);
+    return 0;
+}
+
+static enum tl_family family_by_name(const char *name)
+{
+    const char *b = tl_basename(name);
+    size_t n = strlen(b);
+    if (strcmp(b, "nvcc") == 0)
+        return TL_FAM_NVCC;
+    if (strstr(b, "clang"))
+        return TL_FAM_CLANG;
+    /* gcc, g++, x86_64-linux-gnu-gcc-12, c++-12 ... ; plain cc/c++ are alternatives: probe them. */
+    if (strstr(b, "gcc") || strstr(b, "g++"))
+        return TL_FAM_GCC;
+    (void)n;
+    return TL_FAM_OTHER;
+}
+
+static enum tl_family family_by_version(const char *v)
+{
+    if (!v)
+        return TL_FAM_OTHER;
+    if (strstr(v, "clang version"))
+        return TL_FAM_CLANG;
+    if (strstr(v, "NVIDIA (R) Cuda compiler driver") || strstr(v, "Cuda compilation tools"))
+        return TL_FAM_NVCC;
+    if (strstr(v, "(GCC)") || strstr(v, "Free Software Foundation") || strstr(v, "gcc"))
+        return TL_FAM_GCC;
+    return TL_FAM_OTHER;
+}
+
+void tl_detect_family(tl_invocation *inv, tl_memo *memo)
+{
+    char *probe[] = { inv->compiler_path, "--version", NULL };
+    const char *v = tl_memo_probe(memo, probe);
+    inv->family = family_by_name(inv->compiler_arg);
+    if (inv->family == TL_FAM_OTHER)
+        inv->family = family_by_version(v);
+    if (v) {
+        /* nvcc's first line is a banner; its version is on the last line ("Build ..." before it). */
+        const char *line = v;
+        if (inv->family == TL_FAM_NVCC) {
+            const char *r = strstr(v, "Cuda compilation tools");
+            line = r ? r : v;
+        }
+        size_t len = strcspn(line, "\n");
+        inv->version = strndup(line, len);
+    }
+}

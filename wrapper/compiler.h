@@ -1,0 +1,29 @@
+/* Which compiler runs: mode from argv[0] and argv[1], the real executable found on PATH (never
+ * trueline-cc itself), and its family from the name or a memoized `--version` probe. */
+#ifndef TL_WRAPPER_COMPILER_H
+#define TL_WRAPPER_COMPILER_H
+#include "invocation.h"
+#include "memo.h"
+
+/* Environment variable naming the trueline-cc executables already active above us ("dev:ino ...").
+ * A compiler that runs another compiler through a masquerade link (nvcc -> gcc) then reaches the real
+ * one directly instead of wrapping twice or looping. */
+#define TL_ACTIVE_ENV "TRUELINE_CC_ACTIVE"
+
+int tl_is_masquerade_name(const char *base);
+/* Basename of a path (pointer into it). */
+const char *tl_basename(const char *path);
+/* First executable `name` on `path` (a PATH-style list) that is not a trueline-cc; malloc'ed, or NULL. */
+char *tl_find_program(const char *name, const char *path);
+/* 1 when path resolves to this trueline-cc or one listed in TL_ACTIVE_ENV. */
+int tl_is_self(const char *path);
+/* The value for TL_ACTIVE_ENV in children: the inherited list plus this executable. */
+const char *tl_active_env_value(void);
+
+/* Fills mode, cache, compiler_arg/compiler_path, cache_path, user_args from argv. Returns -1 with err
+ * when there is nothing to run. */
+int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg, tl_error *err);
+/* Family from the name, else from the memoized --version probe; also fills inv->version. */
+void tl_detect_family(tl_invocation *inv, tl_memo *memo);
+
+#endif

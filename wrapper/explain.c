@@ -1,0 +1,77 @@
+#include "explain.h"
+
+#include <string.h>
+
+static const char *mode_name(enum tl_mode m)
+{
+    return m == TL_MODE_CHAINED ? "chained" : m == TL_MODE_MASQUERADE ? "masquerade" : "launcher";
+}
+
+/* Shell-style quoting for display, so a user can copy the effective command. */
+static void put_arg(FILE *out, const char *a)
+{
+    if (*a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+./,:@%^") == strlen(a)) {
+        fprintf(out, " %s", a);
+        return;
+    }
+    fputs(" '", out);
+    for (; *a; a++) {
+        if (*a == '\'')
+            fputs("'\\''", out);
+        else
+            fputc(*a, out);
+    }
+    fputc('\'', out);
+}
+
+static void put_argv(FILE *out, const char *label, const char *first, const tl_strv *v)
+{
+    fprintf(out, "trueline-cc: %s:", label);
+    if (first)
+        put_arg(out, first);
+    for (int i = 0; i < v->n; i++)
+        put_arg(out, v->v[i]);
+    fputc('\n', out);
+}
+
+void tl_explain(const tl_invocation *inv, double fingerprint_ms, FILE *out)
+{
+    fprintf(out, "trueline-cc: mode: %s", mode_name(inv->mode));
+    if (inv->cache_path)
+        fprintf(out, " (cache %s)", inv->cache_path);
+    fprintf(out, "\ntrueline-cc: compiler: %s (family %s)\n", inv->compiler_path, tl_family_name(inv->family));
+    if (inv->version)
+        fprintf(out, "trueline-cc: version: %s\n", inv->version);
+    put_argv(out, "arguments as given", NULL, &inv->user_args);
+    for (int i = 0; i < inv->folds.n; i++)
+        fprintf(out, "trueline-cc: folded: %s\n", inv->folds.v[i]);
+    for (int i = 0; i < inv->unset_env.n; i++)
+        fprintf(out, "trueline-cc: removed from the compiler's environment: %s\n", inv->unset_env.v[i]);
+    for (int i = 0; i < inv->forced.n; i++)
+        fprintf(out, "trueline-cc: forced: %s\n", inv->forced.v[i]);
+    for (int i = 0; i < inv->notes.n; i++)
+        fprintf(out, "trueline-cc: note: %s\n", inv->notes.v[i]);
+    put_argv(out, "effective argv", inv->compiler_path, &inv->args);
+    fprintf(out, "trueline-cc: effective argv hash: %s\n", inv->argv_hex);
+    if (inv->host_compiler || inv->host_from)
+        fprintf(out, "trueline-cc: host compiler: %s (from %s)\n", inv->host_compiler ? inv->host_compiler : "(not found)",
+                inv->host_from ? inv->host_from : "?");
+    for (int i = 0; i < inv->ncomps; i++) {
+        const tl_component *c = &inv->comps[i];
+        char hex[TL_HASH_HEX_LEN + 1];
+        tl_hash_hex(c->hash, hex);
+        if (c->path)
+            fprintf(out, "trueline-cc: component %s: %s %s%s\n", c->role, hex, c->path, c->memo_hit ? " (memo)" : "");
+        else
+            fprintf(out, "trueline-cc: component %s: absent\n", c->role);
+    }
+    for (int i = 0; i < inv->env_hashed.n; i++)
+        fprintf(out, "trueline-cc: environment: %s\n", inv->env_hashed.v[i]);
+    fprintf(out, "trueline-cc: fingerprint: %s (%.3f ms)\n", inv->fp_hex, fingerprint_ms);
+    if (inv->cache == TL_CACHE_CCACHE)
+        fprintf(out, "trueline-cc: cache key: CCACHE_COMPILERCHECK=string:%s\n", inv->fp_hex);
+    else if (inv->cache == TL_CACHE_SCCACHE)
+        fprintf(out, "trueline-cc: cache key: SCCACHE_C_CUSTOM_CACHE_BUSTER=%s\n", inv->fp_hex);
+    fprintf(out, "trueline-cc: memo cache: %s%s%s\n", inv->memo_dir ? inv->memo_dir : "(off)",
+            inv->memo_problem ? ": " : "", inv->memo_problem ? inv->memo_problem : "");
+}

@@ -1,0 +1,333 @@
+#include "fingerprint.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compiler.h"
+
+const char *const tl_fingerprint_env[] = {
+    /* gcc: where the driver finds cc1/as/specs, and search paths it adds (gcc's "Environment Variables") */
+    "COMPILER_PATH", "GCC_EXEC_PREFIX", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH",
+    "OBJCPLUS_INCLUDE_PATH", "GCC_COMPARE_DEBUG", "DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES",
+    /* __DATE__/__TIME__ and reproducible-build timestamps */
+    "SOURCE_DATE_EPOCH",
+    /* diagnostics language (ccache hashes these too) */
+    "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
+    /* clang configuration files */
+    "CLANG_CONFIG_FILE_SYSTEM_DIR", "CLANG_CONFIG_FILE_USER_DIR",
+    /* nvcc: host compiler choice when -ccbin is absent */
+    "NVCC_CCBIN", NULL,
+};
+
+static void add_comp(tl_invocation *inv, const char *role, const char *path, tl_hash128 h, int hit)
+{
+    tl_component *c = realloc(inv->comps, (size_t)(inv->ncomps + 1) * sizeof *c);
+    if (!c)
+        return;
+    inv->comps = c;
+    c[inv->ncomps++] = (tl_component){ strdup(role), path ? strdup(path) : NULL, h, hit };
+}
+
+static int hash_comp(tl_invocation *inv, tl_memo *memo, const char *role, const char *path, tl_error *err)
+{
+    tl_hash128 h = { 0, 0 };
+    int hit = 0;
+    struct stat st;
+    if (!path || stat(path, &st) != 0) {
+        add_comp(inv, role, NULL, h, 0); /* absent is a fact worth hashing, not an error */
+        return 0;
+    }
+    tl_error why;
+    if (tl_memo_file_hash(memo, path, &h, &hit, &why) != 0)
+        return tl_fail(err, "cannot fingerprint the toolchain: %s: %s", role, why.msg);
+    add_comp(inv, role, path, h, hit);
+    return 0;
+}
+
+/* gcc prints a path for tools it finds in its own directories and the bare name otherwise, which it
+ * then runs from PATH. */
+static char *prog_name(tl_memo *memo, const char *driver, const char *prog, const tl_strv *extra)
+{
+    char opt[64];
+    tl_fmt(opt, sizeof opt, "-print-prog-name=%s", prog);
+    tl_strv argv = { 0 };
+    tl_strv_push(&argv, driver);
+    tl_strv_append(&argv, extra);
+    tl_strv_push(&argv, opt);
+    const char *out = tl_memo_probe(memo, argv.v);
+    tl_strv_free(&argv);
+    if (!out || !*out)
+        return NULL;
+    if (strchr(out, '/'))
+        return strdup(out);
+    return tl_find_program(out, getenv("PATH"));
+}
+
+/* The options that change which sub-tools the driver picks, passed on to the -print-prog-name probes. */
+static void driver_selectors(const tl_strv *args, tl_strv *out)
+{
+    for (int i = 0; i < args->n; i++) {
+        const char *a = args->v[i];
+        if (strcmp(a, "-B") == 0 && i + 1 < args->n) {
+            tl_strv_push(out, a);
+            tl_strv_push(out, args->v[++i]);
+        } else if (strncmp(a, "-B", 2) == 0 || strncmp(a, "--gcc-toolchain=", 16) == 0 ||
+                   strncmp(a, "--target=", 9) == 0 || strncmp(a, "--sysroot=", 10) == 0) {
+            tl_strv_push(out, a);
+        }
+    }
+}
+
+static int gnu_closure(tl_invocation *inv, tl_memo *memo, const char *driver, const char *prefix, int clang,
+                       const tl_strv *args, tl_error *err)
+{
+    char role[128];
+    tl_fmt(role, sizeof role, "%sdriver", prefix);
+    if (hash_comp(inv, memo, role, driver, err) != 0)
+        return -1;
+    tl_strv sel = { 0 };
+    if (args)
+        driver_selectors(args, &sel);
+    /* clang runs cc1 inside its own binary: the driver's content is the compiler's. */
+    static const char *const gnu_tools[] = { "cc1", "cc1plus", "as", NULL };
+    static const char *const clang_tools[] = { "as", NULL };
+    const char *const *tools = clang ? clang_tools : gnu_tools;
+    int rc = 0;
+    for (int i = 0; tools[i] && rc == 0; i++) {
+        char *p = prog_name(memo, driver, tools[i], &sel);
+        tl_fmt(role, sizeof role, "%s%s", prefix, tools[i]);
+        rc = hash_comp(inv, memo, role, p, err);
+        free(p);
+    }
+    tl_strv_free(&sel);
+    return rc;
+}
+
+/* Plugin, specs and config files named in the arguments change the compile as much as cc1 does. */
+static int arg_files(tl_invocation *inv, tl_memo *memo, tl_error *err)
+{
+    static const char *const eq_opts[] = { "-fplugin=", "-specs=", "--specs=", "--config=", NULL };
+    for (int i = 0; i < inv->args.n; i++) {
+        const char *a = inv->args.v[i], *file = NULL;
+        for (int k = 0; eq_opts[k] && !file; k++)
+            if (strncmp(a, eq_opts[k], strlen(eq_opts[k])) == 0)
+                file = a + strlen(eq_opts[k]);
+        if (!file && (strcmp(a, "--config") == 0 || strcmp(a, "--specs") == 0) && i + 1 < inv->args.n)
+            file = inv->args.v[++i];
+        if (!file)
+            continue;
+        char role[4200];
+        tl_fmt(role, sizeof role, "file named by %.*s", (int)(strcspn(a, "=")), a);
+        if (hash_comp(inv, memo, role, file, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* nvcc.profile assigns variables with =, += (append) and =+ (prepend), expanding $(NAME); we need
+ * only CICC_PATH and NVVMIR_LIBRARY_DIR, the directories nvcc takes cicc and libdevice from. */
+struct profile_var {
+    char name[64];
+    char val[4096];
+};
+
+static const char *pv_get(struct profile_var *v, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(v[i].name, name) == 0)
+            return v[i].val;
+    return "";
+}
+
+static void pv_expand(struct profile_var *v, int n, const char *in, char *out, size_t cap)
+{
+    size_t o = 0;
+    while (*in && o + 1 < cap) {
+        const char *close;
+        if (in[0] == '$' && in[1] == '(' && (close = strchr(in, ')'))) {
+            char name[64];
+            tl_fmt(name, sizeof name, "%.*s", (int)(close - in - 2), in + 2);
+            o += (size_t)tl_fmt(out + o, cap - o, "%s", pv_get(v, n, name));
+            in = close + 1;
+        } else {
+            out[o++] = *in++;
+        }
+    }
+    out[o < cap ? o : cap - 1] = 0;
+}
+
+static void read_profile(const char *profile, const char *bindir, char *cicc_dir, char *libdevice_dir, size_t cap)
+{
+    struct profile_var v[32];
+    int n = 0;
+    tl_fmt(v[n].name, sizeof v[n].name, "_HERE_");
+    tl_fmt(v[n++].val, sizeof v[0].val, "%s", bindir);
+    tl_fmt(cicc_dir, cap, "%s/../nvvm/bin", bindir);
+    tl_fmt(libdevice_dir, cap, "%s/../nvvm/libdevice", bindir);
+    FILE *f = fopen(profile, "r");
+    char line[4096], val[4096];
+    while (f && fgets(line, sizeof line, f) && n < 32) {
+        char *eq = strchr(line, '=');
+        if (!eq)
+            continue;
+        int append = eq > line && eq[-1] == '+', prepend = eq[1] == '+';
+        char *name_end = append ? eq - 1 : eq;
+        char *name = line;
+        while (*name == ' ' || *name == '\t')
+            name++;
+        while (name_end > name && (name_end[-1] == ' ' || name_end[-1] == '\t'))
+            name_end--;
+        *name_end = 0;
+        char *rhs = eq + 1 + prepend;
+        rhs += strspn(rhs, " \t");
+        rhs[strcspn(rhs, "\r\n")] = 0;
+        pv_expand(v, n, rhs, val, sizeof val);
+        int k = 0;
+        while (k < n && strcmp(v[k].name, name) != 0)
+            k++;
+        if (k == n) {
+            tl_fmt(v[n].name, sizeof v[n].name, "%s", name);
+            v[n++].val[0] = 0;
+        }
+        char old[4096];
+        tl_fmt(old, sizeof old, "%s", v[k].val);
+        if (append)
+            tl_fmt(v[k].val, sizeof v[k].val, "%s%s", old, val);
+        else if (prepend)
+            tl_fmt(v[k].val, sizeof v[k].val, "%s%s", val, old);
+        else
+            tl_fmt(v[k].val, sizeof v[k].val, "%s", val);
+    }
+    if (f)
+        fclose(f);
+    const char *c = pv_get(v, n, "CICC_PATH"), *l = pv_get(v, n, "NVVMIR_LIBRARY_DIR");
+    if (*c)
+        tl_fmt(cicc_dir, cap, "%s", c);
+    if (*l)
+        tl_fmt(libdevice_dir, cap, "%s", l);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int libdevice(tl_invocation *inv, tl_memo *memo, const char *dir, tl_error *err)
+{
+    DIR *d = opendir(dir);
+    tl_strv files = { 0 };
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n > 3 && strcmp(e->d_name + n - 3, ".bc") == 0)
+            tl_strv_pushf(&files, "%s/%s", dir, e->d_name);
+    }
+    if (d)
+        closedir(d);
+    if (files.n)
+        qsort(files.v, (size_t)files.n, sizeof *files.v, cmp_str);
+    int rc = files.n ? 0 : hash_comp(inv, memo, "libdevice", NULL, err);
+    for (int i = 0; i < files.n && rc == 0; i++)
+        rc = hash_comp(inv, memo, "libdevice", files.v[i], err);
+    tl_strv_free(&files);
+    return rc;
+}
+
+static int nvcc_closure(tl_invocation *inv, tl_memo *memo, tl_error *err)
+{
+    char bindir[4096], profile[4200], cicc_dir[4096], libdev[4096], path[12288], cicc[4200];
+    tl_fmt(bindir, sizeof bindir, "%s", inv->compiler_path);
+    char *slash = strrchr(bindir, '/');
+    if (slash)
+        *slash = 0;
+    tl_fmt(profile, sizeof profile, "%s/nvcc.profile", bindir);
+    read_profile(profile, bindir, cicc_dir, libdev, sizeof cicc_dir);
+    tl_fmt(cicc, sizeof cicc, "%s/cicc", cicc_dir);
+    /* nvcc runs its sub-tools by name on the PATH its profile builds: CICC_PATH, its own bin, then PATH. */
+    tl_fmt(path, sizeof path, "%s:%s:%s", cicc_dir, bindir, getenv("PATH") ? getenv("PATH") : "");
+    if (hash_comp(inv, memo, "nvcc", inv->compiler_path, err) || hash_comp(inv, memo, "nvcc.profile", profile, err) ||
+        hash_comp(inv, memo, "cicc", cicc, err))
+        return -1;
+    static const char *const tools[] = { "ptxas", "nvlink", "fatbinary", "cudafe++", NULL };
+    for (int i = 0; tools[i]; i++) {
+        char *p = tl_find_program(tools[i], path);
+        int rc = hash_comp(inv, memo, tools[i], p, err);
+        free(p);
+        if (rc)
+            return -1;
+    }
+    if (libdevice(inv, memo, libdev, err))
+        return -1;
+    if (!inv->host_compiler)
+        return hash_comp(inv, memo, "host driver", NULL, err);
+    int clang = strstr(tl_basename(inv->host_compiler), "clang") != NULL;
+    return gnu_closure(inv, memo, inv->host_compiler, "host ", clang, NULL, err);
+}
+
+static void hash_env(tl_invocation *inv, tl_hasher *h, const char *name)
+{
+    const char *v = getenv(name);
+    tl_hasher_update_str(h, name);
+    tl_hasher_update_str(h, v); /* NULL hashes differently from "" */
+    if (v)
+        tl_strv_pushf(&inv->env_hashed, "%s=%s", name, v);
+}
+
+int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_error *err)
+{
+    int rc = 0;
+    if (inv->family == TL_FAM_NVCC)
+        rc = nvcc_closure(inv, memo, err);
+    else if (inv->family == TL_FAM_GCC || inv->family == TL_FAM_CLANG)
+        rc = gnu_closure(inv, memo, inv->compiler_path, "", inv->family == TL_FAM_CLANG, &inv->args, err);
+    else
+        rc = hash_comp(inv, memo, "driver", inv->compiler_path, err);
+    if (rc == 0)
+        rc = arg_files(inv, memo, err);
+    const char *extra = tl_config_get(cfg, "fingerprint", "extra_files");
+    if (rc == 0 && extra) {
+        char *copy = strdup(extra);
+        for (char *save = NULL, *f = strtok_r(copy, " \t,", &save); f && rc == 0; f = strtok_r(NULL, " \t,", &save))
+            rc = hash_comp(inv, memo, "extra file", f, err);
+        free(copy);
+    }
+    if (rc != 0)
+        return -1;
+    tl_hasher *h = tl_hasher_new();
+    if (!h)
+        return tl_fail(err, "out of memory");
+    tl_hasher_update_str(h, "trueline-fingerprint-1");
+    tl_hasher_update_str(h, tl_family_name(inv->family));
+    for (int i = 0; i < inv->ncomps; i++) {
+        /* role and content, not path: the same toolchain installed elsewhere shares cache entries */
+        tl_hasher_update_str(h, inv->comps[i].role);
+        tl_hasher_update_str(h, inv->comps[i].path ? "present" : "absent");
+        tl_hasher_update(h, &inv->comps[i].hash, sizeof inv->comps[i].hash);
+    }
+    for (int i = 0; tl_fingerprint_env[i]; i++)
+        hash_env(inv, h, tl_fingerprint_env[i]);
+    const char *extra_env = tl_config_get(cfg, "fingerprint", "env");
+    if (extra_env) {
+        char *copy = strdup(extra_env);
+        for (char *save = NULL, *n = strtok_r(copy, " \t,", &save); n; n = strtok_r(NULL, " \t,", &save))
+            hash_env(inv, h, n);
+        free(copy);
+    }
+    inv->fingerprint = tl_hasher_final(h);
+    tl_hash_hex(inv->fingerprint, inv->fp_hex);
+    return 0;
+}
+
+void tl_argv_hash(tl_invocation *inv)
+{
+    tl_hasher *h = tl_hasher_new();
+    if (!h)
+        return;
+    for (int i = 0; i < inv->args.n; i++)
+        tl_hasher_update_str(h, inv->args.v[i]);
+    inv->argv_hash = tl_hasher_final(h);
+    tl_hash_hex(inv->argv_hash, inv->argv_hex);
+}

@@ -1,0 +1,266 @@
+#include "force.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compiler.h"
+
+/* Options whose value is the next argument, so that value is never taken for a source file. */
+static const char *const gnu_takes_value[] = {
+    "-o", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-iprefix",
+    "-iwithprefix", "-iwithprefixbefore", "-isysroot", "-imultilib", "-x", "-MF", "-MT", "-MQ", "-L", "-l",
+    "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-mllvm", "-aux-info", "-T", "-u", "-z",
+    "-target", "-arch", "-B", "-A", "--param", "-dumpdir", "-dumpbase", "--config", "-ivfsoverlay",
+    "-working-directory", "-Xopenmp-target", "-main-file-name", NULL,
+};
+static const char *const nvcc_takes_value[] = {
+    "-o", "--output-file", "-I", "--include-path", "-D", "--define-macro", "-U", "--undefine-macro", "-L",
+    "--library-path", "-l", "--library", "-x", "--x", "-ccbin", "--compiler-bindir", "-Xcompiler",
+    "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker", "--linker-options", "-Xnvlink",
+    "--nvlink-options", "-Xarchive", "--archive-options", "-Xfatbin", "--fatbin-options", "-arch",
+    "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code", "-include", "--pre-include",
+    "-isystem", "--system-include", "-odir", "--output-directory", "-MF", "--dependency-output", "-MT",
+    "--dependency-target-name", "-optf", "--options-file", "-maxrregcount", "--maxrregcount", "-std", "--std",
+    "-rdc", "--relocatable-device-code", "-t", "--threads", "-split-compile", "--split-compile", "-time",
+    "--time", "-keep-dir", "--keep-dir", "-default-stream", "--default-stream", "-m", "--machine", "-Werror",
+    "-diag-suppress", "--diag-suppress", "-diag-error", "--diag-error", "-diag-warn", "--diag-warn",
+    "-cudart", "--cudart", "-cudadevrt", "--cudadevrt", "-ldir", "--libdevice-directory", "-run-args",
+    "--run-args", "-ftz", "-prec-div", "-prec-sqrt", "-fmad", "-target-dir", "--target-directory", "-dopt",
+    "--dopt", NULL,
+};
+
+static int in_list(const char *a, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(a, *list) == 0)
+            return 1;
+    return 0;
+}
+
+static int has_source_ext(const char *a, enum tl_family fam)
+{
+    static const char *const gnu[] = { "c", "i", "ii", "cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "m", "mi",
+                                       "mm", "M", "mii", "s", "S", "sx", "cu", "hip", "cl", NULL };
+    static const char *const nv[] = { "cu", "c", "cc", "cpp", "cxx", "c++", "C", "i", "ii", "ptx", NULL };
+    const char *dot = strrchr(a, '.');
+    if (!dot || strchr(dot, '/'))
+        return 0;
+    return in_list(dot + 1, fam == TL_FAM_NVCC ? nv : gnu);
+}
+
+int tl_is_debug_off(const char *o)
+{
+    return strcmp(o, "-g0") == 0 || strcmp(o, "-ggdb0") == 0;
+}
+
+int tl_is_debug_on(const char *o)
+{
+    if (strncmp(o, "-g", 2) != 0 || tl_is_debug_off(o))
+        return 0;
+    const char *r = o + 2;
+    static const char *const prefixes[] = { "gdb", "dwarf", "line-", "stabs", "full", "used", "codeview", "xcoff",
+                                            "vms", NULL };
+    if (!*r || ((r[0] >= '1' && r[0] <= '3') && !r[1]))
+        return 1;
+    for (int i = 0; prefixes[i]; i++)
+        if (strncmp(r, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* Host options nvcc forwards: -Xcompiler/--compiler-options values are comma-separated lists. */
+static void scan_host_list(tl_invocation *inv, const char *list, int *last_dbg)
+{
+    char *copy = strdup(list);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (tl_is_debug_on(t))
+            *last_dbg = 1;
+        else if (tl_is_debug_off(t))
+            *last_dbg = 0;
+    }
+    free(copy);
+}
+
+static const char *eq_value(const char *a, const char *opt)
+{
+    size_t n = strlen(opt);
+    return strncmp(a, opt, n) == 0 && a[n] == '=' ? a + n + 1 : NULL;
+}
+
+static void set_str(char **dst, const char *v)
+{
+    free(*dst);
+    *dst = strdup(v);
+}
+
+static void no_force(tl_invocation *inv, const char *why)
+{
+    if (!inv->no_force) {
+        inv->no_force = 1;
+        inv->no_force_reason = why;
+    }
+}
+
+/* nvcc's host compiler: -ccbin (a directory means its gcc), else NVCC_CCBIN, else gcc on the PATH
+ * nvcc runs with (its profile puts nvvm/bin and its own bin first). Measured with nvcc 13 --dryrun. */
+static void nvcc_host(tl_invocation *inv, const char *ccbin)
+{
+    const char *from = "-ccbin";
+    if (!ccbin && (ccbin = getenv("NVCC_CCBIN")) && *ccbin)
+        from = "NVCC_CCBIN";
+    else if (!ccbin || !*ccbin)
+        ccbin = NULL;
+    char dir[4096], path[8192];
+    tl_fmt(dir, sizeof dir, "%s", inv->compiler_path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        tl_fmt(dir, sizeof dir, ".");
+    tl_fmt(path, sizeof path, "%s/../nvvm/bin:%s:%s", dir, dir, getenv("PATH") ? getenv("PATH") : "");
+    struct stat st;
+    char name[4096];
+    if (ccbin && stat(ccbin, &st) == 0 && S_ISDIR(st.st_mode))
+        tl_fmt(name, sizeof name, "%s/gcc", ccbin);
+    else
+        tl_fmt(name, sizeof name, "%s", ccbin ? ccbin : "gcc");
+    if (!ccbin)
+        from = "PATH (gcc)";
+    free(inv->host_compiler);
+    inv->host_compiler = tl_find_program(name, path);
+    set_str(&inv->host_from, from);
+    if (!inv->host_compiler)
+        inv->host_compiler = NULL;
+}
+
+void tl_analyze(tl_invocation *inv)
+{
+    const int nv = inv->family == TL_FAM_NVCC;
+    const char *const *takes = nv ? nvcc_takes_value : gnu_takes_value;
+    const char *ccbin = NULL, *v;
+    int lang_forced = 0, sources = 0, dep_only = 0, dep_with_compile = 0, last_dbg = 0;
+    tl_strv *a = &inv->args;
+    for (int i = 0; i < a->n; i++) {
+        const char *s = a->v[i], *next = i + 1 < a->n ? a->v[i + 1] : NULL;
+        if (s[0] != '-' || !s[1]) {
+            if (has_source_ext(s, inv->family) || (lang_forced && (s[0] != '-' || !s[1]))) {
+                if (!sources++)
+                    set_str(&inv->source, s);
+            }
+            continue;
+        }
+        if (in_list(s, takes) && next) {
+            if (strcmp(s, "-o") == 0 || strcmp(s, "--output-file") == 0)
+                set_str(&inv->output, next);
+            else if (strcmp(s, "-x") == 0 || strcmp(s, "--x") == 0)
+                lang_forced = strcmp(next, "none") != 0;
+            else if (nv && (strcmp(s, "-ccbin") == 0 || strcmp(s, "--compiler-bindir") == 0))
+                ccbin = next;
+            else if (nv && (strcmp(s, "-Xcompiler") == 0 || strcmp(s, "--compiler-options") == 0))
+                scan_host_list(inv, next, &last_dbg);
+            i++;
+            continue;
+        }
+        if ((v = eq_value(s, "-o")) || (v = eq_value(s, "--output-file")) || (!nv && strncmp(s, "-o", 2) == 0 && (v = s + 2)))
+            set_str(&inv->output, v);
+        else if (nv && ((v = eq_value(s, "-ccbin")) || (v = eq_value(s, "--compiler-bindir"))))
+            ccbin = v;
+        else if (nv && ((v = eq_value(s, "-Xcompiler")) || (v = eq_value(s, "--compiler-options"))))
+            scan_host_list(inv, v, &last_dbg);
+        else if (!nv && strncmp(s, "-x", 2) == 0 && s[2])
+            lang_forced = strcmp(s + 2, "none") != 0;
+        else if (nv && ((v = eq_value(s, "-x")) || (v = eq_value(s, "--x"))))
+            lang_forced = strcmp(v, "none") != 0;
+        if (strcmp(s, "-c") == 0 || (nv && (strcmp(s, "-dc") == 0 || strcmp(s, "--compile") == 0 || strcmp(s, "-dw") == 0)))
+            inv->compile_only = 1;
+        else if (nv && (strcmp(s, "-G") == 0 || strcmp(s, "--device-debug") == 0))
+            inv->has_G = 1;
+        else if (nv && (strcmp(s, "-lineinfo") == 0 || strcmp(s, "--generate-line-info") == 0))
+            inv->has_lineinfo = 1;
+        else if (nv && (strcmp(s, "-g") == 0 || strcmp(s, "--debug") == 0))
+            last_dbg = 1;
+        else if (!nv && tl_is_debug_on(s))
+            last_dbg = 1;
+        else if (!nv && tl_is_debug_off(s))
+            last_dbg = 0;
+        else if (strcmp(s, "-E") == 0 || strcmp(s, "--preprocess") == 0)
+            no_force(inv, "-E (preprocess only)");
+        else if (strcmp(s, "-M") == 0 || strcmp(s, "-MM") == 0 || strcmp(s, "--generate-dependencies") == 0 ||
+                 strcmp(s, "--generate-nonsystem-dependencies") == 0)
+            dep_only = 1;
+        else if (strcmp(s, "-MD") == 0 || strcmp(s, "-MMD") == 0)
+            dep_with_compile = 1;
+        else if (strcmp(s, "--version") == 0 || strcmp(s, "-V") == 0 || strcmp(s, "--help") == 0 ||
+                 strcmp(s, "-h") == 0 || strncmp(s, "-dump", 5) == 0 || strncmp(s, "-print-", 7) == 0 ||
+                 strncmp(s, "--print-", 8) == 0)
+            no_force(inv, "query (--version, --help, -dump*, -print-*)");
+        else if (strcmp(s, "-###") == 0 || strcmp(s, "--dryrun") == 0 || strcmp(s, "-dryrun") == 0)
+            no_force(inv, "dry run (-###, --dryrun)");
+    }
+    inv->host_debug = last_dbg;
+    if (dep_only && !dep_with_compile)
+        no_force(inv, "-M/-MM (dependencies only)");
+    if (!sources)
+        no_force(inv, "no source file (link-only or a query)");
+    if (nv)
+        nvcc_host(inv, ccbin);
+}
+
+static int host_is_clang(const tl_invocation *inv)
+{
+    const char *h = inv->family == TL_FAM_NVCC ? inv->host_compiler : inv->compiler_path;
+    if (inv->family == TL_FAM_CLANG)
+        return 1;
+    return h && strstr(tl_basename(h), "clang") != NULL;
+}
+
+int tl_force(tl_invocation *inv, const tl_config *cfg, tl_error *err)
+{
+    const char *where = cfg && cfg->path ? cfg->path : "environment";
+    int device = tl_config_bool(cfg, "wrapper", "device_lineinfo", 1);
+    const char *level = tl_config_get_or(cfg, "wrapper", "host_debug", "g1");
+    if (device < 0)
+        return tl_fail(err, "%s: [wrapper] device_lineinfo = %s: expected true or false", where,
+                       tl_config_get(cfg, "wrapper", "device_lineinfo"));
+    static const char *const levels[] = { "keep", "g", "g1", "g2", "g3", NULL };
+    if (!in_list(level, levels))
+        return tl_fail(err, "%s: [wrapper] host_debug = %s: expected keep, g, g1, g2 or g3", where, level);
+    if (inv->family == TL_FAM_OTHER)
+        return 0;
+    if (inv->no_force) {
+        tl_strv_pushf(&inv->notes, "nothing forced: %s", inv->no_force_reason);
+        return 0;
+    }
+    if (inv->family == TL_FAM_NVCC && device) {
+        if (inv->has_G)
+            tl_strv_push(&inv->notes, "-G present: device code gets full debug info, which overrides -lineinfo; "
+                                      "-lineinfo not added");
+        else if (inv->has_lineinfo)
+            tl_strv_push(&inv->notes, "-lineinfo already present");
+        else {
+            tl_strv_push(&inv->args, "-lineinfo");
+            tl_strv_push(&inv->forced, "-lineinfo");
+        }
+    }
+    if (strcmp(level, "keep") == 0)
+        return 0;
+    if (inv->host_debug) {
+        tl_strv_push(&inv->notes, "host debug info already requested: host flags left alone");
+        return 0;
+    }
+    /* clang's -g1 is its line-tables-only level; say so explicitly so the intent survives edits. */
+    char flag[64];
+    tl_fmt(flag, sizeof flag, "-%s", host_is_clang(inv) && strcmp(level, "g1") == 0 ? "gline-tables-only" : level);
+    if (inv->family == TL_FAM_NVCC) {
+        /* The '=' form: ccache treats a separate "-Xcompiler -g1" pair as uncacheable (ccache #1325). */
+        char x[96];
+        tl_fmt(x, sizeof x, "-Xcompiler=%s", flag);
+        tl_strv_push(&inv->args, x);
+        tl_strv_push(&inv->forced, x);
+    } else {
+        tl_strv_push(&inv->args, flag);
+        tl_strv_push(&inv->forced, flag);
+    }
+    return 0;
+}

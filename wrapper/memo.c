@@ -1,0 +1,345 @@
+#include "memo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MEMO_FILE "memo-v1"
+#define MEMO_HEADER "trueline-memo 1\n"
+/* Bounded so a long-lived cache never grows without limit: the oldest half is dropped beyond this. */
+#define MEMO_MAX_ENTRIES 4096
+
+struct entry {
+    char *key, *val;
+    int fresh; /* added by this process */
+};
+
+struct tl_memo {
+    char *dir;
+    struct entry *e;
+    int n, cap, dirty;
+};
+
+static void add(tl_memo *m, const char *key, const char *val, int fresh)
+{
+    if (m->n == m->cap) {
+        int cap = m->cap ? m->cap * 2 : 64;
+        struct entry *e = realloc(m->e, (size_t)cap * sizeof *e);
+        if (!e)
+            return;
+        m->e = e;
+        m->cap = cap;
+    }
+    char *k = strdup(key), *v = strdup(val);
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return;
+    }
+    m->e[m->n++] = (struct entry){ k, v, fresh };
+}
+
+/* Lines are "key\tvalue\n"; anything else (a torn or foreign file) is skipped, never trusted. */
+static void load(tl_memo *m, const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat st;
+    char *buf = NULL;
+    if (fstat(fd, &st) == 0 && st.st_size > 0 && st.st_size < (64 << 20) && (buf = malloc((size_t)st.st_size + 1))) {
+        ssize_t got = read(fd, buf, (size_t)st.st_size);
+        if (got > 0 && (size_t)got >= sizeof MEMO_HEADER - 1 && memcmp(buf, MEMO_HEADER, sizeof MEMO_HEADER - 1) == 0) {
+            buf[got] = 0;
+            char *p = buf + sizeof MEMO_HEADER - 1;
+            char *nl;
+            while ((nl = strchr(p, '\n'))) {
+                *nl = 0;
+                char *tab = strchr(p, '\t');
+                if (tab && tab != p) {
+                    *tab = 0;
+                    add(m, p, tab + 1, 0);
+                }
+                p = nl + 1;
+            }
+        }
+    }
+    free(buf);
+    close(fd);
+}
+
+tl_memo *tl_memo_open(const char *dir)
+{
+    tl_memo *m = calloc(1, sizeof *m);
+    if (!m || !dir)
+        return m;
+    m->dir = strdup(dir);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/" MEMO_FILE, dir);
+    load(m, path);
+    return m;
+}
+
+static const char *lookup(const tl_memo *m, const char *key)
+{
+    for (int i = m->n - 1; i >= 0; i--)
+        if (strcmp(m->e[i].key, key) == 0)
+            return m->e[i].val;
+    return NULL;
+}
+
+static int mkdirs(const char *dir)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = 0;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int write_all(int fd, const char *s, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        s += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Merge with what other processes wrote since we loaded, then replace the file atomically. */
+int tl_memo_save(tl_memo *m, tl_error *err)
+{
+    if (!m || !m->dir || !m->dirty)
+        return 0;
+    tl_memo now = { 0 };
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/" MEMO_FILE, m->dir);
+    load(&now, path);
+    for (int i = 0; i < m->n; i++)
+        if (m->e[i].fresh && !lookup(&now, m->e[i].key))
+            add(&now, m->e[i].key, m->e[i].val, 1);
+    int from = now.n > MEMO_MAX_ENTRIES ? now.n - MEMO_MAX_ENTRIES / 2 : 0;
+    int rc = -1;
+    if (mkdirs(m->dir) != 0) {
+        tl_fail(err, "%s: cannot create memo cache directory: %s", m->dir, strerror(errno));
+        goto out;
+    }
+    snprintf(tmp, sizeof tmp, "%s/." MEMO_FILE ".%ld.%ld.tmp", m->dir, (long)getpid(), (long)time(NULL));
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        tl_fail(err, "%s: cannot write memo cache: %s", tmp, strerror(errno));
+        goto out;
+    }
+    int bad = write_all(fd, MEMO_HEADER, sizeof MEMO_HEADER - 1);
+    for (int i = from; i < now.n && !bad; i++) {
+        bad |= write_all(fd, now.e[i].key, strlen(now.e[i].key));
+        bad |= write_all(fd, "\t", 1);
+        bad |= write_all(fd, now.e[i].val, strlen(now.e[i].val));
+        bad |= write_all(fd, "\n", 1);
+    }
+    if (close(fd) != 0 || bad || rename(tmp, path) != 0) {
+        tl_fail(err, "%s: cannot write memo cache: %s", path, strerror(errno));
+        unlink(tmp);
+        goto out;
+    }
+    m->dirty = 0;
+    rc = 0;
+out:
+    for (int i = 0; i < now.n; i++) {
+        free(now.e[i].key);
+        free(now.e[i].val);
+    }
+    free(now.e);
+    return rc;
+}
+
+void tl_memo_close(tl_memo *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->n; i++) {
+        free(m->e[i].key);
+        free(m->e[i].val);
+    }
+    free(m->e);
+    free(m->dir);
+    free(m);
+}
+
+static void stat_key(char *out, size_t n, const char *kind, const char *path, const struct stat *st)
+{
+    snprintf(out, n, "%s:%s:%llx:%llx:%llx:%lld.%09ld:%lld.%09ld", kind, path, (unsigned long long)st->st_dev,
+             (unsigned long long)st->st_ino, (unsigned long long)st->st_size, (long long)st->st_mtim.tv_sec,
+             st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+}
+
+static int same_stat(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+int tl_memo_file_hash(tl_memo *m, const char *path, tl_hash128 *out, int *hit, tl_error *err)
+{
+    struct stat before, after;
+    char key[4400];
+    *hit = 0;
+    if (stat(path, &before) != 0)
+        return tl_fail(err, "%s: cannot stat: %s", path, strerror(errno));
+    stat_key(key, sizeof key, "f", path, &before);
+    const char *v = m ? lookup(m, key) : NULL;
+    if (v && tl_hash_from_hex(v, out) == 0) {
+        *hit = 1;
+        return 0;
+    }
+    if (tl_hash_file(path, out, err) != 0)
+        return -1;
+    /* Memoize only when the file did not change while we read it: otherwise the stat we key by
+     * might not describe the bytes we hashed. */
+    if (m && m->dir && stat(path, &after) == 0 && same_stat(&before, &after)) {
+        char hex[TL_HASH_HEX_LEN + 1];
+        tl_hash_hex(*out, hex);
+        add(m, key, hex, 1);
+        m->dirty = 1;
+    }
+    return 0;
+}
+
+/* Probe outputs are stored on one line: backslash, tab and newline escaped. */
+static void escape(const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    for (; *in && o + 3 < n; in++) {
+        if (*in == '\\' || *in == '\n' || *in == '\t') {
+            out[o++] = '\\';
+            out[o++] = *in == '\n' ? 'n' : *in == '\t' ? 't' : '\\';
+        } else {
+            out[o++] = *in;
+        }
+    }
+    out[o] = 0;
+}
+
+static char *unescape(const char *in)
+{
+    char *out = malloc(strlen(in) + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (; *in; in++) {
+        if (*in == '\\' && in[1]) {
+            in++;
+            *o++ = *in == 'n' ? '\n' : *in == 't' ? '\t' : *in;
+        } else {
+            *o++ = *in;
+        }
+    }
+    *o = 0;
+    return out;
+}
+
+static char *run_capture(char *const argv[])
+{
+    int pfd[2];
+    if (pipe2(pfd, O_CLOEXEC) != 0)
+        return NULL;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pfd[0]);
+        close(pfd[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        int nul = open("/dev/null", O_RDWR);
+        dup2(nul, 0);
+        dup2(nul, 2);
+        dup2(pfd[1], 1);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(pfd[1]);
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    ssize_t r;
+    while (buf && (r = read(pfd[0], buf + len, cap - len - 1)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        len += (size_t)r;
+        if (cap - len < 2 && cap < (1 << 20)) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb)
+                break;
+            buf = nb;
+        } else if (cap - len < 2) {
+            break; /* a probe answering megabytes is not one we want */
+        }
+    }
+    close(pfd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!buf || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        free(buf);
+        return NULL;
+    }
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+        len--;
+    buf[len] = 0;
+    return buf;
+}
+
+const char *tl_memo_probe(tl_memo *m, char *const argv[])
+{
+    struct stat st;
+    char key[8192];
+    if (!m || stat(argv[0], &st) != 0)
+        return NULL;
+    stat_key(key, sizeof key, "p", argv[0], &st);
+    size_t k = strlen(key);
+    for (int i = 1; argv[i] && k + 2 < sizeof key; i++)
+        k += (size_t)snprintf(key + k, sizeof key - k, "\x1f%s", argv[i]);
+    for (size_t i = 0; i < k; i++)
+        if (key[i] == '\t' || key[i] == '\n')
+            key[i] = ' ';
+    const char *v = lookup(m, key);
+    if (v) {
+        /* values are stored escaped; keep an unescaped copy as a fresh=0 shadow entry */
+        char *u = unescape(v);
+        if (!u)
+            return NULL;
+        add(m, "\x1e", u, 0); /* owned by the memo; key never matches a real one */
+        free(u);
+        return m->e[m->n - 1].val;
+    }
+    char *out = run_capture(argv);
+    if (!out)
+        return NULL;
+    char esc[16384];
+    escape(out, esc, sizeof esc);
+    if (m->dir) {
+        add(m, key, esc, 1);
+        m->dirty = 1;
+    }
+    add(m, "\x1e", out, 0);
+    free(out);
+    return m->e[m->n - 1].val;
+}

@@ -1,0 +1,27 @@
+/* The memo cache: content hashes of toolchain files keyed by (path, dev, ino, size, mtime, ctime), and
+ * outputs of compiler probes (--version, -print-prog-name) keyed by the driver's stat and the probe's
+ * arguments. A warm fingerprint then costs only stat calls. One small text file, replaced atomically
+ * (temp file + rename) so concurrent writers never corrupt it; a lost update only costs a re-hash. */
+#ifndef TL_WRAPPER_MEMO_H
+#define TL_WRAPPER_MEMO_H
+#include <sys/stat.h>
+
+#include "trueline/diag.h"
+#include "trueline/hash.h"
+
+typedef struct tl_memo tl_memo;
+
+/* dir NULL: memoization off (every lookup misses, nothing written). Never fails. */
+tl_memo *tl_memo_open(const char *dir);
+/* Writes new entries back; returns -1 with err set when the directory or file cannot be written. */
+int tl_memo_save(tl_memo *m, tl_error *err);
+void tl_memo_close(tl_memo *m);
+
+/* Content hash of path (following symlinks); *hit says whether it came from the memo. */
+int tl_memo_file_hash(tl_memo *m, const char *path, tl_hash128 *out, int *hit, tl_error *err);
+/* stdout of argv (argv[0] an absolute path, run without a shell, stdin /dev/null, stderr dropped),
+ * trailing newlines removed; memoized by the stat of argv[0]. Returns NULL when it could not run or
+ * exited non-zero. The string belongs to the memo. */
+const char *tl_memo_probe(tl_memo *m, char *const argv[]);
+
+#endif

@@ -1,0 +1,116 @@
+#include "run.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compiler.h"
+#include "provenance.h"
+
+void tl_run_argv(const tl_invocation *inv, tl_strv *out)
+{
+    /* The cache gets the real compiler's path: looked up by name it could find a masquerade link. */
+    if (inv->cache != TL_CACHE_NONE && inv->cache_path)
+        tl_strv_push(out, inv->cache_path);
+    tl_strv_push(out, tl_prov_compiler_for(inv)); /* the stamping stage when the cache runs a -c compile */
+    tl_strv_append(out, &inv->args);
+}
+
+void tl_run_prepare_env(const tl_invocation *inv)
+{
+    for (int i = 0; i < inv->unset_env.n; i++)
+        unsetenv(inv->unset_env.v[i]);
+    setenv(TL_ACTIVE_ENV, tl_active_env_value(), 1);
+    if (inv->cache == TL_CACHE_CCACHE) {
+        /* ccache then identifies the compiler by our fingerprint instead of the driver's size+mtime. */
+        char v[TL_HASH_HEX_LEN + 16];
+        snprintf(v, sizeof v, "string:%s", inv->fp_hex);
+        setenv("CCACHE_COMPILERCHECK", v, 1);
+    } else if (inv->cache == TL_CACHE_SCCACHE) {
+        setenv("SCCACHE_C_CUSTOM_CACHE_BUSTER", inv->fp_hex, 1);
+    }
+    tl_prov_prepare_env(inv);
+}
+
+static int exec_failed(const char *path)
+{
+    int e = errno;
+    fprintf(stderr, "trueline-cc: cannot run %s: %s\n", path, strerror(e));
+    return e == ENOENT ? 127 : 126;
+}
+
+int tl_run_exec(const tl_invocation *inv)
+{
+    tl_strv argv = { 0 };
+    tl_run_argv(inv, &argv);
+    tl_run_prepare_env(inv);
+    if (tl_prov_wanted(inv)) /* stamp, verify or record the link after the compile: wait instead of exec */
+        tl_exit_like(tl_prov_run(inv, argv.v));
+    fflush(NULL);
+    execv(argv.v[0], argv.v);
+    int rc = exec_failed(argv.v[0]);
+    tl_strv_free(&argv);
+    return rc;
+}
+
+int tl_run_unwrapped(char *const argv[])
+{
+    fflush(NULL);
+    execv(argv[0], argv);
+    return exec_failed(argv[0]);
+}
+
+static volatile sig_atomic_t child_pid;
+
+static void forward(int sig)
+{
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
+int tl_run_wait(char *const argv[])
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "trueline-cc: cannot fork: %s\n", strerror(errno));
+        return 126 << 8;
+    }
+    if (pid == 0) {
+        execv(argv[0], argv);
+        _exit(exec_failed(argv[0]));
+    }
+    /* Signals sent to the wrapper alone (make's SIGTERM, a timeout) reach the compiler too. */
+    child_pid = pid;
+    struct sigaction sa = { .sa_handler = forward }, old[4];
+    const int sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 4; i++)
+        sigaction(sigs[i], &sa, &old[i]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    for (int i = 0; i < 4; i++)
+        sigaction(sigs[i], &old[i], NULL);
+    return status;
+}
+
+void tl_exit_like(int status)
+{
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        signal(sig, SIG_DFL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+        fflush(NULL);
+        raise(sig);
+        _exit(128 + sig);
+    }
+    exit(WIFEXITED(status) ? WEXITSTATUS(status) : 126);
+}

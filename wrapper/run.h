@@ -1,0 +1,23 @@
+/* Running the compiler: never through a shell; exit status, signals, stdout and stderr pass through.
+ * tl_run_argv is the one place that decides how the cache and the compiler are invoked, so a later
+ * stage (stamping provenance, verifying hits) can re-route it. */
+#ifndef TL_WRAPPER_RUN_H
+#define TL_WRAPPER_RUN_H
+#include "invocation.h"
+
+/* [cache] compiler effective-args..., NULL-terminated; env edits for the child are applied by
+ * tl_run_prepare_env. */
+void tl_run_argv(const tl_invocation *inv, tl_strv *out);
+/* Removes folded variables, hands the fingerprint to the cache, marks trueline-cc as active. */
+void tl_run_prepare_env(const tl_invocation *inv);
+/* Replaces this process with the compile (status and signals are then the compiler's own).
+ * Returns only on failure, with 127 (not found) or 126 (not executable), like a shell would. */
+int tl_run_exec(const tl_invocation *inv);
+/* Fork, exec, wait; returns the raw wait status (for stages that must act after the compile). */
+int tl_run_wait(char *const argv[]);
+/* Ends this process the way the child ended: same exit status, or the same signal re-raised. */
+void tl_exit_like(int status) __attribute__((noreturn));
+/* Runs argv (argv[0] a path) with the environment untouched: the unwrapped fallback. */
+int tl_run_unwrapped(char *const argv[]);
+
+#endif

@@ -1,0 +1,108 @@
+#include "strv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *r = realloc(p, n);
+    if (!r) {
+        fputs("trueline-cc: out of memory\n", stderr);
+        exit(2);
+    }
+    return r;
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xrealloc(NULL, n), s, n);
+}
+
+static void grow(tl_strv *s)
+{
+    if (s->n + 2 > s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 16;
+        s->v = xrealloc(s->v, (size_t)s->cap * sizeof *s->v);
+    }
+}
+
+void tl_strv_insert(tl_strv *s, int at, const char *str)
+{
+    grow(s);
+    memmove(s->v + at + 1, s->v + at, (size_t)(s->n - at) * sizeof *s->v);
+    s->v[at] = xstrdup(str);
+    s->v[++s->n] = NULL;
+}
+
+void tl_strv_push(tl_strv *s, const char *str)
+{
+    tl_strv_insert(s, s->n, str);
+}
+
+void tl_strv_pushf(tl_strv *s, const char *fmt, ...)
+{
+    char buf[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    tl_strv_push(s, buf);
+}
+
+void tl_strv_remove(tl_strv *s, int at)
+{
+    free(s->v[at]);
+    memmove(s->v + at, s->v + at + 1, (size_t)(s->n - at) * sizeof *s->v); /* moves the NULL too */
+    s->n--;
+}
+
+void tl_strv_replace(tl_strv *s, int at, const char *str)
+{
+    char *c = xstrdup(str);
+    free(s->v[at]);
+    s->v[at] = c;
+}
+
+void tl_strv_append(tl_strv *s, const tl_strv *from)
+{
+    for (int i = 0; i < from->n; i++)
+        tl_strv_push(s, from->v[i]);
+}
+
+void tl_strv_free(tl_strv *s)
+{
+    for (int i = 0; i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+    s->v = NULL;
+    s->n = s->cap = 0;
+}
+
+char *tl_strv_join(const tl_strv *s, int from)
+{
+    size_t len = 1;
+    for (int i = from; i < s->n; i++)
+        len += strlen(s->v[i]) + 1;
+    char *out = xrealloc(NULL, len), *p = out;
+    *p = 0;
+    for (int i = from; i < s->n; i++) {
+        size_t k = strlen(s->v[i]);
+        if (p != out)
+            *p++ = ' ';
+        memcpy(p, s->v[i], k + 1);
+        p += k;
+    }
+    return out;
+}
+
+int tl_fmt(char *dst, unsigned long cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(dst, cap, fmt, ap);
+    va_end(ap);
+    return n;
+}
