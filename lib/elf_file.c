@@ -80,8 +80,9 @@ int tl_elf_open_mem(tl_elf *e, const char *name, const void *data, size_t size, 
     size_t entsize = e->ehdr.e_shentsize ? e->ehdr.e_shentsize : 1;
     size_t count = e->ehdr.e_shnum ? e->ehdr.e_shnum : e->shnum;
     if (e->ehdr.e_shoff && (e->ehdr.e_shoff > size || count > (size - e->ehdr.e_shoff) / entsize))
-        return tl_fail(err, "truncated: the section header table (offset 0x%llx, %zu entries) lies past the end of "
-                       "the file (%zu bytes)", (unsigned long long)e->ehdr.e_shoff, count, size);
+        return tl_fail(err, "truncated %s: its section header table (offset %llu, %zu entries) ends past the end "
+                       "of the file (%zu bytes)", e->ehdr.e_type == ET_CORE ? "core" : "file",
+                       (unsigned long long)e->ehdr.e_shoff, count, size);
     return 0;
 }
 

@@ -108,7 +108,7 @@ static int dbg_open(const tl_elf *e, struct cubin_dbg *d, tl_error *err)
 /* Maps a sequence to (section, offset base) through the relocation on its set_address operand. */
 static int seq_section(const struct cubin_dbg *d, uint64_t reloc_off, unsigned *shndx, uint64_t *delta)
 {
-    if (reloc_off == UINT64_MAX)
+    if (reloc_off == UINT64_MAX || d->nrel == 0) /* bsearch(NULL, 0) is UB (fuzz/targets/cubin.c) */
         return -1;
     struct reloc key = { .off = reloc_off };
     const struct reloc *r = bsearch(&key, d->rel, d->nrel, sizeof *d->rel, cmp_reloc);

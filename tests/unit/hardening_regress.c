@@ -1,11 +1,8 @@
 /* Replays every input under tests/data/regress/<target>/ through the same code as fuzz/targets/<target>.c (the
  * target sources are included here, their entry points renamed), so each crash the fuzzers ever found stays
- * fixed in every build — under `make asan` with the sanitizers that found it. Runs from any directory:
- * TRUELINE_ROOT (set by tests/run.sh) locates the data. */
-#include <dirent.h>
-#include <stdlib.h>
-
-#include "unit.h"
+ * fixed in every build — under `make asan` with the sanitizers that found it. The wrapper's targets replay in
+ * hardening_regress_wrapper.c. */
+#include "regress_replay.h"
 
 #define LLVMFuzzerTestOneInput fuzz_elf_file
 #include "../../fuzz/targets/elf_file.c"
@@ -16,39 +13,40 @@
 #define LLVMFuzzerTestOneInput fuzz_load
 #include "../../fuzz/targets/load.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_line_program
+#include "../../fuzz/targets/line_program.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_fatbin
+#include "../../fuzz/targets/fatbin.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_cubin
+#include "../../fuzz/targets/cubin.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_ptx
+#include "../../fuzz/targets/ptx.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_note
+#include "../../fuzz/targets/note.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_symbols
+#include "../../fuzz/targets/symbols.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_coredump
+#include "../../fuzz/targets/coredump.c"
+#undef LLVMFuzzerTestOneInput
 
-static const struct {
-    const char *name;
-    int (*fn)(const uint8_t *, size_t);
-} targets[] = {
+static const struct regress_target targets[] = {
     { "elf_file", fuzz_elf_file },
     { "config", fuzz_config },
     { "load", fuzz_load },
+    { "line_program", fuzz_line_program },
+    { "fatbin", fuzz_fatbin },
+    { "cubin", fuzz_cubin },
+    { "ptx", fuzz_ptx },
+    { "note", fuzz_note },
+    { "symbols", fuzz_symbols },
+    { "coredump", fuzz_coredump },
 };
-
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    unsigned char *buf = malloc(cap);
-    size_t r;
-    while (buf && (r = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += r;
-        if (len == cap) {
-            unsigned char *nb = realloc(buf, cap *= 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = nb;
-        }
-    }
-    fclose(f);
-    *n = len;
-    return buf;
-}
 
 /* The bounds behind the first fuzz finding (a forged ch_size asked malloc for 4 GiB). */
 static void limits_checks(void)
@@ -75,31 +73,6 @@ static void limits_checks(void)
 int main(void)
 {
     limits_checks();
-    const char *root = getenv("TRUELINE_ROOT");
-    char dir[4096], path[8192];
-    size_t total = 0;
-    for (size_t t = 0; t < sizeof targets / sizeof *targets; t++) {
-        snprintf(dir, sizeof dir, "%s/tests/data/regress/%s", root ? root : ".", targets[t].name);
-        DIR *d = opendir(dir);
-        if (!d)
-            continue;
-        struct dirent *de;
-        while ((de = readdir(d)) != NULL) {
-            if (de->d_name[0] == '.')
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-            size_t n = 0;
-            unsigned char *data = slurp(path, &n);
-            UNIT_CHECK(path, data != NULL);
-            if (!data)
-                continue;
-            /* A crash here kills the binary and the runner reports it; returning is the pass condition. */
-            UNIT_CHECK(de->d_name, targets[t].fn(data, n) == 0);
-            free(data);
-            total++;
-        }
-        closedir(d);
-    }
-    UNIT_CHECK("regression inputs found", total > 0);
+    UNIT_CHECK("regression inputs found", regress_replay(targets, sizeof targets / sizeof *targets) > 0);
     UNIT_EXIT();
 }
