@@ -50,6 +50,13 @@ for f in li.o b_plain.o dbg.o size.o rdc_speed.o none.o balance.o libmix.so app;
 done
 [ -n "$CUOBJDUMP" ] || skip "cuobjdump (pip install nvidia-cuda-cuobjdump) absent: counts checked by script only"
 
+# --- archive members and directories are inputs like files
+ar rcs libk.a li.o b_plain.o && mkdir -p tree/sub && cp none.o tree/sub/
+$TC --list libk.a tree >ar.txt 2>&1
+contains "--list reads .a members" ar.txt '^libk\.a\(li\.o\): 2 cubin, 1 ptx'
+contains "--list reads the second member" ar.txt '^libk\.a\(b_plain\.o\): 2 cubin, 1 ptx'
+contains "--list walks directories" ar.txt '^tree/sub/none\.o: 1 cubin, 1 ptx'
+
 # --- codecs and flags per build (docs/cuda-formats.md §3.1 table)
 codecs() { python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; print(" ".join("%s:%s:%s" % (i["kind"], i["arch"], i["codec"]) for i in f["images"]))' "$1.json"; }
 expect_codecs() { local got; got=$(codecs "$1"); if [ "$got" = "$2" ]; then pass "$1: $3"; else fail "$1: $3: got '$got' want '$2'"; fi; }
