@@ -130,8 +130,10 @@ int tl_tool_list(const struct tl_options *o)
                 json_image(out, &f.devices[k], k == 0);
             fputs("]}", out);
         } else if (!f.error) {
-            fprintf(out, "%s: %zu cubin, %zu ptx%s\n", f.display, cubins, ptx,
-                    errors ? " (with errors)" : "");
+            if (f.ndevices == 0)
+                fprintf(out, "%s: no device code\n", f.display);
+            else
+                fprintf(out, "%s: %zu cubin, %zu ptx%s\n", f.display, cubins, ptx, errors ? " (with errors)" : "");
             for (size_t k = 0; k < f.ndevices; k++)
                 text_image(out, &f.devices[k]);
         }
