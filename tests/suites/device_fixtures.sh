@@ -50,6 +50,23 @@ for f in li.o b_plain.o dbg.o size.o rdc_speed.o none.o balance.o libmix.so app;
 done
 [ -n "$CUOBJDUMP" ] || skip "cuobjdump (pip install nvidia-cuda-cuobjdump) absent: counts checked by script only"
 
+# --- the audit's JSON report describes device images like --list does, and validates against the schema
+$TC --format json --checks cuda-arch li.o rdc_speed.o >audit.json 2>/dev/null
+if python3 -c 'import jsonschema' 2>/dev/null; then
+  python3 - audit.json "$TRUELINE_ROOT/docs/json-schema.json" <<'PY' && pass "audit JSON with device images validates against docs/json-schema.json" || fail "audit JSON does not validate"
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+PY
+else
+  skip "python3 jsonschema absent: audit JSON not validated"
+fi
+python3 - audit.json li.o.json <<'PY' && pass "audit JSON device images equal --list --format json images" || fail "audit JSON device images differ from --list"
+import json, sys
+a = [i for f in json.load(open(sys.argv[1]))["files"] if f["path"] == "li.o" for i in f["images"] if i["kind"] != "host"]
+b = json.load(open(sys.argv[2]))["files"][0]["images"]
+sys.exit(0 if a == b and len(a) == 3 else 1)
+PY
+
 # --- archive members and directories are inputs like files
 ar rcs libk.a li.o b_plain.o && mkdir -p tree/sub && cp none.o tree/sub/
 $TC --list libk.a tree >ar.txt 2>&1
