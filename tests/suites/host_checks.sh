@@ -67,6 +67,10 @@ done
 # dwarf-symbols
 run ds_ok.txt --checks dwarf-symbols m.o libc_g.so libleak.so
 check "dwarf-symbols: consistent files pass" test "$(rc_of ds_ok.txt)" = 0
+if [ "$HAVE_CLANG" = 1 ]; then
+  run ds_clang.txt --checks dwarf-symbols,line-tables leak_clang.o
+  check "dwarf-symbols + line-tables: clang++ DWARF 5 object (addrx, strx, relocated) passes" test "$(rc_of ds_clang.txt)" = 0
+fi
 run ds_ren.txt --checks dwarf-symbols m_renamed.o
 contains "dwarf-symbols: renamed symbol found" ds_ren.txt 'init_maths: the DWARF subprogram at 0x0 is named init_math'
 n=$(nm --defined-only m_renamed.o | grep -c ' T ')
