@@ -142,7 +142,7 @@ else skip "clang missing: mixed-toolchain fixtures"; fi
 # the CUDA toolkit's libnccl.so.2 (full host DWARF, two GCC 8.5.0 builds in .comment)
 NCCL=${CUDA_HOME:+$CUDA_HOME/lib64/libnccl.so.2}
 if [ -n "$NCCL" ] && [ -f "$NCCL" ]; then
-  "$C" --format json "$NCCL" >nccl.json 2>nccl.err
+  "$C" --host-only --format json "$NCCL" >nccl.json 2>nccl.err
   # oracle: readelf's rows, without sequences the linker discarded (they start at address 0)
   readelf -W --debug-dump=decodedline "$NCCL" | grep -oE '^\S+\s+([0-9]+|-)\s+0x[0-9a-f]+' >nccl.rows
   check "libnccl.so.2: line rows equal readelf's (live sequences)" python3 - <<'PY'
