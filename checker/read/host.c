@@ -77,7 +77,9 @@ static void read_debug(struct tl_file *f, const tl_elf *dbg, int is_rel)
      * side (on libnccl.so.2 the two take about the same time). */
     struct dwarf_job job = { .img = img, .ds = &ds, .e = dbg };
     pthread_t t;
-    int threaded = pthread_create(&t, NULL, dwarf_thread, &job) == 0;
+    const struct tl_debug_section *dl = tl_debug_section(&ds, ".debug_line");
+    /* small files: a thread costs more than it saves, and -j already keeps the CPUs busy */
+    int threaded = dl && dl->bytes.n > ((size_t)1 << 20) && pthread_create(&t, NULL, dwarf_thread, &job) == 0;
     if (!threaded)
         dwarf_thread(&job);
     struct tl_line_cover *lc = tl_line_cover_decode(&ds, is_rel);
