@@ -153,3 +153,11 @@ check "... and the fingerprint equals the racers'" grep -q "fingerprint: $(cat f
 printf 'trueline-memo 1\ngarbage\nf:/usr/bin/gcc:zz\tnothex\n\x00\x01' > "$memo"
 trueline-cc --trueline-print-fingerprint gcc -c a.c > fp.corrupt
 check "a corrupt memo file is ignored, not trusted" cmp -s fp.corrupt fp.1
+
+# --- the shipped configuration and its documentation -------------------------------------------------------
+TRUELINE_CONFIG=$TRUELINE_ROOT/conf/trueline.ini trueline-cc --trueline-explain gcc -c a.c -o shipped.o 2>ex.txt
+contains "conf/trueline.ini loads and gives the documented defaults" ex.txt 'forced: -g1'
+keys=$(awk '/^\[/{s=$0} s ~ /^\[(wrapper|fingerprint)\]/ && /^[a-z_]+ *=/{sub(/ *=.*/, ""); print}' "$TRUELINE_ROOT/conf/trueline.ini")
+undoc=""
+for k in $keys; do grep -q "| \`$k\` |" "$TRUELINE_ROOT/docs/wrapper.md" || undoc="$undoc $k"; done
+check "every [wrapper]/[fingerprint] key of conf/trueline.ini is documented in docs/wrapper.md (${undoc:-all})" test -z "$undoc" -a -n "$keys"
