@@ -27,6 +27,9 @@ if have clang; then
   contains "clang gets -gline-tables-only" ex.txt 'forced: -gline-tables-only'
   check "clang object has .debug_line" has_debug_line ac.o
 fi
+if [ "$(readlink -f "$(command -v cc)")" != "$(readlink -f "$(command -v cc)" | sed 's/clang//')" ]; then want_fam=clang; else want_fam=gcc; fi
+trueline-cc --trueline-explain cc -c a.c -o cc.o 2>ex.txt
+contains "'cc' (no family in its name): family from the --version probe" ex.txt "compiler: .*/cc \(family $want_fam\)"
 TRUELINE_WRAPPER_HOST_DEBUG=keep trueline-cc gcc -c a.c -o keep.o
 check "host_debug=keep adds nothing (byte-identical to plain gcc)" cmp -s keep.o plain.o
 
