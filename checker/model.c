@@ -132,6 +132,10 @@ static void provenance_free(struct tl_provenance *p)
     free(p->argv_hash);
     free(p->lineinfo_level);
     free(p->wrapper_version);
+    free(p->cwd);
+    free(p->driver);
+    free(p->output);
+    free(p->argv);
 }
 
 void tl_file_free(struct tl_file *f)
@@ -157,5 +161,7 @@ void tl_file_free(struct tl_file *f)
     free(f->error);
     free(f->warning);
     free(f->debug_file);
+    free(f->soname);
+    free(f->line_error);
     memset(f, 0, sizeof *f);
 }

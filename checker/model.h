@@ -26,7 +26,15 @@ struct tl_function {
     unsigned has_lines : 1;  /* at least one line row inside [addr, addr+size) */
     uint64_t covered;        /* bytes of [addr, addr+size) covered by line rows */
     char *cu;                /* name of the compile unit whose rows cover it (NULL when none) */
+    /* Host ET_REL: addr is section-relative; the reader compares it with relocated DWARF addresses through
+     * TL_ADDR_KEY(shndx, addr). Linked files: the key is the address itself. */
 };
+/* Relocated DWARF addresses of relocatable objects carry the target section index in bits 48..63 (the reader
+ * applies .rela.debug_* itself and encodes it there), so that functions of different sections never collide. */
+#define TL_ADDR_SHIFT 48
+#define TL_ADDR_KEY(shndx, addr) (((uint64_t)(shndx) << TL_ADDR_SHIFT) | (addr))
+#define TL_ADDR_OFF(key) ((key) & (((uint64_t)1 << TL_ADDR_SHIFT) - 1))
+#define TL_ADDR_SHNDX(key) ((unsigned)((key) >> TL_ADDR_SHIFT))
 
 /* A DWARF compile unit (host) or line-program unit (device). */
 struct tl_cu {
@@ -36,6 +44,9 @@ struct tl_cu {
     unsigned lang;       /* DW_AT_language */
     unsigned dwarf_version;
     uint64_t rows;       /* line rows attributed to this unit */
+    uint64_t line_offset;/* host: DW_AT_stmt_list (offset of its line program); UINT64_MAX when none */
+    uint64_t funcs, funcs_covered; /* host: functions attributed to this CU (via its rows or its subprograms),
+                                    * and how many of them have line rows; filled by the host reader */
 };
 
 /* A DWARF subprogram with code (DW_AT_low_pc or DW_AT_ranges), for dwarf-symbols. */
@@ -54,6 +65,7 @@ struct tl_symbol {
     unsigned defined : 1;
     char *version;       /* "GLIBCXX_3.4.30" for versioned references/definitions, NULL otherwise */
     char *version_file;  /* the library that version comes from (vernaux's file), NULL for definitions */
+    unsigned shndx;      /* section of a definition (SHN_UNDEF for references) */
 };
 
 enum tl_image_kind { TL_IMAGE_HOST = 0, TL_IMAGE_CUBIN, TL_IMAGE_PTX };
@@ -95,6 +107,11 @@ struct tl_image {
 struct tl_provenance {
     char *source, *compiler, *compiler_version, *fingerprint, *argv_hash, *lineinfo_level, *wrapper_version;
     unsigned lineinfo_forced : 1, device_debug : 1, is_link : 1;
+    char *driver;         /* basename of the compiler driver (g++, nvcc): records are compared per driver */
+    char *cwd;            /* working directory of the compile (a relative source is relative to it) */
+    char *output;         /* link records: the output as named */
+    char *argv;           /* recorded effective argv joined with spaces (display only), NULL when left out */
+    int argc_total;       /* elements of the effective argv (more than recorded when cut) */
 };
 
 struct tl_file {
@@ -111,6 +128,9 @@ struct tl_file {
     char **comments;           size_t ncomments;  /* .comment strings, deduplicated */
     struct tl_provenance *notes; size_t nnotes;
     unsigned has_note_section : 1;
+    char *soname;                        /* DT_SONAME, NULL when none */
+    uint64_t line_rows;                  /* host line rows decoded (all units) */
+    char *line_error;                    /* .debug_line could not be decoded completely: why */
 };
 
 /* A finding, as checks emit it; file/symbol/message are owned copies. */

@@ -12,6 +12,7 @@
 #include "fingerprint.h"
 #include "force.h"
 #include "memo.h"
+#include "provenance.h"
 #include "run.h"
 
 static void usage(FILE *out)
@@ -148,6 +149,12 @@ static int wrap(tl_invocation *inv, const tl_config *cfg, int print_fp)
 
 int main(int argc, char **argv)
 {
+    if (tl_stage_is_stage(argv[0])) /* ccache/sccache running the stamping stage (wrapper/stage.c) */
+        return tl_stage_main(argc, argv);
+    if (argc == 2 && strcmp(argv[1], "--trueline-stats") == 0)
+        return tl_stats_print();
+    if (argc == 2 && strcmp(argv[1], "--trueline-zero-stats") == 0)
+        return tl_stats_zero(), 0;
     int explain = take_option(&argc, argv, "--trueline-explain");
     int print_fp = take_option(&argc, argv, "--trueline-print-fingerprint");
     const char *self = tl_basename(argv[0]);

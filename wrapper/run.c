@@ -9,13 +9,14 @@
 #include <unistd.h>
 
 #include "compiler.h"
+#include "provenance.h"
 
 void tl_run_argv(const tl_invocation *inv, tl_strv *out)
 {
     /* The cache gets the real compiler's path: looked up by name it could find a masquerade link. */
     if (inv->cache != TL_CACHE_NONE && inv->cache_path)
         tl_strv_push(out, inv->cache_path);
-    tl_strv_push(out, inv->compiler_path);
+    tl_strv_push(out, tl_prov_compiler_for(inv)); /* the stamping stage when the cache runs a -c compile */
     tl_strv_append(out, &inv->args);
 }
 
@@ -32,6 +33,7 @@ void tl_run_prepare_env(const tl_invocation *inv)
     } else if (inv->cache == TL_CACHE_SCCACHE) {
         setenv("SCCACHE_C_CUSTOM_CACHE_BUSTER", inv->fp_hex, 1);
     }
+    tl_prov_prepare_env(inv);
 }
 
 static int exec_failed(const char *path)
@@ -46,6 +48,8 @@ int tl_run_exec(const tl_invocation *inv)
     tl_strv argv = { 0 };
     tl_run_argv(inv, &argv);
     tl_run_prepare_env(inv);
+    if (tl_prov_wanted(inv)) /* stamp, verify or record the link after the compile: wait instead of exec */
+        tl_exit_like(tl_prov_run(inv, argv.v));
     fflush(NULL);
     execv(argv.v[0], argv.v);
     int rc = exec_failed(argv.v[0]);

@@ -1,9 +1,173 @@
-/* dwarf-symbols: not implemented yet (scaffold; its issue fills this file). */
-#include "checks/checks.h"
+/* dwarf-symbols: the DWARF describes the code that is really there. Both directions, matched by address
+ * (section + offset in relocatable objects) and by name (linkage name; DW_AT_name for C), sizes compared.
+ * A stale object or a poisoned cache shows up as subprograms without symbols and symbols without subprograms. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/host_util.h"
+
+#define MAX_LISTED 50
+
+struct key {
+    uint64_t k;
+    size_t i;
+};
+
+static int by_key(const void *a, const void *b)
+{
+    const struct key *x = a, *y = b;
+    return x->k < y->k ? -1 : x->k > y->k ? 1 : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* First index with k >= key. */
+static size_t lower(const struct key *v, size_t n, uint64_t key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (v[m].k < key)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
+}
+
+static int name_matches(const char *sym, const struct tl_subprogram *s)
+{
+    char buf[512];
+    const char *base = tl_clone_base(sym, buf, sizeof buf);
+    const char *names[2] = { s->linkage_name, s->name };
+    for (int i = 0; i < 2; i++)
+        if (names[i] && (strcmp(sym, names[i]) == 0 || strcmp(base, names[i]) == 0))
+            return 1;
+    return 0;
+}
+
+static const char *sub_name(const struct tl_subprogram *s)
+{
+    return s->linkage_name ? s->linkage_name : s->name ? s->name : "(unnamed)";
+}
+
+struct ctx {
+    const struct tl_file *f;
+    enum tl_severity sev;
+    struct tl_findings *out;
+    size_t reported;
+    char missing[256];
+};
+
+static void problem(struct ctx *c, const char *mangled, const char *fmt, const char *a, unsigned long long x,
+                    unsigned long long y)
+{
+    if (c->reported++ >= MAX_LISTED)
+        return;
+    char *d = tl_demangle(mangled);
+    char msg[1024];
+    snprintf(msg, sizeof msg, fmt, a, x, y);
+    tl_emit(c->out, "dwarf-symbols", c->sev, c->f->display, d,
+            "rebuild the file from clean sources (a stale object, a cache entry from another build or a debug file "
+            "of another build gives DWARF that does not describe this code)", "%s", msg);
+    free(d);
+    size_t used = strlen(c->missing);
+    if (used + strlen(mangled) + 3 < sizeof c->missing)
+        snprintf(c->missing + used, sizeof c->missing - used, "%s%s", used ? ", " : "", d ? mangled : mangled);
+}
+
+static uint64_t func_key(const struct tl_file *f, const struct tl_function *fn)
+{
+    return f->elf_type == 1 /* ET_REL */ ? TL_ADDR_KEY(fn->shndx, fn->addr) : fn->addr;
+}
+
+static uint64_t sub_key(const struct tl_file *f, const struct tl_subprogram *s)
+{
+    return f->elf_type == 1 ? TL_ADDR_KEY(s->shndx, s->low_pc) : s->low_pc;
+}
+
+/* symbols -> subprograms */
+static size_t symbols_to_dwarf(struct ctx *c, const struct key *subs, size_t ns, const struct key *funcs, size_t nf)
+{
+    const struct tl_image *h = &c->f->host;
+    size_t checked = 0;
+    for (size_t i = 0; i < nf; i++) {
+        const struct tl_function *fn = &h->funcs[funcs[i].i];
+        checked++;
+        size_t k = lower(subs, ns, funcs[i].k);
+        const struct tl_subprogram *match = NULL, *any = k < ns && subs[k].k == funcs[i].k ? &h->subprograms[subs[k].i] : NULL;
+        /* aliases (C1/C2 constructors, ICF) share an address: any symbol there may carry the DWARF name */
+        for (size_t j = k; j < ns && subs[j].k == funcs[i].k && !match; j++)
+            for (size_t a = i; a < nf && funcs[a].k == funcs[i].k && !match; a++)
+                if (name_matches(h->funcs[funcs[a].i].name, &h->subprograms[subs[j].i]))
+                    match = &h->subprograms[subs[j].i];
+        for (size_t a = i; a > 0 && funcs[a - 1].k == funcs[i].k && !match; a--)
+            for (size_t j = k; j < ns && subs[j].k == funcs[i].k && !match; j++)
+                if (name_matches(h->funcs[funcs[a - 1].i].name, &h->subprograms[subs[j].i]))
+                    match = &h->subprograms[subs[j].i];
+        if (!any && strstr(fn->name, ".cold"))
+            continue; /* GCC's split-off unlikely part of a function: DWARF 4 from GCC 8 lists it in the parent's
+                       * DW_AT_ranges or not at all (libnccl.so.2: 87 such symbols, none with a subprogram) */
+        if (!any)
+            problem(c, fn->name, "function symbol at 0x%2$llx has no DWARF subprogram%1$s", "", fn->addr, 0);
+        else if (!match)
+            problem(c, fn->name, "the DWARF subprogram at 0x%2$llx is named %1$s, not this symbol", sub_name(any),
+                    fn->addr, 0);
+        else if (match->high_pc > match->low_pc && match->high_pc - match->low_pc != fn->size && !strchr(fn->name, '.'))
+            problem(c, fn->name, "size differs%s: symbol %llu bytes, DWARF subprogram %llu bytes", "", fn->size,
+                    match->high_pc - match->low_pc);
+    }
+    return checked;
+}
+
+/* subprograms -> symbols */
+static void dwarf_to_symbols(struct ctx *c, const struct key *subs, size_t ns, const struct key *funcs, size_t nf)
+{
+    const struct tl_image *h = &c->f->host;
+    for (size_t j = 0; j < ns; j++) {
+        const struct tl_subprogram *s = &h->subprograms[subs[j].i];
+        size_t k = lower(funcs, nf, subs[j].k);
+        int found = 0;
+        for (size_t a = k; a < nf && funcs[a].k == subs[j].k && !found; a++)
+            found = 1;
+        if (!found)
+            problem(c, sub_name(s), "DWARF subprogram at 0x%2$llx has no function symbol there%1$s", "", s->low_pc, 0);
+    }
+}
 
 static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
 {
-    (void)f; (void)p; (void)sev; (void)out;
+    (void)p;
+    const struct tl_image *h = &f->host;
+    if (!h->has_debug_info || h->nsubprograms == 0)
+        return;
+    struct key *subs = calloc(h->nsubprograms, sizeof *subs), *funcs = calloc(h->nfuncs ? h->nfuncs : 1, sizeof *funcs);
+    size_t ns = 0, nf = 0;
+    for (size_t i = 0; subs && i < h->nsubprograms; i++) {
+        const struct tl_subprogram *s = &h->subprograms[i];
+        /* linked files: subprograms of discarded sections (COMDAT duplicates, --gc-sections) are tombstoned at
+         * 0 (or -1/-2 by newer linkers); ET_REL: no section means no code */
+        if (f->elf_type == 1 ? s->shndx == 0 : (s->low_pc == 0 || s->low_pc >= (uint64_t)-2))
+            continue;
+        subs[ns++] = (struct key){ sub_key(f, s), i };
+    }
+    for (size_t i = 0; funcs && i < h->nfuncs; i++)
+        if (!tl_is_crt_function(h->funcs[i].name))
+            funcs[nf++] = (struct key){ func_key(f, &h->funcs[i]), i };
+    if (subs && funcs) {
+        qsort(subs, ns, sizeof *subs, by_key);
+        qsort(funcs, nf, sizeof *funcs, by_key);
+        struct ctx c = { .f = f, .sev = sev, .out = out };
+        symbols_to_dwarf(&c, subs, ns, funcs, nf);
+        dwarf_to_symbols(&c, subs, ns, funcs, nf);
+        /* the summary fails the run only for problems beyond those listed one by one (so that suppressing the
+         * listed ones is enough) */
+        if (c.reported)
+            tl_emit(out, "dwarf-symbols", c.reported > MAX_LISTED ? sev : TL_SEV_INFO, f->display, NULL, NULL,
+                    "%zu symbols, %zu subprograms, %zu disagreements%s%s%s", nf, ns, c.reported,
+                    c.missing[0] ? " (" : "", c.missing, c.missing[0] ? ")" : "");
+    }
+    free(subs);
+    free(funcs);
 }
 
 const struct tl_check tl_check_dwarf_symbols = {

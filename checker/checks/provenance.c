@@ -1,15 +1,192 @@
-/* provenance: not implemented yet (scaffold; its issue fills this file). */
+/* provenance: what the `.note.trueline` records say about how an artifact was built.
+ * - several toolchains for one compiler driver (distinct fingerprints or version strings): the check's
+ *   severity (error by default). nvcc records next to g++ records are normal: nvcc's fingerprint already
+ *   covers its host compiler, so drivers are compared separately.
+ * - compile units in DWARF that no record names: built outside the wrapper (warning); when no object has
+ *   a record at all, one info finding says so (most third-party artifacts have none).
+ * - objects whose line info was not forced, and -G (device debug) objects: warning; -G is an error-level
+ *   finding in a --release audit. */
+#include "trueline/note.h"
+#include <stdlib.h>
+#include <string.h>
+
 #include "checks/checks.h"
+
+#define ID "provenance"
+
+static enum tl_severity cap(enum tl_severity sev, enum tl_severity at_most)
+{
+    return sev < at_most ? sev : at_most;
+}
+
+static const char *base(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : p;
+}
+
+/* Path as the compiler saw it: dir/name unless name is absolute. */
+static char *full(const char *dir, const char *name)
+{
+    if (!name)
+        return NULL;
+    if (name[0] == '/' || !dir || !*dir)
+        return strdup(name);
+    return tl_asprintf("%s/%s", dir, name);
+}
+
+/* nvcc's host compile sees a preprocessed copy: the CU is named
+ * /tmp/tmpxft_<8 hex>_<8 hex>-<n>_<stem>.cudafe1.cpp (gcc 12 under nvcc 13.0, measured). Matches when
+ * <stem> is the record's source without its extension. */
+static int nvcc_temp_matches(const char *cu_base, const char *src)
+{
+    const char *end = strstr(cu_base, ".cudafe1."), *p = cu_base;
+    if (strncmp(cu_base, "tmpxft_", 7) != 0 || !end || !(p = strchr(cu_base, '-')))
+        return 0;
+    p++;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (*p++ != '_')
+        return 0;
+    const char *sb = base(src), *dot = strrchr(sb, '.');
+    size_t n = dot ? (size_t)(dot - sb) : strlen(sb);
+    return (size_t)(end - p) == n && strncmp(p, sb, n) == 0;
+}
+
+static int cu_matches(const struct tl_cu *cu, const struct tl_provenance *n)
+{
+    if (!cu->name || !n->source)
+        return 0;
+    char *a = full(cu->comp_dir, cu->name), *b = full(n->cwd, n->source);
+    int same = a && b && strcmp(a, b) == 0;
+    free(a);
+    free(b);
+    return same || strcmp(base(cu->name), base(n->source)) == 0 || nvcc_temp_matches(base(cu->name), n->source);
+}
+
+static int is_compiled_cu(const struct tl_cu *cu)
+{
+    /* Assembler-only units (crt files, .S sources) have producer "GNU AS ..." and no wrapper to pass. */
+    return cu->name && !(cu->producer && strncmp(cu->producer, "GNU AS", 6) == 0);
+}
+
+/* Records are compared per driver: gcc and g++ (or nvcc) objects in one library legitimately carry
+ * different fingerprints, two g++ fingerprints do not. Older records without "drv" group by family. */
+static const char *group(const struct tl_provenance *n)
+{
+    return n->driver ? n->driver : n->compiler;
+}
+
+static int same_group(const struct tl_provenance *a, const struct tl_provenance *b)
+{
+    return !a->is_link && !b->is_link && group(a) && group(b) && strcmp(group(a), group(b)) == 0;
+}
+
+static void toolchains(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out)
+{
+    for (size_t i = 0; i < f->nnotes; i++) {
+        const struct tl_provenance *a = &f->notes[i];
+        if (a->is_link || !group(a))
+            continue;
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++)
+            first = !same_group(&f->notes[j], a);
+        if (!first)
+            continue; /* this driver was examined from its first record */
+        for (size_t j = i + 1; j < f->nnotes; j++) {
+            const struct tl_provenance *b = &f->notes[j];
+            if (!same_group(a, b))
+                continue;
+            int fp_diff = a->fingerprint && b->fingerprint && strcmp(a->fingerprint, b->fingerprint) != 0;
+            int ver_diff = a->compiler_version && b->compiler_version &&
+                           strcmp(a->compiler_version, b->compiler_version) != 0;
+            if (!fp_diff && !ver_diff)
+                continue;
+            tl_emit(out, ID, sev, f->display, NULL,
+                    "rebuild every object with one toolchain (compare the fingerprints with trueline-check "
+                    "--provenance and TRUELINE_EXPLAIN=1)",
+                    "several %s toolchains in one artifact: %s (%s, fingerprint %.16s) and %s (%s, "
+                    "fingerprint %.16s)",
+                    group(a), a->source ? a->source : "?", a->compiler_version ? a->compiler_version : "?",
+                    a->fingerprint ? a->fingerprint : "?", b->source ? b->source : "?",
+                    b->compiler_version ? b->compiler_version : "?", b->fingerprint ? b->fingerprint : "?");
+            break; /* one finding per driver names the conflict */
+        }
+    }
+}
+
+static void unrecorded_units(const struct tl_file *f, size_t ncompile, struct tl_findings *out)
+{
+    size_t missing = 0, units = 0;
+    const char *example = NULL;
+    for (size_t c = 0; c < f->host.ncus; c++) {
+        const struct tl_cu *cu = &f->host.cus[c];
+        if (!is_compiled_cu(cu))
+            continue;
+        units++;
+        int found = 0;
+        for (size_t i = 0; i < f->nnotes && !found; i++)
+            found = !f->notes[i].is_link && cu_matches(cu, &f->notes[i]);
+        if (!found) {
+            missing++;
+            if (!example)
+                example = cu->name;
+        }
+    }
+    if (ncompile == 0) {
+        if (f->elf_type)
+            tl_emit(out, ID, TL_SEV_INFO, f->display, NULL, "build it through trueline-cc to record provenance",
+                    "no provenance records (%s): not built through trueline-cc%s", TL_NOTE_SECTION,
+                    units ? "" : " (and no DWARF compile units to compare)");
+        return;
+    }
+    if (missing)
+        tl_emit(out, ID, TL_SEV_WARNING, f->display, NULL,
+                "compile these sources through trueline-cc (CMake: CMAKE_<LANG>_COMPILER_LAUNCHER)",
+                "%zu of %zu compile units have no provenance record (built outside the wrapper), e.g. %s",
+                missing, units, example);
+}
+
+static void per_object(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev,
+                       struct tl_findings *out)
+{
+    for (size_t i = 0; i < f->nnotes; i++) {
+        const struct tl_provenance *n = &f->notes[i];
+        if (n->is_link)
+            continue;
+        const char *src = n->source ? n->source : "(unknown source)";
+        if (!n->lineinfo_forced)
+            tl_emit(out, ID, cap(sev, TL_SEV_WARNING), f->display, src,
+                    "enable forced line info in trueline-cc ([wrapper] configuration)",
+                    "%s was compiled without forced line info (%s; line info in effect: %s)", src,
+                    n->compiler ? n->compiler : "unknown compiler",
+                    n->lineinfo_level && *n->lineinfo_level ? n->lineinfo_level : "none");
+        if (n->device_debug)
+            tl_emit(out, ID, p && p->release ? sev : cap(sev, TL_SEV_WARNING), f->display, src,
+                    "drop -G for release builds (-lineinfo keeps line info without disabling optimization)",
+                    "%s was compiled with -G (device debug: unoptimized device code)", src);
+    }
+}
 
 static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
 {
-    (void)f; (void)p; (void)sev; (void)out;
+    if (f->error)
+        return;
+    size_t ncompile = 0;
+    for (size_t i = 0; i < f->nnotes; i++)
+        ncompile += !f->notes[i].is_link;
+    if (f->warning && f->has_note_section && strstr(f->warning, TL_NOTE_SECTION))
+        tl_emit(out, ID, sev, f->display, NULL, "the artifact was modified after the build; rebuild it",
+                "damaged provenance section: %s", f->warning);
+    unrecorded_units(f, ncompile, out);
+    toolchains(f, sev, out);
+    per_object(f, p, sev, out);
 }
 
 const struct tl_check tl_check_provenance = {
-    .id = "provenance",
+    .id = ID,
     .default_severity = TL_SEV_ERROR,
-    .summary = "provenance notes",
+    .summary = "provenance notes: one toolchain, every object through the wrapper, line info forced",
     .help_uri = "docs/checks/provenance.md",
     .run = run,
 };

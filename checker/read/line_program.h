@@ -24,7 +24,9 @@ struct tl_line_unit {
     uint64_t offset;          /* of the unit in .debug_line */
     unsigned version;
     size_t nfiles;
-    const char **files;       /* full names (directory joined); index as the program's file register uses it */
+    const char **files;       /* full names (directory joined); index as the program's file register uses it:
+                               * DWARF 2-4 count from 1 (files[0] is NULL), DWARF 5 from 0. Entries whose name
+                               * form cannot be resolved (DW_FORM_strx) are "?". Valid during the callback only. */
     uint32_t nv_str_base;     /* NVIDIA header extension u32 after the file table (0 when absent) */
 };
 

@@ -1,8 +1,90 @@
-/* junit emitter: scaffold; the host-audit issue fills it. */
+/* JUnit XML: one <testsuite> per input file, one <testcase> per check; a check fails when it has an
+ * unsuppressed finding at or above --fail-on; all of its findings are listed in the failure text or in
+ * <system-out>. Unreadable inputs are <error> test cases. */
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/checks.h"
 #include "report/report.h"
+
+static void xml(FILE *out, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&apos;", out); break;
+        default:
+            if (*p >= 0x20 || *p == '\n' || *p == '\t')
+                fputc(*p, out);
+        }
+    }
+}
+
+static void finding_lines(FILE *out, const struct tl_findings *fs, const char *check)
+{
+    for (size_t k = 0; k < fs->n; k++) {
+        const struct tl_finding *x = &fs->v[k];
+        if (strcmp(x->check, check) != 0)
+            continue;
+        fprintf(out, "%s%s: ", tl_severity_name(x->severity), x->suppressed ? " (suppressed)" : "");
+        if (x->symbol) {
+            xml(out, x->symbol);
+            fputs(": ", out);
+        }
+        xml(out, x->message);
+        fputs("\n", out);
+    }
+}
+
+static void suite(FILE *out, const struct tl_file *f, const struct tl_findings *fs, const struct tl_options *o)
+{
+    size_t failures = 0;
+    int failed[64] = { 0 };
+    for (size_t c = 0; c < tl_ncheck && c < 64; c++)
+        for (size_t k = 0; k < fs->n && !failed[c]; k++)
+            if (strcmp(fs->v[k].check, tl_checks[c]->id) == 0 && !fs->v[k].suppressed &&
+                fs->v[k].severity >= o->fail_on)
+                failed[c] = 1;
+    for (size_t c = 0; c < tl_ncheck && c < 64; c++)
+        failures += (size_t)failed[c];
+    fputs("  <testsuite name=\"", out);
+    xml(out, f->display);
+    fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\">\n", f->error ? 1 : tl_ncheck, failures,
+            f->error ? 1 : 0);
+    if (f->error) {
+        fputs("    <testcase classname=\"", out);
+        xml(out, f->display);
+        fputs("\" name=\"read\"><error message=\"", out);
+        xml(out, f->error);
+        fputs("\"/></testcase>\n  </testsuite>\n", out);
+        return;
+    }
+    for (size_t c = 0; c < tl_ncheck && c < 64; c++) {
+        fputs("    <testcase classname=\"", out);
+        xml(out, f->display);
+        fprintf(out, "\" name=\"%s\">", tl_checks[c]->id);
+        if (failed[c]) {
+            fprintf(out, "<failure message=\"%s findings\">", tl_checks[c]->id);
+            finding_lines(out, fs, tl_checks[c]->id);
+            fputs("</failure>", out);
+        } else {
+            fputs("<system-out>", out);
+            finding_lines(out, fs, tl_checks[c]->id);
+            fputs("</system-out>", out);
+        }
+        fputs("</testcase>\n", out);
+    }
+    fputs("  </testsuite>\n", out);
+}
 
 int tl_report_junit(FILE *out, const struct tl_results *r, const struct tl_options *o)
 {
-    (void)out; (void)r; (void)o;
-    return -1;
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"trueline-check\">\n", out);
+    for (size_t i = 0; i < r->nfiles; i++)
+        suite(out, &r->files[i], &r->findings[i], o);
+    fputs("</testsuites>\n", out);
+    return ferror(out) ? -1 : 0;
 }

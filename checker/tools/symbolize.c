@@ -1,10 +1,149 @@
-/* --symbolize: scaffold; its issue fills this file. */
+/* --symbolize FILE KERNEL+0xOFFSET | PC [--sm N]: source position with the full inline chain, innermost first,
+ * for one SASS offset — what `nvdisasm -gi` prints next to that instruction, without disassembling.
+ *
+ * FILE may be a cubin, a fatbin or a host ELF carrying fatbins. Every cubin image (restricted to --sm N when
+ * given) that defines the function is answered; a PC is looked up in the single image --sm selects (or the only
+ * cubin). The core is tl_cubin_symbolize (read/cubin_lines.h), shared with --coredump. */
+#include <demangle.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inputs.h"
+#include "read/cubin_lines.h"
+#include "read/device.h"
 #include "tools/tools.h"
+
+struct location {
+    char *function;     /* NULL for a PC */
+    uint64_t value;     /* offset from the function, or the PC */
+};
+
+static int parse_location(const char *s, struct location *loc)
+{
+    memset(loc, 0, sizeof *loc);
+    const char *plus = strrchr(s, '+');
+    const char *num = plus ? plus + 1 : s;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(num, &end, 0);
+    if (errno || end == num || *end)
+        return -1;
+    loc->value = v;
+    if (plus) {
+        if (plus == s)
+            return -1;
+        loc->function = strndup(s, (size_t)(plus - s));
+    }
+    return 0;
+}
+
+static void print_chain(const struct tl_cubin_chain *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const struct tl_cubin_frame *f = &c->v[i];
+        char *dm = cplus_demangle(f->function, DMGL_PARAMS | DMGL_ANSI);
+        printf("  #%zu %s:%u", i, f->file, f->line);
+        if (f->column)
+            printf(":%u", f->column);
+        printf(" in %s%s\n", dm ? dm : f->function, i + 1 < c->n ? " (inlined)" : "");
+        free(dm);
+    }
+}
+
+/* Returns 1 when answered, 0 when this image does not define the function, -1 on error. */
+static int one_image(const char *display, const char *label, const unsigned char *p, size_t n,
+                     const struct location *loc)
+{
+    struct tl_cubin_chain c;
+    tl_error err;
+    int r = loc->function ? tl_cubin_symbolize(p, n, display, loc->function, loc->value, &c, &err)
+                          : tl_cubin_symbolize_pc(p, n, display, loc->value, &c, &err);
+    if (r < 0 && loc->function && strncmp(err.msg, "no function", 11) == 0)
+        return 0;
+    if (r < 0) {
+        fprintf(stderr, "trueline-check: %s: %s: %s\n", display, label, err.msg);
+        return -1;
+    }
+    printf("%s+0x%llx (%s):\n", c.symbol, (unsigned long long)c.offset, label);
+    if (r == 1)
+        printf("  no line information for this offset (build with -lineinfo)\n");
+    else
+        print_chain(&c);
+    tl_cubin_chain_free(&c);
+    return 1;
+}
+
+static int symbolize_input(const struct tl_input *in, const struct tl_options *o, const struct location *loc)
+{
+    const unsigned char *data;
+    size_t size;
+    void *map;
+    size_t map_len;
+    tl_error err;
+    if (in->error || tl_map_file(in->path, &data, &size, &map, &map_len, &err) != 0) {
+        fprintf(stderr, "trueline-check: %s: %s\n", in->display, in->error ? in->error : err.msg);
+        return 2;
+    }
+    if (in->is_member)
+        data += in->offset, size = in->size;
+    struct tl_device_refs refs = { 0 };
+    if (tl_device_enumerate(in->display, data, size, &refs, &err) != 0)
+        fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
+    struct tl_fatbin_scratch s = { 0 };
+    int answered = 0, failed = 0, candidates = 0;
+    for (size_t i = 0; i < refs.n; i++) {
+        const struct tl_device_ref *r = &refs.v[i];
+        if (r->fe.kind != TL_FATBIN_KIND_ELF || (o->sm && !r->is_cubin_file && r->fe.arch != o->sm))
+            continue;
+        candidates++;
+        const unsigned char *p;
+        size_t n;
+        char label[96], arch[32];
+        tl_device_arch_name(arch, sizeof arch, r->fe.arch, r->fe.flags & TL_FATBIN_FLAG_ARCH_A ? 'a'
+                            : r->fe.flags & TL_FATBIN_FLAG_ARCH_F ? 'f' : 0, 0);
+        if (r->is_cubin_file)
+            snprintf(label, sizeof label, "cubin");
+        else
+            snprintf(label, sizeof label, "%s[%u].entry[%u] %s",
+                     strcmp(r->section ? r->section : "", "__nv_relfatbin") == 0 ? "relfatbin" : "fatbin",
+                     r->fe.container, r->fe.index, arch);
+        if (tl_fatbin_image(&r->fe, &s, tl_device_max_image(o->max_input_mb), &p, &n, &err) != 0) {
+            fprintf(stderr, "trueline-check: %s: %s: %s\n", in->display, label, err.msg);
+            failed = 1;
+            continue;
+        }
+        int k = one_image(in->display, label, p, n, loc);
+        if (k < 0)
+            failed = 1;
+        answered += k > 0;
+        if (!loc->function && k > 0)
+            break; /* a PC names one image */
+    }
+    if (!answered && !failed)
+        fprintf(stderr, "trueline-check: %s: %s\n", in->display,
+                candidates == 0 ? "no cubin image (for that --sm)" : "no cubin defines that function");
+    tl_fatbin_scratch_free(&s);
+    tl_device_refs_free(&refs);
+    tl_unmap_file(map, map_len);
+    return answered && !failed ? 0 : 2;
+}
 
 int tl_tool_symbolize(const struct tl_options *o)
 {
-    (void)o;
-    fprintf(stderr, "trueline-check: --symbolize is not available in this build yet\n");
-    return 2;
+    struct location loc;
+    if (parse_location(o->location, &loc) != 0) {
+        fprintf(stderr, "trueline-check: --symbolize: '%s' is neither KERNEL+0xOFFSET nor a PC\n", o->location);
+        return 2;
+    }
+    struct tl_inputs ins = { 0 };
+    tl_inputs_expand(&ins, o->inputs, o->ninputs);
+    int status = 0;
+    for (size_t i = 0; i < ins.n; i++)
+        if (symbolize_input(&ins.v[i], o, &loc) != 0)
+            status = 2;
+    tl_inputs_free(&ins);
+    free(loc.function);
+    return status;
 }

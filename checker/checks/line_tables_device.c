@@ -1,0 +1,132 @@
+/* line-tables, device part: does every kernel (each function in a cubin's .text.<name>) have line rows?
+ *
+ * A fatbin carries the same kernel once per target arch; a kernel without rows is reported once, naming the
+ * images it lacks rows in, so that "one TU built without -lineinfo" reads as exactly that TU's kernels. A file
+ * whose device code has no line information at all gets one finding instead of one per kernel (libcublasLt
+ * has 5449 cubins). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/device_checks.h"
+#include "checks/host_util.h"
+
+#define MAX_LISTED 100
+
+static const char *const HINT = "compile the device code with nvcc -lineinfo (or -G for debug builds); "
+                                "-Xptxas -lineinfo alone gives no source lines when the PTX has no .loc";
+
+struct missing { const char *name; const struct tl_image *img; };
+
+static int cmp_missing(const void *a, const void *b)
+{
+    const struct missing *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->img < y->img ? -1 : x->img > y->img);
+}
+
+/* Joins the labels of the images in m[0..n) into one owned string. */
+static char *labels(const struct missing *m, size_t n)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(m[i].img->label) + 2;
+    char *s = malloc(len), *p = s;
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s%s", i ? ", " : "", m[i].img->label);
+    *p = 0;
+    return s;
+}
+
+static void report_missing(const struct tl_file *f, struct missing *m, size_t n, enum tl_severity sev,
+                           struct tl_findings *out)
+{
+    qsort(m, n, sizeof *m, cmp_missing);
+    size_t listed = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && strcmp(m[j].name, m[i].name) == 0)
+            j++;
+        if (listed++ < MAX_LISTED) {
+            char *d = tl_demangle(m[i].name), *l = labels(m + i, j - i);
+            int cubin_has_lines = 0;
+            for (size_t k = i; k < j; k++)
+                cubin_has_lines |= m[k].img->dev.has_lineinfo;
+            tl_emit(out, "line-tables", sev, f->display, d, HINT, "device %s has no line rows in %s%s",
+                    m[i].img->dev.is_relocatable ? "function" : "code", l ? l : "?",
+                    cubin_has_lines ? "" : " (cubin built without line information)");
+            free(d);
+            free(l);
+        }
+        i = j;
+    }
+    if (listed > MAX_LISTED)
+        tl_emit(out, "line-tables", sev, f->display, NULL, HINT, "... and %zu more device functions without line rows",
+                listed - MAX_LISTED);
+}
+
+static void cubin_coverage(const struct tl_file *f, const struct tl_image *img, struct tl_findings *out)
+{
+    size_t total = 0, covered = 0;
+    for (size_t k = 0; k < img->nfuncs; k++) {
+        total++;
+        covered += img->funcs[k].has_lines;
+    }
+    if (img->dev.has_lineinfo && total && covered < total)
+        tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
+                "%s: %zu of %zu device functions have line rows (%.1f%%)", img->label, covered, total,
+                100.0 * (double)covered / (double)total);
+}
+
+void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out)
+{
+    if (sev == TL_SEV_NONE || f->ndevices == 0)
+        return;
+    size_t cubins = 0, cubins_lines = 0, ptx = 0, ptx_lines = 0, funcs = 0, funcs_lines = 0, nmiss = 0;
+    struct missing *miss = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < f->ndevices; i++) {
+        const struct tl_image *img = &f->devices[i];
+        if (img->dev.error) {
+            tl_emit(out, "line-tables", TL_SEV_ERROR, f->display, NULL, NULL, "device image %s cannot be decoded: %s",
+                    img->label, img->dev.error);
+            continue;
+        }
+        if (img->kind == TL_IMAGE_PTX) {
+            ptx++;
+            ptx_lines += img->dev.has_lineinfo;
+            continue;
+        }
+        cubins++;
+        cubins_lines += img->dev.has_lineinfo;
+        for (size_t k = 0; k < img->nfuncs; k++) {
+            funcs++;
+            funcs_lines += img->funcs[k].has_lines;
+            if (!img->funcs[k].has_lines && tl_grow((void **)&miss, &cap, nmiss + 1, sizeof *miss) == 0)
+                miss[nmiss++] = (struct missing){ img->funcs[k].name, img };
+        }
+        cubin_coverage(f, img, out);
+    }
+    if (cubins && cubins_lines == 0 && (ptx == 0 || ptx_lines == 0)) {
+        tl_emit(out, "line-tables", sev, f->display, NULL, HINT,
+                "device code has no line information: none of its %zu cubins (%zu device functions) and %zu PTX "
+                "images has line rows", cubins, funcs, ptx);
+    } else {
+        if (nmiss)
+            report_missing(f, miss, nmiss, sev, out);
+        for (size_t i = 0; i < f->ndevices; i++) {
+            const struct tl_image *img = &f->devices[i];
+            if (img->kind == TL_IMAGE_PTX && !img->dev.error && !img->dev.has_lineinfo)
+                tl_emit(out, "line-tables", sev, f->display, NULL, HINT,
+                        "PTX image %s has no .loc/.file line directives", img->label);
+        }
+    }
+    if (funcs && funcs_lines < funcs)
+        tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
+                "device line coverage: %zu of %zu device functions (%.1f%%) in %zu of %zu cubins with line "
+                "information; %zu of %zu PTX images with .loc", funcs_lines, funcs,
+                100.0 * (double)funcs_lines / (double)funcs, cubins_lines, cubins, ptx_lines, ptx);
+    free(miss);
+}

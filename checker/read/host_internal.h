@@ -1,0 +1,44 @@
+/* Host reader internals: the pieces of tl_read_host (host.c), each in its own file. */
+#ifndef TL_HOST_INTERNAL_H
+#define TL_HOST_INTERNAL_H
+#include "model.h"
+#include "options.h"
+#include "read/line_program.h"
+#include "trueline/elf_file.h"
+
+/* DWARF sections of one ELF (the file itself or its separate debug file), decompressed and, for ET_REL,
+ * relocated (TL_ADDR_KEY encoding for address-sized relocations, see model.h). */
+struct tl_debug_section {
+    const char *name;     /* ".debug_info" ... (points into libelf's string table) */
+    tl_bytes bytes;
+};
+struct tl_debug_sections {
+    struct tl_debug_section *v;
+    size_t n;
+    unsigned addr_size;
+};
+int tl_debug_sections_load(struct tl_debug_sections *ds, const tl_elf *e, tl_error *err);
+const struct tl_debug_section *tl_debug_section(const struct tl_debug_sections *ds, const char *name);
+void tl_debug_sections_free(struct tl_debug_sections *ds);
+
+/* Symbols: functions (symtab, else dynsym) into img->funcs; dynamic symbols with versions into f->dynsyms;
+ * .comment strings; DT_SONAME. `sym` is the ELF whose .symtab is used (the debug file when the input is
+ * stripped); `e` is the input itself. */
+int tl_read_functions(struct tl_image *img, const tl_elf *sym, tl_error *err);
+int tl_read_dynamic(struct tl_file *f, const tl_elf *e, tl_error *err);
+void tl_read_comments(struct tl_file *f, const tl_elf *e);
+
+/* Separate debug info: build-id under the debug dirs (--debug-dir, /usr/lib/debug), then .gnu_debuglink with
+ * its CRC verified. Returns the opened debug ELF in *out (caller closes) or 0 when none is usable; a CRC
+ * mismatch sets f->warning. */
+int tl_find_debug_file(struct tl_file *f, const tl_elf *e, const struct tl_options *o, tl_elf *out);
+
+/* libdwarf: CUs (name, producer, language, version, stmt_list) and subprograms with code. */
+int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds, const tl_elf *e, tl_error *err);
+
+/* Own line decoder: line rows per CU, coverage of every function; func_cu[i] (nfuncs entries, caller's) gets
+ * the CU index whose rows cover function i, or -1. */
+int tl_read_line_coverage(struct tl_file *f, struct tl_image *img, const struct tl_debug_sections *ds, int is_rel,
+                          int *func_cu, tl_error *err);
+
+#endif

@@ -1,0 +1,63 @@
+/* Baseline: the fingerprints of a previous JSON report (the "fingerprint" members of its findings). Our own
+ * output is the only producer, so the scan looks for that member rather than parsing arbitrary JSON. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/json_write.h"
+#include "report/suppress.h"
+#include "trueline/elf_file.h"
+
+static int cmp_fp(const void *a, const void *b)
+{
+    return memcmp(a, b, 32);
+}
+
+int tl_baseline_apply(struct tl_results *r, const char *path)
+{
+    const unsigned char *data;
+    size_t size;
+    void *map;
+    size_t map_len;
+    tl_error err;
+    if (tl_map_file(path, &data, &size, &map, &map_len, &err) != 0) {
+        fprintf(stderr, "trueline-check: %s: cannot read baseline: %s\n", path, err.msg);
+        return -1;
+    }
+    static const char key[] = "\"fingerprint\": \"";
+    char (*fps)[32] = NULL;
+    size_t n = 0, cap = 0;
+    const unsigned char *p = data, *end = data + size;
+    while ((p = memmem(p, (size_t)(end - p), key, sizeof key - 1)) != NULL) {
+        p += sizeof key - 1;
+        if (end - p < 32)
+            break;
+        if (tl_grow((void **)&fps, &cap, n + 1, sizeof *fps) != 0)
+            break;
+        memcpy(fps[n++], p, 32);
+    }
+    tl_unmap_file(map, map_len);
+    qsort(fps, n, sizeof *fps, cmp_fp);
+    for (size_t i = 0; i < r->nfiles; i++)
+        for (size_t k = 0; k < r->findings[i].n; k++) {
+            struct tl_finding *x = &r->findings[i].v[k];
+            char fp[33];
+            tl_finding_fingerprint(x, fp);
+            if (n && bsearch(fp, fps, n, sizeof *fps, cmp_fp))
+                x->suppressed = 1;
+        }
+    free(fps);
+    return 0;
+}
+
+int tl_baseline_write(const struct tl_results *r, const struct tl_options *o, const char *path)
+{
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        fprintf(stderr, "trueline-check: %s: cannot write baseline\n", path);
+        return -1;
+    }
+    int rc = tl_report_json(out, r, o);
+    if (fclose(out) != 0)
+        rc = -1;
+    return rc;
+}

@@ -1,0 +1,35 @@
+/* Seam to the shared cubin line lookup (read/cubin_lines.h on the one decoder, read/line_program.c): the
+ * inline chain comes back mangled and is demangled here for display. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "read/cubin_lines.h"
+#include "tools/coredump_report.h"
+
+int cd_chain_lookup(const unsigned char *cubin, size_t n, const char *name, const char *function,
+                    uint64_t offset, uint64_t pc, struct cd_where *w, tl_error *err)
+{
+    /* By function + offset even for a core's relocated image (pc is not used): there the symbols and the line
+     * rows both hold device VAs, so symbol value + offset meets the rows, while tl_cubin_symbolize_pc compares
+     * the PC's offset in its section with those VAs (finds no row; reported to the device-code owner). */
+    (void)pc;
+    struct tl_cubin_chain ch;
+    int rc = tl_cubin_symbolize(cubin, n, name, function, offset, &ch, err);
+    if (rc == 0 && ch.n) {
+        w->frames = calloc(ch.n, sizeof *w->frames);
+        if (!w->frames) {
+            tl_cubin_chain_free(&ch);
+            return tl_fail(err, "out of memory");
+        }
+        for (size_t i = 0; i < ch.n; i++)
+            w->frames[i] = (struct cd_frame){
+                .file = strdup(ch.v[i].file ? ch.v[i].file : "?"), .line = ch.v[i].line,
+                .column = ch.v[i].column, .function = ch.v[i].function ? cd_demangle(ch.v[i].function) : NULL,
+            };
+        w->nframes = ch.n;
+    } else if (rc == 0) {
+        rc = 1;
+    }
+    tl_cubin_chain_free(&ch);
+    return rc;
+}

@@ -1,0 +1,95 @@
+/* --coredump internals: the warps worth reporting, grouped by PC, each PC resolved to kernel + offset and an
+ * inline chain. Flow: read/coredump (tables) → coredump_stops (which warps, grouped) → coredump_where (image,
+ * symbol) → coredump_lines (line chain, --binary, source text) → coredump_text / coredump_json. */
+#ifndef TL_COREDUMP_REPORT_H
+#define TL_COREDUMP_REPORT_H
+#include <stdint.h>
+#include <stdio.h>
+#include "options.h"
+#include "read/coredump.h"
+
+struct cd_frame {
+    char *file;               /* as the line table names it (directory joined) */
+    uint32_t line, column;
+    char *function;           /* demangled where possible; NULL when the line table names none */
+    char *source;             /* the source line's text when --source-dir (or the recorded path) reaches it */
+};
+
+/* One PC, resolved. */
+struct cd_where {
+    uint64_t pc;
+    int found;                               /* the PC lies in a code section of a device image in the core */
+    size_t ctx_row, module_row, image_shndx;
+    const struct tl_cd_module *module;
+    char *mangled, *name;                    /* function symbol (name demangled), or the .text.X suffix */
+    char *section;                           /* ".text.<mangled>" */
+    uint64_t offset;                         /* pc - function start */
+    uint64_t code_size;                      /* the size of that .text section: --binary matches by it */
+    uint64_t line_bias;                      /* 1 for a return address: its line is the call's, just before */
+    unsigned sm;                             /* from the device row, e.g. 90 */
+    struct cd_frame *frames; size_t nframes; /* innermost first */
+    char *line_origin;                       /* "core" or the --binary artifact the lines came from; NULL: none */
+    char *line_note;                         /* why there are no lines, when nframes == 0 */
+};
+
+/* One warp (or the lanes of one warp) at a PC. */
+struct cd_member {
+    uint32_t dev, sm_id, cta, warp_id, warp_row;
+    uint32_t block[3];
+    uint32_t lanes, active;                  /* masks: lanes at this PC; which of those the warp has active */
+    uint32_t first_thread[3], last_thread[3];
+    uint32_t cbu_state;                      /* of the first lane (all lanes of a group normally agree) */
+    uint32_t call_depth;                     /* of the first lane: > 0 inside non-inlined device calls */
+};
+
+enum cd_stop_kind { CD_STOP_ERROR_PC, CD_STOP_LANE_PC, CD_STOP_SM_ERROR_PC };
+
+struct cd_stop {
+    enum cd_stop_kind kind;
+    uint32_t dev;
+    uint64_t pc, grid_id;
+    uint32_t exception;
+    const struct tl_cd_grid *grid;
+    struct cd_member *members; size_t nmembers;
+    struct cd_where where;
+    /* Callers when the lanes are inside non-inlined calls (.cudbg.bt of the group's first lane). */
+    const struct tl_cd_bt *callers; size_t ncallers;
+    struct cd_where *caller_where;           /* ncallers entries, resolved like `where` */
+};
+
+struct cd_report {
+    const char *path;
+    struct tl_core *core;
+    int on_exception;          /* 1: exception dump (faulting warps only); 0: user-triggered (every warp) */
+    size_t nwarps_total;       /* resident warps in the dump */
+    struct cd_stop *stops; size_t nstops;
+};
+
+/* coredump_stops.c */
+int cd_collect_stops(struct cd_report *r, tl_error *err);
+void cd_report_free(struct cd_report *r);
+
+/* coredump_where.c: image + symbol + offset for every stop (images opened once, cached in the context). */
+struct cd_images;
+struct cd_images *cd_images_new(const struct tl_core *c);
+void cd_images_free(struct cd_images *im);
+const tl_elf *cd_image_elf(struct cd_images *im, const struct tl_cd_module *m);
+void cd_resolve_where(struct cd_images *im, const struct tl_core *c, const struct cd_stop *s, uint64_t pc,
+                      struct cd_where *w);
+char *cd_demangle(const char *mangled);      /* malloc'ed; a copy of the input when it is not a C++ name */
+
+/* coredump_lines.c: the inline chain from the image in the core, else from --binary artifacts. */
+void cd_resolve_lines(struct cd_images *im, const struct tl_options *o, struct cd_where *w);
+void cd_frames_free(struct cd_where *w);
+
+/* coredump_chain.c: the seam to the shared cubin line lookup (read/cubin_lines.h on read/line_program.h).
+ * By pc for a core's relocated image (pc != 0), else by mangled function + offset (an on-disk cubin). Fills
+ * w->frames (innermost first); returns 0, 1 when the line table has no row there, -1 with err otherwise. */
+int cd_chain_lookup(const unsigned char *cubin, size_t n, const char *name, const char *function,
+                    uint64_t offset, uint64_t pc, struct cd_where *w, tl_error *err);
+
+/* Emitters. */
+int cd_emit_text(FILE *out, const struct cd_report *r, const struct tl_options *o);
+int cd_emit_json(FILE *out, const struct cd_report *r, const struct tl_options *o);
+
+#endif

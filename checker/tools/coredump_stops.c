@@ -1,0 +1,230 @@
+/* Which warps a coredump report shows, grouped by PC.
+ *
+ * An exception dump shows the faulting warps only: the warp's errorPC (the faulting instruction, what
+ * cuda-gdb's $errorpc is) and where its lanes stand now (they may have run on a few instructions). A dump
+ * with no exception anywhere is user-triggered (a hang): every resident warp is shown, grouped by PC, since
+ * the spinning warps are the point. A diverged warp contributes one group per distinct lane PC (cuda-gdb
+ * shows lane 0 only, which can be an inactive lane parked at a barrier: see docs/coredump.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/coredump_report.h"
+
+static int lane_valid(const struct tl_cd_warp *w, const struct tl_cd_lane *l)
+{
+    if (l->ln >= 32)
+        return 0;
+    return w->valid_mask == 0 || (w->valid_mask >> l->ln & 1u);
+}
+
+static int warp_faulted(const struct tl_cd_warp *w)
+{
+    if (w->error_pc_valid)
+        return 1;
+    for (size_t i = 0; i < w->nlanes; i++)
+        if (lane_valid(w, &w->lanes[i]) && w->lanes[i].exception)
+            return 1;
+    return 0;
+}
+
+/* Same callers: the return sites of two lanes' backtrace rows agree level by level. */
+static int same_calls(const struct tl_cd_bt *a, size_t na, const struct tl_cd_bt *b, size_t nb)
+{
+    if (na != nb)
+        return 0;
+    for (size_t i = 0; i < na; i++)
+        if (a[i].return_va != b[i].return_va)
+            return 0;
+    return 1;
+}
+
+static struct cd_stop *stop_for(struct cd_report *r, enum cd_stop_kind kind, uint32_t dev, uint64_t pc,
+                                uint64_t grid_id, uint32_t exception, const struct tl_cd_lane *calls)
+{
+    const struct tl_cd_bt *bt = calls ? calls->bt : NULL;
+    size_t nbt = calls ? calls->nbt : 0;
+    for (size_t i = 0; i < r->nstops; i++) {
+        struct cd_stop *s = &r->stops[i];
+        if (s->kind == kind && s->dev == dev && s->pc == pc && s->grid_id == grid_id && s->exception == exception &&
+            same_calls(s->callers, s->ncallers, bt, nbt))
+            return s;
+    }
+    struct cd_where *cw = nbt ? calloc(nbt, sizeof *cw) : NULL;
+    if (nbt && !cw)
+        return NULL;
+    struct cd_stop *p = realloc(r->stops, (r->nstops + 1) * sizeof *p);
+    if (!p) {
+        free(cw);
+        return NULL;
+    }
+    r->stops = p;
+    struct cd_stop *s = &p[r->nstops++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->dev = dev;
+    s->pc = pc;
+    s->grid_id = grid_id;
+    s->exception = exception;
+    s->grid = tl_core_grid(&r->core->devices[dev], grid_id);
+    s->callers = bt;
+    s->ncallers = nbt;
+    s->caller_where = cw;
+    return s;
+}
+
+static int add_member(struct cd_stop *s, const struct cd_member *m)
+{
+    if (!s)
+        return -1;
+    struct cd_member *p = realloc(s->members, (s->nmembers + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    s->members = p;
+    p[s->nmembers++] = *m;
+    return 0;
+}
+
+static struct cd_member member_of(uint32_t dev, const struct tl_cd_sm *sm, const struct tl_cd_cta *cta,
+                                  const struct tl_cd_warp *w, uint32_t warp_row)
+{
+    struct cd_member m = { .dev = dev, .sm_id = sm->sm_id, .cta = cta->row, .warp_id = w->warp_id,
+                           .warp_row = warp_row };
+    memcpy(m.block, cta->block, sizeof m.block);
+    return m;
+}
+
+static void add_lane(struct cd_member *m, const struct tl_cd_warp *w, const struct tl_cd_lane *l)
+{
+    if (!m->lanes) {
+        memcpy(m->first_thread, l->thread, sizeof m->first_thread);
+        m->cbu_state = l->cbu_state;
+        m->call_depth = l->call_depth;
+    }
+    memcpy(m->last_thread, l->thread, sizeof m->last_thread);
+    m->lanes |= 1u << l->ln;
+    m->active = m->lanes & w->active_mask;
+}
+
+/* One stop per distinct (lane PC, lane exception) of the warp. */
+static int add_lane_groups(struct cd_report *r, uint32_t dev, const struct tl_cd_sm *sm,
+                           const struct tl_cd_cta *cta, const struct tl_cd_warp *w, uint32_t warp_row)
+{
+    uint32_t done = 0;
+    for (size_t i = 0; i < w->nlanes; i++) {
+        const struct tl_cd_lane *l = &w->lanes[i];
+        if (!lane_valid(w, l) || (done >> l->ln & 1u))
+            continue;
+        struct cd_member m = member_of(dev, sm, cta, w, warp_row);
+        for (size_t j = i; j < w->nlanes; j++) {
+            const struct tl_cd_lane *k = &w->lanes[j];
+            if (lane_valid(w, k) && !(done >> k->ln & 1u) && k->virtual_pc == l->virtual_pc &&
+                k->exception == l->exception && same_calls(k->bt, k->nbt, l->bt, l->nbt)) {
+                add_lane(&m, w, k);
+                done |= 1u << k->ln;
+            }
+        }
+        if (add_member(stop_for(r, CD_STOP_LANE_PC, dev, l->virtual_pc, cta->grid_id, l->exception, l), &m) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The exception of a faulting warp: the first valid lane's, else the SM's (cuda-gdb's order). */
+static uint32_t warp_exception(const struct tl_cd_sm *sm, const struct tl_cd_warp *w)
+{
+    for (size_t i = 0; i < w->nlanes; i++)
+        if (lane_valid(w, &w->lanes[i]) && w->lanes[i].exception)
+            return w->lanes[i].exception;
+    return sm->exception;
+}
+
+static int add_error_pc(struct cd_report *r, uint32_t dev, const struct tl_cd_sm *sm, const struct tl_cd_cta *cta,
+                        const struct tl_cd_warp *w, uint32_t warp_row)
+{
+    uint32_t exc = warp_exception(sm, w);
+    struct cd_member m = member_of(dev, sm, cta, w, warp_row);
+    const struct tl_cd_lane *first = NULL;
+    for (size_t i = 0; i < w->nlanes; i++)
+        if (lane_valid(w, &w->lanes[i]) && (w->lanes[i].exception == exc || !w->lanes[i].exception)) {
+            add_lane(&m, w, &w->lanes[i]);
+            first = first ? first : &w->lanes[i];
+        }
+    return add_member(stop_for(r, CD_STOP_ERROR_PC, dev, w->error_pc, cta->grid_id, exc, first), &m);
+}
+
+static int walk_sm(struct cd_report *r, uint32_t dev, const struct tl_cd_sm *sm)
+{
+    int faulted = 0;
+    for (size_t c = 0; c < sm->nctas; c++) {
+        const struct tl_cd_cta *cta = &sm->ctas[c];
+        for (size_t k = 0; k < cta->nwarps; k++) {
+            const struct tl_cd_warp *w = &cta->warps[k];
+            r->nwarps_total++;
+            int f = warp_faulted(w);
+            faulted |= f;
+            if (r->on_exception && !f)
+                continue;
+            if (f && w->error_pc_valid && add_error_pc(r, dev, sm, cta, w, (uint32_t)k) != 0)
+                return -1;
+            if (add_lane_groups(r, dev, sm, cta, w, (uint32_t)k) != 0)
+                return -1;
+        }
+    }
+    /* The SM keeps an exception whose warps have all exited (cudacoredump.h, r555+). */
+    if (r->on_exception && !faulted && sm->exception && sm->error_pc_valid) {
+        struct cd_member m = { .dev = dev, .sm_id = sm->sm_id, .warp_id = UINT32_MAX };
+        uint64_t grid = sm->nctas ? sm->ctas[0].grid_id : 0;
+        if (add_member(stop_for(r, CD_STOP_SM_ERROR_PC, dev, sm->error_pc, grid, sm->exception, NULL), &m) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int any_exception(const struct tl_core *c)
+{
+    for (size_t d = 0; d < c->ndevices; d++)
+        for (size_t s = 0; s < c->devices[d].nsms; s++) {
+            const struct tl_cd_sm *sm = &c->devices[d].sms[s];
+            if (sm->exception)
+                return 1;
+            for (size_t k = 0; k < sm->nctas; k++)
+                for (size_t w = 0; w < sm->ctas[k].nwarps; w++)
+                    if (warp_faulted(&sm->ctas[k].warps[w]))
+                        return 1;
+        }
+    return 0;
+}
+
+int cd_collect_stops(struct cd_report *r, tl_error *err)
+{
+    r->on_exception = any_exception(r->core);
+    for (size_t d = 0; d < r->core->ndevices; d++)
+        for (size_t s = 0; s < r->core->devices[d].nsms; s++)
+            if (walk_sm(r, (uint32_t)d, &r->core->devices[d].sms[s]) != 0)
+                return tl_fail(err, "out of memory grouping warps");
+    return 0;
+}
+
+static void where_free(struct cd_where *w)
+{
+    cd_frames_free(w);
+    free(w->mangled);
+    free(w->name);
+    free(w->section);
+    free(w->line_origin);
+    free(w->line_note);
+}
+
+void cd_report_free(struct cd_report *r)
+{
+    for (size_t i = 0; i < r->nstops; i++) {
+        where_free(&r->stops[i].where);
+        for (size_t k = 0; k < r->stops[i].ncallers; k++)
+            where_free(&r->stops[i].caller_where[k]);
+        free(r->stops[i].caller_where);
+        free(r->stops[i].members);
+    }
+    free(r->stops);
+    r->stops = NULL;
+    r->nstops = 0;
+}

@@ -1,0 +1,156 @@
+/* --coredump text output: one block per PC group, the faulting PC first. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "tools/coredump_report.h"
+
+#define MAX_MEMBERS_SHOWN 8
+
+/* "0-15,20,22-31" */
+static void lane_ranges(uint32_t mask, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < 32 && at < n; i++) {
+        if (!(mask >> i & 1u))
+            continue;
+        int j = i;
+        while (j + 1 < 32 && (mask >> (j + 1) & 1u))
+            j++;
+        at += (size_t)snprintf(buf + at, n - at, j > i ? "%s%d-%d" : "%s%d", at ? "," : "", i, j);
+        i = j;
+    }
+}
+
+/* CUDBGCbuThreadState (cudadebugger.h, r575+); only the states worth a word are named. */
+static void cbu_text(uint32_t s, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (s >= 9 && s != UINT32_MAX)
+        snprintf(buf, n, ", blocked on convergence barrier B%u", s - 9);
+    else if (s >= 2 && s <= 8) {
+        static const char *const t[] = { "", "", "yielded", "sleeping", "sleeping (yield)", "ready at next",
+                                         "blocked (plus)", "blocked (all)", "blocked (collective)" };
+        snprintf(buf, n, ", %s", t[s]);
+    }
+}
+
+static void print_member(FILE *out, const struct cd_member *m, size_t ncallers)
+{
+    if (m->warp_id == UINT32_MAX) {
+        fprintf(out, "device %u sm %u (the faulting warp has exited)\n", m->dev, m->sm_id);
+        return;
+    }
+    char lanes[160], cbu[80];
+    lane_ranges(m->lanes, lanes, sizeof lanes);
+    cbu_text(m->cbu_state, cbu, sizeof cbu);
+    const char *act = m->active == m->lanes ? "" : m->active ? ", partly active" : ", inactive";
+    fprintf(out, "device %u sm %u cta %u blockIdx (%u,%u,%u) warp %u lanes %s threadIdx (%u,%u,%u)", m->dev,
+            m->sm_id, m->cta, m->block[0], m->block[1], m->block[2], m->warp_id, lanes, m->first_thread[0],
+            m->first_thread[1], m->first_thread[2]);
+    if (m->lanes & (m->lanes - 1))
+        fprintf(out, "..(%u,%u,%u)", m->last_thread[0], m->last_thread[1], m->last_thread[2]);
+    fprintf(out, "%s%s", act, cbu);
+    if (m->call_depth)
+        fprintf(out, ", %u non-inlined call%s deep%s", m->call_depth, m->call_depth == 1 ? "" : "s",
+                ncallers ? "" : " (the core has no backtrace rows for it: callers not shown)");
+    fputc('\n', out);
+}
+
+/* Frames numbered from *no on (callers continue the numbering of the frames they called). */
+static void print_lines(FILE *out, const struct cd_where *w, size_t *no)
+{
+    if (!w->nframes) {
+        fprintf(out, "  line:    none: %s\n", w->line_note ? w->line_note : "no line info");
+        return;
+    }
+    for (size_t i = 0; i < w->nframes; i++) {
+        const struct cd_frame *f = &w->frames[i];
+        fprintf(out, "  %s#%zu %s:%u", i == 0 ? "line:    " : "         ", (*no)++, f->file ? f->file : "?",
+                f->line);
+        if (f->function)
+            fprintf(out, " in %s", f->function);
+        if (i + 1 < w->nframes)
+            fputs("  (inlined)", out);
+        fputc('\n', out);
+        if (f->source)
+            fprintf(out, "            %6u | %s\n", f->line, f->source);
+    }
+    if (w->line_origin && strcmp(w->line_origin, "core") != 0)
+        fprintf(out, "           (line info from %s: the image in the core has none)\n", w->line_origin);
+}
+
+static void print_stop(FILE *out, const struct cd_report *r, const struct cd_stop *s)
+{
+    const struct cd_where *w = &s->where;
+    const char *exc = s->exception ? tl_cd_exception_name(s->exception) : NULL;
+    switch (s->kind) {
+    case CD_STOP_ERROR_PC:
+        fprintf(out, "CUDA Exception: %s (%u), triggered at PC 0x%" PRIx64 "\n", exc ? exc : "none", s->exception,
+                s->pc);
+        break;
+    case CD_STOP_SM_ERROR_PC:
+        fprintf(out, "CUDA Exception: %s (%u) at PC 0x%" PRIx64 ", kept by the SM after the warp exited\n",
+                exc ? exc : "none", s->exception, s->pc);
+        break;
+    case CD_STOP_LANE_PC:
+        fprintf(out, "%s at PC 0x%" PRIx64 "%s%s%s\n", r->on_exception ? "Lanes now" : "Warps", s->pc,
+                exc ? " (" : "", exc ? exc : "", exc ? ")" : "");
+        break;
+    }
+    if (w->found)
+        fprintf(out, "  kernel:  %s + %" PRIu64 "  [%s, module %zu of context %zu, core section %zu]\n", w->name,
+                w->offset, w->section, w->module_row, w->ctx_row, w->image_shndx);
+    else
+        fprintf(out, "  kernel:  unknown: %s\n", w->line_note ? w->line_note : "PC in no device image");
+    if (s->grid)
+        fprintf(out, "  grid:    %" PRIu64 ", gridDim (%u,%u,%u) blockDim (%u,%u,%u)\n", s->grid->grid_id,
+                s->grid->grid_dim[0], s->grid->grid_dim[1], s->grid->grid_dim[2], s->grid->block_dim[0],
+                s->grid->block_dim[1], s->grid->block_dim[2]);
+    for (size_t i = 0; i < s->nmembers && i < MAX_MEMBERS_SHOWN; i++) {
+        fputs(i == 0 ? "  where:   " : "           ", out);
+        print_member(out, &s->members[i], s->ncallers);
+    }
+    if (s->nmembers > MAX_MEMBERS_SHOWN)
+        fprintf(out, "           ... and %zu more warps at this PC\n", s->nmembers - MAX_MEMBERS_SHOWN);
+    size_t no = 0;
+    if (w->found)
+        print_lines(out, w, &no);
+    for (size_t k = 0; k < s->ncallers; k++) {
+        const struct cd_where *cw = &s->caller_where[k];
+        if (cw->found)
+            fprintf(out, "  called from %s + %" PRIu64 " (return address 0x%" PRIx64 ")  [%s, module %zu of context "
+                    "%zu]\n", cw->name, cw->offset, cw->pc, cw->section, cw->module_row, cw->ctx_row);
+        else
+            fprintf(out, "  called from 0x%" PRIx64 " (return address in no device image of the core)\n", cw->pc);
+        if (cw->found)
+            print_lines(out, cw, &no);
+    }
+}
+
+int cd_emit_text(FILE *out, const struct cd_report *r, const struct tl_options *o)
+{
+    (void)o;
+    const struct tl_core *c = r->core;
+    fprintf(out, "%s: CUDA GPU coredump", r->path);
+    if (c->meta.present)
+        fprintf(out, " by driver %u.%u (CUDA %u.%u)", c->meta.driver_major, c->meta.driver_minor, c->meta.cuda_major,
+                c->meta.cuda_minor);
+    fputc('\n', out);
+    for (size_t d = 0; d < c->ndevices; d++)
+        fprintf(out, "device %zu: %s (%s, %s), %u SMs\n", d, c->devices[d].name, c->devices[d].type,
+                c->devices[d].sm_type, c->devices[d].num_sms);
+    if (r->on_exception)
+        fprintf(out, "dump taken on an exception: the faulting warps (%zu resident warp%s in all)\n", r->nwarps_total,
+                r->nwarps_total == 1 ? "" : "s");
+    else
+        fprintf(out, "dump with no exception (user-triggered, e.g. a hang): %zu resident warp%s, grouped by PC\n",
+                r->nwarps_total, r->nwarps_total == 1 ? "" : "s");
+    if (!r->nstops)
+        fprintf(out, "no warps in this dump\n");
+    for (size_t i = 0; i < r->nstops; i++) {
+        fputc('\n', out);
+        print_stop(out, r, &r->stops[i]);
+    }
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,267 @@
+/* .note.trueline encode/decode (format: include/trueline/note.h, docs/provenance-note.md).
+ * Our own code because the format is ours; the ELF note framing is the standard one that readelf -n
+ * and the linker understand (the linker concatenates same-named note sections record by record). */
+#include "trueline/note.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *output_operand(char *const *argv, int argc, int i, int *skip)
+{
+    const char *a = argv[i];
+    *skip = 0;
+    if (strcmp(a, "-o") == 0 || strcmp(a, "--output-file") == 0) {
+        *skip = i + 1 < argc ? 2 : 1;
+        return a;
+    }
+    if (strncmp(a, "--output-file=", 14) == 0 || strncmp(a, "-o", 2) == 0) {
+        *skip = 1;
+        return a;
+    }
+    return NULL;
+}
+
+tl_hash128 tl_note_argv_hash(char *const *argv, int argc)
+{
+    tl_hasher *h = tl_hasher_new();
+    for (int i = 0; i < argc; i++) {
+        int skip;
+        if (output_operand(argv, argc, i, &skip)) {
+            i += skip - 1;
+            continue;
+        }
+        tl_hasher_update_str(h, argv[i]);
+    }
+    return tl_hasher_final(h);
+}
+
+/* A growable byte buffer for the desc. */
+struct buf {
+    unsigned char *p;
+    size_t n, cap;
+    int oom;
+};
+
+static void put(struct buf *b, const void *d, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 512;
+        while (cap < b->n + n)
+            cap *= 2;
+        unsigned char *p = realloc(b->p, cap);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, d, n);
+    b->n += n;
+}
+
+static void kv(struct buf *b, const char *key, const char *value)
+{
+    if (!value)
+        return;
+    put(b, key, strlen(key));
+    put(b, "=", 1);
+    put(b, value, strlen(value) + 1);
+}
+
+static void kv_int(struct buf *b, const char *key, long v)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%ld", v);
+    kv(b, key, s);
+}
+
+static void put_argv(struct buf *b, const tl_note *n, size_t argv_max)
+{
+    kv_int(b, "argc", n->argc);
+    if (argv_max == 0) {
+        kv(b, "ao", "1");
+        return;
+    }
+    size_t used = 0;
+    for (int i = 0; i < n->argc; i++) {
+        size_t len = strlen(n->argv[i]) + 3; /* "a=" + NUL */
+        if (used + len > argv_max)
+            break; /* cut at an element boundary; argc says how many there were */
+        kv(b, "a", n->argv[i]);
+        used += len;
+    }
+}
+
+int tl_note_encode(const tl_note *n, size_t argv_max, unsigned char **out, size_t *len, tl_error *err)
+{
+    struct buf d = { 0 };
+    kv_int(&d, "v", TL_NOTE_FORMAT);
+    kv(&d, "wv", n->wrapper_version);
+    kv(&d, "fam", n->family);
+    kv(&d, "drv", n->driver);
+    kv(&d, "cv", n->compiler_version);
+    kv(&d, "fp", n->fingerprint);
+    kv(&d, "ah", n->argv_hash);
+    kv_int(&d, "lf", n->lineinfo_forced);
+    kv(&d, "li", n->lineinfo_level ? n->lineinfo_level : "");
+    kv_int(&d, "G", n->device_debug);
+    kv(&d, "src", n->source);
+    kv(&d, "cwd", n->cwd);
+    kv(&d, "out", n->output);
+    put_argv(&d, n, argv_max);
+    static const char zeros[4];
+    put(&d, zeros, (4 - d.n % 4) % 4);
+    if (d.oom || d.n > UINT32_MAX) {
+        free(d.p);
+        return tl_fail(err, "provenance note: out of memory");
+    }
+    struct buf r = { 0 };
+    uint32_t hdr[3] = { sizeof TL_NOTE_NAME, (uint32_t)d.n, n->type };
+    put(&r, hdr, sizeof hdr);
+    put(&r, TL_NOTE_NAME, sizeof TL_NOTE_NAME);
+    put(&r, zeros, (4 - sizeof TL_NOTE_NAME % 4) % 4);
+    put(&r, d.p, d.n);
+    free(d.p);
+    if (r.oom) {
+        free(r.p);
+        return tl_fail(err, "provenance note: out of memory");
+    }
+    *out = r.p;
+    *len = r.n;
+    return 0;
+}
+
+static uint32_t word(const unsigned char *p, int big_endian)
+{
+    if (big_endian)
+        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static char *dup_s(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static void set_field(tl_note *n, const char *key, const char *value)
+{
+    static const struct { const char *key; size_t off; } strs[] = {
+        { "wv", offsetof(tl_note, wrapper_version) }, { "fam", offsetof(tl_note, family) }, { "drv", offsetof(tl_note, driver) },
+        { "cv", offsetof(tl_note, compiler_version) }, { "fp", offsetof(tl_note, fingerprint) },
+        { "ah", offsetof(tl_note, argv_hash) },        { "li", offsetof(tl_note, lineinfo_level) },
+        { "src", offsetof(tl_note, source) },          { "cwd", offsetof(tl_note, cwd) },
+        { "out", offsetof(tl_note, output) },
+    };
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+        if (strcmp(key, strs[i].key) == 0) {
+            char **slot = (char **)((char *)n + strs[i].off);
+            free(*slot);
+            *slot = dup_s(value);
+            return;
+        }
+    if (strcmp(key, "v") == 0)
+        n->format = (unsigned)atoi(value);
+    else if (strcmp(key, "lf") == 0)
+        n->lineinfo_forced = atoi(value) != 0;
+    else if (strcmp(key, "G") == 0)
+        n->device_debug = atoi(value) != 0;
+    else if (strcmp(key, "argc") == 0)
+        n->argc_total = atoi(value);
+    else if (strcmp(key, "ao") == 0)
+        n->argv_omitted = atoi(value) != 0;
+    else if (strcmp(key, "a") == 0) {
+        char **v = realloc(n->argv, (size_t)(n->argc + 2) * sizeof *v);
+        if (!v)
+            return;
+        n->argv = v;
+        v[n->argc++] = dup_s(value);
+        v[n->argc] = NULL;
+    }
+    /* other keys: a newer writer's additions, ignored by design */
+}
+
+static int decode_desc(tl_note *n, const unsigned char *d, size_t len, tl_error *err)
+{
+    size_t i = 0;
+    while (i < len) {
+        const unsigned char *end = memchr(d + i, 0, len - i);
+        if (!end)
+            return tl_fail(err, "provenance note: desc string not terminated");
+        const char *s = (const char *)d + i;
+        i = (size_t)(end - d) + 1;
+        if (!*s)
+            continue; /* padding */
+        const char *eq = strchr(s, '=');
+        if (!eq)
+            return tl_fail(err, "provenance note: field without '=': \"%.40s\"", s);
+        char key[16];
+        size_t kl = (size_t)(eq - s);
+        if (kl >= sizeof key)
+            continue;
+        memcpy(key, s, kl);
+        key[kl] = 0;
+        set_field(n, key, eq + 1);
+    }
+    if (n->format == 0)
+        return tl_fail(err, "provenance note: no format version (v=)");
+    return 0;
+}
+
+int tl_note_decode_all(const void *data, size_t len, int big_endian, void (*fn)(tl_note *n, void *ctx),
+                       void *ctx, tl_error *err)
+{
+    const unsigned char *p = data;
+    size_t off = 0;
+    int count = 0;
+    while (off < len) {
+        if (len - off < 12)
+            return tl_fail(err, "provenance note: truncated note header at offset %zu", off);
+        uint32_t namesz = word(p + off, big_endian), descsz = word(p + off + 4, big_endian);
+        uint32_t type = word(p + off + 8, big_endian);
+        size_t name_pad = ((size_t)namesz + 3) & ~(size_t)3, desc_pad = ((size_t)descsz + 3) & ~(size_t)3;
+        if (name_pad > len - off - 12 || desc_pad > len - off - 12 - name_pad)
+            return tl_fail(err, "provenance note: record at offset %zu extends past the section", off);
+        const char *name = (const char *)p + off + 12;
+        const unsigned char *desc = p + off + 12 + name_pad;
+        off += 12 + name_pad + desc_pad;
+        if (namesz != sizeof TL_NOTE_NAME || memcmp(name, TL_NOTE_NAME, sizeof TL_NOTE_NAME) != 0)
+            continue;
+        tl_note *n = calloc(1, sizeof *n);
+        if (!n)
+            return tl_fail(err, "provenance note: out of memory");
+        n->type = type;
+        if (decode_desc(n, desc, descsz, err) != 0) {
+            tl_note_free(n);
+            free(n);
+            return -1;
+        }
+        count++;
+        fn(n, ctx);
+    }
+    return count;
+}
+
+void tl_note_free(tl_note *n)
+{
+    if (!n)
+        return;
+    free(n->wrapper_version);
+    free(n->family);
+    free(n->driver);
+    free(n->compiler_version);
+    free(n->fingerprint);
+    free(n->argv_hash);
+    free(n->lineinfo_level);
+    free(n->source);
+    free(n->cwd);
+    free(n->output);
+    for (int i = 0; i < n->argc; i++)
+        free(n->argv[i]);
+    free(n->argv);
+    memset(n, 0, sizeof *n);
+}

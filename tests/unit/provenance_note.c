@@ -1,0 +1,190 @@
+/* .note.trueline: encode/decode round trip, argv bounds, the argv hash, stamping a real gcc object in
+ * place (bytes before the appended part unchanged, readelf still happy), verification outcomes, and the
+ * checker's reader on the stamped file. gcc builds the fixture at test time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "inputs.h"
+#include "load.h"
+#include "trueline/note.h"
+#include "unit.h"
+#include "../../wrapper/provenance.h"
+
+static char *argv_fixture[] = { "-c", "-O2", "-g1", "k.c", "-o", "k.o", NULL };
+
+static tl_note sample(void)
+{
+    tl_note n = { 0 };
+    n.type = TL_NOTE_COMPILE;
+    n.wrapper_version = "0.1.0";
+    n.family = "gcc";
+    n.compiler_version = "gcc (Debian 12.2.0-14) 12.2.0";
+    n.fingerprint = "00112233445566778899aabbccddeeff";
+    n.argv_hash = "ffeeddccbbaa99887766554433221100";
+    n.lineinfo_level = "-g1";
+    n.lineinfo_forced = 1;
+    n.source = "k.c";
+    n.cwd = "/tmp/x";
+    n.argv = argv_fixture;
+    n.argc = 6;
+    return n;
+}
+
+struct got { tl_note *v[4]; int n; };
+static void keep(tl_note *n, void *ctx)
+{
+    struct got *g = ctx;
+    if (g->n < 4) g->v[g->n++] = n;
+    else { tl_note_free(n); free(n); }
+}
+static void drop(struct got *g)
+{
+    for (int i = 0; i < g->n; i++) { tl_note_free(g->v[i]); free(g->v[i]); }
+    g->n = 0;
+}
+
+static void roundtrip(void)
+{
+    tl_note n = sample();
+    unsigned char *rec;
+    size_t len;
+    tl_error err;
+    UNIT_CHECK("encode", tl_note_encode(&n, TL_NOTE_ARGV_MAX_DEFAULT, &rec, &len, &err) == 0);
+    UNIT_CHECK("record is 4-aligned", len % 4 == 0);
+    struct got g = { 0 };
+    UNIT_CHECK("decode one record", tl_note_decode_all(rec, len, 0, keep, &g, &err) == 1 && g.n == 1);
+    if (g.n == 1) {
+        tl_note *d = g.v[0];
+        UNIT_STREQ("family", d->family, "gcc");
+        UNIT_STREQ("fingerprint", d->fingerprint, n.fingerprint);
+        UNIT_STREQ("compiler version", d->compiler_version, n.compiler_version);
+        UNIT_STREQ("line-info level", d->lineinfo_level, "-g1");
+        UNIT_CHECK("flags", d->lineinfo_forced == 1 && d->device_debug == 0 && d->format == TL_NOTE_FORMAT);
+        UNIT_CHECK("argv kept whole", d->argc == 6 && d->argc_total == 6 && strcmp(d->argv[3], "k.c") == 0);
+    }
+    drop(&g);
+    /* a record of another owner in the same section is skipped */
+    unsigned char two[512];
+    static const unsigned char gnu[] = { 4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0, 1, 2, 3, 4 };
+    memcpy(two, gnu, sizeof gnu);
+    memcpy(two + sizeof gnu, rec, len < sizeof two - sizeof gnu ? len : 0);
+    UNIT_CHECK("foreign record skipped", tl_note_decode_all(two, sizeof gnu + len, 0, keep, &g, &err) == 1);
+    drop(&g);
+    UNIT_CHECK("truncated section rejected", tl_note_decode_all(rec, len - 4, 0, keep, &g, &err) < 0 &&
+                                                 strstr(err.msg, "extends past"));
+    drop(&g);
+    free(rec);
+
+    UNIT_CHECK("encode with a 20-byte argv bound", tl_note_encode(&n, 20, &rec, &len, &err) == 0);
+    tl_note_decode_all(rec, len, 0, keep, &g, &err);
+    UNIT_CHECK("argv cut at an element boundary",
+               g.n == 1 && g.v[0]->argc > 0 && g.v[0]->argc < 6 && g.v[0]->argc_total == 6);
+    drop(&g);
+    free(rec);
+    UNIT_CHECK("encode with argv left out", tl_note_encode(&n, 0, &rec, &len, &err) == 0);
+    tl_note_decode_all(rec, len, 0, keep, &g, &err);
+    UNIT_CHECK("argv omitted", g.n == 1 && g.v[0]->argc == 0 && g.v[0]->argv_omitted && g.v[0]->argc_total == 6);
+    drop(&g);
+    free(rec);
+}
+
+static void argv_hash(void)
+{
+    char *a[] = { "-c", "k.c", "-o", "one.o" }, *b[] = { "-c", "k.c", "-otwo.o" }, *c[] = { "-c", "k.c", "-O2" };
+    char *d[] = { "-c", "k.c", "--output-file=x.o" }, *e[] = { "-ck.c" };
+    tl_hash128 ha = tl_note_argv_hash(a, 4), hb = tl_note_argv_hash(b, 3), hc = tl_note_argv_hash(c, 3);
+    UNIT_CHECK("argv hash ignores the output operand", tl_hash_equal(ha, hb) &&
+                                                           tl_hash_equal(ha, tl_note_argv_hash(d, 3)));
+    UNIT_CHECK("argv hash sees other flags", !tl_hash_equal(ha, hc));
+    UNIT_CHECK("argv hash is length-prefixed", !tl_hash_equal(tl_note_argv_hash(e, 1), tl_note_argv_hash(a, 2)));
+    UNIT_STREQ("output operand", tl_prov_output(a, 4), "one.o");
+    UNIT_STREQ("output operand (joined)", tl_prov_output(b, 3), "two.o");
+}
+
+static int sh(const char *cmd)
+{
+    return system(cmd);
+}
+
+static void stamp_and_verify(const char *dir)
+{
+    char cmd[4096], obj[256], copy[256];
+    snprintf(obj, sizeof obj, "%s/k.o", dir);
+    snprintf(copy, sizeof copy, "%s/k.orig.o", dir);
+    snprintf(cmd, sizeof cmd, "cd %s && printf 'int k(int x){return x*3;}\\n' > k.c && gcc -c -g1 k.c -o k.o && cp k.o k.orig.o", dir);
+    if (sh(cmd) != 0) {
+        printf("SKIP %s: gcc could not build the fixture\n", __FILE__);
+        return;
+    }
+    tl_note n = sample();
+    tl_error err;
+    UNIT_CHECK("stamp a gcc object", tl_stamp_file(obj, &n, TL_NOTE_ARGV_MAX_DEFAULT, &err) == 0);
+    UNIT_CHECK("host object recognized", tl_prov_is_host_object(obj) && !tl_prov_is_host_object(dir));
+    struct stat a, b;
+    stat(obj, &a);
+    stat(copy, &b);
+    /* every section but the name table keeps its header and its bytes (only the name table moves) */
+    snprintf(cmd, sizeof cmd, "cd %s && for f in k.o k.orig.o; do readelf -W -S $f | grep '^  \\[' | "
+             "grep -v 'shstrtab\\|trueline' > $f.sec; objcopy -O binary --only-section=.text $f $f.text; "
+             "readelf -x .debug_info $f | tail -n +3 > $f.info; done; cmp -s k.o.sec k.orig.o.sec && "
+             "cmp -s k.o.text k.orig.o.text && cmp -s k.o.info k.orig.o.info", dir);
+    UNIT_CHECK("original sections kept in place", a.st_size > b.st_size && sh(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "readelf -n %s 2>&1 | grep -q 'trueline' && readelf -W -S %s 2>&1 | grep -q 'NOTE' && "
+             "! readelf -a %s 2>&1 | grep -qi 'warning\\|error'", obj, obj, obj);
+    UNIT_CHECK("readelf lists the note and sees no damage", sh(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "cd %s && gcc -shared k.o -o libk.so && readelf -n libk.so | grep -q trueline", dir);
+    UNIT_CHECK("the stamped object links", sh(cmd) == 0);
+
+    tl_verify_result r;
+    tl_verify_object(obj, n.fingerprint, n.argv_hash, argv_fixture, 6, &r);
+    UNIT_CHECK("verification passes for the same invocation", r.status == TL_VERIFY_OK);
+    char *other[] = { "-c", "-O3", "-g1", "k.c", "-o", "k.o" };
+    tl_verify_object(obj, n.fingerprint, "0000000000000000000000000000ffff", other, 6, &r);
+    UNIT_CHECK("argv mismatch names the differing flags", r.status == TL_VERIFY_MISMATCH &&
+                                                              strstr(r.what, "-O2") && strstr(r.what, "-O3"));
+    tl_verify_object(obj, "0000000000000000000000000000aaaa", n.argv_hash, argv_fixture, 6, &r);
+    UNIT_CHECK("fingerprint mismatch reported", r.status == TL_VERIFY_MISMATCH && strstr(r.what, "fingerprint") &&
+                                                    strstr(r.what, n.fingerprint));
+    tl_verify_object(copy, n.fingerprint, n.argv_hash, argv_fixture, 6, &r);
+    UNIT_CHECK("unstamped object: no record", r.status == TL_VERIFY_NO_NOTE);
+
+    /* the checker's reader on the stamped object */
+    struct tl_input in = { .display = obj, .path = obj };
+    struct tl_options o = { 0 };
+    struct tl_file f;
+    tl_load_file(&in, &o, &f);
+    UNIT_CHECK("checker reads one record", !f.error && f.has_note_section && f.nnotes == 1);
+    if (f.nnotes == 1) {
+        UNIT_STREQ("checker: source", f.notes[0].source, "k.c");
+        UNIT_STREQ("checker: argv", f.notes[0].argv, "-c -O2 -g1 k.c -o k.o");
+    }
+    tl_file_free(&f);
+
+    /* a second record (what a link stamp adds) goes into the same section */
+    n.type = TL_NOTE_LINK;
+    UNIT_CHECK("append a second record", tl_stamp_file(obj, &n, 0, &err) == 0);
+    tl_load_file(&in, &o, &f);
+    UNIT_CHECK("two records, one section", f.nnotes == 2 && f.notes[1].is_link && !f.notes[0].is_link);
+    tl_file_free(&f);
+    snprintf(cmd, sizeof cmd, "readelf -W -S %s | grep -c '\\.note\\.trueline' | grep -qx 1", obj);
+    UNIT_CHECK("still one .note.trueline section", sh(cmd) == 0);
+    UNIT_CHECK("not an ELF file: clear error", tl_stamp_file(dir, &n, 0, &err) != 0 && strstr(err.msg, dir));
+}
+
+int main(void)
+{
+    roundtrip();
+    argv_hash();
+    char dir[] = "/tmp/tl-note-XXXXXX";
+    if (mkdtemp(dir)) {
+        setenv("XDG_CACHE_HOME", dir, 1);
+        stamp_and_verify(dir);
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        sh(cmd);
+    }
+    UNIT_EXIT();
+}

@@ -1,0 +1,271 @@
+/* Provenance in the wrapper's run step: which compiles get a record, routing the cache through the
+ * stamping stage, and what happens after the compile (stamp when uncached, verify when cached, record
+ * links). run.c calls in at three points; everything else stays here.
+ *
+ * Configuration ([provenance] in conf/trueline.ini, TRUELINE_PROVENANCE_<KEY> overrides):
+ *   stamp = true        record .note.trueline in every -c object (and link outputs, see `links`)
+ *   verify = true       check the record after every cached compile
+ *   on_mismatch = recompile | fail
+ *   record_argv = true  put the effective argv in the record (false: only its hash)
+ *   argv_max = 4096     bytes of argv recorded (cut at an element boundary)
+ *   links = true        record links (executables, shared objects, ld -r) as link records */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compiler.h"
+#include "provenance.h"
+#include "run.h"
+
+static const tl_config *config(void)
+{
+    static tl_config cfg;
+    static int loaded;
+    if (!loaded) {
+        tl_error err;
+        loaded = 1;
+        if (tl_config_load(&cfg, &err) != 0) /* main already reported a broken file */
+            memset(&cfg, 0, sizeof cfg);
+    }
+    return &cfg;
+}
+
+static int on(const char *key, int dflt)
+{
+    return tl_config_bool(config(), "provenance", key, dflt) != 0;
+}
+
+static size_t argv_max(void)
+{
+    if (!on("record_argv", 1))
+        return 0;
+    const char *v = tl_config_get(config(), "provenance", "argv_max");
+    return v ? (size_t)strtoul(v, NULL, 10) : TL_NOTE_ARGV_MAX_DEFAULT;
+}
+
+/* A compile that writes an object the record is for (family known, a source, -c). */
+static int is_stamped_compile(const tl_invocation *inv)
+{
+    return inv->family != TL_FAM_OTHER && inv->compile_only && inv->source && !inv->no_force && on("stamp", 1);
+}
+
+static int is_link(const tl_invocation *inv)
+{
+    /* link-only calls have no source (force.c's no_force says so); queries and -E/-M are left alone */
+    return inv->family != TL_FAM_OTHER && !inv->compile_only && on("stamp", 1) && on("links", 1) &&
+           (!inv->no_force || (!inv->source && inv->output && inv->no_force_reason &&
+                               strncmp(inv->no_force_reason, "no source", 9) == 0));
+}
+
+int tl_prov_wanted(const tl_invocation *inv)
+{
+    return is_stamped_compile(inv) || is_link(inv);
+}
+
+static char *default_output(const tl_invocation *inv)
+{
+    if (inv->output)
+        return strdup(inv->output);
+    if (!inv->compile_only)
+        return strdup("a.out");
+    const char *b = tl_basename(inv->source);
+    const char *dot = strrchr(b, '.');
+    size_t n = dot ? (size_t)(dot - b) : strlen(b);
+    char *o = malloc(n + 3);
+    if (o) {
+        memcpy(o, b, n);
+        memcpy(o + n, ".o", 3);
+    }
+    return o;
+}
+
+/* The line-info flags in effect: the forced ones, else those the user gave. */
+static void lineinfo_level(const tl_invocation *inv, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (inv->forced.n) {
+        char *j = tl_strv_join(&inv->forced, 0);
+        snprintf(buf, len, "%s", j ? j : "");
+        free(j);
+        return;
+    }
+    snprintf(buf, len, "%s%s%s", inv->has_G ? "-G" : inv->has_lineinfo ? "-lineinfo" : "",
+             (inv->has_G || inv->has_lineinfo) && inv->host_debug ? " " : "", inv->host_debug ? "-g" : "");
+}
+
+static char g_ah[TL_HASH_HEX_LEN + 1];
+
+static const char *argv_hash(const tl_invocation *inv)
+{
+    if (!g_ah[0])
+        tl_hash_hex(tl_note_argv_hash(inv->args.v, inv->args.n), g_ah);
+    return g_ah;
+}
+
+/* The record for this invocation; strings point into inv or static buffers. */
+static tl_note note_for(const tl_invocation *inv, unsigned type, char *cwd, char *li, size_t lilen)
+{
+    tl_note n = { 0 };
+    lineinfo_level(inv, li, lilen);
+    n.type = type;
+    n.wrapper_version = (char *)TRUELINE_VERSION;
+    n.family = (char *)tl_family_name(inv->family);
+    n.driver = (char *)tl_basename(inv->compiler_path);
+    n.compiler_version = inv->version;
+    n.fingerprint = (char *)inv->fp_hex;
+    n.argv_hash = (char *)argv_hash(inv);
+    n.lineinfo_level = li;
+    n.lineinfo_forced = inv->forced.n > 0;
+    n.device_debug = inv->has_G;
+    n.source = inv->source;
+    n.cwd = getcwd(cwd, 4096) ? cwd : NULL;
+    n.output = type == TL_NOTE_LINK ? inv->output : NULL;
+    n.argv = inv->args.v;
+    n.argc = inv->args.n;
+    return n;
+}
+
+/* ---- routing the cache through the stage ---- */
+
+static char *g_stage;
+
+const char *tl_prov_compiler_for(const tl_invocation *inv)
+{
+    if (inv->cache == TL_CACHE_NONE || !is_stamped_compile(inv))
+        return inv->compiler_path;
+    if (!g_stage) {
+        tl_error err;
+        g_stage = tl_stage_path(inv->compiler_path, &err);
+        if (!g_stage) {
+            /* Unstamped objects would fail every later verification; say why once. */
+            fprintf(stderr, "trueline-cc: warning: %s; objects are stamped after the compile instead\n", err.msg);
+            return inv->compiler_path;
+        }
+    }
+    return g_stage;
+}
+
+void tl_prov_prepare_env(const tl_invocation *inv)
+{
+    if (inv->cache == TL_CACHE_NONE || !is_stamped_compile(inv) || !g_stage)
+        return;
+    char cwd[4096], li[256];
+    tl_note n = note_for(inv, TL_NOTE_COMPILE, cwd, li, sizeof li);
+    tl_error err;
+    char *hex = tl_stage_note_env(&n, argv_max(), &err);
+    setenv(TL_STAGE_ENV_REAL, inv->compiler_path, 1);
+    if (hex)
+        setenv(TL_STAGE_ENV_NOTE, hex, 1);
+    free(hex);
+    /* ccache 4.7 may follow the stage symlink when it guesses the compiler type by name. */
+    if (inv->cache == TL_CACHE_CCACHE && !getenv("CCACHE_COMPILERTYPE"))
+        setenv("CCACHE_COMPILERTYPE", inv->family == TL_FAM_NVCC ? "nvcc" : inv->family == TL_FAM_CLANG ? "clang" : "gcc", 1);
+}
+
+/* ---- after the compile ---- */
+
+static int stamp(const tl_invocation *inv, const char *out, unsigned type)
+{
+    char cwd[4096], li[256];
+    tl_note n = note_for(inv, type, cwd, li, sizeof li);
+    tl_error err;
+    if (tl_stamp_file(out, &n, argv_max(), &err) != 0) {
+        fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
+        return -1;
+    }
+    tl_stats_add(TL_STAT_STAMPED, 1);
+    return 0;
+}
+
+/* Runs the real compiler without the cache, then stamps: the last resort. */
+static int compile_direct(const tl_invocation *inv, const char *out)
+{
+    tl_strv argv = { 0 };
+    tl_strv_push(&argv, inv->compiler_path);
+    tl_strv_append(&argv, &inv->args);
+    unsetenv(TL_STAGE_ENV_REAL);
+    unsetenv(TL_STAGE_ENV_NOTE);
+    int st = tl_run_wait(argv.v);
+    tl_strv_free(&argv);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stamp(inv, out, TL_NOTE_COMPILE) != 0)
+        return 1 << 8;
+    return st;
+}
+
+/* Recompiles with the cache lookup bypassed but its store kept (CCACHE_RECACHE / SCCACHE_RECACHE): the
+ * stage stamps the fresh object and it replaces the bad entry, so the next hit is right. When that does
+ * not give a verified object (a cache without recache support), compiles without the cache at all. */
+static int recompile(const tl_invocation *inv, char *const cache_argv[], const char *out)
+{
+    const char *var = inv->cache == TL_CACHE_SCCACHE ? "SCCACHE_RECACHE" : "CCACHE_RECACHE";
+    setenv(var, "1", 1);
+    int st = tl_run_wait(cache_argv);
+    unsetenv(var);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return st;
+    tl_verify_result r;
+    tl_verify_object(out, inv->fp_hex, argv_hash(inv), inv->args.v, inv->args.n, &r);
+    return r.status == TL_VERIFY_OK ? st : compile_direct(inv, out);
+}
+
+static int verify(const tl_invocation *inv, char *const argv[], const char *out, int status)
+{
+    if (!on("verify", 1))
+        return status;
+    tl_verify_result r;
+    tl_verify_object(out, inv->fp_hex, argv_hash(inv), inv->args.v, inv->args.n, &r);
+    tl_stats_add(TL_STAT_VERIFIED, 1);
+    if (r.status == TL_VERIFY_OK)
+        return status;
+    tl_stats_add(r.status == TL_VERIFY_NO_NOTE ? TL_STAT_NO_NOTE : TL_STAT_MISMATCH, 1);
+    const char *policy = tl_config_get_or(config(), "provenance", "on_mismatch", "recompile");
+    int fail = strcmp(policy, "fail") == 0;
+    fprintf(stderr, "trueline-cc: %s: cached object does not match this compile: %s\n", out, r.what);
+    if (fail) {
+        fprintf(stderr, "trueline-cc: error: [provenance] on_mismatch = fail\n");
+        return 1 << 8;
+    }
+    fprintf(stderr, "trueline-cc: recompiling %s (cache lookup bypassed; the fresh object replaces the entry)\n", out);
+    tl_stats_add(TL_STAT_RECOMPILED, 1);
+    return recompile(inv, argv, out);
+}
+
+static int is_elf_link_output(const char *path, time_t started)
+{
+    struct stat st;
+    unsigned char h[20];
+    FILE *f;
+    if (stat(path, &st) != 0 || st.st_mtime < started - 1 || !(f = fopen(path, "rb")))
+        return 0;
+    size_t n = fread(h, 1, sizeof h, f);
+    fclose(f);
+    /* ET_REL (ld -r), ET_EXEC, ET_DYN of the host; a cubin (EM_CUDA 190) from nvcc -cubin is no link */
+    return n == sizeof h && memcmp(h, "\177ELF", 4) == 0 && h[5] == 1 && h[16] >= 1 && h[16] <= 3 &&
+           h[17] == 0 && !(h[18] == 190 && h[19] == 0);
+}
+
+int tl_prov_run(const tl_invocation *inv, char *const argv[])
+{
+    time_t started = time(NULL);
+    int status = tl_run_wait(argv);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return status;
+    char *out = default_output(inv);
+    if (!out)
+        return status;
+    if (is_stamped_compile(inv) && tl_prov_is_host_object(out)) {
+        if (inv->cache != TL_CACHE_NONE && g_stage)
+            status = verify(inv, argv, out, status);
+        else if (stamp(inv, out, TL_NOTE_COMPILE) != 0)
+            status = 1 << 8;
+    } else if (is_link(inv) && is_elf_link_output(out, started)) {
+        if (stamp(inv, out, TL_NOTE_LINK) != 0)
+            status = 1 << 8;
+    }
+    free(out);
+    return status;
+}

@@ -1,0 +1,66 @@
+/* Provenance on the wrapper side: stamping objects with `.note.trueline` (stamp.c), the stamping stage
+ * that ccache/sccache run as "the compiler" (stage.c), and cache-hit verification with its statistics
+ * (verify.c). Record format: include/trueline/note.h. */
+#ifndef TL_WRAPPER_PROVENANCE_H
+#define TL_WRAPPER_PROVENANCE_H
+#include <stddef.h>
+
+#include "trueline/diag.h"
+#include "trueline/note.h"
+
+/* Appends the record for n to path's `.note.trueline` (created when absent). Existing bytes keep their
+ * offsets, so it is safe for objects, shared objects and executables. */
+int tl_stamp_file(const char *path, const tl_note *n, size_t argv_max, tl_error *err);
+/* The same with an already encoded record (tl_note_encode). */
+int tl_stamp_record(const char *path, const unsigned char *rec, size_t rec_len, tl_error *err);
+
+/* Cache-hit verification of one object against what this invocation expects. */
+enum tl_verify_status { TL_VERIFY_OK = 0, TL_VERIFY_NO_NOTE, TL_VERIFY_MISMATCH, TL_VERIFY_UNREADABLE };
+typedef struct tl_verify_result {
+    enum tl_verify_status status;
+    char what[1024]; /* for anything but OK: exactly what differs or what is missing */
+} tl_verify_result;
+/* argv (argc elements): this invocation's effective argv, to name differing elements when the record
+ * carries its argv. */
+void tl_verify_object(const char *path, const char *fingerprint, const char *argv_hash, char *const *argv,
+                      int argc, tl_verify_result *r);
+
+/* Statistics kept in $XDG_CACHE_HOME/trueline/provenance-stats (flock'ed; a lost update is impossible,
+ * a failed update is silently skipped: statistics never fail a build). */
+enum tl_stat { TL_STAT_VERIFIED, TL_STAT_MISMATCH, TL_STAT_NO_NOTE, TL_STAT_RECOMPILED, TL_STAT_STAMPED,
+               TL_STAT_N };
+void tl_stats_add(enum tl_stat which, int delta);
+/* Prints the `ccache -s`-like lines; returns 0. */
+int tl_stats_print(void);
+void tl_stats_zero(void);
+
+/* The stamping stage. tl_stage_is_stage: argv[0] lies in the private stage directory and the stage
+ * environment is present. tl_stage_main runs the real compiler, then stamps the object it wrote. */
+#define TL_STAGE_ENV_REAL "TRUELINE_STAGE_REAL"
+#define TL_STAGE_ENV_NOTE "TRUELINE_STAGE_NOTE"
+#define TL_STAGE_ENV_ARGV_MAX "TRUELINE_STAGE_ARGV_MAX"
+int tl_stage_is_stage(const char *argv0);
+int tl_stage_main(int argc, char **argv);
+/* Path of the stage entry named like the real compiler (created on first use: a symlink to this
+ * trueline-cc in $XDG_CACHE_HOME/trueline/stage/). NULL with err set when it cannot be made. */
+char *tl_stage_path(const char *real_compiler, tl_error *err);
+/* Hex of an encoded record, for TL_STAGE_ENV_NOTE (malloc'ed). */
+char *tl_stage_note_env(const tl_note *n, size_t argv_max, tl_error *err);
+
+/* Output operand of an argv (without argv[0]): the value of the last -o, NULL when none. */
+const char *tl_prov_output(char *const *argv, int argc);
+/* Whether path is a host relocatable object that should carry a record (ELF ET_REL, not a cubin). */
+int tl_prov_is_host_object(const char *path);
+
+/* The run step's hooks (provenance.c; run.c calls them). */
+struct tl_invocation;
+/* The compiler the cache should run: the stamping stage for -c compiles, else the real compiler. */
+const char *tl_prov_compiler_for(const struct tl_invocation *inv);
+/* Sets the stage's variables (after tl_prov_compiler_for chose the stage). */
+void tl_prov_prepare_env(const struct tl_invocation *inv);
+/* Whether the compile needs the wrapper after it ends (stamp, verify, link record) instead of exec. */
+int tl_prov_wanted(const struct tl_invocation *inv);
+/* Runs argv (the cache command or the compiler), then stamps/verifies; returns a wait status. */
+int tl_prov_run(const struct tl_invocation *inv, char *const argv[]);
+
+#endif

@@ -1,0 +1,178 @@
+/* The stamping stage: what ccache/sccache run as "the compiler", so that the object they store already
+ * carries its `.note.trueline` and a later hit can be verified.
+ *
+ * The cache gets a path $XDG_CACHE_HOME/trueline/stage/<id>/<name of the real compiler>, a symlink to this
+ * trueline-cc. Named like the real compiler, ccache keeps its per-compiler argument handling (nvcc's
+ * -ccbin host-compiler hashing, direct and depend mode); the wrapper also sets CCACHE_COMPILERTYPE because
+ * ccache 4.7 may follow symlinks when guessing. The real compiler and the encoded record travel in
+ * TRUELINE_STAGE_* variables, which neither ccache nor sccache hashes; the stage removes them before it
+ * runs the compiler, so a trueline-cc masquerading as the host compiler under nvcc never sees them. */
+#include "provenance.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define STAGE_DIR "/trueline/stage/"
+
+int tl_stage_is_stage(const char *argv0)
+{
+    return argv0 && strstr(argv0, STAGE_DIR) && getenv(TL_STAGE_ENV_REAL);
+}
+
+static int unhex(const char *hex, unsigned char **out, size_t *len)
+{
+    size_t n = strlen(hex);
+    if (n % 2)
+        return -1;
+    unsigned char *p = malloc(n / 2 + 1);
+    if (!p)
+        return -1;
+    for (size_t i = 0; i < n / 2; i++) {
+        unsigned v;
+        if (sscanf(hex + 2 * i, "%2x", &v) != 1) {
+            free(p);
+            return -1;
+        }
+        p[i] = (unsigned char)v;
+    }
+    *out = p;
+    *len = n / 2;
+    return 0;
+}
+
+char *tl_stage_note_env(const tl_note *n, size_t argv_max, tl_error *err)
+{
+    unsigned char *rec;
+    size_t len;
+    if (tl_note_encode(n, argv_max, &rec, &len, err) != 0)
+        return NULL;
+    char *hex = malloc(2 * len + 1);
+    if (hex)
+        for (size_t i = 0; i < len; i++)
+            sprintf(hex + 2 * i, "%02x", rec[i]);
+    if (hex)
+        hex[2 * len] = 0;
+    free(rec);
+    return hex;
+}
+
+static int run_real(const char *real, char **argv)
+{
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "trueline-cc (stage): cannot fork: %s\n", strerror(errno));
+        return 127;
+    }
+    if (pid == 0) {
+        argv[0] = (char *)real;
+        execv(real, argv);
+        fprintf(stderr, "trueline-cc (stage): cannot run %s: %s\n", real, strerror(errno));
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return 127;
+    if (WIFSIGNALED(st)) {
+        /* Same death as the compiler's, so the cache (and make) see the signal. */
+        signal(WTERMSIG(st), SIG_DFL);
+        raise(WTERMSIG(st));
+        return 128 + WTERMSIG(st);
+    }
+    return WEXITSTATUS(st);
+}
+
+int tl_stage_main(int argc, char **argv)
+{
+    char *real = strdup(getenv(TL_STAGE_ENV_REAL));
+    const char *hex_env = getenv(TL_STAGE_ENV_NOTE);
+    char *hex = hex_env ? strdup(hex_env) : NULL;
+    unsetenv(TL_STAGE_ENV_REAL);
+    unsetenv(TL_STAGE_ENV_NOTE);
+    unsetenv(TL_STAGE_ENV_ARGV_MAX);
+    int rc = run_real(real, argv);
+    const char *out = tl_prov_output(argv + 1, argc - 1);
+    /* Only the compile step writes a host object (-E/-M runs of the cache's preprocessor mode do not). */
+    if (rc == 0 && hex && out && tl_prov_is_host_object(out)) {
+        unsigned char *rec;
+        size_t len;
+        tl_error err;
+        if (unhex(hex, &rec, &len) != 0) {
+            fprintf(stderr, "trueline-cc (stage): %s: malformed %s\n", out, TL_STAGE_ENV_NOTE);
+            rc = 1;
+        } else {
+            if (tl_stamp_record(out, rec, len, &err) != 0) {
+                /* Fail rather than let the cache store an object that every later hit would reject. */
+                fprintf(stderr, "trueline-cc (stage): %s\n", err.msg);
+                rc = 1;
+            } else {
+                tl_stats_add(TL_STAT_STAMPED, 1);
+            }
+            free(rec);
+        }
+    }
+    free(real);
+    free(hex);
+    return rc;
+}
+
+static int ensure_dir(const char *path)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(buf, 0777);
+            *p = '/';
+        }
+    return mkdir(buf, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+char *tl_stage_path(const char *real_compiler, tl_error *err)
+{
+    char self[PATH_MAX], dir[PATH_MAX], link[PATH_MAX + 256], cur[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return tl_fail(err, "stage: cannot find trueline-cc itself (/proc/self/exe)"), NULL;
+    self[n] = 0;
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char hex[TL_HASH_HEX_LEN + 1];
+    /* One directory per (trueline-cc binary, real compiler): several builds of trueline-cc never share
+     * a link, and sccache, which caches compiler detection per path, sees each toolchain at its own. */
+    tl_hasher *h = tl_hasher_new();
+    tl_hasher_update_str(h, self);
+    tl_hasher_update_str(h, real_compiler);
+    tl_hash_hex(tl_hasher_final(h), hex);
+    if (x && *x)
+        snprintf(dir, sizeof dir, "%s" STAGE_DIR "%.16s", x, hex);
+    else if (home && *home)
+        snprintf(dir, sizeof dir, "%s/.cache" STAGE_DIR "%.16s", home, hex);
+    else
+        return tl_fail(err, "stage: neither XDG_CACHE_HOME nor HOME is set"), NULL;
+    const char *base = strrchr(real_compiler, '/');
+    base = base ? base + 1 : real_compiler;
+    snprintf(link, sizeof link, "%s/%s", dir, base);
+    ssize_t m = readlink(link, cur, sizeof cur - 1);
+    if (m > 0 && (size_t)m == (size_t)n && memcmp(cur, self, (size_t)n) == 0)
+        return strdup(link);
+    if (ensure_dir(dir) != 0)
+        return tl_fail(err, "stage: cannot create %s: %s", dir, strerror(errno)), NULL;
+    /* symlink to a private name, then rename: concurrent first uses all end with the same link. */
+    char tmp[PATH_MAX + 300];
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", link, (long)getpid());
+    unlink(tmp);
+    if (symlink(self, tmp) != 0 || rename(tmp, link) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return tl_fail(err, "stage: cannot create %s: %s", link, strerror(e)), NULL;
+    }
+    return strdup(link);
+}

@@ -1,0 +1,170 @@
+/* Adds a provenance record to an ELF file's `.note.trueline` section, in place.
+ *
+ * libelf (ELF_C_RDWR) with ELF_F_LAYOUT: we place the new bytes ourselves so that every byte already in
+ * the file keeps its offset. That matters for linked outputs (executables, shared objects), whose
+ * loadable segments must not move, and keeps objects otherwise byte-identical for caches. The note data
+ * and a grown copy of the section-name table are appended at the end of the file, followed by the
+ * section header table; both are non-allocated, so moving them is safe. When the file already has a
+ * `.note.trueline` (a link of stamped objects), the record is appended to that section (moved to the
+ * end the same way). The old name table stays behind as unreferenced bytes (a few hundred bytes). */
+#include "provenance.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static size_t align_up(size_t v, size_t a)
+{
+    return (v + a - 1) & ~(a - 1);
+}
+
+/* Replaces a section's data with one new buffer placed at *end (advanced past it). */
+static int relocate(Elf_Scn *scn, void *bytes, size_t len, size_t align, size_t *end)
+{
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh))
+        return -1;
+    Elf_Data *d = elf_getdata(scn, NULL);
+    /* Every data descriptor after the first would be written too; a section we rewrite has one. */
+    if (d && elf_getdata(scn, d))
+        return -1;
+    if (!d && !(d = elf_newdata(scn)))
+        return -1;
+    d->d_buf = bytes;
+    d->d_size = len;
+    d->d_off = 0;
+    d->d_type = ELF_T_BYTE;
+    d->d_align = 1;
+    d->d_version = EV_CURRENT;
+    sh.sh_offset = align_up(*end, align);
+    sh.sh_size = len;
+    if (sh.sh_addralign < align)
+        sh.sh_addralign = align;
+    *end = sh.sh_offset + len;
+    elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);
+    return gelf_update_shdr(scn, &sh) ? 0 : -1;
+}
+
+static Elf_Scn *find_note(Elf *elf, size_t shstrndx)
+{
+    for (Elf_Scn *s = elf_nextscn(elf, NULL); s; s = elf_nextscn(elf, s)) {
+        GElf_Shdr sh;
+        const char *name;
+        if (gelf_getshdr(s, &sh) && sh.sh_type == SHT_NOTE &&
+            (name = elf_strptr(elf, shstrndx, sh.sh_name)) && strcmp(name, TL_NOTE_SECTION) == 0)
+            return s;
+    }
+    return NULL;
+}
+
+static int copy_section(Elf_Scn *scn, const void *extra, size_t extra_len, unsigned char **out, size_t *len)
+{
+    Elf_Data *d = elf_rawdata(scn, NULL);
+    size_t old = d ? d->d_size : 0;
+    *out = malloc(old + extra_len + 1);
+    if (!*out)
+        return -1;
+    if (old)
+        memcpy(*out, d->d_buf, old);
+    memcpy(*out + old, extra, extra_len);
+    *len = old + extra_len;
+    return 0;
+}
+
+static int stamp_elf(Elf *elf, size_t file_size, const unsigned char *rec, size_t rec_len, tl_error *err,
+                     const char *path)
+{
+    GElf_Ehdr eh;
+    size_t shstrndx;
+    if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) != 0 || shstrndx == SHN_UNDEF)
+        return tl_fail(err, "%s: no section-name table: %s", path, elf_errmsg(-1));
+    if (eh.e_shnum == 0 || eh.e_shnum >= SHN_LORESERVE - 1)
+        return tl_fail(err, "%s: section count %u not supported for stamping", path, (unsigned)eh.e_shnum);
+    /* ELF_F_DIRTY on the whole file: elfutils 0.188 otherwise writes the section header table from the
+     * array it read (one entry short after elf_newscn: the new header came out as garbage). */
+    elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT | ELF_F_DIRTY);
+    size_t end = file_size;
+    unsigned char *names = NULL, *notes = NULL;
+    size_t names_len = 0, notes_len = 0;
+    int rc = -1;
+    Elf_Scn *note = find_note(elf, shstrndx);
+    if (note) {
+        if (copy_section(note, rec, rec_len, &notes, &notes_len) == 0 &&
+            relocate(note, notes, notes_len, 4, &end) == 0)
+            rc = 0;
+    } else {
+        Elf_Scn *strscn = elf_getscn(elf, shstrndx);
+        GElf_Shdr ssh;
+        if (!strscn || !gelf_getshdr(strscn, &ssh) ||
+            copy_section(strscn, TL_NOTE_SECTION, sizeof TL_NOTE_SECTION, &names, &names_len) != 0)
+            goto out;
+        size_t name_off = ssh.sh_size;
+        if (relocate(strscn, names, names_len, 1, &end) != 0)
+            goto out;
+        Elf_Scn *scn = elf_newscn(elf);
+        GElf_Shdr sh;
+        if (!scn || !gelf_getshdr(scn, &sh))
+            goto out;
+        memset(&sh, 0, sizeof sh);
+        sh.sh_name = (GElf_Word)name_off;
+        sh.sh_type = SHT_NOTE;
+        sh.sh_addralign = 4;
+        if (!gelf_update_shdr(scn, &sh) || relocate(scn, (void *)rec, rec_len, 4, &end) != 0)
+            goto out;
+        rc = 0;
+    }
+    if (rc == 0) {
+        if (!gelf_getehdr(elf, &eh))
+            rc = -1;
+        else {
+            size_t sha = eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+            eh.e_shoff = align_up(end, sha);
+            rc = gelf_update_ehdr(elf, &eh) && elf_update(elf, ELF_C_WRITE) >= 0 ? 0 : -1;
+        }
+    }
+out:
+    if (rc != 0)
+        tl_fail(err, "%s: cannot add %s: %s", path, TL_NOTE_SECTION, elf_errmsg(-1));
+    free(names);
+    free(notes);
+    return rc;
+}
+
+int tl_stamp_file(const char *path, const tl_note *n, size_t argv_max, tl_error *err)
+{
+    unsigned char *rec;
+    size_t rec_len;
+    if (tl_note_encode(n, argv_max, &rec, &rec_len, err) != 0)
+        return -1;
+    int rc = tl_stamp_record(path, rec, rec_len, err);
+    free(rec);
+    return rc;
+}
+
+int tl_stamp_record(const char *path, const unsigned char *rec, size_t rec_len, tl_error *err)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return tl_fail(err, "libelf: %s", elf_errmsg(-1));
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return tl_fail(err, "%s: cannot open for stamping: %s", path, strerror(e));
+    }
+    int rc;
+    Elf *elf = elf_begin(fd, ELF_C_RDWR, NULL);
+    if (!elf || elf_kind(elf) != ELF_K_ELF)
+        rc = tl_fail(err, "%s: not an ELF file, not stamped", path);
+    else
+        rc = stamp_elf(elf, (size_t)st.st_size, rec, rec_len, err, path);
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return rc;
+}
