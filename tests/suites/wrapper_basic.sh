@@ -27,7 +27,8 @@ if have clang; then
   contains "clang gets -gline-tables-only" ex.txt 'forced: -gline-tables-only'
   check "clang object has .debug_line" has_debug_line ac.o
 fi
-TRUELINE_WRAPPER_HOST_DEBUG=keep trueline-cc gcc -c a.c -o keep.o
+# provenance off: the .note.trueline record is the only other difference (tests/suites/provenance.sh)
+TRUELINE_PROVENANCE_STAMP=false TRUELINE_WRAPPER_HOST_DEBUG=keep trueline-cc gcc -c a.c -o keep.o
 check "host_debug=keep adds nothing (byte-identical to plain gcc)" cmp -s keep.o plain.o
 
 # --- nothing forced where it would change the meaning --------------------------------------------------
@@ -126,7 +127,7 @@ TRUELINE_CONFIG=$T/unreadable.ini trueline-cc gcc -c a.c -o cfg3.o 2>ex.txt; rc=
 check "unreadable toolchain file: compile fails (status 2)" test $rc = 2 -a ! -e cfg3.o
 contains "... naming the file" ex.txt "extra file: $T/tools"
 printf '[wrapper]\nhost_debug = keep\n' > .trueline.ini
-trueline-cc gcc -c a.c -o dot.o
+TRUELINE_PROVENANCE_STAMP=false trueline-cc gcc -c a.c -o dot.o
 check "./.trueline.ini is read" cmp -s dot.o plain.o
 rm .trueline.ini
 
