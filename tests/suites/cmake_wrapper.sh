@@ -4,6 +4,7 @@
 . "$(dirname "$0")/../lib/harness.sh"
 have cmake || { skip "cmake not installed"; exit 0; }
 have ccache || { skip "ccache not installed"; exit 0; }
+W=$(command -v trueline-cc) || { fail "trueline-cc not on PATH"; exit 0; }
 cd "$T"
 mkdir -p proj
 langs=CXX
@@ -21,14 +22,15 @@ printf 'int util(int x) { return x * 2; }\n' > proj/util.cpp
 printf '#include <vector>\nint more(int n) { std::vector<int> v(n, 1); int s = 0; for (int x : v) s += x; return s; }\n' > proj/more.cpp
 printf '__global__ void scale(float *p, float f) { p[threadIdx.x] *= f; }\nvoid launch(float *p) { scale<<<1, 32>>>(p, 2.0f); }\n' > proj/kern.cu
 export CCACHE_DIR=$T/ccache
-cfg=(-S proj -B bld -G "Unix Makefiles" "-DCMAKE_CXX_COMPILER_LAUNCHER=trueline-cc;ccache")
+cfg=(-S proj -B bld -G "Unix Makefiles" "-DCMAKE_CXX_COMPILER_LAUNCHER=$W;ccache")
 if have_nvcc; then
-  cfg+=("-DCMAKE_CUDA_COMPILER=$CUDA_HOME/bin/nvcc" "-DCMAKE_CUDA_COMPILER_LAUNCHER=trueline-cc;ccache")
+  cfg+=("-DCMAKE_CUDA_COMPILER=$CUDA_HOME/bin/nvcc" "-DCMAKE_CUDA_COMPILER_LAUNCHER=$W;ccache")
 else
   skip "nvcc not found: CMake project built without its CUDA part"
 fi
 if ! cmake "${cfg[@]}" > cmake.log 2>&1; then fail "cmake configure"; sed 's/^/    | /' cmake.log | tail -20; exit 0; fi
-check "cmake build through trueline-cc;ccache" bash -c "cmake --build bld -j2 > build.log 2>&1"
+if cmake --build bld -j2 > build.log 2>&1; then pass "cmake build through trueline-cc;ccache"; else
+  fail "cmake build through trueline-cc;ccache"; tail -20 build.log | sed 's/^/    | /'; fi
 # The project's objects only (CMake's compiler-identification objects are not built through the launcher).
 mapfile -t objs < <(find bld/CMakeFiles -path '*.dir/*' -name '*.o' | sort)
 want=2; have_nvcc && want=3
