@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "checks/checks.h"
 #include "inputs.h"
 #include "load.h"
 #include "report/suppress.h"
+#include "trueline/limits.h"
 
 static unsigned long long input_size(const char *path)
 {
@@ -22,76 +24,190 @@ static unsigned long long input_size(const char *path)
 struct work {
     const struct tl_options *o;
     const struct tl_policy *p;
-    const struct tl_inputs *in;
+    struct tl_inputs *in;   /* heap: an abandoned worker may still read it after tl_audit_run returns */
     struct tl_results *r;
-    atomic_size_t next, done;
+    atomic_size_t next;
+    /* --timeout: each input's state, guarded by mu, so a worker that overruns can be abandoned (its file reported
+     * as timed out) without racing the worker that still holds it: results are published under mu, never
+     * written in place. */
+    pthread_mutex_t mu;
+    unsigned char *state;   /* 0 pending/running, 1 done, 2 abandoned */
+    atomic_size_t done;
+    struct slot *slots;
+    size_t nslots, capslots;
+    atomic_size_t live;     /* worker threads still in worker() */
     int progress;
     pthread_mutex_t progress_lock;
 };
 
+/* What a worker is busy with, for the watchdog. */
+struct slot {
+    struct work *w;
+    atomic_size_t idx;      /* input index, SIZE_MAX when idle */
+    _Atomic long long since_ms;
+    int abandoned;
+};
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static void check_one(struct work *w, size_t i)
 {
-    struct tl_file *f = &w->r->files[i];
-    tl_load_file(&w->in->v[i], w->o, f);
-    if (f->error)
-        return;
-    for (size_t c = 0; c < tl_ncheck; c++) {
+    struct tl_file f;
+    struct tl_findings fs = { 0 };
+    tl_deadline_start(w->o->timeout_s);
+    tl_load_file(&w->in->v[i], w->o, &f);
+    for (size_t c = 0; c < tl_ncheck && !f.error; c++) {
         const struct tl_check *chk = tl_checks[c];
         enum tl_severity sev = tl_policy_severity(w->p, chk->id, chk->default_severity);
         if (sev != TL_SEV_NONE)
-            chk->run(f, w->p, sev, &w->r->findings[i]);
+            chk->run(&f, w->p, sev, &fs);
     }
-    tl_suppress_apply(&w->r->findings[i], w->p);
-}
-
-static void *worker(void *arg)
-{
-    struct work *w = arg;
-    size_t i;
-    while ((i = atomic_fetch_add(&w->next, 1)) < w->in->n) {
-        check_one(w, i);
+    tl_suppress_apply(&fs, w->p);
+    tl_deadline_stop();
+    pthread_mutex_lock(&w->mu);
+    if (w->state[i] == 0) {
+        w->r->files[i] = f;
+        w->r->findings[i] = fs;
+        w->state[i] = 1;
         size_t done = atomic_fetch_add(&w->done, 1) + 1;
         if (w->progress) {
             pthread_mutex_lock(&w->progress_lock);
             tl_progress_tick(done, w->in->n, w->in->v[i].display);
             pthread_mutex_unlock(&w->progress_lock);
         }
+    } else {
+        tl_file_free(&f); /* abandoned by the watchdog: its timeout error is already published */
+        tl_findings_free(&fs);
     }
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void *worker(void *arg)
+{
+    struct slot *s = arg;
+    struct work *w = s->w;
+    size_t i;
+    while ((i = atomic_fetch_add(&w->next, 1)) < w->in->n) {
+        atomic_store(&s->since_ms, now_ms());
+        atomic_store(&s->idx, i);
+        check_one(w, i);
+        atomic_store(&s->idx, SIZE_MAX);
+    }
+    atomic_fetch_sub(&w->live, 1);
     return NULL;
+}
+
+/* Work and the inputs it points into stay reachable (for LeakSanitizer too) while an abandoned worker may still
+ * be reading them; the process exits soon after. */
+static struct work *abandoned_work;
+
+static int start_worker(struct work *w, pthread_t *t)
+{
+    struct slot *s = &w->slots[w->nslots];
+    s->w = w;
+    atomic_init(&s->idx, SIZE_MAX);
+    atomic_init(&s->since_ms, now_ms());
+    s->abandoned = 0;
+    atomic_fetch_add(&w->live, 1);
+    if (pthread_create(t, NULL, worker, s) != 0) {
+        atomic_fetch_sub(&w->live, 1);
+        return -1;
+    }
+    w->nslots++;
+    return 0;
+}
+
+/* A reader that never polls its deadline (stuck inside a library) is abandoned at twice the limit: its file is
+ * reported as timed out and a fresh worker takes over the rest. Readers that poll stop at the limit themselves. */
+static size_t watchdog(struct work *w, pthread_t *t, size_t cap)
+{
+    size_t stuck = 0;
+    long long limit = 2000LL * w->o->timeout_s;
+    while (atomic_load(&w->done) < w->in->n) {
+        struct timespec ts = { 0, 50 * 1000000L };
+        nanosleep(&ts, NULL);
+        for (size_t k = 0; k < w->nslots; k++) {
+            struct slot *s = &w->slots[k];
+            size_t i = atomic_load(&s->idx);
+            if (s->abandoned || i == SIZE_MAX || now_ms() - atomic_load(&s->since_ms) < limit)
+                continue;
+            pthread_mutex_lock(&w->mu);
+            if (w->state[i] == 0 && atomic_load(&s->idx) == i) {
+                struct tl_file *f = &w->r->files[i];
+                f->display = strdup(w->in->v[i].display);
+                f->path = strdup(w->in->v[i].path);
+                f->error = tl_asprintf("time limit of %u s exceeded (--timeout); input abandoned", w->o->timeout_s);
+                w->state[i] = 2;
+                atomic_fetch_add(&w->done, 1);
+                s->abandoned = 1;
+                stuck++;
+                pthread_detach(t[k]);
+                if (w->nslots < cap)
+                    start_worker(w, &t[w->nslots]);
+            }
+            pthread_mutex_unlock(&w->mu);
+        }
+    }
+    return stuck;
 }
 
 void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct tl_results *r)
 {
-    struct tl_inputs in = { 0 };
+    struct work *w = calloc(1, sizeof *w);
+    struct tl_inputs *in = calloc(1, sizeof *in);
     memset(r, 0, sizeof *r);
-    tl_inputs_expand(&in, o->inputs, o->ninputs);
-    r->nfiles = in.n;
-    r->files = calloc(in.n ? in.n : 1, sizeof *r->files);
-    r->findings = calloc(in.n ? in.n : 1, sizeof *r->findings);
-    struct work w = { .o = o, .p = p, .in = &in, .r = r };
-    atomic_init(&w.next, 0);
-    atomic_init(&w.done, 0);
-    pthread_mutex_init(&w.progress_lock, NULL);
+    tl_inputs_expand(in, o->inputs, o->ninputs);
+    r->nfiles = in->n;
+    r->files = calloc(in->n ? in->n : 1, sizeof *r->files);
+    r->findings = calloc(in->n ? in->n : 1, sizeof *r->findings);
+    w->o = o;
+    w->p = p;
+    w->in = in;
+    w->r = r;
+    w->state = calloc(in->n ? in->n : 1, 1);
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_mutex_init(&w->progress_lock, NULL);
     int big = 0;
-    for (size_t i = 0; i < in.n && !big; i++)
-        big = in.v[i].size > ((size_t)50 << 20) || (!in.v[i].is_member && input_size(in.v[i].path) > (50ull << 20));
-    w.progress = tl_progress_wanted(o, in.n, big);
+    for (size_t i = 0; i < in->n && !big; i++)
+        big = in->v[i].size > ((size_t)50 << 20) || (!in->v[i].is_member && input_size(in->v[i].path) > (50ull << 20));
+    w->progress = tl_progress_wanted(o, in->n, big);
+    atomic_init(&w->next, 0);
+    atomic_init(&w->done, 0);
+    atomic_init(&w->live, 0);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     size_t jobs = o->jobs > 0 ? (size_t)o->jobs : (size_t)(ncpu > 0 ? ncpu : 1);
-    if (jobs > in.n)
-        jobs = in.n ? in.n : 1;
-    pthread_t *t = calloc(jobs, sizeof *t);
-    size_t started = 0;
-    for (size_t k = 1; k < jobs; k++)
-        if (pthread_create(&t[started], NULL, worker, &w) == 0)
-            started++;
-    worker(&w); /* the main thread works too; with -j1 it is the only one */
-    for (size_t k = 0; k < started; k++)
-        pthread_join(t[k], NULL);
+    if (jobs > in->n)
+        jobs = in->n ? in->n : 1;
+    /* With --timeout every input may need a replacement worker; the main thread supervises instead of working. */
+    size_t cap = o->timeout_s ? jobs + in->n : jobs;
+    w->slots = calloc(cap + 1, sizeof *w->slots);
+    pthread_t *t = calloc(cap + 1, sizeof *t);
+    size_t stuck = 0;
+    if (o->timeout_s) {
+        for (size_t k = 0; k < jobs; k++)
+            start_worker(w, &t[w->nslots]);
+        if (w->nslots == 0)
+            start_worker(w, &t[0]);
+        stuck = watchdog(w, t, cap);
+    } else {
+        for (size_t k = 1; k < jobs; k++)
+            start_worker(w, &t[w->nslots]);
+        struct slot self = { .w = w };
+        atomic_init(&self.idx, SIZE_MAX);
+        atomic_fetch_add(&w->live, 1);
+        worker(&self); /* the main thread works too; with -j1 it is the only one */
+    }
+    for (size_t k = 0; k < w->nslots; k++)
+        if (!w->slots[k].abandoned)
+            pthread_join(t[k], NULL);
     free(t);
-    if (w.progress)
+    if (w->progress)
         tl_progress_done();
-    pthread_mutex_destroy(&w.progress_lock);
     if (o->baseline && tl_baseline_apply(r, o->baseline) != 0)
         r->unreadable++; /* an unreadable baseline is a bad input: exit 2 */
     for (size_t i = 0; i < r->nfiles; i++) {
@@ -105,7 +221,17 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
                 r->counts[x->severity]++;
         }
     }
-    tl_inputs_free(&in);
+    if (stuck) {
+        abandoned_work = w;
+        return;
+    }
+    pthread_mutex_destroy(&w->mu);
+    pthread_mutex_destroy(&w->progress_lock);
+    free(w->state);
+    free(w->slots);
+    free(w);
+    tl_inputs_free(in);
+    free(in);
 }
 
 void tl_results_free(struct tl_results *r)

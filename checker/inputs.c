@@ -64,6 +64,20 @@ static int is_archive(const char *path)
     return n == 8 && memcmp(m, "!<arch>\n", 8) == 0;
 }
 
+/* libelf clips a member whose header size runs past the end of the archive to what is there, silently; the size
+ * field (decimal, bytes 48..57 of the 60-byte header before the member) still says how much was promised. */
+static int member_truncated(const char *ar_base, const char *mbase, size_t msize)
+{
+    if (mbase - ar_base < 68)
+        return 0;
+    char field[11];
+    memcpy(field, mbase - 60 + 48, 10);
+    field[10] = 0;
+    char *end;
+    unsigned long long declared = strtoull(field, &end, 10);
+    return end != field && declared > msize;
+}
+
 /* Archive members via libelf's ar support: each member's bytes are a window of the archive file. */
 static void expand_archive(struct tl_inputs *out, const char *path)
 {
@@ -85,12 +99,19 @@ static void expand_archive(struct tl_inputs *out, const char *path)
     const char *ar_base = elf_rawfile(ar, &ar_size);
     Elf *m;
     Elf_Cmd cmd = ELF_C_READ_MMAP;
-    size_t members = 0;
+    size_t members = 0, end = 8; /* end: just past the last member libelf could read */
     while ((m = elf_begin(fd, cmd, ar)) != NULL) {
         Elf_Arhdr *h = elf_getarhdr(m);
         size_t msize = 0;
         const char *mbase = elf_rawfile(m, &msize);
-        if (h && h->ar_name[0] != '/' && mbase && ar_base) {
+        if (mbase && ar_base)
+            end = (size_t)(mbase - ar_base) + msize + (msize & 1);
+        if (h && h->ar_name[0] != '/' && mbase && ar_base && member_truncated(ar_base, mbase, msize)) {
+            char *disp = tl_asprintf("%s(%s)", path, h->ar_name);
+            add_error(out, disp ? disp : path, "%s", "archive member is cut short: its header declares more bytes than the archive holds");
+            free(disp);
+            members++;
+        } else if (h && h->ar_name[0] != '/' && mbase && ar_base) {
             char *disp = tl_asprintf("%s(%s)", path, h->ar_name);
             struct tl_input *in = add(out, disp ? disp : path, path);
             free(disp);
@@ -104,8 +125,18 @@ static void expand_archive(struct tl_inputs *out, const char *path)
         cmd = elf_next(m);
         elf_end(m);
     }
-    if (elf_errno() != 0 && members == 0)
-        add_error(out, path, "bad archive member header: %s", elf_errmsg(-1));
+    /* libelf stops at the first member header it cannot parse and the members after it silently vanish: say so.
+     * (Reaching the end also leaves an error set, "offset out of range", so only a stop short of the end counts;
+     * elf_errno() clears the error, so it is read once.) Trailing newline padding is fine. */
+    int e = elf_errno();
+    while (ar_base && end < ar_size && ar_base[end] == '\n')
+        end++;
+    if (ar_base && end < ar_size) {
+        char *why = tl_asprintf("bad archive member header at offset %zu: %s%s", end,
+                                e ? elf_errmsg(e) : "not a valid member", members ? "; the members after it are not checked" : "");
+        add_error(out, path, "%s", why ? why : "bad archive member header");
+        free(why);
+    }
     elf_end(ar);
     close(fd);
 }

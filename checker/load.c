@@ -2,9 +2,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "read/readers.h"
 #include "trueline/elf_file.h"
+#include "trueline/limits.h"
 
 static int is_fatbin(const unsigned char *p, size_t n)
 {
@@ -37,6 +39,22 @@ static int load_elf(struct tl_file *f, const unsigned char *data, size_t size, c
     return rc;
 }
 
+/* Fault injection for tests/suites/hardening_limits.sh, which needs an input that takes forever without having
+ * one: TRUELINE_TEST_STALL=poll:SUBSTR makes the load of inputs whose name contains SUBSTR spin while polling the
+ * deadline (a reader that cooperates), hang:SUBSTR sleeps without polling (a reader stuck inside a library). */
+static void test_stall(const char *display)
+{
+    const char *v = getenv("TRUELINE_TEST_STALL");
+    if (!v || (strncmp(v, "poll:", 5) != 0 && strncmp(v, "hang:", 5) != 0) || !strstr(display, v + 5))
+        return;
+    for (int i = 0; i < 600 * 100; i++) {
+        if (v[0] == 'p' && tl_deadline_expired())
+            return;
+        struct timespec ts = { 0, 10 * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+}
+
 int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct tl_file *f)
 {
     memset(f, 0, sizeof *f);
@@ -65,6 +83,7 @@ int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct t
         size = in->size;
     }
     int rc;
+    test_stall(in->display);
     if (tl_is_elf(data, size))
         rc = load_elf(f, data, size, o);
     else if (is_fatbin(data, size))
@@ -74,5 +93,11 @@ int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct t
         rc = -1;
     }
     tl_unmap_file(map, map_len);
+    if (!f->error && tl_deadline_expired()) {
+        /* Readers stop early at the deadline; whatever they built is incomplete, so the input is unreadable. */
+        tl_error e;
+        tl_deadline_check(&e);
+        f->error = strdup(e.msg);
+    }
     return f->error ? -1 : rc;
 }

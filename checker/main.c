@@ -10,6 +10,7 @@
 #include "policy.h"
 #include "tools/tools.h"
 #include "trueline/config.h"
+#include "trueline/limits.h"
 
 static void usage(FILE *out)
 {
@@ -32,6 +33,8 @@ static void usage(FILE *out)
         "  --debug-dir DIR                  where separate debug files live (repeatable)\n"
         "  --release                        release audit (e.g. -G device images are findings)\n"
         "  -j N                             parallel files (default: CPUs)\n"
+        "  --timeout S                      give up on one input after S seconds (exit 2; others still checked)\n"
+        "  --max-input-mb N                 refuse to decompress more than N MiB for one section or entry\n"
         "  --progress / --no-progress, --color / --no-color\n"
         "exit status: 0 clean, 1 findings at or above --fail-on, 2 usage error or unreadable input\n");
 }
@@ -116,8 +119,20 @@ static int parse_option(struct tl_options *o, int c, const char *arg)
     case O_NO_PROGRESS: o->progress = 0; return 0;
     case O_COLOR: o->color = 1; return 0;
     case O_NO_COLOR: o->color = 0; return 0;
-    case O_MAX_MB: o->max_input_mb = strtoull(arg, NULL, 10); return 0;
-    case O_TIMEOUT: o->timeout_s = (unsigned)strtoul(arg, NULL, 10); return 0;
+    case O_MAX_MB:
+        o->max_input_mb = strtoull(arg, &end, 10);
+        if (*end || !*arg || *arg == '-') {
+            fprintf(stderr, "trueline-check: --max-input-mb: '%s' is not a number of MiB\n", arg);
+            return -1;
+        }
+        return 0;
+    case O_TIMEOUT:
+        o->timeout_s = (unsigned)strtoul(arg, &end, 10);
+        if (*end || !*arg || *arg == '-') {
+            fprintf(stderr, "trueline-check: --timeout: '%s' is not a number of seconds\n", arg);
+            return -1;
+        }
+        return 0;
     case 'j':
         o->jobs = (int)strtol(arg, &end, 10);
         if (*end || o->jobs < 0) {
@@ -172,6 +187,9 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    /* --max-input-mb bounds every decompression (ELF sections, fatbin entries) of every input. */
+    if (o.max_input_mb)
+        tl_set_decompress_limit(o.max_input_mb > (SIZE_MAX >> 20) ? SIZE_MAX : (size_t)o.max_input_mb << 20);
     tl_config cfg = { 0 };
     tl_error err;
     if ((o.config ? tl_config_load_file(&cfg, o.config, &err) : tl_config_load(&cfg, &err)) != 0) {

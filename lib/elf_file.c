@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -72,6 +73,16 @@ int tl_elf_open_mem(tl_elf *e, const char *name, const void *data, size_t size, 
         return tl_fail(err, "bad ELF header: %s", elf_errmsg(-1));
     if (elf_getshdrnum(e->elf, &e->shnum) != 0 || elf_getshdrstrndx(e->elf, &e->shstrndx) != 0)
         return tl_fail(err, "bad section header table: %s", elf_errmsg(-1));
+    /* libelf reads lazily: a file cut short (e.g. a clipped archive member) opens fine and only fails, or reads
+     * zeros, when sections are asked for. The table's extent is known now, so a truncation is reported here.
+     * libelf itself then reports no sections at all, so the header's own e_shnum is what is checked (0 means
+     * extended numbering, where libelf had to read the table and shnum is trustworthy). */
+    size_t entsize = e->ehdr.e_shentsize ? e->ehdr.e_shentsize : 1;
+    size_t count = e->ehdr.e_shnum ? e->ehdr.e_shnum : e->shnum;
+    if (e->ehdr.e_shoff && (e->ehdr.e_shoff > size || count > (size - e->ehdr.e_shoff) / entsize))
+        return tl_fail(err, "truncated %s: its section header table (offset %llu, %zu entries) ends past the end "
+                       "of the file (%zu bytes)", e->ehdr.e_type == ET_CORE ? "core" : "file",
+                       (unsigned long long)e->ehdr.e_shoff, count, size);
     return 0;
 }
 
@@ -191,11 +202,18 @@ int tl_elf_section_bytes(const tl_elf *e, Elf_Scn *scn, tl_bytes *out, tl_error 
     if (ch.ch_size > TL_SECTION_MAX)
         return tl_fail(err, "compressed section %s declares an implausible size %llu", name,
                        (unsigned long long)ch.ch_size);
+    const unsigned char *src = out->p + hdr;
+    size_t n = out->n - hdr;
+    char what[300];
+    snprintf(what, sizeof what, "compressed section %s", name);
+    /* Checked against what the payload could possibly expand to before allocating: a forged ch_size otherwise
+     * asks malloc for up to 4 GiB per section (found by fuzz/targets/elf_file.c; tests/data/regress/elf_file). */
+    if (tl_decompress_check(what, n, ch.ch_size, ch.ch_type == ELFCOMPRESS_ZLIB ? TL_ZLIB_MAX_RATIO : TL_ZSTD_MAX_RATIO,
+                            err) != 0)
+        return -1;
     unsigned char *dst = malloc(ch.ch_size ? ch.ch_size : 1);
     if (!dst)
         return tl_fail(err, "out of memory decompressing %s", name);
-    const unsigned char *src = out->p + hdr;
-    size_t n = out->n - hdr;
     int ok;
     if (ch.ch_type == ELFCOMPRESS_ZLIB) {
         ok = inflate_zlib(src, n, dst, ch.ch_size) == 0;

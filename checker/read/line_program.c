@@ -313,6 +313,8 @@ static int read_header(struct cur *c, const struct tl_line_sections *s, struct h
         h->std_len[i] = (unsigned char)rd_fixed(c, 1);
     if (c->bad || !h->prog)
         bad = "header_length runs past the unit";
+    else if (c->p > h->prog) /* the tables would then start past their own end (found by fuzz/targets/line_program.c) */
+        bad = "header_length is shorter than the fixed header fields";
     else if (h->line_range == 0)
         bad = "line_range is 0";
     else if (h->opcode_base == 0)

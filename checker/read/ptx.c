@@ -23,7 +23,8 @@ static int directive(const char *p, const char *end, const char *d)
 static void target(struct tl_device_info *d, const char *p, const char *end)
 {
     p = skip_ws(p + 7, end);
-    if (end - p > 3 && (memcmp(p, "sm_", 3) == 0 || memcmp(p, "compute_", 8) == 0)) {
+    /* each prefix is compared only where that many bytes remain (fuzz/targets/ptx.c read past the text) */
+    if ((end - p > 3 && memcmp(p, "sm_", 3) == 0) || (end - p > 8 && memcmp(p, "compute_", 8) == 0)) {
         p += p[0] == 's' ? 3 : 8;
         unsigned sm = 0;
         while (p < end && *p >= '0' && *p <= '9')

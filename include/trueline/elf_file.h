@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "trueline/diag.h"
+#include "trueline/limits.h"
 
 #ifndef ELFCOMPRESS_ZSTD
 #define ELFCOMPRESS_ZSTD 2 /* glibc 2.36's elf.h predates it */

@@ -84,9 +84,9 @@ bad=0; for c in out/*.cubin; do $TC --list "$c" >/dev/null 2>&1 || bad=$((bad+1)
 check "every extracted cubin reads back as a cubin" test $bad -eq 0
 check "extracted PTX is text starting with .version" grep -q '^\.version' out/li.o.0.2.compute_120.ptx
 check "extracted cubin is identical to nvcc -cubin output size-wise (ELF magic)" test "$(head -c 4 out/li.o.0.0.sm_90.cubin | od -An -c | tr -d ' ')" = '177ELF'
-ln -s "$T/victim" out/li.o.0.0.sm_90.cubin.tmp 2>/dev/null
-echo keep >victim; rm -f out/li.o.0.1.sm_100a.cubin; ln -s "$T/victim" out/li.o.0.1.sm_100a.cubin
-$TC --extract out li.o >/dev/null 2>extract2.err; rc=$?
+mkdir -p out3; cp out/li.o.0.0.sm_90.cubin out3/
+echo keep >victim; ln -s "$T/victim" out3/li.o.0.1.sm_100a.cubin
+$TC --extract out3 li.o >/dev/null 2>extract2.err; rc=$?
 check "--extract over existing files exits 2" test $rc -eq 2
 check "--extract does not follow a planted symlink" test "$(cat victim)" = keep
 contains "--extract names the file it refused" extract2.err 'li.o.0.1.sm_100a.cubin: cannot create'
@@ -99,11 +99,12 @@ check "--extract writes nothing outside DIR" test "$(ls out2 | grep -vc '^we_ird
 $TC --checks line-tables libmix.so >mix.txt 2>&1
 names=$(grep -o 'device code has no line rows' mix.txt | wc -l)
 check "libmix.so: exactly 2 device functions without rows reported (got $names)" test "$names" -eq 2
-contains "libmix.so: plainOne named" mix.txt 'plainOne\(float\*, int\).*no line rows in fatbin\[1\]\.entry\[0\] sm_90, fatbin\[1\]\.entry\[1\] sm_100a'
+contains "libmix.so: plainOne named with both archs" mix.txt 'plainOne\(float\*, int\).*no line rows in fatbin\[[0-9]+\]\.entry\[0\] sm_90, fatbin\[[0-9]+\]\.entry\[1\] sm_100a'
 contains "libmix.so: plainTwo named" mix.txt 'plainTwo\(int\*\)'
 lacks "libmix.so: kernA/kernB (built with -lineinfo) not blamed" mix.txt 'kern[AB].*no line rows'
-contains "libmix.so: PTX without .loc reported" mix.txt 'PTX image fatbin\[1\]\.entry\[2\] compute_120 has no \.loc'
-contains "libmix.so: per-file device coverage" mix.txt 'device line coverage: 6 of 8 device functions \(75\.0%\)'
+contains "libmix.so: PTX without .loc reported" mix.txt 'PTX image fatbin\[[0-9]+\]\.entry\[2\] compute_120 has no \.loc'
+# kernA, kernB, $kernA$notinl (with rows) and plainOne, plainTwo (without), each for sm_90 and sm_100a
+contains "libmix.so: per-file device coverage" mix.txt 'device line coverage: 6 of 10 device functions \(60\.0%\)'
 $TC --checks line-tables none.o >none.txt 2>&1
 contains "none.o: one finding for device code without any line info" none.txt 'device code has no line information: none of its 1 cubins'
 $TC --checks line-tables li.o size.o rdc_speed.o app >good.txt 2>&1
@@ -141,8 +142,11 @@ import sys
 d = open("none.o", "rb").read()
 open("none_old.o", "wb").write(d.replace(sys.argv[1].encode(), sys.argv[2].encode()))
 PY
-  ld -r none_old.o li.o -o combo.o 2>/dev/null
-  $TC --checks mixed-toolchain combo.o >mix2.txt 2>&1
+  # one artifact, two containers: fatbin sections are plain concatenations of containers (docs/cuda-formats.md)
+  objcopy -O binary --only-section=.nv_fatbin none_old.o old.fatbin
+  objcopy -O binary --only-section=.nv_fatbin li.o new.fatbin
+  cat old.fatbin new.fatbin >combo.fatbin
+  $TC --checks mixed-toolchain combo.fatbin >mix2.txt 2>&1
   contains "mixed-toolchain: two CUDA releases across one artifact's cubins" mix2.txt 'device code from 2 CUDA toolkit releases: CUDA 11.9: 1 cubins.*CUDA [0-9.]+: 2 cubins'
   $TC --checks mixed-toolchain li.o >mix3.txt 2>&1
   lacks "mixed-toolchain: one release is fine" mix3.txt 'toolkit releases'
@@ -155,7 +159,7 @@ NVDISASM=$(find_pypi_tool nvdisasm)
 if [ -z "$NVDISASM" ]; then
   skip "nvdisasm (pip install nvidia-cuda-nvdisasm) absent: symbolization not compared"
 else
-  for c in out/li.o.0.0.sm_90.cubin out/li.o.0.1.sm_100a.cubin out/app.rel0.0.sm_90.cubin; do
+  for c in out/li.o.0.0.sm_90.cubin out/li.o.0.1.sm_100a.cubin out/app.rel*.sm_90.cubin; do
     [ -f "$c" ] || { fail "no $c"; continue; }
     "$NVDISASM" -gi "$c" | python3 "$L/nvdisasm_chains.py" >"$c.exp"
     total=0 bad=0 deep=0
@@ -165,8 +169,9 @@ else
       [ "$got" = "$chain" ] || { bad=$((bad + 1)); [ $bad -le 3 ] && echo "    | $fn+$off nvdisasm=$chain trueline=$got"; }
       case "$chain" in *,*,*) deep=$((deep + 1));; esac
     done <"$c.exp"
-    if [ $total -gt 5 ] && [ $bad -eq 0 ]; then pass "$(basename "$c"): $total annotated offsets equal nvdisasm -gi ($deep with 2-level inlining)"
+    if [ $total -gt 0 ] && [ $bad -eq 0 ]; then pass "$(basename "$c"): $total annotated offsets equal nvdisasm -gi ($deep with 2-level inlining)"
     else fail "$(basename "$c"): $bad of $total offsets differ from nvdisasm -gi"; fi
+    [ "$c" = out/li.o.0.0.sm_90.cubin ] && check "nvdisasm shows 2-level inline chains that were compared ($deep)" test "$deep" -gt 0
   done
 fi
 $TC --symbolize li.o _Z5kernBPfi+0xe0 --sm 90 >sym.txt 2>&1

@@ -1,0 +1,44 @@
+/* checker/read/fatbin.c (container walk, zstd/LZ4 entry decompression bounded by max), then the image readers
+ * the entries feed: checker/read/cubin.c (tkinfo/cuinfo notes, kernels, line coverage) and ptx.c. */
+#include "fuzz_util.h"
+#include "read/cubin.h"
+#include "read/fatbin.h"
+#include "read/ptx.h"
+
+struct fb_ctx {
+    struct tl_fatbin_scratch scratch;
+    unsigned n;
+};
+
+static int fb_entry(const struct tl_fatbin_entry *e, void *ctx)
+{
+    struct fb_ctx *c = ctx;
+    if (e->ident)
+        fuzz_touch((const unsigned char *)e->ident, e->ident_len);
+    if (e->options)
+        fuzz_touch((const unsigned char *)e->options, e->options_len);
+    const unsigned char *img;
+    size_t n;
+    tl_error err;
+    /* 64 MiB: big enough for every real entry in the seeds, small enough that a bomb is refused fast. */
+    if (!e->error && tl_fatbin_image(e, &c->scratch, (size_t)64 << 20, &img, &n, &err) == 0) {
+        fuzz_touch(img, n);
+        struct tl_image im;
+        memset(&im, 0, sizeof im);
+        if (e->kind == TL_FATBIN_KIND_ELF)
+            tl_cubin_summarize(img, n, "fuzz", &im);
+        else if (e->kind == TL_FATBIN_KIND_PTX)
+            tl_ptx_summarize((const char *)img, n, &im);
+        tl_image_free(&im);
+    }
+    return ++c->n >= 64;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct fb_ctx c = { 0 };
+    tl_error err;
+    (void)tl_fatbin_walk(data, size, 0, fb_entry, &c, &err);
+    tl_fatbin_scratch_free(&c.scratch);
+    return 0;
+}
