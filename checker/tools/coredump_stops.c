@@ -38,6 +38,8 @@ static int same_calls(const struct tl_cd_bt *a, size_t na, const struct tl_cd_bt
     return 1;
 }
 
+/* Table slots, not content hashes (lib/hash.c's XXH3-128 is for those): a multiply-xorshift mix of the few key
+ * fields spreads PCs that differ only in low bits. */
 static uint64_t mix(uint64_t h, uint64_t v)
 {
     h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
