@@ -46,6 +46,12 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
 print("%.2f %.0f %d" % (best, r, rc))
 PY
 }
+echo "## device"
+echo
+echo "Device-code inventory and audit vs NVIDIA's \`cuobjdump -lelf -lptx\` on the same file, one run"
+echo "(targets: libcublasLt.so.13 full device audit <= 0.7 s wall on 2 cores and <= 256 MB peak RSS;"
+echo "libtorch_cuda.so >= 5x faster than cuobjdump with <= 1/10 of its memory)."
+echo
 echo "| file | size | tool | command | wall s (best of $runs) | peak RSS MB | exit |"
 echo "|---|---|---|---|---|---|---|"
 for f in "${files[@]}"; do
@@ -61,4 +67,6 @@ for f in "${files[@]}"; do
   fi
 done
 echo
-echo "cpus: ${BENCH_CPUS:-all $(nproc)}; $(uname -m); cuobjdump: ${CUOBJDUMP:-absent}; $("$TC" --version)"
+echo "Machine: ${BENCH_CPUS:+pinned to CPUs $BENCH_CPUS of }$(nproc) CPUs, $(uname -m), load average $(cut -d' ' -f1-3 /proc/loadavg);"
+echo "cuobjdump: ${CUOBJDUMP:-absent} ($("${CUOBJDUMP:-false}" --version 2>/dev/null | tail -1)); $("$TC" --version)."
+echo "The audit exits 1 when it has findings (these libraries ship without device line info)."
