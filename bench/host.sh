@@ -2,13 +2,12 @@
 # Host-audit benchmark (issue 3): a full host audit of the CUDA toolkit's libnccl.so.2 against
 # `readelf --debug-dump=decodedline` and `llvm-dwarfdump --verify` on the same file (ratios from one run, best of
 # 3, peak RSS from /usr/bin/time), and `nm -D -C | grep std::` against the stl-leak check alone on the largest
-# C++ shared object found on the machine. Writes the "host" section of docs/benchmarks.md.
-# Usage: bench/host.sh [--no-write]   (TRUELINE_BUILD selects the build; LLVM_VERIFY_TIMEOUT caps llvm-dwarfdump)
+# C++ shared object found on the machine. Prints the "## host" section of docs/benchmarks.md (bench/run.sh
+# collects it). TRUELINE_BUILD selects the build; LLVM_VERIFY_TIMEOUT caps llvm-dwarfdump (default 60 s).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TRUELINE_BUILD:-$root/build}
 tc=$build/bin/trueline-check
-write=1; [ "${1:-}" = "--no-write" ] && write=0
 [ -x "$tc" ] || { echo "bench/host.sh: build first (make)" >&2; exit 2; }
 cuda_home() {
   if [ -n "${CUDA_HOME:-}" ] && [ -d "$CUDA_HOME/lib64" ]; then echo "$CUDA_HOME"; return; fi
@@ -81,17 +80,3 @@ nccl=${ch:+$ch/lib64/libnccl.so.2}
   fi
 } >"$out"
 cat "$out"
-if [ $write = 1 ]; then
-  doc=$root/docs/benchmarks.md
-  [ -f "$doc" ] || printf '# Benchmarks\n\nEach section is written by its bench/ script.\n\n' >"$doc"
-  python3 - "$doc" "$out" <<'PY'
-import sys, re
-doc, new = open(sys.argv[1]).read(), open(sys.argv[2]).read()
-block = "<!-- host:begin -->\n" + new + "<!-- host:end -->\n"
-if "<!-- host:begin -->" in doc:
-    doc = re.sub(r"<!-- host:begin -->.*?<!-- host:end -->\n", lambda m: block, doc, flags=re.S)
-else:
-    doc = doc.rstrip("\n") + "\n\n" + block
-open(sys.argv[1], "w").write(doc)
-PY
-fi
