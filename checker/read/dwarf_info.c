@@ -6,6 +6,7 @@
  * (namespaces, classes): out-of-line definitions live there, and skipping function bodies keeps large files
  * fast. */
 #include "read/host_internal.h"
+#include "trueline/limits.h"
 
 #include <dwarf.h>
 #include <libdwarf.h>
@@ -200,10 +201,19 @@ static void walk_children(struct walk *w, Dwarf_Die parent, int depth)
         else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
                  tag == DW_TAG_union_type || tag == DW_TAG_module)
             walk_children(w, die, depth + 1);
+        Dwarf_Off here = 0, there = 0;
+        dwarf_dieoffset(die, &here, &err);
         int rc = dwarf_siblingof_b(w->dbg, die, 1, &next, &err);
         dwarf_dealloc_die(die);
         if (rc != DW_DLV_OK)
             break;
+        /* libdwarf follows DW_AT_sibling as written: one pointing at its own DIE or backwards loops forever
+         * (found by tests/lib/mutate.py's cycle-self-sibling). Siblings only ever move forward. */
+        if (dwarf_dieoffset(next, &there, &err) != DW_DLV_OK || there <= here || tl_deadline_expired()) {
+            dwarf_dealloc_die(next);
+            w->img->dwarf_read_error = 1;
+            break;
+        }
         die = next;
     }
 }
