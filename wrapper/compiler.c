@@ -45,6 +45,12 @@ int tl_is_self(const char *path)
         return 0;
     if (self_known && st.st_dev == self_st.st_dev && st.st_ino == self_st.st_ino)
         return 1;
+    /* A copy of trueline-cc under a compiler's name: same size is rare enough to afford a content check. */
+    if (self_known && st.st_size == self_st.st_size && S_ISREG(st.st_mode)) {
+        tl_hash128 a, b;
+        if (tl_hash_file(path, &a, NULL) == 0 && tl_hash_file("/proc/self/exe", &b, NULL) == 0 && tl_hash_equal(a, b))
+            return 1;
+    }
     const char *active = getenv(TL_ACTIVE_ENV);
     if (!active || !*active)
         return 0;

@@ -1,6 +1,7 @@
 #include "fingerprint.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,20 +32,84 @@ static void add_comp(tl_invocation *inv, const char *role, const char *path, tl_
     c[inv->ncomps++] = (tl_component){ strdup(role), path ? strdup(path) : NULL, h, hit };
 }
 
+/* Records a component; its content is hashed later, all at once (hash_components). */
 static int hash_comp(tl_invocation *inv, tl_memo *memo, const char *role, const char *path, tl_error *err)
 {
-    tl_hash128 h = { 0, 0 };
-    int hit = 0;
     struct stat st;
-    if (!path || stat(path, &st) != 0) {
-        add_comp(inv, role, NULL, h, 0); /* absent is a fact worth hashing, not an error */
-        return 0;
-    }
-    tl_error why;
-    if (tl_memo_file_hash(memo, path, &h, &hit, &why) != 0)
-        return tl_fail(err, "cannot fingerprint the toolchain: %s: %s", role, why.msg);
-    add_comp(inv, role, path, h, hit);
+    tl_hash128 none = { 0, 0 };
+    (void)memo;
+    (void)err;
+    add_comp(inv, role, path && stat(path, &st) == 0 ? path : NULL, none, 0); /* absent is a fact, not an error */
     return 0;
+}
+
+struct hash_job {
+    tl_component *c;
+    struct stat st;
+    int failed;
+    tl_error err;
+};
+
+struct hash_pool {
+    struct hash_job *jobs;
+    int n;
+    int next; /* taken under lock */
+    pthread_mutex_t lock;
+};
+
+static void *hash_worker(void *arg)
+{
+    struct hash_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        int i = p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->n)
+            return NULL;
+        struct hash_job *j = &p->jobs[i];
+        j->failed = tl_hash_file(j->c->path, &j->c->hash, &j->err) != 0;
+    }
+}
+
+/* A cold fingerprint reads a few hundred MB (cicc, ptxas, nvlink, cc1plus ...): the misses are hashed
+ * on up to 4 threads, which halves the cold time on two cores. Memo reads and writes stay serial. */
+static int hash_components(tl_invocation *inv, tl_memo *memo, tl_error *err)
+{
+    struct hash_pool pool = { calloc((size_t)inv->ncomps + 1, sizeof(struct hash_job)), 0, 0,
+                              PTHREAD_MUTEX_INITIALIZER };
+    if (!pool.jobs)
+        return tl_fail(err, "out of memory");
+    int rc = 0;
+    for (int i = 0; i < inv->ncomps && rc == 0; i++) {
+        tl_component *c = &inv->comps[i];
+        struct hash_job *j = &pool.jobs[pool.n];
+        if (!c->path)
+            continue;
+        int r = tl_memo_file_lookup(memo, c->path, &j->st, &c->hash, &j->err);
+        if (r < 0)
+            rc = tl_fail(err, "cannot fingerprint the toolchain: %s: %s", c->role, j->err.msg);
+        else if (r == 1)
+            c->memo_hit = 1;
+        else
+            j->c = c, pool.n++;
+    }
+    pthread_t th[4];
+    int nth = 0;
+    for (; rc == 0 && nth < 4 && nth < pool.n - 1; nth++)
+        if (pthread_create(&th[nth], NULL, hash_worker, &pool) != 0)
+            break;
+    if (rc == 0)
+        hash_worker(&pool);
+    for (int i = 0; i < nth; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < pool.n && rc == 0; i++) {
+        if (pool.jobs[i].failed)
+            rc = tl_fail(err, "cannot fingerprint the toolchain: %s: %s", pool.jobs[i].c->role, pool.jobs[i].err.msg);
+        else
+            tl_memo_file_store(memo, pool.jobs[i].c->path, &pool.jobs[i].st, pool.jobs[i].c->hash);
+    }
+    free(pool.jobs);
+    return rc;
 }
 
 /* gcc prints a path for tools it finds in its own directories and the bare name otherwise, which it
@@ -294,6 +359,8 @@ int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_e
             rc = hash_comp(inv, memo, "extra file", f, err);
         free(copy);
     }
+    if (rc == 0)
+        rc = hash_components(inv, memo, err);
     if (rc != 0)
         return -1;
     tl_hasher *h = tl_hasher_new();

@@ -140,6 +140,8 @@ int main(int argc, char **argv)
     if (tl_is_masquerade_name(self) && getenv(TL_ACTIVE_ENV) && *getenv(TL_ACTIVE_ENV))
         return run_nested(argc, argv);
 
+    /* From here on every child (probes included) knows it runs under trueline-cc. */
+    setenv(TL_ACTIVE_ENV, tl_active_env_value(), 1);
     tl_config cfg = { 0 };
     tl_error cfg_err = { { 0 } }, err = { { 0 } };
     int cfg_bad = tl_config_load(&cfg, &cfg_err) != 0;

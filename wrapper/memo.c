@@ -223,29 +223,40 @@ static int same_stat(const struct stat *a, const struct stat *b)
            a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-int tl_memo_file_hash(tl_memo *m, const char *path, tl_hash128 *out, int *hit, tl_error *err)
+int tl_memo_file_lookup(tl_memo *m, const char *path, struct stat *st, tl_hash128 *out, tl_error *err)
 {
-    struct stat before, after;
     char key[4400];
-    *hit = 0;
-    if (stat(path, &before) != 0)
+    if (stat(path, st) != 0)
         return tl_fail(err, "%s: cannot stat: %s", path, strerror(errno));
-    stat_key(key, sizeof key, "f", path, &before);
+    stat_key(key, sizeof key, "f", path, st);
     const char *v = m ? lookup(m, key) : NULL;
-    if (v && tl_hash_from_hex(v, out) == 0) {
-        *hit = 1;
-        return 0;
-    }
-    if (tl_hash_file(path, out, err) != 0)
-        return -1;
+    return v && tl_hash_from_hex(v, out) == 0 ? 1 : 0;
+}
+
+void tl_memo_file_store(tl_memo *m, const char *path, const struct stat *before, tl_hash128 h)
+{
+    struct stat after;
+    char key[4400], hex[TL_HASH_HEX_LEN + 1];
     /* Memoize only when the file did not change while we read it: otherwise the stat we key by
      * might not describe the bytes we hashed. */
-    if (m && m->dir && stat(path, &after) == 0 && same_stat(&before, &after)) {
-        char hex[TL_HASH_HEX_LEN + 1];
-        tl_hash_hex(*out, hex);
-        add(m, key, hex, 1);
-        m->dirty = 1;
-    }
+    if (!m || !m->dir || stat(path, &after) != 0 || !same_stat(before, &after))
+        return;
+    stat_key(key, sizeof key, "f", path, before);
+    tl_hash_hex(h, hex);
+    add(m, key, hex, 1);
+    m->dirty = 1;
+}
+
+int tl_memo_file_hash(tl_memo *m, const char *path, tl_hash128 *out, int *hit, tl_error *err)
+{
+    struct stat st;
+    int r = tl_memo_file_lookup(m, path, &st, out, err);
+    *hit = r == 1;
+    if (r != 0)
+        return r < 0 ? -1 : 0;
+    if (tl_hash_file(path, out, err) != 0)
+        return -1;
+    tl_memo_file_store(m, path, &st, *out);
     return 0;
 }
 

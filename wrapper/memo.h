@@ -19,6 +19,11 @@ void tl_memo_close(tl_memo *m);
 
 /* Content hash of path (following symlinks); *hit says whether it came from the memo. */
 int tl_memo_file_hash(tl_memo *m, const char *path, tl_hash128 *out, int *hit, tl_error *err);
+/* The two halves of tl_memo_file_hash, so callers can hash misses in parallel: lookup stats path into
+ * *st and returns 1 with *out on a memo hit, 0 on a miss, -1 (err) when path cannot be stat'ed;
+ * store records a hash computed after lookup, unless the file changed meanwhile. Not thread-safe. */
+int tl_memo_file_lookup(tl_memo *m, const char *path, struct stat *st, tl_hash128 *out, tl_error *err);
+void tl_memo_file_store(tl_memo *m, const char *path, const struct stat *before, tl_hash128 h);
 /* stdout of argv (argv[0] an absolute path, run without a shell, stdin /dev/null, stderr dropped),
  * trailing newlines removed; memoized by the stat of argv[0]. Returns NULL when it could not run or
  * exited non-zero. The string belongs to the memo. */

@@ -181,8 +181,8 @@ static int stamp(const tl_invocation *inv, const char *out, unsigned type)
     return 0;
 }
 
-/* Runs the compiler without the cache (argv[0] the real compiler), then stamps. */
-static int recompile(const tl_invocation *inv, const char *out)
+/* Runs the real compiler without the cache, then stamps: the last resort. */
+static int compile_direct(const tl_invocation *inv, const char *out)
 {
     tl_strv argv = { 0 };
     tl_strv_push(&argv, inv->compiler_path);
@@ -196,7 +196,23 @@ static int recompile(const tl_invocation *inv, const char *out)
     return st;
 }
 
-static int verify(const tl_invocation *inv, const char *out, int status)
+/* Recompiles with the cache lookup bypassed but its store kept (CCACHE_RECACHE / SCCACHE_RECACHE): the
+ * stage stamps the fresh object and it replaces the bad entry, so the next hit is right. When that does
+ * not give a verified object (a cache without recache support), compiles without the cache at all. */
+static int recompile(const tl_invocation *inv, char *const cache_argv[], const char *out)
+{
+    const char *var = inv->cache == TL_CACHE_SCCACHE ? "SCCACHE_RECACHE" : "CCACHE_RECACHE";
+    setenv(var, "1", 1);
+    int st = tl_run_wait(cache_argv);
+    unsetenv(var);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return st;
+    tl_verify_result r;
+    tl_verify_object(out, inv->fp_hex, argv_hash(inv), inv->args.v, inv->args.n, &r);
+    return r.status == TL_VERIFY_OK ? st : compile_direct(inv, out);
+}
+
+static int verify(const tl_invocation *inv, char *const argv[], const char *out, int status)
 {
     if (!on("verify", 1))
         return status;
@@ -213,9 +229,9 @@ static int verify(const tl_invocation *inv, const char *out, int status)
         fprintf(stderr, "trueline-cc: error: [provenance] on_mismatch = fail\n");
         return 1 << 8;
     }
-    fprintf(stderr, "trueline-cc: recompiling %s without the cache\n", out);
+    fprintf(stderr, "trueline-cc: recompiling %s (cache lookup bypassed; the fresh object replaces the entry)\n", out);
     tl_stats_add(TL_STAT_RECOMPILED, 1);
-    return recompile(inv, out);
+    return recompile(inv, argv, out);
 }
 
 static int is_elf_link_output(const char *path, time_t started)
@@ -243,7 +259,7 @@ int tl_prov_run(const tl_invocation *inv, char *const argv[])
         return status;
     if (is_stamped_compile(inv) && tl_prov_is_host_object(out)) {
         if (inv->cache != TL_CACHE_NONE && g_stage)
-            status = verify(inv, out, status);
+            status = verify(inv, argv, out, status);
         else if (stamp(inv, out, TL_NOTE_COMPILE) != 0)
             status = 1 << 8;
     } else if (is_link(inv) && is_elf_link_output(out, started)) {

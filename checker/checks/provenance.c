@@ -35,6 +35,24 @@ static char *full(const char *dir, const char *name)
     return tl_asprintf("%s/%s", dir, name);
 }
 
+/* nvcc's host compile sees a preprocessed copy: the CU is named
+ * /tmp/tmpxft_<8 hex>_<8 hex>-<n>_<stem>.cudafe1.cpp (gcc 12 under nvcc 13.0, measured). Matches when
+ * <stem> is the record's source without its extension. */
+static int nvcc_temp_matches(const char *cu_base, const char *src)
+{
+    const char *end = strstr(cu_base, ".cudafe1."), *p = cu_base;
+    if (strncmp(cu_base, "tmpxft_", 7) != 0 || !end || !(p = strchr(cu_base, '-')))
+        return 0;
+    p++;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (*p++ != '_')
+        return 0;
+    const char *sb = base(src), *dot = strrchr(sb, '.');
+    size_t n = dot ? (size_t)(dot - sb) : strlen(sb);
+    return (size_t)(end - p) == n && strncmp(p, sb, n) == 0;
+}
+
 static int cu_matches(const struct tl_cu *cu, const struct tl_provenance *n)
 {
     if (!cu->name || !n->source)
@@ -43,8 +61,7 @@ static int cu_matches(const struct tl_cu *cu, const struct tl_provenance *n)
     int same = a && b && strcmp(a, b) == 0;
     free(a);
     free(b);
-    /* nvcc compiles a preprocessed copy; the CU names the .cu by its basename relative to the cwd. */
-    return same || strcmp(base(cu->name), base(n->source)) == 0;
+    return same || strcmp(base(cu->name), base(n->source)) == 0 || nvcc_temp_matches(base(cu->name), n->source);
 }
 
 static int is_compiled_cu(const struct tl_cu *cu)
@@ -141,8 +158,9 @@ static void per_object(const struct tl_file *f, const struct tl_policy *p, enum 
         if (!n->lineinfo_forced)
             tl_emit(out, ID, cap(sev, TL_SEV_WARNING), f->display, src,
                     "enable forced line info in trueline-cc ([wrapper] configuration)",
-                    "%s was compiled without forced line info (%s)", src,
-                    n->compiler ? n->compiler : "unknown compiler");
+                    "%s was compiled without forced line info (%s; line info in effect: %s)", src,
+                    n->compiler ? n->compiler : "unknown compiler",
+                    n->lineinfo_level && *n->lineinfo_level ? n->lineinfo_level : "none");
         if (n->device_debug)
             tl_emit(out, ID, p && p->release ? sev : cap(sev, TL_SEV_WARNING), f->display, src,
                     "drop -G for release builds (-lineinfo keeps line info without disabling optimization)",

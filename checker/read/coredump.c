@@ -360,6 +360,31 @@ static int parse_lanes(struct cd_ctx *x, size_t i)
     return 0;
 }
 
+static int parse_backtrace(struct cd_ctx *x, size_t i)
+{
+    struct tl_cd_lane *l = parent_row(x, i, TL_CD_LNTBL);
+    struct tl_cd_bt *b = l ? rows_of(x, i, sizeof *b) : NULL;
+    if (!b)
+        return -1;
+    if (l->bt)
+        return dup_child(x, i);
+    size_t es = x->s[i].sh.sh_entsize, n = x->s[i].rows;
+    for (size_t r = 0; r < n; r++) {
+        const unsigned char *row = x->s[i].p + r * es;
+        struct tl_cd_bt v = { .return_offset = U64(row, es, 0), .return_va = U64(row, es, 8),
+                              .level = U32(row, es, 16) };
+        size_t k = r; /* insertion by level: rows are few (the call depth) */
+        while (k > 0 && b[k - 1].level > v.level) {
+            b[k] = b[k - 1];
+            k--;
+        }
+        b[k] = v;
+    }
+    l->bt = b;
+    l->nbt = n;
+    return 0;
+}
+
 static void parse_meta(struct cd_ctx *x)
 {
     for (size_t i = 1; i < x->ns; i++) {
@@ -381,7 +406,7 @@ static void parse_meta(struct cd_ctx *x)
 static int build_tree(struct cd_ctx *x)
 {
     static const int order[] = { TL_CD_CTXTBL, TL_CD_MODTBL, TL_CD_RELFIMG, TL_CD_ELFIMG, TL_CD_GRIDTBL,
-                                 TL_CD_SMTBL, TL_CD_CTATBL, TL_CD_WPTBL, TL_CD_LNTBL };
+                                 TL_CD_SMTBL, TL_CD_CTATBL, TL_CD_WPTBL, TL_CD_LNTBL, TL_CD_BT };
     if (parse_devices(x) != 0)
         return -1;
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
@@ -397,6 +422,7 @@ static int build_tree(struct cd_ctx *x)
             case TL_CD_CTATBL: rc = parse_ctas(x, i); break;
             case TL_CD_WPTBL: rc = parse_warps(x, i); break;
             case TL_CD_LNTBL: rc = parse_lanes(x, i); break;
+            case TL_CD_BT: rc = parse_backtrace(x, i); break;
             default: rc = attach_image(x, i); break;
             }
             if (rc != 0)

@@ -21,12 +21,22 @@ enum tl_cd_sec {
     TL_CD_CBU_BAR = 23, TL_CD_NTYPES
 };
 
+/* A backtrace row (.cudbg.bt, one per call level of a lane inside non-inlined calls). Layout and meaning from
+ * cudacoredump.h only: no study core has one (docs/coredump.md). */
+struct tl_cd_bt {
+    uint64_t return_offset;   /* return address, from the start of the caller function */
+    uint64_t return_va;       /* the return site's virtual address */
+    uint32_t level;
+};
+
 struct tl_cd_lane {
     uint64_t virtual_pc, phys_pc;
     uint32_t ln, thread[3];
     uint32_t exception;       /* CUDBGException_t, 0 = none */
     uint32_t call_depth;
     uint32_t cbu_state;       /* r575+: 1 ready, 9+n blocked on barrier Bn, ... (0 when absent) */
+    size_t nbt;
+    struct tl_cd_bt *bt;      /* sorted by level, innermost caller first */
 };
 
 struct tl_cd_warp {

@@ -14,8 +14,13 @@ struct reloc { uint64_t off; unsigned shndx; uint64_t base; };
 struct sym { const char *name; uint64_t value, size; unsigned shndx; int is_func; };
 
 /* What one cubin offers for line work; all pointers into e or owned bytes. */
+struct code_sec { unsigned shndx; uint64_t addr, size; };
+
 struct cubin_dbg {
     tl_bytes line, str, rela;
+    /* Code sections with a nonzero sh_addr: images relocated by the driver (GPU core dumps) hold device
+     * addresses in symbols and line rows; everything here is kept section-relative. */
+    struct code_sec *code; size_t ncode;
     struct tl_line_sections s;
     struct reloc *rel; size_t nrel;
     struct sym *syms; size_t nsyms;
@@ -34,13 +39,37 @@ static void dbg_free(struct cubin_dbg *d)
     tl_bytes_free(&d->rela);
     free(d->rel);
     free(d->syms);
+    free(d->code);
     memset(d, 0, sizeof *d);
+}
+
+static uint64_t section_addr(const tl_elf *e, unsigned shndx)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = shndx && shndx < SHN_LORESERVE ? elf_getscn(e->elf, shndx) : NULL;
+    return scn && gelf_getshdr(scn, &sh) ? sh.sh_addr : 0;
+}
+
+static int load_code_sections(const tl_elf *e, struct cubin_dbg *d)
+{
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    size_t cap = 0;
+    while ((scn = elf_nextscn(e->elf, scn)) != NULL)
+        if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) && sh.sh_addr) {
+            if (tl_grow((void **)&d->code, &cap, d->ncode + 1, sizeof *d->code) != 0)
+                return -1;
+            d->code[d->ncode++] = (struct code_sec){ (unsigned)elf_ndxscn(scn), sh.sh_addr, sh.sh_size };
+        }
+    return 0;
 }
 
 static int load_symbols(const tl_elf *e, struct cubin_dbg *d)
 {
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
+    if (load_code_sections(e, d) != 0)
+        return -1;
     while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
             continue;
@@ -54,7 +83,8 @@ static int load_symbols(const tl_elf *e, struct cubin_dbg *d)
             if (!gelf_getsym(data, (int)i, &s))
                 continue;
             const char *name = elf_strptr(e->elf, sh.sh_link, s.st_name);
-            d->syms[i] = (struct sym){ name ? name : "", s.st_value, s.st_size, s.st_shndx,
+            uint64_t base = d->ncode ? section_addr(e, s.st_shndx) : 0;
+            d->syms[i] = (struct sym){ name ? name : "", s.st_value - base, s.st_size, s.st_shndx,
                                        GELF_ST_TYPE(s.st_info) == STT_FUNC };
         }
         d->nsyms = n;
@@ -106,14 +136,22 @@ static int dbg_open(const tl_elf *e, struct cubin_dbg *d, tl_error *err)
 }
 
 /* Maps a sequence to (section, offset base) through the relocation on its set_address operand. */
-static int seq_section(const struct cubin_dbg *d, uint64_t reloc_off, unsigned *shndx, uint64_t *delta)
+static int seq_section(const struct cubin_dbg *d, uint64_t reloc_off, uint64_t address, unsigned *shndx,
+                       uint64_t *delta)
 {
-    if (reloc_off == UINT64_MAX || d->nrel == 0) /* bsearch(NULL, 0) is UB (fuzz/targets/cubin.c) */
-        return -1;
     struct reloc key = { .off = reloc_off };
-    const struct reloc *r = bsearch(&key, d->rel, d->nrel, sizeof *d->rel, cmp_reloc);
-    if (!r || reloc_off > d->line.n || d->line.n - reloc_off < 8)
+    /* bsearch on a NULL array is undefined, even for 0 rows */
+    const struct reloc *r = reloc_off == UINT64_MAX || !d->nrel ? NULL : bsearch(&key, d->rel, d->nrel, sizeof *d->rel, cmp_reloc);
+    if (!r || reloc_off > d->line.n || d->line.n - reloc_off < 8) {
+        /* No relocation (already applied in a relocated image): the row address is a device address. */
+        for (size_t i = 0; i < d->ncode; i++)
+            if (address >= d->code[i].addr && address - d->code[i].addr < d->code[i].size) {
+                *shndx = d->code[i].shndx;
+                *delta = (uint64_t)0 - d->code[i].addr;
+                return 0;
+            }
         return -1;
+    }
     /* RELA: the program's operand is ignored by a linker; the row address minus it is the offset. */
     uint64_t operand = 0;
     for (int i = 7; i >= 0; i--)
@@ -159,7 +197,7 @@ static int cov_row(const struct tl_line_unit *u, const struct tl_line_row *row, 
     uint64_t key = row->seq;
     if (!st->have_seq || st->unit != u->offset || st->seq_key != key) {
         st->have_seq = 1, st->unit = u->offset, st->seq_key = key, st->have_prev = 0;
-        st->mapped = seq_section(st->d, row->seq_reloc_offset, &st->shndx, &st->delta) == 0;
+        st->mapped = seq_section(st->d, row->seq_reloc_offset, row->address, &st->shndx, &st->delta) == 0;
     }
     if (!st->mapped)
         return 0;
@@ -233,7 +271,7 @@ static int sym_row(const struct tl_line_unit *u, const struct tl_line_row *row, 
     struct sym_state *st = ctx;
     if (!st->have_seq || st->unit != u->offset || st->seq_key != row->seq) {
         st->have_seq = 1, st->unit = u->offset, st->seq_key = row->seq;
-        st->mapped = seq_section(st->d, row->seq_reloc_offset, &st->shndx, &st->delta) == 0 &&
+        st->mapped = seq_section(st->d, row->seq_reloc_offset, row->address, &st->shndx, &st->delta) == 0 &&
                      st->shndx == st->want;
     }
     if (!st->mapped)

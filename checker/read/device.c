@@ -167,8 +167,12 @@ static void summarize(const struct job *j, size_t i, struct tl_fatbin_scratch *s
     tl_error err;
     if (tl_fatbin_image(&r->fe, s, j->max, &p, &n, &err) != 0)
         img->dev.error = strdup(err.msg);
-    else if (r->fe.kind == TL_FATBIN_KIND_ELF)
-        tl_cubin_summarize(p, n, j->display, img);
+    else if (r->fe.kind == TL_FATBIN_KIND_ELF) {
+        /* The cubin's own SM (e_flags) equals the entry's arch in every file examined; a mismatch means a
+         * damaged or hand-made fatbin, and the runtime would pick the image by the header. */
+        if (tl_cubin_summarize(p, n, j->display, img) == 0 && !r->is_cubin_file && img->dev.sm != r->fe.arch)
+            img->dev.error = tl_asprintf("cubin is sm_%u but its fatbin entry says arch %u", img->dev.sm, r->fe.arch);
+    }
     else if (r->fe.kind == TL_FATBIN_KIND_PTX)
         tl_ptx_summarize((const char *)p, n, img);
     else

@@ -1,8 +1,10 @@
 /* --coredump CORE... [--binary FILE]... [--source-dir DIR] [--format json]: from a CUDA GPU coredump to the
  * faulting (or, for a user-triggered dump, every) warp's kernel + offset and source line with its inline chain.
  * A core that cannot be read is reported (file and reason) with exit status 2; the other cores are still read. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/coredump_report.h"
 #include "tools/tools.h"
@@ -20,8 +22,15 @@ static int one_core(FILE *out, const char *path, const struct tl_options *o, int
     struct cd_images *im = cd_images_new(&c);
     int rc = im && cd_collect_stops(&r, &err) == 0 ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < r.nstops; i++) {
-        cd_resolve_where(im, &c, &r.stops[i], &r.stops[i].where);
-        cd_resolve_lines(im, o, &r.stops[i].where);
+        struct cd_stop *s = &r.stops[i];
+        cd_resolve_where(im, &c, s, s->pc, &s->where);
+        cd_resolve_lines(im, o, &s->where);
+        for (size_t k = 0; k < s->ncallers; k++) {
+            /* A return address: kernel + offset as is, the line of the call just before it. */
+            s->caller_where[k].line_bias = 1;
+            cd_resolve_where(im, &c, s, s->callers[k].return_va, &s->caller_where[k]);
+            cd_resolve_lines(im, o, &s->caller_where[k]);
+        }
     }
     if (rc == 0) {
         if (json && !first)
@@ -51,8 +60,15 @@ int tl_tool_coredump(const struct tl_options *o)
         return TL_EXIT_BAD_INPUT;
     }
     int rc = TL_EXIT_OK, printed = 0;
+    /* --binary is read only for kernels without line info in the core: check now, so a typo is not silent. */
+    for (size_t i = 0; i < o->nbinaries; i++)
+        if (access(o->binaries[i], R_OK) != 0) {
+            tl_report_error("trueline-check", o->binaries[i], "--binary: cannot read: %s", strerror(errno));
+            rc = TL_EXIT_BAD_INPUT;
+        }
     if (json)
-        fputs("{\"cores\":[", out);
+        fprintf(out, "{\"schema\":\"trueline-coredump-report\",\"schema_version\":1,\"tool\":{\"name\":"
+                     "\"trueline-check\",\"version\":\"%s\"},\"cores\":[", TRUELINE_VERSION);
     for (size_t i = 0; i < o->ninputs; i++) {
         int r = one_core(out, o->inputs[i], o, json, !printed);
         if (r == TL_EXIT_OK)

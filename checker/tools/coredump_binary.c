@@ -61,7 +61,8 @@ static void try_cubin(struct search *s, const unsigned char *p, size_t n, const 
             if (!s->nolines)
                 s->nolines = strdup(name);
         } else {
-            int rc = cd_chain_lookup(p, n, name, s->w->mangled, s->w->offset, 0, s->w, &err);
+            uint64_t off = s->w->offset - (s->w->offset >= s->w->line_bias ? s->w->line_bias : 0);
+            int rc = cd_chain_lookup(p, n, name, s->w->mangled, off, 0, s->w, &err);
             if (rc == 0)
                 s->w->line_origin = strdup(name);
             else if (!s->failure) {

@@ -2,29 +2,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "report/json_write.h"
 #include "tools/coredump_report.h"
-
-static void jstr(FILE *out, const char *s)
-{
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p == '\t')
-            fputs("\\t", out);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
 
 static void jdim(FILE *out, const uint32_t v[3])
 {
@@ -42,7 +21,7 @@ static void member(FILE *out, const struct cd_member *m)
         jdim(out, m->first_thread);
         fputs(",\"thread_idx_last\":", out);
         jdim(out, m->last_thread);
-        fprintf(out, ",\"cbu_state\":%u", m->cbu_state);
+        fprintf(out, ",\"cbu_state\":%u,\"call_depth\":%u", m->cbu_state, m->call_depth);
     }
     fputc('}', out);
 }
@@ -53,11 +32,11 @@ static void where(FILE *out, const struct cd_where *w)
         fputs(",\"kernel\":null", out);
     } else {
         fputs(",\"kernel\":{\"name\":", out);
-        jstr(out, w->name);
+        tl_json_str(out, w->name);
         fputs(",\"mangled\":", out);
-        jstr(out, w->mangled);
+        tl_json_str(out, w->mangled);
         fprintf(out, ",\"offset\":%" PRIu64 ",\"section\":", w->offset);
-        jstr(out, w->section);
+        tl_json_str(out, w->section);
         fprintf(out, ",\"context\":%zu,\"module\":%zu,\"core_section\":%zu,\"code_size\":%" PRIu64 ",\"sm\":%u}",
                 w->ctx_row, w->module_row, w->image_shndx, w->code_size, w->sm);
     }
@@ -65,17 +44,17 @@ static void where(FILE *out, const struct cd_where *w)
     for (size_t i = 0; i < w->nframes; i++) {
         const struct cd_frame *f = &w->frames[i];
         fputs(i ? ",{\"file\":" : "{\"file\":", out);
-        jstr(out, f->file);
+        tl_json_str(out, f->file);
         fprintf(out, ",\"line\":%u,\"column\":%u,\"function\":", f->line, f->column);
-        jstr(out, f->function);
+        tl_json_str(out, f->function);
         fputs(",\"source\":", out);
-        jstr(out, f->source);
+        tl_json_str(out, f->source);
         fputc('}', out);
     }
     fputs("],\"line_info_from\":", out);
-    jstr(out, w->line_origin);
+    tl_json_str(out, w->line_origin);
     fputs(",\"note\":", out);
-    jstr(out, w->nframes ? NULL : w->line_note);
+    tl_json_str(out, w->nframes ? NULL : w->line_note);
 }
 
 static void stop(FILE *out, const struct cd_stop *s)
@@ -84,7 +63,7 @@ static void stop(FILE *out, const struct cd_stop *s)
     fprintf(out, "{\"kind\":\"%s\",\"pc\":\"0x%" PRIx64 "\",\"exception\":", kinds[s->kind], s->pc);
     if (s->exception) {
         fprintf(out, "{\"code\":%u,\"name\":", s->exception);
-        jstr(out, tl_cd_exception_name(s->exception));
+        tl_json_str(out, tl_cd_exception_name(s->exception));
         fputc('}', out);
     } else {
         fputs("null", out);
@@ -99,7 +78,14 @@ static void stop(FILE *out, const struct cd_stop *s)
         fputs(",\"grid\":null", out);
     }
     where(out, &s->where);
-    fputs(",\"warps\":[", out);
+    fputs(",\"callers\":[", out);
+    for (size_t k = 0; k < s->ncallers; k++) {
+        fprintf(out, "%s{\"return_pc\":\"0x%" PRIx64 "\",\"level\":%u", k ? "," : "", s->callers[k].return_va,
+                s->callers[k].level);
+        where(out, &s->caller_where[k]);
+        fputc('}', out);
+    }
+    fputs("],\"warps\":[", out);
     for (size_t i = 0; i < s->nmembers; i++) {
         if (i)
             fputc(',', out);
@@ -113,21 +99,21 @@ int cd_emit_json(FILE *out, const struct cd_report *r, const struct tl_options *
     (void)o;
     const struct tl_core *c = r->core;
     fputs("{\"core\":", out);
-    jstr(out, r->path);
+    tl_json_str(out, r->path);
     if (c->meta.present) {
         fputs(",\"producer\":{\"generator\":", out);
-        jstr(out, c->meta.generator);
+        tl_json_str(out, c->meta.generator);
         fprintf(out, ",\"driver\":\"%u.%u\",\"cuda\":\"%u.%u\",\"flags\":%u,\"timestamp\":%u}", c->meta.driver_major,
                 c->meta.driver_minor, c->meta.cuda_major, c->meta.cuda_minor, c->meta.flags, c->meta.timestamp);
     }
     fputs(",\"devices\":[", out);
     for (size_t d = 0; d < c->ndevices; d++) {
         fputs(d ? ",{\"name\":" : "{\"name\":", out);
-        jstr(out, c->devices[d].name);
+        tl_json_str(out, c->devices[d].name);
         fputs(",\"type\":", out);
-        jstr(out, c->devices[d].type);
+        tl_json_str(out, c->devices[d].type);
         fputs(",\"sm\":", out);
-        jstr(out, c->devices[d].sm_type);
+        tl_json_str(out, c->devices[d].sm_type);
         fprintf(out, ",\"sms\":%u}", c->devices[d].num_sms);
     }
     fprintf(out, "],\"dump\":\"%s\",\"resident_warps\":%zu,\"stops\":[", r->on_exception ? "exception" : "user",

@@ -85,8 +85,8 @@ static int lines_from_core(struct cd_images *im, struct cd_where *w)
         return -1;
     }
     tl_error err;
-    int rc = cd_chain_lookup(w->module->image, w->module->image_n, "device image", w->mangled, w->offset, w->pc,
-                             w, &err);
+    int rc = cd_chain_lookup(w->module->image, w->module->image_n, "device image", w->mangled,
+                             w->offset - (w->offset >= w->line_bias ? w->line_bias : 0), w->pc, w, &err);
     if (rc == 0) {
         w->line_origin = strdup("core");
         return 0;

@@ -25,6 +25,7 @@ struct cd_where {
     char *section;                           /* ".text.<mangled>" */
     uint64_t offset;                         /* pc - function start */
     uint64_t code_size;                      /* the size of that .text section: --binary matches by it */
+    uint64_t line_bias;                      /* 1 for a return address: its line is the call's, just before */
     unsigned sm;                             /* from the device row, e.g. 90 */
     struct cd_frame *frames; size_t nframes; /* innermost first */
     char *line_origin;                       /* "core" or the --binary artifact the lines came from; NULL: none */
@@ -38,6 +39,7 @@ struct cd_member {
     uint32_t lanes, active;                  /* masks: lanes at this PC; which of those the warp has active */
     uint32_t first_thread[3], last_thread[3];
     uint32_t cbu_state;                      /* of the first lane (all lanes of a group normally agree) */
+    uint32_t call_depth;                     /* of the first lane: > 0 inside non-inlined device calls */
 };
 
 enum cd_stop_kind { CD_STOP_ERROR_PC, CD_STOP_LANE_PC, CD_STOP_SM_ERROR_PC };
@@ -50,6 +52,9 @@ struct cd_stop {
     const struct tl_cd_grid *grid;
     struct cd_member *members; size_t nmembers;
     struct cd_where where;
+    /* Callers when the lanes are inside non-inlined calls (.cudbg.bt of the group's first lane). */
+    const struct tl_cd_bt *callers; size_t ncallers;
+    struct cd_where *caller_where;           /* ncallers entries, resolved like `where` */
 };
 
 struct cd_report {
@@ -69,7 +74,8 @@ struct cd_images;
 struct cd_images *cd_images_new(const struct tl_core *c);
 void cd_images_free(struct cd_images *im);
 const tl_elf *cd_image_elf(struct cd_images *im, const struct tl_cd_module *m);
-void cd_resolve_where(struct cd_images *im, const struct tl_core *c, const struct cd_stop *s, struct cd_where *w);
+void cd_resolve_where(struct cd_images *im, const struct tl_core *c, const struct cd_stop *s, uint64_t pc,
+                      struct cd_where *w);
 char *cd_demangle(const char *mangled);      /* malloc'ed; a copy of the input when it is not a C++ name */
 
 /* coredump_lines.c: the inline chain from the image in the core, else from --binary artifacts. */

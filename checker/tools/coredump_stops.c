@@ -27,17 +27,36 @@ static int warp_faulted(const struct tl_cd_warp *w)
     return 0;
 }
 
-static struct cd_stop *stop_for(struct cd_report *r, enum cd_stop_kind kind, uint32_t dev, uint64_t pc,
-                                uint64_t grid_id, uint32_t exception)
+/* Same callers: the return sites of two lanes' backtrace rows agree level by level. */
+static int same_calls(const struct tl_cd_bt *a, size_t na, const struct tl_cd_bt *b, size_t nb)
 {
+    if (na != nb)
+        return 0;
+    for (size_t i = 0; i < na; i++)
+        if (a[i].return_va != b[i].return_va)
+            return 0;
+    return 1;
+}
+
+static struct cd_stop *stop_for(struct cd_report *r, enum cd_stop_kind kind, uint32_t dev, uint64_t pc,
+                                uint64_t grid_id, uint32_t exception, const struct tl_cd_lane *calls)
+{
+    const struct tl_cd_bt *bt = calls ? calls->bt : NULL;
+    size_t nbt = calls ? calls->nbt : 0;
     for (size_t i = 0; i < r->nstops; i++) {
         struct cd_stop *s = &r->stops[i];
-        if (s->kind == kind && s->dev == dev && s->pc == pc && s->grid_id == grid_id && s->exception == exception)
+        if (s->kind == kind && s->dev == dev && s->pc == pc && s->grid_id == grid_id && s->exception == exception &&
+            same_calls(s->callers, s->ncallers, bt, nbt))
             return s;
     }
-    struct cd_stop *p = realloc(r->stops, (r->nstops + 1) * sizeof *p);
-    if (!p)
+    struct cd_where *cw = nbt ? calloc(nbt, sizeof *cw) : NULL;
+    if (nbt && !cw)
         return NULL;
+    struct cd_stop *p = realloc(r->stops, (r->nstops + 1) * sizeof *p);
+    if (!p) {
+        free(cw);
+        return NULL;
+    }
     r->stops = p;
     struct cd_stop *s = &p[r->nstops++];
     memset(s, 0, sizeof *s);
@@ -47,6 +66,9 @@ static struct cd_stop *stop_for(struct cd_report *r, enum cd_stop_kind kind, uin
     s->grid_id = grid_id;
     s->exception = exception;
     s->grid = tl_core_grid(&r->core->devices[dev], grid_id);
+    s->callers = bt;
+    s->ncallers = nbt;
+    s->caller_where = cw;
     return s;
 }
 
@@ -76,6 +98,7 @@ static void add_lane(struct cd_member *m, const struct tl_cd_warp *w, const stru
     if (!m->lanes) {
         memcpy(m->first_thread, l->thread, sizeof m->first_thread);
         m->cbu_state = l->cbu_state;
+        m->call_depth = l->call_depth;
     }
     memcpy(m->last_thread, l->thread, sizeof m->last_thread);
     m->lanes |= 1u << l->ln;
@@ -95,12 +118,12 @@ static int add_lane_groups(struct cd_report *r, uint32_t dev, const struct tl_cd
         for (size_t j = i; j < w->nlanes; j++) {
             const struct tl_cd_lane *k = &w->lanes[j];
             if (lane_valid(w, k) && !(done >> k->ln & 1u) && k->virtual_pc == l->virtual_pc &&
-                k->exception == l->exception) {
+                k->exception == l->exception && same_calls(k->bt, k->nbt, l->bt, l->nbt)) {
                 add_lane(&m, w, k);
                 done |= 1u << k->ln;
             }
         }
-        if (add_member(stop_for(r, CD_STOP_LANE_PC, dev, l->virtual_pc, cta->grid_id, l->exception), &m) != 0)
+        if (add_member(stop_for(r, CD_STOP_LANE_PC, dev, l->virtual_pc, cta->grid_id, l->exception, l), &m) != 0)
             return -1;
     }
     return 0;
@@ -120,10 +143,13 @@ static int add_error_pc(struct cd_report *r, uint32_t dev, const struct tl_cd_sm
 {
     uint32_t exc = warp_exception(sm, w);
     struct cd_member m = member_of(dev, sm, cta, w, warp_row);
+    const struct tl_cd_lane *first = NULL;
     for (size_t i = 0; i < w->nlanes; i++)
-        if (lane_valid(w, &w->lanes[i]) && (w->lanes[i].exception == exc || !w->lanes[i].exception))
+        if (lane_valid(w, &w->lanes[i]) && (w->lanes[i].exception == exc || !w->lanes[i].exception)) {
             add_lane(&m, w, &w->lanes[i]);
-    return add_member(stop_for(r, CD_STOP_ERROR_PC, dev, w->error_pc, cta->grid_id, exc), &m);
+            first = first ? first : &w->lanes[i];
+        }
+    return add_member(stop_for(r, CD_STOP_ERROR_PC, dev, w->error_pc, cta->grid_id, exc, first), &m);
 }
 
 static int walk_sm(struct cd_report *r, uint32_t dev, const struct tl_cd_sm *sm)
@@ -148,7 +174,7 @@ static int walk_sm(struct cd_report *r, uint32_t dev, const struct tl_cd_sm *sm)
     if (r->on_exception && !faulted && sm->exception && sm->error_pc_valid) {
         struct cd_member m = { .dev = dev, .sm_id = sm->sm_id, .warp_id = UINT32_MAX };
         uint64_t grid = sm->nctas ? sm->ctas[0].grid_id : 0;
-        if (add_member(stop_for(r, CD_STOP_SM_ERROR_PC, dev, sm->error_pc, grid, sm->exception), &m) != 0)
+        if (add_member(stop_for(r, CD_STOP_SM_ERROR_PC, dev, sm->error_pc, grid, sm->exception, NULL), &m) != 0)
             return -1;
     }
     return 0;
@@ -179,16 +205,23 @@ int cd_collect_stops(struct cd_report *r, tl_error *err)
     return 0;
 }
 
+static void where_free(struct cd_where *w)
+{
+    cd_frames_free(w);
+    free(w->mangled);
+    free(w->name);
+    free(w->section);
+    free(w->line_origin);
+    free(w->line_note);
+}
+
 void cd_report_free(struct cd_report *r)
 {
     for (size_t i = 0; i < r->nstops; i++) {
-        struct cd_where *w = &r->stops[i].where;
-        cd_frames_free(w);
-        free(w->mangled);
-        free(w->name);
-        free(w->section);
-        free(w->line_origin);
-        free(w->line_note);
+        where_free(&r->stops[i].where);
+        for (size_t k = 0; k < r->stops[i].ncallers; k++)
+            where_free(&r->stops[i].caller_where[k]);
+        free(r->stops[i].caller_where);
         free(r->stops[i].members);
     }
     free(r->stops);

@@ -35,7 +35,7 @@ static void cbu_text(uint32_t s, char *buf, size_t n)
     }
 }
 
-static void print_member(FILE *out, const struct cd_member *m)
+static void print_member(FILE *out, const struct cd_member *m, size_t ncallers)
 {
     if (m->warp_id == UINT32_MAX) {
         fprintf(out, "device %u sm %u (the faulting warp has exited)\n", m->dev, m->sm_id);
@@ -50,10 +50,15 @@ static void print_member(FILE *out, const struct cd_member *m)
             m->first_thread[1], m->first_thread[2]);
     if (m->lanes & (m->lanes - 1))
         fprintf(out, "..(%u,%u,%u)", m->last_thread[0], m->last_thread[1], m->last_thread[2]);
-    fprintf(out, "%s%s\n", act, cbu);
+    fprintf(out, "%s%s", act, cbu);
+    if (m->call_depth)
+        fprintf(out, ", %u non-inlined call%s deep%s", m->call_depth, m->call_depth == 1 ? "" : "s",
+                ncallers ? "" : " (the core has no backtrace rows for it: callers not shown)");
+    fputc('\n', out);
 }
 
-static void print_lines(FILE *out, const struct cd_where *w)
+/* Frames numbered from *no on (callers continue the numbering of the frames they called). */
+static void print_lines(FILE *out, const struct cd_where *w, size_t *no)
 {
     if (!w->nframes) {
         fprintf(out, "  line:    none: %s\n", w->line_note ? w->line_note : "no line info");
@@ -61,7 +66,8 @@ static void print_lines(FILE *out, const struct cd_where *w)
     }
     for (size_t i = 0; i < w->nframes; i++) {
         const struct cd_frame *f = &w->frames[i];
-        fprintf(out, "  %s#%zu %s:%u", i == 0 ? "line:    " : "         ", i, f->file ? f->file : "?", f->line);
+        fprintf(out, "  %s#%zu %s:%u", i == 0 ? "line:    " : "         ", (*no)++, f->file ? f->file : "?",
+                f->line);
         if (f->function)
             fprintf(out, " in %s", f->function);
         if (i + 1 < w->nframes)
@@ -103,12 +109,23 @@ static void print_stop(FILE *out, const struct cd_report *r, const struct cd_sto
                 s->grid->block_dim[1], s->grid->block_dim[2]);
     for (size_t i = 0; i < s->nmembers && i < MAX_MEMBERS_SHOWN; i++) {
         fputs(i == 0 ? "  where:   " : "           ", out);
-        print_member(out, &s->members[i]);
+        print_member(out, &s->members[i], s->ncallers);
     }
     if (s->nmembers > MAX_MEMBERS_SHOWN)
         fprintf(out, "           ... and %zu more warps at this PC\n", s->nmembers - MAX_MEMBERS_SHOWN);
+    size_t no = 0;
     if (w->found)
-        print_lines(out, w);
+        print_lines(out, w, &no);
+    for (size_t k = 0; k < s->ncallers; k++) {
+        const struct cd_where *cw = &s->caller_where[k];
+        if (cw->found)
+            fprintf(out, "  called from %s + %" PRIu64 " (return address 0x%" PRIx64 ")  [%s, module %zu of context "
+                    "%zu]\n", cw->name, cw->offset, cw->pc, cw->section, cw->module_row, cw->ctx_row);
+        else
+            fprintf(out, "  called from 0x%" PRIx64 " (return address in no device image of the core)\n", cw->pc);
+        if (cw->found)
+            print_lines(out, cw, &no);
+    }
 }
 
 int cd_emit_text(FILE *out, const struct cd_report *r, const struct tl_options *o)

@@ -140,17 +140,18 @@ static int try_image(struct cd_images *im, struct cd_image *g, uint64_t pc, stru
     return 1;
 }
 
-void cd_resolve_where(struct cd_images *im, const struct tl_core *c, const struct cd_stop *s, struct cd_where *w)
+void cd_resolve_where(struct cd_images *im, const struct tl_core *c, const struct cd_stop *s, uint64_t pc,
+                      struct cd_where *w)
 {
     const struct tl_cd_device *d = &c->devices[s->dev];
     const struct tl_cd_module *first = s->grid ? tl_core_grid_module(d, s->grid) : NULL;
-    w->pc = s->pc;
+    w->pc = pc;
     w->sm = d->sm_major * 10 + d->sm_minor;
     for (size_t i = 0; first && i < im->n; i++)
-        if (im->v[i].m == first && try_image(im, &im->v[i], s->pc, w))
+        if (im->v[i].m == first && try_image(im, &im->v[i], pc, w))
             return;
     for (size_t i = 0; i < im->n; i++)
-        if (im->v[i].dev == s->dev && im->v[i].m != first && try_image(im, &im->v[i], s->pc, w))
+        if (im->v[i].dev == s->dev && im->v[i].m != first && try_image(im, &im->v[i], pc, w))
             return;
     if (!first || !first->image)
         w->line_note = strdup("the core holds no device image for this kernel's module (dumped with "

@@ -114,6 +114,7 @@ rc_is "json: exit 0" json 0
 if python3 - json.out >json.check 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+assert d["schema"] == "trueline-coredump-report" and d["schema_version"] == 1, d.get("schema")
 oob, tri, tor = d["cores"]
 s = oob["stops"][0]
 assert s["kind"] == "error_pc" and s["pc"] == "0x7f39f77a0090", s
@@ -138,6 +139,19 @@ cd_run wide wide.core
 rc_is "wider warp/lane rows: accepted" wide 0
 if diff <(sed 1d oob.out) <(sed 1d wide.out) >wide.diff; then pass "wider rows: same report as the original"; else fail "wider rows: report differs"; head -10 wide.diff; fi
 
+# --- lanes inside non-inlined calls (synthetic: no study core has one; rows as cudacoredump.h describes them) ----
+python3 "$MUTATE" hang.core deep.core call-depth
+cd_run deep deep.core
+contains "callDepth > 0 without backtrace rows: said, not hidden" deep.out 'warp 0 lanes 0-31 .*, 2 non-inlined calls deep \(the core has no backtrace rows for it: callers not shown\)$'
+lacks "callDepth 0: nothing said" hang.out 'non-inlined call|called from'
+python3 "$MUTATE" hang.core bt.core backtrace
+cd_run bt bt.core
+contains "backtrace row: the caller by its return address" bt.out '^  called from hang_kernel\(int volatile\*, float\*\) \+ 96 \(return address 0x7fce6b7a0060\)'
+lines "backtrace row: the call's line chain continues the numbering" bt.out '#3 /opt/trueline-demo/hang.cu:3 in hang_kernel'
+cd_run btjson --format json bt.core
+if python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["cores"][0]["stops"][0]["callers"]; assert len(c)==1 and c[0]["return_pc"]=="0x7fce6b7a0060" and c[0]["kernel"]["offset"]==96, c' btjson.out 2>btjson.check
+then pass "backtrace row: JSON callers"; else fail "backtrace row: JSON callers"; tail -3 btjson.check; fi
+
 # --- damaged cores: a clear message naming the file, exit 2, the other inputs still read ------------------------
 bad() { # NAME MESSAGE-REGEX (the core is NAME.core)
   cd_run "$1" "$1.core"
@@ -151,6 +165,10 @@ python3 "$MUTATE" oob.core ragged.core ragged; bad ragged 'not a multiple of its
 head -c 200000 oob.core >cut.core; bad cut 'truncated core'
 head -c 30 oob.core >stub.core; bad stub 'not (a valid |an )ELF file'
 cp "$(command -v trueline-check)" host.core; bad host 'not a CUDA GPU coredump'
+cd_run nobin hang.core --binary "$T/no-such.so"
+rc_is "missing --binary: exit 2" nobin 2
+contains "missing --binary: named" nobin.err "no-such\.so: --binary: cannot read"
+contains "missing --binary: the core is still reported" nobin.out 'hang_kernel\(int volatile\*, float\*\) \+ 208'
 cd_run mixed cut.core hang.core
 rc_is "bad + good core: exit 2" mixed 2
 contains "bad + good core: the good one is still reported" mixed.out 'hang_kernel\(int volatile\*, float\*\) \+ 208'

@@ -8,12 +8,14 @@ usage: coredump_mutate.py IN OUT MODE
   bad-info     the first lane table's sh_info points past its warp table
   ragged       the first non-empty SM table is one byte short of whole rows
   no-lines     every device image's .debug_line is renamed, as if built without line info
+  call-depth   every lane of the first lane table claims to be 2 non-inlined calls deep (no backtrace rows)
+  backtrace    ... 1 call deep, each with one backtrace row: return to the grid's kernel entry + 0x60
 """
 import struct
 import sys
 
 LOUSER = 0x80000000
-T_RELFIMG, T_DEVTBL, T_SMTBL, T_WPTBL, T_LNTBL = 7, 9, 11, 14, 15
+T_RELFIMG, T_BT, T_DEVTBL, T_SMTBL, T_GRIDTBL, T_WPTBL, T_LNTBL = 7, 8, 9, 11, 12, 14, 15
 
 
 def shdrs(d):
@@ -68,6 +70,26 @@ def no_lines(d):
     return d
 
 
+def backtrace(d):
+    """Points each lane's (empty) .cudbg.bt section at one new 24-byte row appended to the file."""
+    shoff, sh = shdrs(d)
+    ln = first(sh, T_LNTBL)
+    ln_index = sh.index(ln)
+    entry, = struct.unpack_from('<Q', d, first(sh, T_GRIDTBL)[4] + 24)
+    out = bytearray(d[:shoff])
+    for r in range(ln[5] // ln[9]):
+        struct.pack_into('<I', out, ln[4] + r * ln[9] + 36, 1)
+        bt = next(s for s in sh if typ(s) == T_BT and s[6] == ln_index and s[7] == r)
+        bt[4], bt[5] = len(out), 24
+        out += struct.pack('<QQII', 0x60, entry + 0x60, 0, 0)
+    while len(out) % 8:
+        out.append(0)
+    struct.pack_into('<Q', out, 0x28, len(out))
+    out += bytes(64 * len(sh))
+    write(out, len(out) - 64 * len(sh), sh)
+    return out
+
+
 def main():
     src, dst, mode = sys.argv[1:4]
     d = bytearray(open(src, 'rb').read())
@@ -75,6 +97,8 @@ def main():
         d = widen(d)
     elif mode == 'no-lines':
         d = no_lines(d)
+    elif mode == 'backtrace':
+        d = backtrace(d)
     else:
         shoff, sh = shdrs(d)
         if mode == 'short-lanes':
@@ -85,6 +109,10 @@ def main():
             first(sh, T_WPTBL)[6] = sh.index(first(sh, T_DEVTBL))
         elif mode == 'bad-info':
             first(sh, T_LNTBL)[7] = 999
+        elif mode == 'call-depth':
+            s = first(sh, T_LNTBL)
+            for r in range(s[5] // s[9]):
+                struct.pack_into('<I', d, s[4] + r * s[9] + 36, 2)
         elif mode == 'ragged':
             first(sh, T_SMTBL)[5] -= 1
         else:

@@ -57,11 +57,11 @@ contains "-E inside a response file is seen: nothing forced" ex.txt 'nothing for
 
 # --- CCC_OVERRIDE_OPTIONS applied exactly as clang applies it ------------------------------------------
 if have clang; then
-  ccc_case() { # name, script
-    CCC_OVERRIDE_OPTIONS="$2" clang -### -Wall -DX=1 -O1 -include stdio.h -c a.c -o ccc.o 2>want.txt
-    CCC_OVERRIDE_OPTIONS="$2" trueline-cc clang -### -Wall -DX=1 -O1 -include stdio.h -c a.c -o ccc.o 2>got.txt
-    if cmp -s want.txt got.txt; then pass "CCC_OVERRIDE_OPTIONS '$2' == clang -###"; else
-      fail "CCC_OVERRIDE_OPTIONS '$2' differs from clang -###"; diff want.txt got.txt | head -10 | sed 's/^/    | /'; fi
+  ccc_case() { # script
+    CCC_OVERRIDE_OPTIONS="$1" clang -### -Wall -DX=1 -O1 -include stdio.h -c a.c -o ccc.o 2>want.txt
+    CCC_OVERRIDE_OPTIONS="$1" trueline-cc clang -### -Wall -DX=1 -O1 -include stdio.h -c a.c -o ccc.o 2>got.txt
+    if cmp -s want.txt got.txt; then pass "CCC_OVERRIDE_OPTIONS '$1' == clang -###"; else
+      fail "CCC_OVERRIDE_OPTIONS '$1' differs from clang -###"; diff want.txt got.txt | head -10 | sed 's/^/    | /'; fi
   }
   ccc_case '^-DFIRST +-DLAST x-Wall X-include s/-DX=1/-DX=2/ O3'
   ccc_case '#+-DQUIET s/^-D(X)=([0-9])$/-D\1\1=\2\2/ Os'
@@ -89,8 +89,8 @@ check "status 7 passes through" test $rc = 7
 contains "stdout passes through, arguments unsplit and unglobbed (no shell)" o.txt '^out:-c a b \*$'
 contains "stderr passes through" e.txt '^err:3$'
 for s in sigterm sigsegv; do
-  bash -c '"$@"' _ "$T/tools/$s"; want=$?
-  bash -c '"$@"' _ trueline-cc "$T/tools/$s"; got=$?
+  want=$( { bash -c '"$@"' _ "$T/tools/$s"; echo $?; } 2>/dev/null)
+  got=$( { bash -c '"$@"' _ trueline-cc "$T/tools/$s"; echo $?; } 2>/dev/null)
   check "$s: the wrapper ends like the compiler (status $want)" test "$want" = "$got" -a "$want" -gt 128
 done
 
@@ -103,7 +103,7 @@ contains "masquerade mode detected" ex.txt 'mode: masquerade'
 contains "the real gcc found past both trueline-cc copies on PATH" ex.txt "compiler: /.*/gcc \(family gcc\)"
 lacks "never a trueline-cc as the compiler" ex.txt "compiler: $T"
 check "masquerade object has .debug_line" has_debug_line masq.o
-PATH="$T/masq:$T/masq2" timeout 10 "$T/masq/gcc" -c a.c -o none.o 2>ex.txt; rc=$?
+timeout 10 env PATH="$T/masq:$T/masq2" "$T/masq/gcc" -c a.c -o none.o 2>ex.txt; rc=$?
 check "no real compiler on PATH: error, no self-recursion (status $rc)" test $rc = 127
 contains "... with a message" ex.txt 'gcc: compiler not found'
 TRUELINE_CC_ACTIVE=nested PATH="$T/masq:$PATH" gcc -c a.c -o nested.o

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Provenance cost on the cache-hit path: `trueline-cc ccache COMPILER -c` with provenance on (the cache
+# runs the stamping stage, the wrapper waits and verifies the record) vs off
+# (TRUELINE_PROVENANCE_STAMP=false: the wrapper execs ccache directly), and bare `ccache COMPILER`.
+# Median of PAIRS (default 40) alternated runs after warm-up. Prints the "provenance" section of
+# docs/benchmarks.md (markdown) on stdout. Not part of `make test`.
+set -eu
+BUILD=${TRUELINE_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build}
+export PATH="$BUILD/bin:$PATH"
+PAIRS=${PAIRS:-40}
+W=$(mktemp -d "${TMPDIR:-/tmp}/tl-bench-prov.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+export XDG_CACHE_HOME="$W/xdg" CCACHE_DIR="$W/ccache"
+cd "$W"
+printf 'int f(int x){return x*3+1;}\n' > a.c
+printf '__global__ void k(float *p){p[threadIdx.x]*=2.0f;}\n' > k.cu
+cases=("gcc -c a.c -o a.o")
+command -v nvcc >/dev/null && cases+=("nvcc -arch=sm_90 -c k.cu -o k.o")
+python3 - "$PAIRS" "${cases[@]}" <<'PY'
+import os, statistics, subprocess, sys, time
+pairs = int(sys.argv[1])
+def run(argv, env):
+    t = time.perf_counter()
+    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - t) * 1e3
+on = dict(os.environ)
+off = dict(os.environ, TRUELINE_PROVENANCE_STAMP="false")
+print("## provenance\n")
+print("Cache-hit path, median of %d alternated runs (ms). *on*: the hit goes through trueline-cc with "
+      "provenance (record verified after the hit; the stamping stage only runs on misses); *off*: "
+      "`TRUELINE_PROVENANCE_STAMP=false` (the wrapper execs ccache). Target: on - off <= 0.3 ms.\n" % pairs)
+print("| compile | bare ccache | trueline-cc, provenance off | trueline-cc, provenance on | on - off | on / off |")
+print("|---|---|---|---|---|---|")
+for case in sys.argv[2:]:
+    args = case.split()
+    tl = ["trueline-cc", "ccache"] + args
+    bare = ["ccache"] + args
+    for _ in range(3):                     # warm: memo, stage link, cache entries for both variants
+        run(tl, on); run(tl, off); run(bare, on)
+    a, b, c = [], [], []
+    for _ in range(pairs):
+        a.append(run(tl, on)); b.append(run(tl, off)); c.append(run(bare, on))
+    ma, mb, mc = statistics.median(a), statistics.median(b), statistics.median(c)
+    print("| `%s` | %.2f | %.2f | %.2f | %+.2f | %.3f |" % (case.split(" -o")[0], mc, mb, ma, ma - mb, ma / mb))
+PY
+echo
+echo "Measured on $(nproc) cores, $(uname -m), $(ccache --version | head -1)."

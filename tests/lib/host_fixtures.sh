@@ -1,0 +1,62 @@
+# Host fixtures for the host_* suites, built at test time with the real gcc/g++/clang (sourced after harness.sh).
+# Everything lands in $FX (default $T/fx). Sets HAVE_CLANG.
+FX=${FX:-$T/fx}
+mkdir -p "$FX"
+HAVE_CLANG=0; have clang && HAVE_CLANG=1
+
+build_host_fixtures() {
+  ( cd "$FX" || exit 1
+  cat > m.c <<'C'
+int init_math(int x) { return x * 2; }
+static int helper(int y) { return y + 1; }
+int use(int z) { return helper(z) + init_math(z); }
+C
+  cat > nog.c <<'C'
+int nodebug_fn(int a) { return a * 3; }
+int nodebug_other(int a) { return a - 3; }
+C
+  cat > leak.cpp <<'C'
+#include <vector>
+#include <string>
+#include <filesystem>
+struct Foo { int a; };
+template class std::vector<Foo>;
+std::string greet(const std::string &s) { return s + "!"; }
+int touch(const char *p) { return std::filesystem::exists(p); }
+C
+  cat > clean.map <<'C'
+{ global: _Z5greetRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE; _Z5touchPKc; local: *; };
+C
+  cat > main.c <<'C'
+extern int use(int);
+int main(void) { return use(1) == 5 ? 0 : 1; }
+C
+  gcc -g -O1 -fPIC -c m.c -o m.o
+  gcc -O1 -fPIC -c nog.c -o nog.o
+  gcc -g -O1 -fPIC -c nog.c -o nog_g.o
+  gcc -shared -o libc_g.so m.o nog_g.o                       # C library, all -g
+  gcc -O1 -fPIC -shared -o libc_nog.so m.c nog.c             # C library without -g
+  gcc -shared -o libc_mixed.so m.o nog.o                     # one TU without -g
+  g++ -g -O1 -fPIC -shared -o libleak.so leak.cpp            # explicit std:: instantiation exported
+  g++ -g -O1 -fPIC -shared -static-libstdc++ -o libstatic.so leak.cpp
+  g++ -g -O1 -fPIC -shared -static-libstdc++ -Wl,--exclude-libs,ALL -Wl,--version-script=clean.map -o libclean.so leak.cpp
+  g++ -g -O1 -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -shared -o libhidden.so leak.cpp
+  objcopy --redefine-sym init_math=init_maths m.o m_renamed.o  # DWARF disagrees with its symbols
+  ar rcs libarc.a m.o nog.o
+  gcc -g -O1 -o app main.c m.o
+  # separate debug pair and a wrong-CRC pair
+  cp libc_g.so libsep.so && objcopy --only-keep-debug libsep.so libsep.so.debug && objcopy --strip-debug libsep.so \
+    && objcopy --add-gnu-debuglink=libsep.so.debug libsep.so
+  mkdir -p bad && cp libsep.so bad/libsep.so && gcc -g -O2 -fPIC -shared -o bad/other.so m.c nog.c \
+    && objcopy --only-keep-debug bad/other.so bad/libsep.so.debug
+  # compressed debug sections
+  objcopy --compress-debug-sections=zlib libc_g.so libz.so
+  objcopy --compress-debug-sections=zstd libc_g.so libzstd.so 2>/dev/null || true
+  objcopy --compress-debug-sections=zstd m.o m_zstd.o 2>/dev/null || true
+  if [ "$HAVE_CLANG" = 1 ]; then
+    clang -g -O1 -fPIC -c nog.c -o nog_clang.o
+    gcc -shared -o libtwo.so m.o nog_clang.o                  # gcc + clang in one artifact
+    clang -g -O1 -fPIC -shared -o libclang.so m.c nog.c
+  fi
+  ) >"$T/fixtures.log" 2>&1
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# trueline-check host audit: the five host checks on fixtures built here with gcc/g++/clang, plus the system's
+# libstdc++.so.6 and the CUDA toolkit's libnccl.so.2 as read-only real inputs.
+source "$(dirname "$0")/../lib/harness.sh"
+source "$(dirname "$0")/../lib/host_fixtures.sh"
+have gcc && have g++ && have objcopy || { skip "gcc/g++/objcopy missing"; exit 0; }
+build_host_fixtures
+C=trueline-check
+cd "$FX" || exit 1
+run() { local out=$1; shift; "$C" --no-color "$@" >"$out" 2>"$out.err"; echo $? >"$out.rc"; }
+rc_of() { cat "$1.rc"; }
+
+# line-tables
+run lt_g.txt --checks line-tables libc_g.so m.o
+check "line-tables: fully -g library passes" test "$(rc_of lt_g.txt)" = 0
+run lt_nog.txt --checks line-tables libc_nog.so
+contains "line-tables: library without -g has no .debug_line" lt_nog.txt 'libc_nog.so: error \[line-tables\] no .debug_line'
+run lt_mixed.txt --checks line-tables libc_mixed.so
+contains "line-tables: the TU without -g is named per function" lt_mixed.txt 'nodebug_fn: function .* has no line rows'
+total=$(nm -S --defined-only libc_mixed.so | awk '$3 ~ /^[Tt]$/ && $2 !~ /^0+$/' | grep -cvE ' (_init|_fini|_start|frame_dummy|register_tm_clones|deregister_tm_clones|__do_global_dtors_aux)$')
+pct=$(awk -v a=$((total - 2)) -v b="$total" 'BEGIN { printf "%.1f", 100 * a / b }')
+contains "line-tables: coverage percentage" lt_mixed.txt "line coverage: $((total - 2)) of $total functions \\($pct%\\)"
+
+lacks "line-tables: covered functions not reported" lt_mixed.txt 'init_math: function'
+check "line-tables: exit 1 on errors" test "$(rc_of lt_mixed.txt)" = 1
+lacks "line-tables: crt start files never blamed" <("$C" --checks line-tables app) 'frame_dummy|register_tm_clones|_start'
+
+# line coverage versus binutils' decoder on the same file (the oracle: readelf --debug-dump=decodedline)
+cov_oracle() { # FILE -> names of sized functions in executable sections without any row with a line inside
+  python3 - "$1" <<'PY'
+import re, subprocess, sys
+f = sys.argv[1]
+syms = []
+for l in subprocess.run(["nm", "-S", "--defined-only", f], capture_output=True, text=True).stdout.splitlines():
+    p = l.split()
+    if len(p) == 4 and p[2] in "Tt" and int(p[1], 16) > 0:
+        syms.append((int(p[0], 16), int(p[1], 16), p[3]))
+rows, seq = [], []
+for l in subprocess.run(["readelf", "--debug-dump=decodedline", f], capture_output=True, text=True).stdout.splitlines():
+    m = re.match(r"^\S+\s+(\d+|-)\s+(0x[0-9a-f]+)", l)
+    if not m: continue
+    addr = int(m.group(2), 16)
+    if seq: rows.append((seq[-1][0], addr, seq[-1][1]))
+    seq = [] if m.group(1) == "-" else [(addr, int(m.group(1)))]
+cov = sorted((a, b) for a, b, line in rows if line != 0 and b > a)
+crt = {"_start","_init","_fini","deregister_tm_clones","register_tm_clones","__do_global_dtors_aux","frame_dummy"}
+import bisect
+starts = [a for a, b in cov]
+for a, s, n in sorted(syms):
+    if n in crt: continue
+    i = bisect.bisect_right(starts, a + s - 1)
+    hit = any(lo < a + s and hi > a for lo, hi in cov[max(0, i - 64):i])
+    if not hit: print(n)
+PY
+}
+ours_uncovered() { "$C" --checks line-tables --format json "$1" | python3 -c '
+import json,sys,subprocess
+d=json.load(sys.stdin)
+for x in d["files"][0]["findings"]:
+    if x["symbol"] and "has no line rows" in x["message"]: print(x["symbol"])' ; }
+for lib in libc_mixed.so libleak.so; do
+  oracle=$(cov_oracle "$lib" | c++filt | sort); ours=$(ours_uncovered "$lib" | sort)
+  if [ "$oracle" = "$ours" ]; then pass "line coverage of $lib agrees with readelf decodedline ($(echo "$ours" | grep -c .) uncovered)"
+  else fail "line coverage of $lib differs from readelf"; diff <(echo "$oracle") <(echo "$ours") | head; fi
+done
+
+# dwarf-symbols
+run ds_ok.txt --checks dwarf-symbols m.o libc_g.so libleak.so
+check "dwarf-symbols: consistent files pass" test "$(rc_of ds_ok.txt)" = 0
+run ds_ren.txt --checks dwarf-symbols m_renamed.o
+contains "dwarf-symbols: renamed symbol found" ds_ren.txt 'init_maths: the DWARF subprogram at 0x0 is named init_math'
+n=$(nm --defined-only m_renamed.o | grep -c ' T ')
+contains "dwarf-symbols: counts reported" ds_ren.txt "$n symbols, $n subprograms, 1 disagreements \\(init_maths\\)"
+run ds_mixed.txt --checks dwarf-symbols libc_mixed.so
+contains "dwarf-symbols: function from the TU without -g has no subprogram" ds_mixed.txt 'nodebug_fn: function symbol at 0x[0-9a-f]+ has no DWARF subprogram'
+
+# archives
+run arc.txt --checks line-tables libarc.a
+contains "archive members named lib.a(member.o)" arc.txt 'libarc.a\(nog.o\): error \[line-tables\] no .debug_line'
+lacks "archive: the -g member passes" arc.txt 'libarc.a\(m.o\)'
+
+# separate debug info
+run sep.txt --checks line-tables,dwarf-symbols --format json libsep.so
+check "debuglink: separate debug file found and used" python3 -c '
+import json,sys; d=json.load(open("sep.txt")); h=d["files"][0]["images"][0]
+sys.exit(0 if h["debug_file"].endswith("libsep.so.debug") and h["functions_with_lines"] == 4 and not d["files"][0]["findings"] else 1)'
+run bad.txt --checks line-tables bad/libsep.so
+contains "debuglink: wrong CRC is reported, debug file not used" bad.txt 'has CRC [0-9a-f]{8} but .gnu_debuglink expects [0-9a-f]{8}'
+mkdir -p dbgdir && cp libsep.so.debug dbgdir/ && mkdir -p elsewhere && cp libsep.so elsewhere/
+run dd.txt --checks line-tables --debug-dir "$FX/dbgdir" elsewhere/libsep.so
+check "debuglink: --debug-dir searched" test "$(rc_of dd.txt)" = 0
+
+# compressed debug sections
+run z.txt --checks line-tables,dwarf-symbols --format json libz.so
+check "zlib-compressed DWARF read" python3 -c '
+import json,sys; h=json.load(open("z.txt"))["files"][0]["images"][0]; sys.exit(0 if h["functions_with_lines"]==4 and h["subprograms"]==4 else 1)'
+if readelf -S libzstd.so 2>/dev/null | grep -q 'debug_info' && readelf -t libzstd.so | grep -q ZSTD; then
+  run zs.txt --checks line-tables,dwarf-symbols --format json libzstd.so m_zstd.o m.o
+  check "zstd-compressed DWARF read (libdwarf alone cannot)" python3 -c '
+import json,sys; f=json.load(open("zs.txt"))["files"]; h=f[0]["images"][0]; o=f[1]["images"][0]; plain=f[2]["images"][0]
+sys.exit(0 if h["functions_with_lines"]==4 and h["subprograms"]==4 and o["functions_with_lines"]==plain["functions_with_lines"]>0
+         and o["subprograms"]==plain["subprograms"] and not f[0]["findings"] and not f[1]["findings"] else 1)'
+else skip "objcopy cannot write zstd-compressed sections"; fi
+
+# stl-leak
+run sl.txt --checks stl-leak libleak.so libstatic.so libclean.so libhidden.so
+contains "stl-leak: explicit instantiation exported (weak)" sl.txt 'libleak.so: warning \[stl-leak\] std::vector<Foo, std::allocator<Foo> >::.*exports weak std:: symbol'
+contains "stl-leak: static libstdc++ (strong symbols)" sl.txt 'libstatic.so: error \[stl-leak\] .*exports strong std:: symbol'
+contains "stl-leak: static libstdc++ signs" sl.txt 'libstatic.so: error \[stl-leak\] .*signs of a statically linked libstdc\+\+'
+lacks "stl-leak: version script + --exclude-libs is clean" sl.txt 'libclean.so'
+lacks "stl-leak: -fvisibility=hidden is clean" sl.txt 'libhidden.so'
+LIBSTDCXX=$(g++ -print-file-name=libstdc++.so.6)
+if [ -f "$LIBSTDCXX" ]; then
+  run sys.txt --checks stl-leak "$LIBSTDCXX"
+  check "stl-leak: the system libstdc++.so.6 is recognized, not a leak" test "$(rc_of sys.txt)" = 0
+  nm -D --defined-only "$LIBSTDCXX" | grep -q ' _ZNSt' && pass "libstdc++.so.6 does export std:: (the check could have fired)"
+fi
+
+# symbol-versions
+run sv.txt --checks symbol-versions --policy manylinux_2_28 libleak.so
+need=$(objdump -T libleak.so | grep -o 'GLIBCXX_3\.4\.[0-9]*' | sort -t. -k3 -n | tail -1)
+contains "symbol-versions: highest GLIBCXX needed named ($need)" sv.txt "needs $need \(from libstdc\+\+\.so\.6\) but manylinux_2_28 allows at most GLIBCXX_3\.4\.24"
+check "symbol-versions: policy failure exits 1" test "$(rc_of sv.txt)" = 1
+run sv2.txt --checks symbol-versions --policy manylinux_2_39 libleak.so
+check "symbol-versions: newer policy passes" test "$(rc_of sv2.txt)" = 0
+printf '[symbol-versions]\nglibcxx = 3.4.20\n' > max.ini
+run sv3.txt --config max.ini --checks symbol-versions libleak.so
+contains "symbol-versions: explicit maxima from the config" sv3.txt 'allows at most GLIBCXX_3\.4\.20'
+
+# mixed-toolchain
+if [ "$HAVE_CLANG" = 1 ]; then
+  run mt.txt --checks mixed-toolchain libtwo.so libclang.so libc_g.so
+  contains "mixed-toolchain: gcc + clang in one library" mt.txt 'libtwo.so: error \[mixed-toolchain\] 2 compiler versions in DW_AT_producer: GCC [0-9.]+ \(1 CU: m.c\); clang [0-9.]+ \(1 CU: nog.c\)'
+  lacks "mixed-toolchain: clang-only library (crt .comment from GCC) is not an error" mt.txt 'libclang.so: error'
+  lacks "mixed-toolchain: gcc-only library clean" mt.txt 'libc_g.so'
+else skip "clang missing: mixed-toolchain fixtures"; fi
+
+# the CUDA toolkit's libnccl.so.2 (full host DWARF, two GCC 8.5.0 builds in .comment)
+NCCL=${CUDA_HOME:+$CUDA_HOME/lib64/libnccl.so.2}
+if [ -n "$NCCL" ] && [ -f "$NCCL" ]; then
+  "$C" --format json "$NCCL" >nccl.json 2>nccl.err
+  # oracle: readelf's rows, without sequences the linker discarded (they start at address 0)
+  readelf -W --debug-dump=decodedline "$NCCL" | grep -oE '^\S+\s+([0-9]+|-)\s+0x[0-9a-f]+' >nccl.rows
+  check "libnccl.so.2: line rows equal readelf's (live sequences)" python3 - <<'PY'
+import json, sys
+rows = live = 0; seq = []
+for l in open("nccl.rows"):
+    _, line, addr = l.split()
+    seq.append(int(addr, 16))
+    if line == "-":
+        # readelf omits rows at exactly 0, so a discarded sequence starts with a small address and no real code
+        # of a shared object lies below its first section: 0x1000 separates them
+        if seq[0] >= 0x1000: live += len(seq)
+        seq = []
+h = json.load(open("nccl.json"))["files"][0]["images"][0]
+print("    readelf live rows", live, "ours", h["line_rows"])
+sys.exit(0 if h["line_rows"] == live and len(h["compile_units"]) > 50 and h["functions_with_lines"] > 1000 else 1)
+PY
+  check "libnccl.so.2: .comment's two GCC 8.5.0 builds reported" grep -q '2 builds of GCC 8.5.0' nccl.json
+else skip "CUDA toolkit's libnccl.so.2 not found"; fi
+
+# bad input: named, exit 2, others still checked
+echo "not an elf" > junk.so
+run bad_in.txt junk.so m.o
+check "bad input exits 2" test "$(rc_of bad_in.txt)" = 2
+contains "bad input named with the reason" bad_in.txt 'junk.so: error: cannot read: '
+contains "other inputs still checked" bad_in.txt '2 file\(s\) checked'

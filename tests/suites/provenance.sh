@@ -1,0 +1,151 @@
+# Provenance notes: stamping by trueline-cc (launcher and through ccache's stamping stage), survival
+# through ld -r / -shared / executables / ar / strip / objcopy, cache-hit verification (a poisoned ccache
+# entry is caught and rebuilt), and the checker's provenance check and --provenance table.
+. "$(dirname "$0")/../lib/harness.sh"
+
+cd "$T" || exit 1
+printf 'int a(void){return 1;}\n' > a.c
+printf 'int b(void){return 2;}\n' > b.c
+printf 'int a(void);int b(void);int main(void){return a()+b()-3;}\n' > m.c
+printf 'int v(void){return V;}\n' > v.c
+notes() { readelf -n "$1" 2>/dev/null | grep -c '^  trueline'; }
+
+# --- stamping without a cache (launcher mode) ---
+for f in a b m; do trueline-cc gcc -fPIC -c $f.c -o $f.o; done
+check "launcher: -c object carries one record" [ "$(notes a.o)" = 1 ]
+readelf -W -S a.o > sec.txt
+contains "note section is SHT_NOTE" sec.txt '\.note\.trueline +NOTE'
+lacks "note section is not allocated (no run-time cost)" sec.txt '\.note\.trueline +NOTE( +[0-9a-f]+){4} +[A-Z]*A'
+trueline-check --provenance a.o > table.txt; rc=$?
+check "--provenance exits 0" [ $rc -eq 0 ]
+contains "--provenance names source and compiler" table.txt 'cc +a\.c +gcc +gcc '
+contains "--provenance shows forced line info" table.txt 'forced -g1'
+trueline-check --provenance --format json a.o > table.json
+check "--provenance json parses and carries the fingerprint" python3 -c '
+import json,sys; d=json.load(open("table.json")); r=d[0]["records"][0]
+sys.exit(0 if len(r["fingerprint"])==32 and r["source"]=="a.c" and "-g1" in r["argv"] else 1)'
+fp=$(trueline-cc --trueline-print-fingerprint gcc -c a.c -o /dev/null)
+contains "record's fingerprint is the wrapper's" table.txt "${fp:0:16}"
+if have clang; then
+  trueline-cc clang -c a.c -o ca.o
+  trueline-check --provenance ca.o > ctable.txt
+  contains "clang object stamped (line-tables-only forced)" ctable.txt 'clang .*forced -gline-tables-only'
+else skip "clang not installed"; fi
+
+# --- survival through the link and binutils ---
+trueline-cc gcc -shared a.o b.o -o libab.so
+trueline-cc gcc m.o a.o b.o -o exe
+check "stamped executable runs" ./exe
+ld -r a.o b.o -o ab.o
+ar rcs libab.a a.o b.o
+check "ld -r keeps both records" [ "$(notes ab.o)" = 2 ]
+check "ld -shared: 2 compile records + the link record" [ "$(notes libab.so)" = 3 ]
+check "executable: 3 compile records + the link record" [ "$(notes exe)" = 4 ]
+trueline-check --provenance libab.a libab.so > t2.txt
+contains "ar: members keep their records" t2.txt 'libab\.a\(b\.o\): 1 provenance record'
+contains "link record names the output" t2.txt 'link +libab\.so'
+strip --strip-debug -o sdbg.so libab.so; strip --strip-all -o sall.so libab.so
+objcopy --only-keep-debug libab.so kd.debug
+check "strip --strip-debug keeps the records" [ "$(notes sdbg.so)" = 3 ]
+check "objcopy --only-keep-debug keeps the records" [ "$(notes kd.debug)" = 3 ]
+check "strip --strip-all keeps the records (binutils keeps non-allocated notes)" [ "$(notes sall.so)" = 3 ]
+objcopy --remove-section=.note.trueline sall.so none.so
+check "objcopy --remove-section removes them" [ "$(notes none.so)" = 0 ]
+readelf -lW libab.so > segs.txt
+lacks "no segment maps the notes" segs.txt 'note\.trueline'
+
+# --- the provenance check ---
+trueline-check --checks provenance libab.so exe > chk.txt 2>&1; rc=$?
+check "one toolchain: no error" [ $rc -eq 0 ]
+# a second gcc whose driver differs by one byte; cc1 is found relative to it (../lib/gcc/...)
+mkdir -p tc/bin && cp "$(command -v gcc | xargs readlink -f)" tc/bin/gcc && printf 'x' >> tc/bin/gcc
+ln -s "$(dirname "$(dirname "$(gcc -print-prog-name=cc1)")")/../.." tc/lib
+trueline-cc "$T/tc/bin/gcc" -fPIC -c b.c -o b2.o
+trueline-cc gcc -shared a.o b2.o -o libmix.so
+trueline-check --checks provenance libmix.so > mix.txt 2>&1; rc=$?
+check "two gcc toolchains in one artifact: exit 1" [ $rc -eq 1 ]
+contains "two gcc toolchains: named with both sources" mix.txt 'several gcc toolchains.*a\.c.*b\.c'
+TRUELINE_WRAPPER_HOST_DEBUG=keep trueline-cc gcc -fPIC -c b.c -o b3.o
+trueline-cc gcc -shared a.o b3.o -o libnoli.so
+trueline-check --checks provenance --fail-on warning libnoli.so > noli.txt 2>&1
+contains "object without forced line info reported" noli.txt 'b\.c was compiled without forced line info'
+gcc -fPIC -g -c b.c -o b4.o
+trueline-check --checks provenance --fail-on info b4.o > none.txt 2>&1
+contains "object built outside the wrapper: no records" none.txt 'no provenance records'
+# a damaged record: the file is still read, the damage is a finding, nothing crashes
+cp a.o dmg.o
+python3 - <<'PY'
+import struct
+d = bytearray(open("dmg.o", "rb").read())
+shoff, = struct.unpack_from("<Q", d, 0x28); n, = struct.unpack_from("<H", d, 0x3c)
+for i in range(n):
+    o = shoff + 64 * i
+    if struct.unpack_from("<I", d, o + 4)[0] == 7:          # SHT_NOTE: ours is the last one
+        off, = struct.unpack_from("<Q", d, o + 24)
+struct.pack_into("<I", d, off + 4, 0x7fffffff)             # descsz far past the section
+open("dmg.o", "wb").write(d)
+PY
+trueline-check --checks provenance dmg.o > dmg.txt 2>&1; rc=$?
+check "damaged record: findings, not a crash" [ $rc -eq 1 ]
+contains "damaged record named" dmg.txt 'damaged provenance section.*extends past'
+
+# --- through ccache: the stamping stage, verification, a poisoned entry ---
+if have ccache; then
+  export CCACHE_DIR="$T/ccache" CCACHE_NOHASHDIR=1
+  trueline-cc --trueline-zero-stats >/dev/null
+  trueline-cc ccache gcc -DV=1 -c v.c -o v1.o
+  trueline-cc ccache gcc -DV=1 -c v.c -o v1b.o
+  check "ccache miss: object stamped inside the cache's compile" [ "$(notes v1.o)" = 1 ]
+  check "ccache hit: same stamped object" cmp -s v1.o v1b.o
+  ccache -s > cs.txt
+  contains "ccache direct mode still hits" cs.txt 'Direct: +1 /'
+  trueline-cc --trueline-stats > st.txt
+  contains "stats: 2 verified" st.txt 'verified: +2$'
+  contains "stats: 0 mismatches" st.txt 'Mismatches: +0$'
+  CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d1.o
+  CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d2.o 2> dep.err
+  check "depend mode: hit, verified, identical" cmp -s d1.o d2.o
+  lacks "depend mode: no mismatch" dep.err 'does not match'
+  # poison: make the entry for -DV=2 hold the -DV=1 object (what a shared cache with a bad key does)
+  r1=$(ls -t "$CCACHE_DIR"/*/*/*R | tail -1)
+  touch -d '1 minute ago' "$CCACHE_DIR"/*/*/*R
+  trueline-cc ccache gcc -DV=2 -c v.c -o v2.o
+  r2=$(find "$CCACHE_DIR" -name '*R' -newer "$r1" | head -1)
+  check "found both cache entries" [ -n "$r2" ] && [ "$r1" != "$r2" ]
+  cp "$r1" "$r2"
+  trueline-cc ccache gcc -DV=2 -c v.c -o v2.o 2> poison.err; rc=$?
+  check "poisoned hit: compile still succeeds (recompiled)" [ $rc -eq 0 ]
+  contains "poisoned hit: what differs is named" poison.err 'only in the cached object.s argv: -DV=1; only in this invocation: -DV=2'
+  objdump -d v2.o > v2.dis
+  contains "poisoned hit: the object is the right one" v2.dis 'mov +\$0x2,'
+  trueline-cc --trueline-stats > st2.txt
+  contains "stats count the mismatch" st2.txt 'Mismatches: +1$'
+  contains "stats count the recompile" st2.txt 'Recompiled after a mismatch: +1$'
+  trueline-cc ccache gcc -DV=2 -c v.c -o v2h.o 2> healed.err
+  lacks "the recompile replaced the bad entry: next hit verifies" healed.err 'does not match'
+  check "the healed hit is the right object" cmp -s v2.o v2h.o
+  cp "$r1" "$r2" # poison again
+  TRUELINE_PROVENANCE_ON_MISMATCH=fail trueline-cc ccache gcc -DV=2 -c v.c -o v2f.o 2> fail.err; rc=$?
+  check "on_mismatch=fail fails the compile" [ $rc -ne 0 ]
+  contains "on_mismatch=fail says why" fail.err 'on_mismatch = fail'
+  unset CCACHE_DIR CCACHE_NOHASHDIR
+else skip "ccache not installed"; fi
+
+# --- nvcc host object (fatbin inside), -G reported ---
+if have_nvcc; then
+  printf '__global__ void k(int *p){p[threadIdx.x]*=2;}\n' > k.cu
+  trueline-cc nvcc -arch=sm_90 -G -Xcompiler=-fPIC -c k.cu -o kG.o
+  trueline-check --provenance kG.o > kg.txt
+  contains "nvcc object stamped, -G recorded" kg.txt 'cc +k\.cu +nvcc .* yes$'
+  trueline-check --checks provenance --fail-on warning kG.o > kgc.txt 2>&1
+  contains "-G object reported" kgc.txt 'k\.cu was compiled with -G'
+  trueline-check --checks provenance --release kG.o > kgr.txt 2>&1; rc=$?
+  check "-G in a --release audit is an error" [ $rc -eq 1 ]
+else skip "nvcc not found: nvcc stamping not tested"; fi
+
+# --- bad input ---
+printf 'junk' > junk.o
+trueline-check --provenance junk.o a.o > bad.txt 2> bad.err; rc=$?
+check "--provenance: bad input exits 2" [ $rc -eq 2 ]
+contains "--provenance: bad input named" bad.err 'junk\.o: not an ELF'
+contains "--provenance: other inputs still printed" bad.txt '^a\.o: 1 provenance record'

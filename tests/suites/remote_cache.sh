@@ -1,0 +1,156 @@
+# A shared remote cache that cannot be poisoned. A real redis-server on loopback (free port, started
+# and stopped here); two "machines" = two ccache directories with the same Redis remote storage; two
+# CUDA toolchains that ccache's size+mtime check cannot tell apart (a copy of the toolkit's bin/ whose
+# nvcc.profile adds PTXAS_FLAGS, nvcc's mtime kept). First bare ccache serves machine A's object to
+# machine B (poisoned: it differs from B's uncached compile); then randomized builds through
+# trueline-cc: 0 poisoned objects, hit rate reported. Then sccache with Redis when this sccache can.
+# REMOTE_CACHE_BUILDS (default 200) sets the number of randomized builds.
+. "$(dirname "$0")/../lib/harness.sh"
+
+have redis-server || { skip "redis-server not installed"; exit 0; }
+have ccache || { skip "ccache not installed"; exit 0; }
+have redis-cli || { skip "redis-cli not installed"; exit 0; }
+
+PORT=$(free_port)
+redis-server --port "$PORT" --bind 127.0.0.1 --save '' --appendonly no >"$T/redis.log" 2>&1 &
+RPID=$!
+trap 'kill $RPID 2>/dev/null; wait $RPID 2>/dev/null; rm -rf "$T"' EXIT
+for _ in $(seq 50); do redis-cli -p "$PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+check "redis-server answers on 127.0.0.1:$PORT" sh -c "redis-cli -p $PORT ping | grep -q PONG"
+REMOTE="redis://127.0.0.1:$PORT"
+
+mkdir -p "$T/src" "$T/out" "$T/ref" && cd "$T/src" || exit 1
+# Section contents that define what an object does (symbol names of nvcc's module id are random, so
+# .strtab is not compared; nvcc's host .debug_line names a random temporary file).
+sig() {
+  case "$1" in
+    *nv*) readelf -x .nv_fatbin -x .text -x .comment "$2" ;;
+    *) readelf -x .text -x .data -x .rodata -x .comment -x .debug_line "$2" ;;
+  esac 2>/dev/null | grep -v '^Hex dump\|^$' | md5sum | cut -c1-32
+}
+for v in 0 1 2; do
+  printf 'int v%d(int x){return x*%d+%d;}\n' $v $((v + 2)) $v > c$v.c
+  printf 'template<int N> int t(int x){return x*N;}\nint w%d(int x){return t<%d>(x);}\n' $v $((v + 3)) > c$v.cpp
+done
+for v in 0 1; do
+  printf '__global__ void k%d(float *p,int n){int i=blockIdx.x*blockDim.x+threadIdx.x;if(i<n)p[i]=p[i]*%d.5f+1;}\n' $v $((v + 2)) > k$v.cu
+done
+
+HAVE_NV=0
+if have_nvcc; then
+  HAVE_NV=1
+  TA="$CUDA_HOME"
+  TB="$T/cudaB"
+  mkdir -p "$TB/bin"
+  for f in "$TA"/bin/*; do ln -s "$f" "$TB/bin/"; done
+  rm "$TB/bin/nvcc" "$TB/bin/nvcc.profile"
+  cp "$TA/bin/nvcc" "$TB/bin/nvcc"
+  touch -r "$TA/bin/nvcc" "$TB/bin/nvcc" # what container image layers do to mtimes
+  # Same TOP (so every include path is the same text), one edit: ptxas gets -O0.
+  sed -e "s#^TOP .*#TOP = $(cd "$TA" && pwd -P)#" -e 's#^PTXAS_FLAGS .*#PTXAS_FLAGS += -O0#' \
+    "$TA/bin/nvcc.profile" > "$TB/bin/nvcc.profile"
+  check "toolchain copy: nvcc size and mtime identical" \
+    [ "$(stat -Lc '%s %Y' "$TA/bin/nvcc")" = "$(stat -c '%s %Y' "$TB/bin/nvcc")" ]
+
+  # --- bare ccache, two machines, one Redis: machine B gets machine A's object ---
+  CCACHE_DIR="$T/bareA" CCACHE_REMOTE_STORAGE=$REMOTE ccache "$TA/bin/nvcc" -arch=sm_90 -c k0.cu -o "$T/bareA.o"
+  CCACHE_DIR="$T/bareB" CCACHE_REMOTE_STORAGE=$REMOTE ccache "$TB/bin/nvcc" -arch=sm_90 -c k0.cu -o "$T/bareB.o"
+  "$TA/bin/nvcc" -arch=sm_90 -c k0.cu -o "$T/refA.o"
+  "$TB/bin/nvcc" -arch=sm_90 -c k0.cu -o "$T/refB.o"
+  CCACHE_DIR="$T/bareB" ccache --print-stats > "$T/bareB.stats"
+  contains "bare ccache: machine B was served from the remote cache" "$T/bareB.stats" '^remote_storage_hit\s+[1-9]'
+  check "the two toolchains really build different device code" [ "$(sig nv "$T/refA.o")" != "$(sig nv "$T/refB.o")" ]
+  check "bare ccache: machine B's object is machine A's" [ "$(sig nv "$T/bareB.o")" = "$(sig nv "$T/refA.o")" ]
+  check "bare ccache: machine B's object is poisoned (differs from B's uncached compile)" \
+    [ "$(sig nv "$T/bareB.o")" != "$(sig nv "$T/refB.o")" ]
+else
+  skip "nvcc not found: the CUDA toolchain pair is not tested (gcc/g++ builds still run)"
+fi
+
+# --- randomized builds through trueline-cc ---
+N=${REMOTE_CACHE_BUILDS:-200}
+RANDOM=20261202 # reproducible sequence
+HOSTS=(g++)
+have clang++ && HOSTS+=(clang++)
+declare -A REF
+poisoned=0 nv=0 gc=0 failed=0
+misses_of() { CCACHE_DIR="$T/m$1" ccache --print-stats 2>/dev/null | awk '$1=="cache_miss"{print $2; f=1}END{if(!f)print 0}'; }
+trueline-cc --trueline-zero-stats >/dev/null
+start=$SECONDS
+for i in $(seq "$N"); do
+  m=$((RANDOM % 2 + 1))
+  envs=(CCACHE_DIR="$T/m$m" CCACHE_REMOTE_STORAGE=$REMOTE)
+  if [ $HAVE_NV = 1 ] && [ $((RANDOM % 10)) -lt 4 ]; then
+    t=$((RANDOM % 2)) li=$((RANDOM % 2)) h=${HOSTS[$((RANDOM % ${#HOSTS[@]}))]} s=k$((RANDOM % 2))
+    tc=$([ $t = 0 ] && echo "$TA" || echo "$TB")
+    [ $li = 1 ] && envs+=(NVCC_PREPEND_FLAGS=-lineinfo)
+    key="nv-t$t-li$li-$h-$s" kind=nv nv=$((nv + 1))
+    cmd=("$tc/bin/nvcc" -ccbin "$h" -arch=sm_90 -c "$s.cu")
+  else
+    c=$((RANDOM % 2)) s=$((RANDOM % 3)) o=$((RANDOM % 2 + 1))
+    comp=$([ $c = 0 ] && echo gcc || echo g++) ext=$([ $c = 0 ] && echo c || echo cpp)
+    key="gcc-$comp-$s-O$o" kind=gcc gc=$((gc + 1))
+    cmd=("$comp" "-O$o" -c "c$s.$ext")
+  fi
+  before=$(misses_of $m)
+  env "${envs[@]}" trueline-cc ccache "${cmd[@]}" -o "$T/out/$i.o" 2>>"$T/builds.err" || failed=$((failed + 1))
+  # The truth is an uncached compile of the same inputs. A cache miss is one (the compiler just ran);
+  # when the first build of a key is a hit, the reference is compiled here without the cache.
+  if [ -z "${REF[$key]:-}" ]; then
+    if [ "$(misses_of $m)" -gt "$before" ]; then
+      REF[$key]=$(sig $kind "$T/out/$i.o")
+    else
+      env "${envs[@]}" trueline-cc "${cmd[@]}" -o "$T/ref/$key.o" || failed=$((failed + 1))
+      REF[$key]=$(sig $kind "$T/ref/$key.o")
+    fi
+  fi
+  if [ "$(sig $kind "$T/out/$i.o")" != "${REF[$key]}" ]; then
+    poisoned=$((poisoned + 1))
+    echo "    poisoned: build $i ($key, machine $m)"
+  fi
+done
+elapsed=$((SECONDS - start))
+hits=0 misses=0 remote=0
+for m in 1 2; do
+  [ -d "$T/m$m" ] || continue
+  CCACHE_DIR="$T/m$m" ccache --print-stats > "$T/m$m.stats"
+  hits=$((hits + $(awk '$1=="direct_cache_hit"||$1=="preprocessed_cache_hit"{s+=$2}END{print s+0}' "$T/m$m.stats")))
+  misses=$((misses + $(awk '$1=="cache_miss"{s+=$2}END{print s+0}' "$T/m$m.stats")))
+  remote=$((remote + $(awk '$1=="remote_storage_hit"{s+=$2}END{print s+0}' "$T/m$m.stats")))
+done
+trueline-cc --trueline-stats > "$T/tl.stats"
+rate=$(awk -v h=$hits -v m=$misses 'BEGIN{printf "%.1f", (h+m) ? 100*h/(h+m) : 0}')
+echo "# remote_cache: $N builds ($nv nvcc, $gc gcc/g++) in ${elapsed}s: $poisoned poisoned, hits $hits / misses $misses" \
+     "(hit rate $rate%, $remote served by Redis), ${#REF[@]} distinct builds, $(wc -l < "$T/builds.err") stderr lines"
+sed 's/^/#   /' "$T/tl.stats"
+check "randomized builds: all $N compiles succeeded" [ $failed -eq 0 ]
+check "randomized builds: 0 poisoned objects of $N (hit rate $rate%)" [ $poisoned -eq 0 ]
+# every distinct build may miss at most once per machine; everything else must be a hit
+check "randomized builds: legitimate hits still happen ($hits hits, $misses misses <= 2 x ${#REF[@]} distinct)" \
+  [ $hits -gt 0 ] && [ $misses -le $((2 * ${#REF[@]})) ]
+check "randomized builds: machines share through Redis ($remote remote hits)" [ $remote -gt 0 ]
+contains "randomized builds: every cached compile verified, no mismatch" "$T/tl.stats" 'Mismatches: +0$'
+lacks "randomized builds: no verification complaints" "$T/builds.err" 'does not match'
+[ $HAVE_NV = 1 ] && check "randomized builds: nvcc builds were part of the mix ($nv)" [ $nv -gt 0 ]
+
+# --- sccache with its Redis backend ---
+if ! have sccache; then
+  skip "sccache not installed"
+else
+  SP=$(free_port)
+  out=$(SCCACHE_SERVER_PORT=$SP SCCACHE_REDIS=$REMOTE SCCACHE_DIR="$T/scc" sccache --start-server 2>&1)
+  if [ $? -ne 0 ]; then
+    skip "sccache $(sccache --version | awk '{print $2}') cannot use Redis here: $(echo "$out" | tail -1)"
+  else
+    export SCCACHE_SERVER_PORT=$SP SCCACHE_REDIS=$REMOTE
+    spoison=0
+    for i in $(seq 20); do
+      s=$((RANDOM % 3)) o=$((RANDOM % 2 + 1))
+      trueline-cc sccache gcc "-O$o" -c "c$s.c" -o "$T/out/s$i.o"
+      [ "$(sig gcc "$T/out/s$i.o")" = "${REF[gcc-gcc-$s-O$o]:-$(trueline-cc gcc "-O$o" -c "c$s.c" -o "$T/ref/s$i.o" && sig gcc "$T/ref/s$i.o")}" ] \
+        || spoison=$((spoison + 1))
+    done
+    check "sccache + Redis through trueline-cc: 0 poisoned" [ $spoison -eq 0 ]
+    sccache --stop-server >/dev/null 2>&1
+  fi
+fi

@@ -1,0 +1,105 @@
+/* The provenance check on hand-built models: compile units matched to records (plain paths, nvcc's
+ * tmpxft copy), toolchains compared per driver, line info, -G under --release, link records ignored. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/checks.h"
+#include "unit.h"
+
+extern const struct tl_check tl_check_provenance;
+
+static struct tl_provenance rec(const char *src, const char *drv, const char *fp, int forced, int G)
+{
+    struct tl_provenance p = { 0 };
+    p.source = strdup(src);
+    p.compiler = strdup(strcmp(drv, "nvcc") == 0 ? "nvcc" : "gcc");
+    p.driver = strdup(drv);
+    p.compiler_version = strdup("v1");
+    p.fingerprint = strdup(fp);
+    p.cwd = strdup("/w");
+    p.lineinfo_level = strdup(forced ? "-g1" : "");
+    p.lineinfo_forced = forced != 0;
+    p.device_debug = G != 0;
+    return p;
+}
+
+static struct tl_cu cu(const char *name, const char *dir)
+{
+    struct tl_cu c = { 0 };
+    c.name = strdup(name);
+    c.comp_dir = strdup(dir);
+    c.producer = strdup("GNU C17 12.2.0");
+    return c;
+}
+
+static size_t run(struct tl_file *f, int release, struct tl_findings *out, const char *needle, enum tl_severity *sev)
+{
+    struct tl_policy p = { .release = release };
+    tl_findings_free(out);
+    memset(out, 0, sizeof *out);
+    tl_check_provenance.run(f, &p, TL_SEV_ERROR, out);
+    size_t hits = 0;
+    for (size_t i = 0; i < out->n; i++)
+        if (strstr(out->v[i].message, needle)) {
+            hits++;
+            if (sev)
+                *sev = out->v[i].severity;
+        }
+    return hits;
+}
+
+int main(void)
+{
+    struct tl_file f = { 0 };
+    f.display = strdup("lib.so");
+    f.elf_type = 3;
+    f.notes = calloc(8, sizeof *f.notes);
+    f.notes[f.nnotes++] = rec("a.c", "gcc", "f1", 1, 0);
+    f.notes[f.nnotes++] = rec("b.cpp", "g++", "f2", 1, 0);
+    f.notes[f.nnotes++] = rec("k.cu", "nvcc", "f3", 1, 0);
+    f.host.cus = calloc(8, sizeof *f.host.cus);
+    f.host.cus[f.host.ncus++] = cu("a.c", "/w");
+    f.host.cus[f.host.ncus++] = cu("/w/b.cpp", "/elsewhere");
+    f.host.cus[f.host.ncus++] = cu("/tmp/tmpxft_0000318d_00000000-6_k.cudafe1.cpp", "/w");
+    struct tl_findings out = { 0 };
+    enum tl_severity sev = TL_SEV_NONE;
+
+    UNIT_CHECK("gcc + g++ + nvcc, one toolchain each: no findings", run(&f, 0, &out, "", NULL) == 0);
+    f.host.cus[f.host.ncus++] = cu("c.c", "/w");
+    UNIT_CHECK("a compile unit without a record is reported",
+               run(&f, 0, &out, "1 of 4 compile units have no provenance record", &sev) == 1 && sev == TL_SEV_WARNING);
+    free(f.host.cus[3].producer);
+    f.host.cus[3].producer = strdup("GNU AS 2.40");
+    UNIT_CHECK("assembler units are not expected to have records", run(&f, 0, &out, "compile units", NULL) == 0);
+
+    f.notes[f.nnotes++] = rec("d.cpp", "g++", "f9", 1, 0);
+    UNIT_CHECK("two g++ fingerprints: error naming both sources",
+               run(&f, 0, &out, "several g++ toolchains in one artifact: b.cpp", &sev) == 1 && sev == TL_SEV_ERROR);
+    free(f.notes[3].fingerprint);
+    f.notes[3].fingerprint = strdup("f2");
+    f.notes[3].is_link = 1;
+    free(f.notes[3].fingerprint);
+    f.notes[3].fingerprint = strdup("f7");
+    UNIT_CHECK("a link record is not an object", run(&f, 0, &out, "several", NULL) == 0);
+    f.notes[3].is_link = 0;
+    free(f.notes[3].fingerprint);
+    f.notes[3].fingerprint = strdup("f2");
+
+    f.notes[1].lineinfo_forced = 0;
+    UNIT_CHECK("object without forced line info: warning",
+               run(&f, 0, &out, "b.cpp was compiled without forced line info", &sev) == 1 && sev == TL_SEV_WARNING);
+    f.notes[1].lineinfo_forced = 1;
+    f.notes[2].device_debug = 1;
+    UNIT_CHECK("-G object: warning", run(&f, 0, &out, "k.cu was compiled with -G", &sev) == 1 && sev == TL_SEV_WARNING);
+    UNIT_CHECK("-G object under --release: error", run(&f, 1, &out, "with -G", &sev) == 1 && sev == TL_SEV_ERROR);
+
+    struct tl_file g = { 0 };
+    g.display = strdup("plain.so");
+    g.elf_type = 3;
+    UNIT_CHECK("no records at all: one info finding", run(&g, 0, &out, "no provenance records", &sev) == 1 &&
+                                                          sev == TL_SEV_INFO);
+    tl_findings_free(&out);
+    tl_file_free(&f);
+    tl_file_free(&g);
+    UNIT_EXIT();
+}
