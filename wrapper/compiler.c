@@ -157,7 +157,6 @@ int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg,
 static enum tl_family family_by_name(const char *name)
 {
     const char *b = tl_basename(name);
-    size_t n = strlen(b);
     if (strcmp(b, "nvcc") == 0)
         return TL_FAM_NVCC;
     if (strstr(b, "clang"))
@@ -165,7 +164,6 @@ static enum tl_family family_by_name(const char *name)
     /* gcc, g++, x86_64-linux-gnu-gcc-12, c++-12 ... ; plain cc/c++ are alternatives: probe them. */
     if (strstr(b, "gcc") || strstr(b, "g++"))
         return TL_FAM_GCC;
-    (void)n;
     return TL_FAM_OTHER;
 }
 
