@@ -176,9 +176,10 @@ int main(int argc, char **argv)
     tl_invocation inv = { 0 };
     inv.explain = explain;
     int rc;
-    if (tl_classify(&inv, argc, argv, &cfg, &err) != 0) {
+    int crc = tl_classify(&inv, argc, argv, &cfg, &err);
+    if (crc != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
-        rc = 127;
+        rc = crc == -2 ? TL_EXIT_BAD_INPUT : 127;
     } else if (cfg_bad) {
         rc = wrapper_failed(&inv, &cfg, cfg_err.msg);
     } else {

@@ -157,7 +157,8 @@ int tl_read_line_coverage(struct tl_file *f, struct tl_image *img, const struct 
         if (unit_cu[i] >= 0)
             img->cus[unit_cu[i]].rows += c.u[i].rows;
     }
-    qsort(c.r, c.n, sizeof *c.r, by_lo);
+    if (c.n) /* qsort(NULL, 0) is UB (fuzz/targets/load.c) */
+        qsort(c.r, c.n, sizeof *c.r, by_lo);
     uint64_t *maxhi = malloc((c.n ? c.n : 1) * sizeof *maxhi);
     if (maxhi) {
         for (size_t k = 0; k < c.n; k++)

@@ -117,6 +117,19 @@ contains "... with a message" ex.txt 'gcc: compiler not found'
 TRUELINE_CC_ACTIVE=nested PATH="$T/masq:$PATH" gcc -c a.c -o nested.o
 check "nested under another trueline-cc: compiler runs untouched" cmp -s nested.o plain.o
 
+if have ccache; then
+  export CCACHE_DIR=$T/ccache
+  TRUELINE_WRAPPER_CACHE=ccache PATH="$T/masq:$PATH" timeout 60 gcc --trueline-explain -c a.c -o masq-cc.o 2>ex.txt; rc=$?
+  check "masquerade + [wrapper] cache = ccache: compiles (status $rc), no loop through ccache" test $rc = 0 -a -s masq-cc.o
+  contains "... chained to ccache with the real compiler's path" ex.txt 'mode: masquerade \(cache .*/ccache\)'
+  TRUELINE_WRAPPER_CACHE=ccache trueline-cc --trueline-explain gcc -c a.c -o cfg-cc.o 2>ex.txt
+  contains "launcher + [wrapper] cache = ccache: chained" ex.txt 'mode: chained \(cache .*/ccache\)'
+  TRUELINE_WRAPPER_CACHE=distcc trueline-cc gcc -c a.c -o bad-cache.o 2>ex.txt; rc=$?
+  check "[wrapper] cache = distcc: refused with status 2" test $rc = 2 -a ! -e bad-cache.o
+  contains "... saying what is allowed" ex.txt 'expected none, ccache or sccache'
+  unset CCACHE_DIR
+fi
+
 # --- configuration ---------------------------------------------------------------------------------------
 printf '[wrapper\nhost_debug = g1\n' > broken.ini
 TRUELINE_CONFIG=$T/broken.ini trueline-cc gcc -c a.c -o cfg.o 2>ex.txt; rc=$?
