@@ -71,7 +71,19 @@ static int wrapper_failed(const tl_invocation *inv, const tl_config *cfg, const 
         tl_strv_push(&argv, inv->cache_path);
     tl_strv_push(&argv, inv->compiler_path);
     tl_strv_append(&argv, &inv->user_args);
-    return tl_run_unwrapped(argv.v);
+    int rc = tl_run_unwrapped(argv.v); /* returns only when the exec failed */
+    tl_strv_free(&argv);
+    return rc;
+}
+
+/* wrapper_failed, then what main owns is released: the failure paths return normally, so LeakSanitizer (make
+ * asan) sees them. msg may point into main's tl_error, never into inv or cfg. */
+static int failed_cleanly(tl_invocation *inv, tl_config *cfg, const char *msg)
+{
+    int rc = wrapper_failed(inv, cfg, msg);
+    tl_invocation_free(inv);
+    tl_config_free(cfg);
+    return rc;
 }
 
 /* Removes trueline-cc's own options so the compiler never sees them. */
@@ -157,14 +169,14 @@ int main(int argc, char **argv)
         return argc < 2 ? TL_EXIT_BAD_INPUT : 127;
     }
     if (cfg_bad)
-        return wrapper_failed(&inv, &cfg, cfg_err.msg);
+        return failed_cleanly(&inv, &cfg, cfg_err.msg);
 
     inv.memo_dir = memo_dir(&cfg);
     tl_memo *memo = tl_memo_open(inv.memo_dir);
     double fp_ms = 0;
     if (pipeline(&inv, &cfg, memo, &fp_ms, &err) != 0) {
         tl_memo_close(memo);
-        return wrapper_failed(&inv, &cfg, err.msg);
+        return failed_cleanly(&inv, &cfg, err.msg);
     }
     tl_error merr;
     if (tl_memo_save(memo, &merr) != 0)
@@ -174,6 +186,8 @@ int main(int argc, char **argv)
         tl_explain(&inv, fp_ms, stderr);
     if (print_fp) {
         printf("%s\n", inv.fp_hex);
+        tl_invocation_free(&inv); /* the only path that returns normally: LeakSanitizer checks it (make asan) */
+        tl_config_free(&cfg);
         return 0;
     }
     return tl_run_exec(&inv);

@@ -156,9 +156,16 @@ static int add_file(struct table *t, const char *name, size_t dir)
         return push_off(&t->file_off, &t->nfiles, &t->fcap, SIZE_MAX);
     size_t off = t->len;
     if (name[0] != '/' && dir < t->ndirs) {
-        const char *d = t->buf + t->dir_off[dir];
-        size_t dl = strlen(d);
-        if (dl && (buf_put(t, d, dl) != 0 || (d[dl - 1] != '/' && buf_put(t, "/", 1) != 0)))
+        /* The directory lives in t->buf, which buf_put may move: copy it out before growing (heap-use-after-free
+         * on libnccl.so.2 under make asan). */
+        size_t dl = strlen(t->buf + t->dir_off[dir]);
+        char *d = malloc(dl + 1);
+        if (!d)
+            return -1;
+        memcpy(d, t->buf + t->dir_off[dir], dl + 1);
+        int bad = dl && (buf_put(t, d, dl) != 0 || (d[dl - 1] != '/' && buf_put(t, "/", 1) != 0));
+        free(d);
+        if (bad)
             return -1;
     }
     if (buf_put(t, name, strlen(name)) != 0)
