@@ -32,6 +32,7 @@ static void usage(FILE *out)
         "  --baseline FILE / --write-baseline FILE   only new findings count / record the current ones\n"
         "  --debug-dir DIR                  where separate debug files live (repeatable)\n"
         "  --release                        release audit (e.g. -G device images are findings)\n"
+        "  --host-only                      skip device images (fatbins): host checks only, much faster\n"
         "  -j N                             parallel files (default: CPUs)\n"
         "  --timeout S                      give up on one input after S seconds (exit 2; others still checked)\n"
         "  --max-input-mb N                 refuse to decompress more than N MiB for one section or entry\n"
@@ -42,7 +43,7 @@ static void usage(FILE *out)
 enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
        O_DEBUG_DIR, O_RELEASE, O_LIST, O_EXTRACT, O_SYMBOLIZE, O_SM, O_COREDUMP, O_BINARY, O_SOURCE_DIR,
        O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
-       O_TIMEOUT };
+       O_TIMEOUT, O_HOST_ONLY };
 
 static const struct option long_opts[] = {
     { "format", required_argument, 0, O_FORMAT }, { "output", required_argument, 0, O_OUTPUT },
@@ -58,6 +59,7 @@ static const struct option long_opts[] = {
     { "no-progress", no_argument, 0, O_NO_PROGRESS }, { "color", no_argument, 0, O_COLOR },
     { "no-color", no_argument, 0, O_NO_COLOR }, { "version", no_argument, 0, O_VERSION },
     { "max-input-mb", required_argument, 0, O_MAX_MB }, { "timeout", required_argument, 0, O_TIMEOUT },
+    { "host-only", no_argument, 0, O_HOST_ONLY },
     { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 };
 
@@ -100,6 +102,7 @@ static int parse_option(struct tl_options *o, int c, const char *arg)
     case O_WRITE_BASELINE: o->write_baseline = arg; return 0;
     case O_DEBUG_DIR: return push(&o->debug_dirs, &o->ndebug_dirs, arg);
     case O_RELEASE: o->release = 1; return 0;
+    case O_HOST_ONLY: o->host_only = 1; return 0;
     case O_LIST: return set_mode(o, TL_MODE_LIST);
     case O_EXTRACT: o->extract_dir = arg; return set_mode(o, TL_MODE_EXTRACT);
     case O_SYMBOLIZE: return set_mode(o, TL_MODE_SYMBOLIZE);

@@ -22,6 +22,7 @@ struct tl_options {
     int progress;                                /* --progress / --no-progress (-1 = auto: TTY only) */
     int color;                                   /* -1 auto, 0 never, 1 always */
     int release;                                 /* --release */
+    int host_only;                               /* --host-only: do not read device images (fatbins) */
     const char *extract_dir;                     /* --extract DIR */
     const char *location;                        /* --symbolize FILE LOCATION: "kernel+0x90" or a PC */
     unsigned sm;                                 /* --sm N: pick the image when a location is ambiguous */

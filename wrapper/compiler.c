@@ -133,9 +133,11 @@ int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg,
         const char *c = tl_config_get(cfg, "wrapper", "cache");
         if (c && *c && strcmp(c, "none") != 0) {
             inv->cache = cache_by_name(c);
-            if (inv->cache == TL_CACHE_NONE)
-                return tl_fail(err, "%s: [wrapper] cache = %s: expected none, ccache or sccache",
-                               cfg && cfg->path ? cfg->path : "environment", c);
+            if (inv->cache == TL_CACHE_NONE) {
+                tl_fail(err, "%s: [wrapper] cache = %s: expected none, ccache or sccache",
+                        cfg && cfg->path ? cfg->path : "environment", c);
+                return -2;
+            }
             if (!(inv->cache_path = tl_find_program(c, path)))
                 return tl_fail(err, "%s: cache program (from [wrapper] cache) not found on PATH", c);
             inv->mode = inv->mode == TL_MODE_MASQUERADE ? inv->mode : TL_MODE_CHAINED;

@@ -108,7 +108,7 @@ struct table {
     size_t files_cap;
 };
 
-static int buf_put(struct table *t, const char *s, size_t n)
+static int buf_reserve(struct table *t, size_t n)
 {
     if (t->len + n + 1 > t->cap) {
         size_t cap = t->cap ? t->cap : 4096;
@@ -120,6 +120,14 @@ static int buf_put(struct table *t, const char *s, size_t n)
         t->buf = b;
         t->cap = cap;
     }
+    return 0;
+}
+
+/* s must not point into t->buf unless buf_reserve made room for it first (realloc moves the buffer). */
+static int buf_put(struct table *t, const char *s, size_t n)
+{
+    if (buf_reserve(t, n) != 0)
+        return -1;
     memcpy(t->buf + t->len, s, n);
     t->len += n;
     t->buf[t->len] = 0;
@@ -156,16 +164,12 @@ static int add_file(struct table *t, const char *name, size_t dir)
         return push_off(&t->file_off, &t->nfiles, &t->fcap, SIZE_MAX);
     size_t off = t->len;
     if (name[0] != '/' && dir < t->ndirs) {
-        /* The directory lives in t->buf, which buf_put may move: copy it out before growing (heap-use-after-free
-         * on libnccl.so.2 under make asan). */
-        size_t dl = strlen(t->buf + t->dir_off[dir]);
-        char *d = malloc(dl + 1);
-        if (!d)
+        /* the directory lives in t->buf: make room first so that copying it cannot move it */
+        if (buf_reserve(t, strlen(t->buf + t->dir_off[dir]) + 2 + strlen(name)) != 0)
             return -1;
-        memcpy(d, t->buf + t->dir_off[dir], dl + 1);
-        int bad = dl && (buf_put(t, d, dl) != 0 || (d[dl - 1] != '/' && buf_put(t, "/", 1) != 0));
-        free(d);
-        if (bad)
+        const char *d = t->buf + t->dir_off[dir];
+        size_t dl = strlen(d);
+        if (dl && (buf_put(t, d, dl) != 0 || (d[dl - 1] != '/' && buf_put(t, "/", 1) != 0)))
             return -1;
     }
     if (buf_put(t, name, strlen(name)) != 0)

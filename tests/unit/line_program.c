@@ -268,8 +268,50 @@ static void test_stop(void)
     UNIT_CHECK("callback stops decoding", tl_line_program_decode(&s, collect, &g, &err) == 0 && g.n == 2);
 }
 
+/* File names joined with a long directory make the name buffer grow while the directory is being copied from
+ * it (found by ASan on libnccl.so.2). */
+static void test_long_dirs(void)
+{
+    static struct { unsigned char b[16384]; size_t n; } big;
+    big.n = 0;
+    char dir[3000];
+    memset(dir, 'd', sizeof dir - 1);
+    dir[0] = '/';
+    dir[sizeof dir - 1] = 0;
+#define B8(v) (big.b[big.n++] = (unsigned char)(v))
+    size_t start = big.n;
+    for (int i = 0; i < 4; i++) B8(0);
+    B8(2); B8(0);
+    size_t hl = big.n;
+    for (int i = 0; i < 4; i++) B8(0);
+    size_t hs = big.n;
+    B8(1); B8(1); B8(0xfb); B8(14); B8(10);
+    const unsigned char lens[] = { 0, 1, 1, 1, 1, 0, 0, 0, 1 };
+    for (int i = 0; i < 9; i++) B8(lens[i]);
+    memcpy(big.b + big.n, dir, sizeof dir); big.n += sizeof dir;
+    B8(0);
+    for (int f = 0; f < 3; f++) { B8('a' + f); B8('.'); B8('c'); B8(0); B8(1); B8(0); B8(0); }
+    B8(0);
+    size_t hlen = big.n - hs;
+    for (int i = 0; i < 4; i++) big.b[hl + i] = (unsigned char)(hlen >> (8 * i));
+    B8(4); B8(3); B8(1); /* set_file 3, copy */
+    B8(0); B8(1); B8(1); /* end_sequence */
+    size_t len = big.n - start - 4;
+    for (int i = 0; i < 4; i++) big.b[start + i] = (unsigned char)(len >> (8 * i));
+#undef B8
+    unsigned char *copy = malloc(big.n);
+    memcpy(copy, big.b, big.n);
+    struct tl_line_sections s = { .line = copy, .line_n = big.n, .addr_size = 8 };
+    struct got g = { .n = 0 };
+    tl_error err = { { 0 } };
+    int rc = tl_line_program_decode(&s, collect, &g, &err);
+    UNIT_CHECK("long directory joins", rc == 0 && g.n == 2 && strlen(g.files[0]) == 127 && g.files[0][0] == '/');
+    free(copy);
+}
+
 int main(void)
 {
+    test_long_dirs();
     test_nvidia_v2();
     test_v5();
     test_v3_64_and_vliw();
