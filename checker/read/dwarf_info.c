@@ -295,8 +295,13 @@ int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds,
     if (bad)
         return tl_fail(err, "malformed %s: a unit runs past the section end", bad);
     int rc = dwarf_object_init_b(&iface, NULL, NULL, DW_GROUPNUMBER_ANY, &dbg, &derr);
-    if (rc != DW_DLV_OK)
-        return tl_fail(err, "libdwarf cannot read .debug_info: %s", rc == DW_DLV_ERROR ? dwarf_errmsg(derr) : "no DWARF");
+    if (rc != DW_DLV_OK) {
+        tl_fail(err, "libdwarf cannot read .debug_info: %s", rc == DW_DLV_ERROR ? dwarf_errmsg(derr) : "no DWARF");
+        /* an error made before there is a Dwarf_Debug is nobody's to free but ours (LeakSanitizer, make asan) */
+        if (rc == DW_DLV_ERROR)
+            dwarf_dealloc_error(NULL, derr);
+        return -1;
+    }
     struct walk w = { .dbg = dbg, .img = img, .is_rel = e->ehdr.e_type == ET_REL };
     size_t cu_cap = 0;
     int status = 0;
