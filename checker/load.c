@@ -30,9 +30,11 @@ static int load_elf(struct tl_file *f, const unsigned char *data, size_t size, c
         tl_elf_close(&e);
         return tl_read_device_images(f, NULL, data, size, o);
     }
+    /* Device images decompress on helper threads while the host part is read (libcublasLt: 1.4 GB). */
+    struct tl_device_read *dev = o->host_only ? NULL : tl_device_read_start(f, &e, data, size, o);
     rc |= tl_read_host(f, &e, o);
-    if (!f->error && !o->host_only)
-        rc |= tl_read_device_images(f, &e, data, size, o);
+    if (dev)
+        rc |= tl_device_read_finish(dev);
     if (!f->error)
         rc |= tl_read_notes(f, &e);
     tl_elf_close(&e);

@@ -43,7 +43,13 @@ static int name_matches(const char *sym, const struct tl_subprogram *s)
     for (int i = 0; i < 2; i++)
         if (names[i] && (strcmp(sym, names[i]) == 0 || strcmp(base, names[i]) == 0))
             return 1;
-    return 0;
+    if (s->linkage_name || !s->name)
+        return 0;
+    /* gcc -g1 (what trueline-cc forces by default) gives C++ subprograms a DW_AT_name but no linkage name */
+    char *plain = tl_unqualified_name(base);
+    int same = plain && strcmp(plain, s->name) == 0;
+    free(plain);
+    return same;
 }
 
 static const char *sub_name(const struct tl_subprogram *s)

@@ -76,7 +76,7 @@ static void tkinfo(struct tl_device_info *d, const unsigned char *desc, size_t n
         d->arch_suffix = suffix_from_options(opt);
 }
 
-static void read_notes(const tl_elf *e, Elf_Scn *scn, struct tl_device_info *d)
+static void read_notes(Elf_Scn *scn, struct tl_device_info *d)
 {
     Elf_Data *data = elf_getdata(scn, NULL);
     GElf_Nhdr nh;
@@ -93,7 +93,6 @@ static void read_notes(const tl_elf *e, Elf_Scn *scn, struct tl_device_info *d)
         }
         off = next;
     }
-    (void)e;
 }
 
 /* .nv.compat: TLV records {u8 format, u8 attr, ...}; format 1 no value, 2 u8 (+pad), 3 u16, 4 {u16 size, data}. */
@@ -172,19 +171,16 @@ int tl_cubin_summarize(const unsigned char *p, size_t n, const char *name, struc
     d->is_relocatable = e.ehdr.e_type == ET_REL;
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
-    int has_rela_line = 0;
     while ((scn = elf_nextscn(e.elf, scn)) != NULL) {
         if (!gelf_getshdr(scn, &sh))
             continue;
         const char *sn = tl_elf_section_name(&e, &sh);
         if (sh.sh_type == SHT_NOTE)
-            read_notes(&e, scn, d);
+            read_notes(scn, d);
         else if (strcmp(sn, ".debug_info") == 0)
             d->is_debug = 1, img->has_debug_info = 1;
         else if (strcmp(sn, ".debug_line") == 0)
             img->has_debug_line = 1;
-        else if (strcmp(sn, ".rela.debug_line") == 0)
-            has_rela_line = 1;
         else if (strcmp(sn, ".nv.compat") == 0 && !d->arch_suffix) {
             tl_bytes b;
             if (tl_elf_section_raw(&e, scn, &b, &err) == 0) {
@@ -194,7 +190,6 @@ int tl_cubin_summarize(const unsigned char *p, size_t n, const char *name, struc
             }
         }
     }
-    (void)has_rela_line;
     struct tl_cubin_coverage cov;
     if (tl_cubin_coverage(&e, &cov, &err) != 0) {
         d->error = tl_asprintf("line table: %s", err.msg);

@@ -141,7 +141,8 @@ static int seq_section(const struct cubin_dbg *d, uint64_t reloc_off, uint64_t a
 {
     struct reloc key = { .off = reloc_off };
     /* bsearch on a NULL array is undefined, even for 0 rows */
-    const struct reloc *r = reloc_off == UINT64_MAX || !d->nrel ? NULL : bsearch(&key, d->rel, d->nrel, sizeof *d->rel, cmp_reloc);
+    const struct reloc *r = reloc_off == UINT64_MAX || !d->nrel ? NULL
+                            : bsearch(&key, d->rel, d->nrel, sizeof *d->rel, cmp_reloc);
     if (!r || reloc_off > d->line.n || d->line.n - reloc_off < 8) {
         /* No relocation (already applied in a relocated image): the row address is a device address. */
         for (size_t i = 0; i < d->ncode; i++)

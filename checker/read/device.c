@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "load.h"
@@ -116,6 +117,7 @@ struct job {
     struct tl_image *out;
     const char *display;
     size_t max;
+    int release_pages;
     atomic_size_t next;
 };
 
@@ -157,6 +159,42 @@ static void set_label(const struct tl_device_ref *r, struct tl_image *img)
         img->label = tl_asprintf("%s[%u].entry[%u] %s", short_section(r->section, 0), d->container, d->entry, arch);
 }
 
+/* Is p inside a read-only mapping of a file (per /proc/self/maps)? */
+static int in_readonly_file_map(const void *p)
+{
+    FILE *m = fopen("/proc/self/maps", "r");
+    if (!m)
+        return 0;
+    char line[512];
+    int found = 0;
+    while (fgets(line, sizeof line, m)) {
+        unsigned long lo, hi, inode;
+        char perms[8];
+        if (sscanf(line, "%lx-%lx %7s %*s %*s %lu", &lo, &hi, perms, &inode) == 4 && (uintptr_t)p >= lo &&
+            (uintptr_t)p < hi) {
+            found = inode != 0 && perms[1] == '-';
+            break;
+        }
+    }
+    fclose(m);
+    return found;
+}
+
+/* An entry's bytes are read once: when they come from a read-only file mapping, let the kernel drop their
+ * pages from this process (they stay in the page cache), so peak RSS does not grow with the size of the fatbin
+ * sections (139 MB in libcublasLt). Only pages wholly inside this entry's payload, so neighbours being read by
+ * another thread are not touched. Never on other memory: MADV_DONTNEED would zero anonymous pages. */
+static void release_payload(const struct tl_fatbin_entry *fe)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0 || !fe->payload)
+        return;
+    uintptr_t lo = ((uintptr_t)fe->payload + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    uintptr_t hi = ((uintptr_t)fe->payload + fe->payload_size) & ~((uintptr_t)page - 1);
+    if (hi > lo)
+        madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 static void summarize(const struct job *j, size_t i, struct tl_fatbin_scratch *s)
 {
     const struct tl_device_ref *r = &j->refs->v[i];
@@ -179,6 +217,8 @@ static void summarize(const struct job *j, size_t i, struct tl_fatbin_scratch *s
         img->dev.error = tl_asprintf("entry kind %u is neither PTX (1) nor ELF (2)", r->fe.kind);
     set_label(r, img);
     tl_fatbin_scratch_shrink(s);
+    if (j->release_pages)
+        release_payload(&r->fe);
 }
 
 static void *worker(void *arg)
@@ -191,66 +231,94 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static void run_jobs(struct job *j)
+/* A read in progress: entries enumerated, helper threads working on them. */
+struct tl_device_read {
+    struct tl_file *f;
+    struct tl_device_refs refs;
+    struct job job;
+    pthread_t th[MAX_THREADS];
+    size_t started;
+    int rc;
+    tl_error err;
+};
+
+static void start_jobs(struct tl_device_read *r)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     size_t nt = cpus > 1 ? (size_t)cpus : 1;
     if (nt > MAX_THREADS)
         nt = MAX_THREADS;
-    if (nt > j->refs->n / 4)
-        nt = j->refs->n / 4; /* a handful of entries is not worth a thread */
-    pthread_t th[MAX_THREADS];
-    size_t started = 0;
-    for (; started + 1 < nt; started++)
-        if (pthread_create(&th[started], NULL, worker, j) != 0)
+    if (nt > r->refs.n / 4)
+        nt = r->refs.n / 4; /* a handful of entries is not worth a thread */
+    /* nt - 1 helpers: the caller's thread joins in tl_device_read_finish (after reading the host part). */
+    for (r->started = 0; r->started + 1 < nt; r->started++)
+        if (pthread_create(&r->th[r->started], NULL, worker, &r->job) != 0)
             break;
-    worker(j);
-    for (size_t t = 0; t < started; t++)
-        pthread_join(th[t], NULL);
+}
+
+struct tl_device_read *tl_device_read_start(struct tl_file *f, const tl_elf *e, const unsigned char *data,
+                                            size_t size, const struct tl_options *o)
+{
+    struct tl_device_read *r = calloc(1, sizeof *r);
+    if (!r) {
+        f->error = strdup("out of memory for device images");
+        return NULL;
+    }
+    r->f = f;
+    r->rc = e ? enumerate_elf(e, &r->refs, &r->err) : tl_device_enumerate(f->display, data, size, &r->refs, &r->err);
+    if (r->rc != 0 && r->refs.n == 0 && !e) {
+        f->error = strdup(r->err.msg);
+        return r;
+    }
+    /* Damage after some containers: keep what was found and add one image that carries the error, so that
+     * --list and the checks report it like any undecodable entry. */
+    if (r->rc != 0 && standalone_cubin(NULL, 0, &r->refs) == 0)
+        r->refs.v[r->refs.n - 1].fe.error = "damaged";
+    if (r->refs.n == 0)
+        return r;
+    struct tl_image *imgs = realloc(f->devices, (f->ndevices + r->refs.n) * sizeof *imgs);
+    if (!imgs) {
+        f->error = strdup("out of memory for device images");
+        tl_device_refs_free(&r->refs);
+        return r;
+    }
+    memset(imgs + f->ndevices, 0, r->refs.n * sizeof *imgs);
+    f->devices = imgs;
+    r->job = (struct job){ .refs = &r->refs, .out = imgs + f->ndevices, .display = f->display,
+                           .max = tl_device_max_image(o ? o->max_input_mb : 0),
+                           .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload) };
+    atomic_init(&r->job.next, 0);
+    start_jobs(r);
+    return r;
+}
+
+int tl_device_read_finish(struct tl_device_read *r)
+{
+    if (!r)
+        return -1;
+    int rc = r->rc || r->f->error ? -1 : 0;
+    if (r->refs.n && r->job.refs) {
+        worker(&r->job);
+        for (size_t t = 0; t < r->started; t++)
+            pthread_join(r->th[t], NULL);
+        struct tl_file *f = r->f;
+        f->ndevices += r->refs.n;
+        if (r->rc != 0) {
+            struct tl_image *bad = &f->devices[f->ndevices - 1];
+            free(bad->dev.error);
+            free(bad->label);
+            bad->dev.error = strdup(r->err.msg);
+            bad->label = strdup("fatbin (damaged)");
+            bad->dev.codec = "none";
+        }
+    }
+    tl_device_refs_free(&r->refs);
+    free(r);
+    return rc;
 }
 
 int tl_read_device_images(struct tl_file *f, const tl_elf *e, const unsigned char *data, size_t size,
                           const struct tl_options *o)
 {
-    struct tl_device_refs refs = { 0 };
-    tl_error err;
-    int rc;
-    if (e)
-        rc = enumerate_elf(e, &refs, &err);
-    else
-        rc = tl_device_enumerate(f->display, data, size, &refs, &err);
-    if (rc != 0 && refs.n == 0 && !e) {
-        f->error = strdup(err.msg);
-        tl_device_refs_free(&refs);
-        return -1;
-    }
-    /* Damage after some containers: keep what was found and add one image that carries the error, so that
-     * --list and the checks report it like any undecodable entry. */
-    if (rc != 0 && standalone_cubin(NULL, 0, &refs) == 0)
-        refs.v[refs.n - 1].fe.error = "damaged";
-    if (refs.n) {
-        struct tl_image *imgs = realloc(f->devices, (f->ndevices + refs.n) * sizeof *imgs);
-        if (!imgs) {
-            f->error = strdup("out of memory for device images");
-            tl_device_refs_free(&refs);
-            return -1;
-        }
-        memset(imgs + f->ndevices, 0, refs.n * sizeof *imgs);
-        f->devices = imgs;
-        struct job j = { .refs = &refs, .out = imgs + f->ndevices, .display = f->display,
-                         .max = tl_device_max_image(o ? o->max_input_mb : 0) };
-        atomic_init(&j.next, 0);
-        run_jobs(&j);
-        f->ndevices += refs.n;
-        if (rc != 0) {
-            struct tl_image *bad = &f->devices[f->ndevices - 1];
-            free(bad->dev.error);
-            free(bad->label);
-            bad->dev.error = strdup(err.msg);
-            bad->label = strdup("fatbin (damaged)");
-            bad->dev.codec = "none";
-        }
-    }
-    tl_device_refs_free(&refs);
-    return rc ? -1 : 0;
+    return tl_device_read_finish(tl_device_read_start(f, e, data, size, o));
 }

@@ -148,7 +148,8 @@ struct tl_line_cover *tl_line_cover_decode(const struct tl_debug_sections *ds, i
     tl_error why;
     if (tl_line_program_decode(&s, on_row, c, &why) != 0)
         c->error = strdup(why.msg);
-    qsort(c->r, c->n, sizeof *c->r, by_lo);
+    if (c->n) /* qsort(NULL, 0) is UB (fuzz/targets/load.c) */
+        qsort(c->r, c->n, sizeof *c->r, by_lo);
     c->maxhi = malloc((c->n ? c->n : 1) * sizeof *c->maxhi);
     if (!c->maxhi)
         c->oom = 1;

@@ -66,10 +66,10 @@ int tl_ptx_summarize(const char *text, size_t n, struct tl_image *img)
 {
     struct tl_device_info *d = &img->dev;
     const char *end = text + n;
-    /* The stored PTX is NUL-terminated and padded (§3.2): the text ends at the first NUL. */
-    const char *z = memchr(text, 0, n);
-    if (z)
-        end = z;
+    /* The stored PTX is NUL-terminated and zero-padded (docs/cuda-formats.md): trim from the end rather than
+     * search from the start (PTX images reach megabytes; this scan is a measurable part of --list). */
+    while (end > text && end[-1] == 0)
+        end--;
     int has_version = 0, has_target = 0, has_loc = 0, has_file = 0;
     size_t cap = 0;
     for (const char *p = text; p < end;) {

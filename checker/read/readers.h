@@ -13,6 +13,14 @@ int tl_read_host(struct tl_file *f, const tl_elf *e, const struct tl_options *o)
  * data/size the whole file). Appends to f->devices. */
 int tl_read_device_images(struct tl_file *f, const tl_elf *e, const unsigned char *data, size_t size,
                           const struct tl_options *o);
+/* The same in two steps, so the host reader can run while device images decompress: start enumerates the
+ * containers (using e, so call it before anything else uses e concurrently) and starts helper threads that
+ * touch only the image bytes and their slots in f->devices; finish joins in and completes f->ndevices.
+ * Nothing may read f->devices in between. */
+struct tl_device_read;
+struct tl_device_read *tl_device_read_start(struct tl_file *f, const tl_elf *e, const unsigned char *data,
+                                            size_t size, const struct tl_options *o);
+int tl_device_read_finish(struct tl_device_read *r);
 /* Provenance notes (.note.trueline). */
 int tl_read_notes(struct tl_file *f, const tl_elf *e);
 

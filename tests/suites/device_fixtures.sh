@@ -50,6 +50,13 @@ for f in li.o b_plain.o dbg.o size.o rdc_speed.o none.o balance.o libmix.so app;
 done
 [ -n "$CUOBJDUMP" ] || skip "cuobjdump (pip install nvidia-cuda-cuobjdump) absent: counts checked by script only"
 
+# --- archive members and directories are inputs like files
+ar rcs libk.a li.o b_plain.o && mkdir -p tree/sub && cp none.o tree/sub/
+$TC --list libk.a tree >ar.txt 2>&1
+contains "--list reads .a members" ar.txt '^libk\.a\(li\.o\): 2 cubin, 1 ptx'
+contains "--list reads the second member" ar.txt '^libk\.a\(b_plain\.o\): 2 cubin, 1 ptx'
+contains "--list walks directories" ar.txt '^tree/sub/none\.o: 1 cubin, 1 ptx'
+
 # --- codecs and flags per build (docs/cuda-formats.md §3.1 table)
 codecs() { python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; print(" ".join("%s:%s:%s" % (i["kind"], i["arch"], i["codec"]) for i in f["images"]))' "$1.json"; }
 expect_codecs() { local got; got=$(codecs "$1"); if [ "$got" = "$2" ]; then pass "$1: $3"; else fail "$1: $3: got '$got' want '$2'"; fi; }
@@ -178,6 +185,16 @@ $TC --symbolize li.o _Z5kernBPfi+0xe0 --sm 90 >sym.txt 2>&1
 contains "--symbolize in a host object picks the --sm image and names inlined functions" sym.txt '#0 .*kern\.cu:5 in scale\(float\) \(inlined\)'
 contains "--symbolize: outermost frame is the kernel" sym.txt '#2 .*kern\.cu:22 in kernB\(float\*, int\)$'
 check "--symbolize --sm 90 answers one image" test "$(grep -c '^_Z5kernBPfi+0xe0' sym.txt)" -eq 1
+$TC --symbolize li.o _Z5kernBPfi+0xe0 --sm 90 --format json >sym.json 2>&1
+python3 - sym.json <<'PY' && pass "--symbolize --format json: 3 frames, scale inlined in helper in kernB" || fail "--symbolize --format json: $(head -c 300 sym.json)"
+import json, sys
+o = json.loads(open(sys.argv[1]).read())
+f = o["frames"]
+assert o["symbol"] == "_Z5kernBPfi" and o["offset"] == 0xe0, o
+assert [x["line"] for x in f] == [5, 9, 22], f
+assert [x["inlined"] for x in f] == [True, True, False], f
+assert f[0]["demangled"] == "scale(float)" and f[2]["function"] == "_Z5kernBPfi", f
+PY
 $TC --symbolize li.o _Z5kernBPfi+0xe0 >sym2.txt 2>&1
 check "--symbolize without --sm answers every arch (2)" test "$(grep -c '^_Z5kernBPfi+0xe0' sym2.txt)" -eq 2
 expect_rc "--symbolize of an unknown kernel exits 2" 2 $TC --symbolize li.o nosuch+0x10
