@@ -125,6 +125,8 @@ static int dbg_open(const tl_elf *e, struct cubin_dbg *d, tl_error *err)
         return 0;
     if (tl_elf_section_bytes(e, line, &d->line, err) != 0)
         return -1;
+    if (d->line.n == 0 || !d->line.p)
+        return 0; /* empty or NOBITS .debug_line: nothing to decode (and no NULL base for the decoder) */
     Elf_Scn *str = tl_elf_section(e, ".debug_str", NULL);
     if (str && tl_elf_section_bytes(e, str, &d->str, err) != 0)
         return -1;

@@ -7,6 +7,7 @@
 #include "inputs.h"
 #include "read/device.h"
 #include "read/readers.h"
+#include "report/json_device.h"
 #include "report/json_write.h"
 #include "tools/tools.h"
 
@@ -49,33 +50,6 @@ static void text_image(FILE *out, const struct tl_image *img)
     if (d->error)
         fprintf(out, " ERROR: %s", d->error);
     fputc('\n', out);
-}
-
-static void json_image(FILE *out, const struct tl_image *img, int first)
-{
-    const struct tl_device_info *d = &img->dev;
-    char arch[32];
-    tl_device_arch_name(arch, sizeof arch, d->sm, d->arch_suffix, d->is_virtual);
-    fprintf(out, "%s\n    {\"kind\": \"%s\", \"label\": ", first ? "" : ",", kind_name(img));
-    tl_json_str(out, img->label);
-    fputs(", \"section\": ", out);
-    tl_json_str(out, d->section);
-    fprintf(out, ", \"container\": %u, \"entry\": %u, \"arch\": \"%s\", \"sm\": %u, \"virtual\": %s, "
-            "\"codec\": \"%s\", \"stored_size\": %llu, \"size\": %llu, \"lineinfo\": %s, \"debug\": %s, "
-            "\"relocatable\": %s, \"kernels\": %u, \"toolkit\": ", d->container, d->entry, arch, d->sm,
-            d->is_virtual ? "true" : "false", d->codec ? d->codec : "none", (unsigned long long)d->stored_size,
-            (unsigned long long)d->size, d->has_lineinfo ? "true" : "false", d->is_debug ? "true" : "false",
-            d->is_relocatable ? "true" : "false", d->nkernels);
-    tl_json_str(out, d->toolkit_version);
-    fputs(", \"producer\": ", out);
-    tl_json_str(out, d->producer);
-    fputs(", \"options\": ", out);
-    tl_json_str(out, d->ptxas_options);
-    fputs(", \"identifier\": ", out);
-    tl_json_str(out, d->identifier);
-    fputs(", \"error\": ", out);
-    tl_json_str(out, d->error);
-    fputc('}', out);
 }
 
 static int load_devices(const struct tl_input *in, const struct tl_options *o, struct tl_file *f)
@@ -126,8 +100,10 @@ int tl_tool_list(const struct tl_options *o)
             fprintf(out, ", \"cubins\": %zu, \"ptx\": %zu, \"errors\": %zu, \"error\": ", cubins, ptx, errors);
             tl_json_str(out, f.error);
             fputs(", \"images\": [", out);
-            for (size_t k = 0; k < f.ndevices; k++)
-                json_image(out, &f.devices[k], k == 0);
+            for (size_t k = 0; k < f.ndevices; k++) {
+                fputs(k ? ",\n    " : "\n    ", out);
+                tl_json_device_image(out, &f.devices[k]);
+            }
             fputs("]}", out);
         } else if (!f.error) {
             if (f.ndevices == 0)

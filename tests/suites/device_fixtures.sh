@@ -50,6 +50,23 @@ for f in li.o b_plain.o dbg.o size.o rdc_speed.o none.o balance.o libmix.so app;
 done
 [ -n "$CUOBJDUMP" ] || skip "cuobjdump (pip install nvidia-cuda-cuobjdump) absent: counts checked by script only"
 
+# --- the audit's JSON report describes device images like --list does, and validates against the schema
+$TC --format json --checks cuda-arch li.o rdc_speed.o >audit.json 2>/dev/null
+if python3 -c 'import jsonschema' 2>/dev/null; then
+  python3 - audit.json "$TRUELINE_ROOT/docs/json-schema.json" <<'PY' && pass "audit JSON with device images validates against docs/json-schema.json" || fail "audit JSON does not validate"
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+PY
+else
+  skip "python3 jsonschema absent: audit JSON not validated"
+fi
+python3 - audit.json li.o.json <<'PY' && pass "audit JSON device images equal --list --format json images" || fail "audit JSON device images differ from --list"
+import json, sys
+a = [i for f in json.load(open(sys.argv[1]))["files"] if f["path"] == "li.o" for i in f["images"] if i["kind"] != "host"]
+b = json.load(open(sys.argv[2]))["files"][0]["images"]
+sys.exit(0 if a == b and len(a) == 3 else 1)
+PY
+
 # --- archive members and directories are inputs like files
 ar rcs libk.a li.o b_plain.o && mkdir -p tree/sub && cp none.o tree/sub/
 $TC --list libk.a tree >ar.txt 2>&1
@@ -104,9 +121,9 @@ check "--extract writes nothing outside DIR" test "$(ls out2 | grep -vc '^we_ird
 
 # --- line-tables: the .so where one TU lacks -lineinfo names exactly that TU's kernels
 $TC --checks line-tables libmix.so >mix.txt 2>&1
-names=$(grep -o 'device code has no line rows' mix.txt | wc -l)
+names=$(grep -oE '(kernel|device function) has no line rows' mix.txt | wc -l)
 check "libmix.so: exactly 2 device functions without rows reported (got $names)" test "$names" -eq 2
-contains "libmix.so: plainOne named with both archs" mix.txt 'plainOne\(float\*, int\).*no line rows in fatbin\[[0-9]+\]\.entry\[0\] sm_90, fatbin\[[0-9]+\]\.entry\[1\] sm_100a'
+contains "libmix.so: plainOne named with both archs" mix.txt 'plainOne\(float\*, int\): kernel has no line rows in fatbin\[[0-9]+\]\.entry\[0\] sm_90, fatbin\[[0-9]+\]\.entry\[1\] sm_100a'
 contains "libmix.so: plainTwo named" mix.txt 'plainTwo\(int\*\)'
 lacks "libmix.so: kernA/kernB (built with -lineinfo) not blamed" mix.txt 'kern[AB].*no line rows'
 contains "libmix.so: PTX without .loc reported" mix.txt 'PTX image fatbin\[[0-9]+\]\.entry\[2\] compute_120 has no \.loc'
@@ -115,7 +132,7 @@ contains "libmix.so: per-file device coverage" mix.txt 'device line coverage: 6 
 $TC --checks line-tables none.o >none.txt 2>&1
 contains "none.o: one finding for device code without any line info" none.txt 'device code has no line information: none of its 1 cubins'
 $TC --checks line-tables li.o size.o rdc_speed.o app >good.txt 2>&1
-lacks "-lineinfo builds: no device line-table finding" good.txt 'device (code|function) has no line rows|no line information: none'
+lacks "-lineinfo builds: no device line-table finding" good.txt '(kernel|device function) has no line rows|no line information: none'
 
 # --- cuda-arch policy
 printf '[cuda-arch]\nsass = sm_90, sm_120\n' >arch.ini
