@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every built fuzz target for SECONDS each, JOBS at a time (default: 60 s, 2 jobs = this machine's cores),
-# from the seed corpora (built first when missing) plus a per-target working corpus under fuzz/corpus/.
+# from the seed corpora (built first when missing), the regression inputs under tests/data/regress/<target>/, and
+# a per-target working corpus under fuzz/corpus/ (kept between runs: later runs start where earlier ones ended).
 # Total wall time is bounded: ceil(targets / JOBS) * SECONDS (+ start-up). Prints one line per target with its
 # execution count and writes crashing inputs to fuzz/artifacts/<target>-crash-*; exits 1 when any target failed.
 #   fuzz/smoke.sh [SECONDS] [JOBS] [TARGET...]
@@ -20,9 +21,11 @@ run_target() { # name
   # -rss_limit_mb: a decompression bomb must be refused by our bounds, not by the OOM killer.
   # -timeout: one input taking 10 s is a hang for a reader (the CLI's --timeout default is far above).
   local dict=(); [ -s "$here/dict/$t.dict" ] && dict=(-dict="$here/dict/$t.dict")
+  # every input that ever crashed this target is part of its corpus (new finds go to the first directory only)
+  local regress=(); [ -d "$here/../tests/data/regress/$t" ] && regress=("$here/../tests/data/regress/$t")
   timeout -k 10 $((secs + 60)) "$build/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$here/artifacts/$t-" "${dict[@]}" \
-    "$here/corpus/$t" "$here/seeds/$t" >"$log" 2>&1
+    "$here/corpus/$t" "$here/seeds/$t" "${regress[@]}" >"$log" 2>&1
   local rc=$? execs
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   if [ $rc -eq 0 ]; then echo "smoke: PASS $t ${execs:-?} executions in ${secs}s"

@@ -5,6 +5,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "compiler.h"
 
@@ -311,8 +312,14 @@ void tl_ccc_override(tl_strv *args, const char *script, FILE *log)
 static void fold_response_files(tl_invocation *inv)
 {
     int has_at = 0;
-    for (int i = 0; i < inv->args.n; i++)
+    struct stat st;
+    for (int i = 0; i < inv->args.n; i++) {
+        /* expandargv exit()s on "@DIR" with its own message, so the compiler would never run: leave such
+         * arguments to the compiler, which reports them in its own words (found by fuzz/targets/argv.c). */
+        if (inv->args.v[i][0] == '@' && stat(inv->args.v[i] + 1, &st) == 0 && S_ISDIR(st.st_mode))
+            return;
         has_at |= inv->args.v[i][0] == '@';
+    }
     if (!has_at)
         return;
     int argc = inv->args.n + 1;

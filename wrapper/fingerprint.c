@@ -35,11 +35,10 @@ static void add_comp(tl_invocation *inv, const char *role, const char *path, tl_
 /* Records a component; its content is hashed later, all at once (hash_components). */
 static int hash_comp(tl_invocation *inv, tl_memo *memo, const char *role, const char *path, tl_error *err)
 {
-    struct stat st;
     tl_hash128 none = { 0, 0 };
     (void)memo;
     (void)err;
-    add_comp(inv, role, path && stat(path, &st) == 0 ? path : NULL, none, 0); /* absent is a fact, not an error */
+    add_comp(inv, role, path, none, 0); /* stat'ed once, in hash_components */
     return 0;
 }
 
@@ -86,9 +85,10 @@ static int hash_components(tl_invocation *inv, tl_memo *memo, tl_error *err)
         if (!c->path)
             continue;
         int r = tl_memo_file_lookup(memo, c->path, &j->st, &c->hash, &j->err);
-        if (r < 0)
-            rc = tl_fail(err, "cannot fingerprint the toolchain: %s: %s", c->role, j->err.msg);
-        else if (r == 1)
+        if (r < 0) { /* a tool that is not there is a fact worth hashing, not an error */
+            free(c->path);
+            c->path = NULL;
+        } else if (r == 1)
             c->memo_hit = 1;
         else
             j->c = c, pool.n++;

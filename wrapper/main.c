@@ -71,7 +71,9 @@ static int wrapper_failed(const tl_invocation *inv, const tl_config *cfg, const 
         tl_strv_push(&argv, inv->cache_path);
     tl_strv_push(&argv, inv->compiler_path);
     tl_strv_append(&argv, &inv->user_args);
-    return tl_run_unwrapped(argv.v);
+    int rc = tl_run_unwrapped(argv.v);
+    tl_strv_free(&argv);
+    return rc;
 }
 
 /* Removes trueline-cc's own options so the compiler never sees them. */
@@ -122,6 +124,29 @@ static int pipeline(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, dou
     return 0;
 }
 
+/* The pipeline, then the compile: returns only when there is no compile to run or exec failed. */
+static int wrap(tl_invocation *inv, const tl_config *cfg, int print_fp)
+{
+    tl_error err = { { 0 } }, merr;
+    inv->memo_dir = memo_dir(cfg);
+    tl_memo *memo = tl_memo_open(inv->memo_dir);
+    double fp_ms = 0;
+    if (pipeline(inv, cfg, memo, &fp_ms, &err) != 0) {
+        tl_memo_close(memo);
+        return wrapper_failed(inv, cfg, err.msg);
+    }
+    if (tl_memo_save(memo, &merr) != 0)
+        inv->memo_problem = strdup(merr.msg); /* slower next time, never a failed compile */
+    tl_memo_close(memo);
+    if (inv->explain)
+        tl_explain(inv, fp_ms, stderr);
+    if (print_fp) {
+        printf("%s\n", inv->fp_hex);
+        return 0;
+    }
+    return tl_run_exec(inv);
+}
+
 int main(int argc, char **argv)
 {
     if (tl_stage_is_stage(argv[0])) /* ccache/sccache running the stamping stage (wrapper/stage.c) */
@@ -150,31 +175,17 @@ int main(int argc, char **argv)
 
     tl_invocation inv = { 0 };
     inv.explain = explain;
-    if (tl_classify(&inv, argc, argv, &cfg, &err) != 0) {
+    int rc;
+    int crc = tl_classify(&inv, argc, argv, &cfg, &err);
+    if (crc != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
-        tl_invocation_free(&inv);
-        tl_config_free(&cfg);
-        return argc < 2 ? TL_EXIT_BAD_INPUT : 127;
+        rc = crc == -2 ? TL_EXIT_BAD_INPUT : 127;
+    } else if (cfg_bad) {
+        rc = wrapper_failed(&inv, &cfg, cfg_err.msg);
+    } else {
+        rc = wrap(&inv, &cfg, print_fp);
     }
-    if (cfg_bad)
-        return wrapper_failed(&inv, &cfg, cfg_err.msg);
-
-    inv.memo_dir = memo_dir(&cfg);
-    tl_memo *memo = tl_memo_open(inv.memo_dir);
-    double fp_ms = 0;
-    if (pipeline(&inv, &cfg, memo, &fp_ms, &err) != 0) {
-        tl_memo_close(memo);
-        return wrapper_failed(&inv, &cfg, err.msg);
-    }
-    tl_error merr;
-    if (tl_memo_save(memo, &merr) != 0)
-        inv.memo_problem = strdup(merr.msg); /* slower next time, never a failed compile */
-    tl_memo_close(memo);
-    if (explain)
-        tl_explain(&inv, fp_ms, stderr);
-    if (print_fp) {
-        printf("%s\n", inv.fp_hex);
-        return 0;
-    }
-    return tl_run_exec(&inv);
+    tl_invocation_free(&inv);
+    tl_config_free(&cfg);
+    return rc;
 }

@@ -25,8 +25,8 @@ typedef struct tl_verify_result {
 void tl_verify_object(const char *path, const char *fingerprint, const char *argv_hash, char *const *argv,
                       int argc, tl_verify_result *r);
 
-/* Statistics kept in $XDG_CACHE_HOME/trueline/provenance-stats (flock'ed; a lost update is impossible,
- * a failed update is silently skipped: statistics never fail a build). */
+/* Statistics kept in $XDG_CACHE_HOME/trueline/provenance-stats/ (one append-only file per counter: a
+ * lost update is impossible, a failed update is silently skipped: statistics never fail a build). */
 enum tl_stat { TL_STAT_VERIFIED, TL_STAT_MISMATCH, TL_STAT_NO_NOTE, TL_STAT_RECOMPILED, TL_STAT_STAMPED,
                TL_STAT_N };
 void tl_stats_add(enum tl_stat which, int delta);

@@ -360,6 +360,12 @@ static int parse_lanes(struct cd_ctx *x, size_t i)
     return 0;
 }
 
+static int cmp_level(const void *a, const void *b)
+{
+    const struct tl_cd_bt *x = a, *y = b;
+    return x->level < y->level ? -1 : x->level > y->level;
+}
+
 static int parse_backtrace(struct cd_ctx *x, size_t i)
 {
     struct tl_cd_lane *l = parent_row(x, i, TL_CD_LNTBL);
@@ -371,15 +377,10 @@ static int parse_backtrace(struct cd_ctx *x, size_t i)
     size_t es = x->s[i].sh.sh_entsize, n = x->s[i].rows;
     for (size_t r = 0; r < n; r++) {
         const unsigned char *row = x->s[i].p + r * es;
-        struct tl_cd_bt v = { .return_offset = U64(row, es, 0), .return_va = U64(row, es, 8),
-                              .level = U32(row, es, 16) };
-        size_t k = r; /* insertion by level: rows are few (the call depth) */
-        while (k > 0 && b[k - 1].level > v.level) {
-            b[k] = b[k - 1];
-            k--;
-        }
-        b[k] = v;
+        b[r] = (struct tl_cd_bt){ .return_offset = U64(row, es, 0), .return_va = U64(row, es, 8),
+                                  .level = U32(row, es, 16) };
     }
+    qsort(b, n, sizeof *b, cmp_level);
     l->bt = b;
     l->nbt = n;
     return 0;

@@ -6,6 +6,7 @@
  * (namespaces, classes): out-of-line definitions live there, and skipping function bodies keeps large files
  * fast. */
 #include "read/host_internal.h"
+#include "trueline/limits.h"
 
 #include <dwarf.h>
 #include <libdwarf.h>
@@ -200,10 +201,19 @@ static void walk_children(struct walk *w, Dwarf_Die parent, int depth)
         else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
                  tag == DW_TAG_union_type || tag == DW_TAG_module)
             walk_children(w, die, depth + 1);
+        Dwarf_Off here = 0, there = 0;
+        dwarf_dieoffset(die, &here, &err);
         int rc = dwarf_siblingof_b(w->dbg, die, 1, &next, &err);
         dwarf_dealloc_die(die);
         if (rc != DW_DLV_OK)
             break;
+        /* libdwarf follows DW_AT_sibling as written: one pointing at its own DIE or backwards loops forever
+         * (found by tests/lib/mutate.py's cycle-self-sibling). Siblings only ever move forward. */
+        if (dwarf_dieoffset(next, &there, &err) != DW_DLV_OK || there <= here || tl_deadline_expired()) {
+            dwarf_dealloc_die(next);
+            w->img->dwarf_read_error = 1;
+            break;
+        }
         die = next;
     }
 }
@@ -239,6 +249,49 @@ static void read_cu(struct walk *w, Dwarf_Die cu_die, size_t *cu_cap)
     walk_children(w, cu_die, 0);
 }
 
+/* libdwarf 20210528 (Debian 12) frees twice in dwarf_load_rnglists when a DWARF 5 .debug_rnglists (or, by the
+ * same code, .debug_loclists) unit header is bad, and it loads them eagerly with .debug_info (found by
+ * fuzz/targets/load.c: a unit_length one byte too long; then an address_size of 0). Their unit headers are checked
+ * here first; a table libdwarf would choke on makes the file's DWARF unreadable instead of crashing. */
+static const char *bad_list_section(const struct tl_debug_sections *ds)
+{
+    static const char *names[] = { ".debug_rnglists", ".debug_loclists" };
+    for (size_t k = 0; k < 2; k++) {
+        const struct tl_debug_section *s = tl_debug_section(ds, names[k]);
+        if (!s)
+            continue;
+        const unsigned char *p = s->bytes.p;
+        size_t n = s->bytes.n, off = 0;
+        while (off < n) {
+            if (n - off < 12)
+                return names[k];
+            uint32_t len32;
+            memcpy(&len32, p + off, 4);
+            uint64_t len = len32, hdr = 4;
+            if (len32 == 0xffffffffu) {
+                if (n - off < 20)
+                    return names[k];
+                memcpy(&len, p + off + 4, 8);
+                hdr = 12;
+            }
+            if (len < 8 || len > n - off - hdr)
+                return names[k];
+            /* and the rest of the header: any value libdwarf rejects takes it down the same freeing path
+             * (a second fuzz input: address_size 0) */
+            const unsigned char *h = p + off + hdr;
+            uint16_t version;
+            uint32_t count;
+            memcpy(&version, h, 2);
+            memcpy(&count, h + 4, 4);
+            uint64_t osz = hdr == 12 ? 8 : 4;
+            if (version != 5 || (h[2] != 4 && h[2] != 8) || h[3] != 0 || count > (len - 8) / osz)
+                return names[k];
+            off += hdr + len;
+        }
+    }
+    return NULL;
+}
+
 int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds, const tl_elf *e, tl_error *err)
 {
     struct obj ob = { ds, ds->addr_size };
@@ -248,9 +301,17 @@ int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds,
     if (!tl_debug_section(ds, ".debug_info"))
         return 0;
     img->has_debug_info = 1;
+    const char *bad = bad_list_section(ds);
+    if (bad)
+        return tl_fail(err, "malformed %s: a unit runs past the section end", bad);
     int rc = dwarf_object_init_b(&iface, NULL, NULL, DW_GROUPNUMBER_ANY, &dbg, &derr);
-    if (rc != DW_DLV_OK)
-        return tl_fail(err, "libdwarf cannot read .debug_info: %s", rc == DW_DLV_ERROR ? dwarf_errmsg(derr) : "no DWARF");
+    if (rc != DW_DLV_OK) {
+        tl_fail(err, "libdwarf cannot read .debug_info: %s", rc == DW_DLV_ERROR ? dwarf_errmsg(derr) : "no DWARF");
+        /* an error made before there is a Dwarf_Debug is nobody's to free but ours (LeakSanitizer, make asan) */
+        if (rc == DW_DLV_ERROR)
+            dwarf_dealloc_error(NULL, derr);
+        return -1;
+    }
     struct walk w = { .dbg = dbg, .img = img, .is_rel = e->ehdr.e_type == ET_REL };
     size_t cu_cap = 0;
     int status = 0;

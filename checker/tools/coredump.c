@@ -3,11 +3,27 @@
  * A core that cannot be read is reported (file and reason) with exit status 2; the other cores are still read. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tools/coredump_report.h"
+
+#define TL_STR_(x) #x
+#define TL_STR(x) TL_STR_(x)
 #include "tools/tools.h"
+
+static void resolve_lines(struct cd_images *im, const struct tl_options *o, struct cd_where *w, size_t *lookups)
+{
+    if (!w->found)
+        return;
+    if (++*lookups <= CD_MAX_LINE_LOOKUPS) {
+        cd_resolve_lines(im, o, w);
+        return;
+    }
+    free(w->line_note);
+    w->line_note = strdup("not looked up: more than " TL_STR(CD_MAX_LINE_LOOKUPS) " distinct PCs in this core");
+}
 
 static int one_core(FILE *out, const char *path, const struct tl_options *o, int json, int first)
 {
@@ -21,15 +37,16 @@ static int one_core(FILE *out, const char *path, const struct tl_options *o, int
     struct cd_report r = { .path = path, .core = &c };
     struct cd_images *im = cd_images_new(&c);
     int rc = im && cd_collect_stops(&r, &err) == 0 ? 0 : -1;
+    size_t lookups = 0;
     for (size_t i = 0; rc == 0 && i < r.nstops; i++) {
         struct cd_stop *s = &r.stops[i];
         cd_resolve_where(im, &c, s, s->pc, &s->where);
-        cd_resolve_lines(im, o, &s->where);
+        resolve_lines(im, o, &s->where, &lookups);
         for (size_t k = 0; k < s->ncallers; k++) {
             /* A return address: kernel + offset as is, the line of the call just before it. */
             s->caller_where[k].line_bias = 1;
             cd_resolve_where(im, &c, s, s->callers[k].return_va, &s->caller_where[k]);
-            cd_resolve_lines(im, o, &s->caller_where[k]);
+            resolve_lines(im, o, &s->caller_where[k], &lookups);
         }
     }
     if (rc == 0) {

@@ -47,7 +47,9 @@ static void try_cubin(struct search *s, const unsigned char *p, size_t n, const 
 {
     tl_elf e;
     tl_error err;
-    if (s->w->nframes || tl_elf_open_mem(&e, name, p, n, &err) != 0 || e.ehdr.e_machine != EM_CUDA) {
+    if (s->w->nframes)
+        return;
+    if (tl_elf_open_mem(&e, name, p, n, &err) != 0 || e.ehdr.e_machine != EM_CUDA) {
         tl_elf_close(&e);
         return;
     }

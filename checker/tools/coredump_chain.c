@@ -9,9 +9,9 @@
 int cd_chain_lookup(const unsigned char *cubin, size_t n, const char *name, const char *function,
                     uint64_t offset, uint64_t pc, struct cd_where *w, tl_error *err)
 {
-    /* By function + offset even for a core's relocated image (pc is not used): there the symbols and the line
-     * rows both hold device VAs, so symbol value + offset meets the rows, while tl_cubin_symbolize_pc compares
-     * the PC's offset in its section with those VAs (finds no row; reported to the device-code owner). */
+    /* By function + offset for a core's relocated image too (pc is not used): the function symbol was already
+     * found by address in coredump_where.c, and the same lookup then serves --binary's on-disk cubins, where a
+     * core's PC means nothing. */
     (void)pc;
     struct tl_cubin_chain ch;
     int rc = tl_cubin_symbolize(cubin, n, name, function, offset, &ch, err);

@@ -1,6 +1,7 @@
 /* The source lines of a resolved PC: the image in the core first (relocated: looked up by PC), then, when
  * that image has no line info, the same kernel in the --binary artifacts (looked up by function + offset),
  * then the source text under --source-dir. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,10 +66,14 @@ static char *source_text(const char *dir, const char *file, uint32_t line)
     return NULL;
 }
 
-static void set_note(struct cd_where *w, const char *fmt, const char *a, const char *b)
+static void set_note(struct cd_where *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_note(struct cd_where *w, const char *fmt, ...)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, fmt, a ? a : "", b ? b : "");
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
     free(w->line_note);
     w->line_note = strdup(buf);
 }
@@ -77,11 +82,11 @@ static int lines_from_core(struct cd_images *im, struct cd_where *w)
 {
     const tl_elf *e = cd_image_elf(im, w->module);
     if (!e) {
-        set_note(w, "the device image in the core is not a readable ELF%s%s", NULL, NULL);
+        set_note(w, "the device image in the core is not a readable ELF");
         return -1;
     }
     if (!tl_elf_section(e, ".debug_line", NULL)) {
-        set_note(w, "no line info in this image (it has no .debug_line)%s%s", NULL, NULL);
+        set_note(w, "no line info in this image (it has no .debug_line)");
         return -1;
     }
     tl_error err;
@@ -92,9 +97,9 @@ static int lines_from_core(struct cd_images *im, struct cd_where *w)
         return 0;
     }
     if (rc == 1)
-        set_note(w, "the image's line table has no row at this PC%s%s", NULL, NULL);
+        set_note(w, "the image's line table has no row at this PC");
     else
-        set_note(w, "line table of the image in the core: %s%s", err.msg, NULL);
+        set_note(w, "line table of the image in the core: %s", err.msg);
     return -1;
 }
 
@@ -108,9 +113,12 @@ void cd_resolve_lines(struct cd_images *im, const struct tl_options *o, struct c
         if (!w->nframes) {
             char *n = w->line_note;
             w->line_note = NULL;
-            set_note(w, o->nbinaries ? "%s; nothing has line info for this kernel: rebuilding through trueline-cc "
-                     "guarantees it%s" : "%s; pass --binary with the .so/executable (or Triton cache directory) "
-                     "that shipped the kernel, or rebuild through trueline-cc, which guarantees line info%s", n, NULL);
+            if (o->nbinaries)
+                set_note(w, "%s; nothing has line info for this kernel: rebuilding through trueline-cc guarantees it",
+                         n ? n : "");
+            else
+                set_note(w, "%s; pass --binary with the .so/executable (or Triton cache directory) that shipped the "
+                         "kernel, or rebuild through trueline-cc, which guarantees line info", n ? n : "");
             free(n);
         }
     }

@@ -50,7 +50,7 @@ struct cd_stop {
     uint64_t pc, grid_id;
     uint32_t exception;
     const struct tl_cd_grid *grid;
-    struct cd_member *members; size_t nmembers;
+    struct cd_member *members; size_t nmembers, cap_members;
     struct cd_where where;
     /* Callers when the lanes are inside non-inlined calls (.cudbg.bt of the group's first lane). */
     const struct tl_cd_bt *callers; size_t ncallers;
@@ -62,8 +62,15 @@ struct cd_report {
     struct tl_core *core;
     int on_exception;          /* 1: exception dump (faulting warps only); 0: user-triggered (every warp) */
     size_t nwarps_total;       /* resident warps in the dump */
-    struct cd_stop *stops; size_t nstops;
+    struct cd_stop *stops; size_t nstops, cap_stops;
+    size_t *index; size_t index_n;  /* open-addressing table of stop numbers + 1 (a full GPU has ~10^4 warps) */
 };
+
+/* Line lookups decode the image's line program once per distinct PC; past this many PCs the rest get kernel +
+ * offset only (a hostile core can list millions of distinct PCs). */
+#define CD_MAX_LINE_LOOKUPS 512
+/* Callers shown per stop; device call stacks are shallow, a corrupt row count is not. */
+#define CD_MAX_CALLERS 64
 
 /* coredump_stops.c */
 int cd_collect_stops(struct cd_report *r, tl_error *err);

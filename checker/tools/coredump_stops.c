@@ -38,49 +38,103 @@ static int same_calls(const struct tl_cd_bt *a, size_t na, const struct tl_cd_bt
     return 1;
 }
 
+/* Table slots, not content hashes (lib/hash.c's XXH3-128 is for those): a multiply-xorshift mix of the few key
+ * fields spreads PCs that differ only in low bits. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t stop_hash(enum cd_stop_kind kind, uint32_t dev, uint64_t pc, uint64_t grid_id, uint32_t exception,
+                          const struct tl_cd_bt *bt, size_t nbt)
+{
+    uint64_t h = mix(mix(mix(mix((uint64_t)kind, dev), pc), grid_id), exception);
+    for (size_t i = 0; i < nbt; i++)
+        h = mix(h, bt[i].return_va);
+    return h;
+}
+
+static int index_insert(struct cd_report *r, size_t stop)
+{
+    if (2 * (r->nstops + 1) > r->index_n) {
+        size_t n = r->index_n ? 2 * r->index_n : 64;
+        size_t *t = calloc(n, sizeof *t);
+        if (!t)
+            return -1;
+        free(r->index);
+        r->index = t;
+        r->index_n = n;
+        for (size_t i = 0; i < r->nstops; i++)
+            if (i != stop && index_insert(r, i) != 0)
+                return -1;
+    }
+    const struct cd_stop *s = &r->stops[stop];
+    size_t k = stop_hash(s->kind, s->dev, s->pc, s->grid_id, s->exception, s->callers, s->ncallers) & (r->index_n - 1);
+    while (r->index[k])
+        k = (k + 1) & (r->index_n - 1);
+    r->index[k] = stop + 1;
+    return 0;
+}
+
+static struct cd_stop *new_stop(struct cd_report *r, enum cd_stop_kind kind, uint32_t dev, uint64_t pc,
+                                uint64_t grid_id, uint32_t exception, const struct tl_cd_bt *bt, size_t nbt)
+{
+    if (r->nstops == r->cap_stops) {
+        size_t cap = r->cap_stops ? 2 * r->cap_stops : 16;
+        struct cd_stop *p = realloc(r->stops, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        r->stops = p;
+        r->cap_stops = cap;
+    }
+    struct cd_where *cw = nbt ? calloc(nbt, sizeof *cw) : NULL;
+    if (nbt && !cw)
+        return NULL;
+    struct cd_stop *s = &r->stops[r->nstops];
+    *s = (struct cd_stop){ .kind = kind, .dev = dev, .pc = pc, .grid_id = grid_id, .exception = exception,
+                           .grid = tl_core_grid(&r->core->devices[dev], grid_id), .callers = bt, .ncallers = nbt,
+                           .caller_where = cw };
+    if (index_insert(r, r->nstops) != 0) {
+        free(cw);
+        return NULL;
+    }
+    r->nstops++;
+    return s;
+}
+
 static struct cd_stop *stop_for(struct cd_report *r, enum cd_stop_kind kind, uint32_t dev, uint64_t pc,
                                 uint64_t grid_id, uint32_t exception, const struct tl_cd_lane *calls)
 {
     const struct tl_cd_bt *bt = calls ? calls->bt : NULL;
     size_t nbt = calls ? calls->nbt : 0;
-    for (size_t i = 0; i < r->nstops; i++) {
-        struct cd_stop *s = &r->stops[i];
-        if (s->kind == kind && s->dev == dev && s->pc == pc && s->grid_id == grid_id && s->exception == exception &&
-            same_calls(s->callers, s->ncallers, bt, nbt))
-            return s;
+    if (nbt > CD_MAX_CALLERS)
+        nbt = CD_MAX_CALLERS;
+    if (r->index_n) {
+        size_t k = stop_hash(kind, dev, pc, grid_id, exception, bt, nbt) & (r->index_n - 1);
+        for (; r->index[k]; k = (k + 1) & (r->index_n - 1)) {
+            struct cd_stop *s = &r->stops[r->index[k] - 1];
+            if (s->kind == kind && s->dev == dev && s->pc == pc && s->grid_id == grid_id &&
+                s->exception == exception && same_calls(s->callers, s->ncallers, bt, nbt))
+                return s;
+        }
     }
-    struct cd_where *cw = nbt ? calloc(nbt, sizeof *cw) : NULL;
-    if (nbt && !cw)
-        return NULL;
-    struct cd_stop *p = realloc(r->stops, (r->nstops + 1) * sizeof *p);
-    if (!p) {
-        free(cw);
-        return NULL;
-    }
-    r->stops = p;
-    struct cd_stop *s = &p[r->nstops++];
-    memset(s, 0, sizeof *s);
-    s->kind = kind;
-    s->dev = dev;
-    s->pc = pc;
-    s->grid_id = grid_id;
-    s->exception = exception;
-    s->grid = tl_core_grid(&r->core->devices[dev], grid_id);
-    s->callers = bt;
-    s->ncallers = nbt;
-    s->caller_where = cw;
-    return s;
+    return new_stop(r, kind, dev, pc, grid_id, exception, bt, nbt);
 }
 
 static int add_member(struct cd_stop *s, const struct cd_member *m)
 {
     if (!s)
         return -1;
-    struct cd_member *p = realloc(s->members, (s->nmembers + 1) * sizeof *p);
-    if (!p)
-        return -1;
-    s->members = p;
-    p[s->nmembers++] = *m;
+    if (s->nmembers == s->cap_members) {
+        size_t cap = s->cap_members ? 2 * s->cap_members : 4;
+        struct cd_member *p = realloc(s->members, cap * sizeof *p);
+        if (!p)
+            return -1;
+        s->members = p;
+        s->cap_members = cap;
+    }
+    s->members[s->nmembers++] = *m;
     return 0;
 }
 
@@ -225,6 +279,8 @@ void cd_report_free(struct cd_report *r)
         free(r->stops[i].members);
     }
     free(r->stops);
+    free(r->index);
     r->stops = NULL;
-    r->nstops = 0;
+    r->index = NULL;
+    r->nstops = r->cap_stops = r->index_n = 0;
 }

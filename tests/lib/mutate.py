@@ -454,7 +454,8 @@ def main(argv):
         kinds = {}
         for name, blob in out:
             kinds.setdefault(name.split('-')[0], []).append((name, blob))
-        picked = []
+        # The rare, structural kinds (cyclic DWARF, bombs) are few and each hits a different code path: all kept.
+        picked = [m for k in ('cycle', 'bomb') for m in kinds.pop(k, [])][:a.max]
         while len(picked) < a.max and any(kinds.values()):
             for k in sorted(kinds):
                 if kinds[k] and len(picked) < a.max:

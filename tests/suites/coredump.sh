@@ -152,6 +152,17 @@ cd_run btjson --format json bt.core
 if python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["cores"][0]["stops"][0]["callers"]; assert len(c)==1 and c[0]["return_pc"]=="0x7fce6b7a0060" and c[0]["kernel"]["offset"]==96, c' btjson.out 2>btjson.check
 then pass "backtrace row: JSON callers"; else fail "backtrace row: JSON callers"; tail -3 btjson.check; fi
 
+# --- a full-GPU-sized dump: 70000 warps, more sections than e_shnum can count (ELF extended numbering) ---------
+python3 "$MUTATE" hang.core many.core many-warps
+start=$SECONDS
+cd_run many many.core
+rc_is "70000 warps, extended section numbering: read" many 0
+contains "70000 warps: all counted" many.out '70000 resident warps, grouped by PC'
+block many.out 'at PC 0x7fce6b7a00d0' many.208
+contains "70000 warps: 4376 at + 208 (warp 0 and every 16th from 13), 8 listed" many.208 '^ +\.\.\. and 4368 more warps at this PC$'
+[ $(grep -c '^Warps at PC' many.out) -eq 16 ] && pass "70000 warps: 16 PC groups" || fail "70000 warps: $(grep -c '^Warps at PC' many.out) PC groups, want 16"
+[ $((SECONDS - start)) -le 20 ] && pass "70000 warps: read in $((SECONDS - start)) s" || fail "70000 warps: took $((SECONDS - start)) s"
+
 # --- damaged cores: a clear message naming the file, exit 2, the other inputs still read ------------------------
 bad() { # NAME MESSAGE-REGEX (the core is NAME.core)
   cd_run "$1" "$1.core"

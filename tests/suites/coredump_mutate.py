@@ -10,6 +10,8 @@ usage: coredump_mutate.py IN OUT MODE
   no-lines     every device image's .debug_line is renamed, as if built without line info
   call-depth   every lane of the first lane table claims to be 2 non-inlined calls deep (no backtrace rows)
   backtrace    ... 1 call deep, each with one backtrace row: return to the grid's kernel entry + 0x60
+  many-warps   the first warp table grows to 70000 warps (one lane table of lane 0 each, at 16 distinct PCs of the
+               kernel): past 65280 sections, so the file needs ELF extended section numbering
 """
 import struct
 import sys
@@ -90,6 +92,37 @@ def backtrace(d):
     return out
 
 
+def many_warps(d, nwarps=70000, npcs=16):
+    shoff, sh = shdrs(d)
+    wp = first(sh, T_WPTBL)
+    ln = first(sh, T_LNTBL)
+    wp_index = sh.index(wp)
+    entry, = struct.unpack_from('<Q', d, first(sh, T_GRIDTBL)[4] + 24)
+    out = bytearray(d[:shoff])
+    rows = bytearray()
+    for i in range(nwarps):
+        row = bytearray(d[wp[4]:wp[4] + wp[9]])
+        struct.pack_into('<I', row, 8, i % 64)
+        rows += row
+    wp[4], wp[5] = len(out), len(rows)
+    out += rows
+    lane0 = bytes(d[ln[4]:ln[4] + ln[9]])  # lane 0 only: keeps the file small
+    for i in range(1, nwarps):
+        data = bytearray(lane0)
+        struct.pack_into('<Q', data, 0, entry + 16 * (i % npcs))
+        sh.append([ln[0], ln[1], ln[2], 0, len(out), len(data), wp_index, i, 0, ln[9]])
+        out += data
+    while len(out) % 8:
+        out.append(0)
+    shstrndx, = struct.unpack_from('<H', d, 0x3e)
+    sh[0][5], sh[0][6] = len(sh), shstrndx   # extended numbering: count and string-table index in shdr 0
+    struct.pack_into('<QHH', out, 0x28, len(out), 0, 0)
+    struct.pack_into('<HH', out, 0x3c, 0, 0xffff)
+    out += bytes(64 * len(sh))
+    write(out, len(out) - 64 * len(sh), sh)
+    return out
+
+
 def main():
     src, dst, mode = sys.argv[1:4]
     d = bytearray(open(src, 'rb').read())
@@ -99,6 +132,8 @@ def main():
         d = no_lines(d)
     elif mode == 'backtrace':
         d = backtrace(d)
+    elif mode == 'many-warps':
+        d = many_warps(d)
     else:
         shoff, sh = shdrs(d)
         if mode == 'short-lanes':

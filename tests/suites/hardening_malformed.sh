@@ -4,6 +4,7 @@
 . "$(dirname "$0")/../lib/harness.sh"
 
 MUTATE="python3 $TRUELINE_ROOT/tests/lib/mutate.py"
+sanitizer_clean() { ! grep -Eq 'Sanitizer|runtime error:|LeakSanitizer|AddressSanitizer' "$1"; }
 PER=${HARDENING_MUTANTS:-40}   # mutants per fixture (an even sample over the kinds); CI keeps the default
 LIMITS=(--timeout 30 --max-input-mb 512)
 mkdir -p "$T/fix" "$T/m"
@@ -21,10 +22,12 @@ template <class T> T twice(T x) { return ns::box<T>{x}.get() * 2; }
 inline int inl(int x) { return x + 1; }
 int use(int x) { S s; return inl(twice(x)) + twice<long>(x) + s.f(x); }
 C
-gcc -g -O1 -c "$T/a.c" -o "$T/fix/c-dwarf5.o"
-gcc -m32 -g -c "$T/a.c" -o "$T/fix/c-m32.o" 2>/dev/null || rm -f "$T/fix/c-m32.o"
-g++ -g -O0 -c "$T/b.cpp" -o "$T/fix/cxx-refs.o"
-gcc -g -shared -fPIC "$T/a.c" -o "$T/fix/liba.so"
+# The scratch path is mapped away so the fixtures, and so the sampled mutants, are the same bytes every run.
+map="-fdebug-prefix-map=$T=/src"
+gcc -g -O1 $map -c "$T/a.c" -o "$T/fix/c-dwarf5.o"
+gcc -m32 -g $map -c "$T/a.c" -o "$T/fix/c-m32.o" 2>/dev/null || rm -f "$T/fix/c-m32.o"
+g++ -g -O0 $map -c "$T/b.cpp" -o "$T/fix/cxx-refs.o"
+gcc -g $map -shared -fPIC "$T/a.c" -o "$T/fix/liba.so"
 objcopy --compress-debug-sections=zlib-gabi "$T/fix/c-dwarf5.o" "$T/fix/c-zlib.o"
 objcopy --compress-debug-sections=zstd "$T/fix/c-dwarf5.o" "$T/fix/c-zstd.o" 2>/dev/null || rm -f "$T/fix/c-zstd.o"
 ar rcs "$T/fix/lib.a" "$T/fix/c-dwarf5.o" "$T/fix/cxx-refs.o"
@@ -59,21 +62,32 @@ check "mutate.py wrote mutants of every fixture ($total)" [ "$total" -ge $((PER 
 for kind in trunc flip size zero bomb cycle ar; do
   check "mutants of kind $kind exist" compgen -G "$T/m/*/*.$kind-*" >/dev/null
 done
+# Inputs that once crashed or hung a reader (fuzz findings, mutants): replayed through the CLI with a time bound.
+regress=("$TRUELINE_ROOT"/tests/data/regress/{load,elf_file}/*)
+if [ -e "${regress[0]}" ]; then
+  start=$SECONDS
+  timeout -k 5 120 trueline-check --timeout 20 "${regress[@]}" "$T/good.o" >"$T/out" 2>"$T/err"; rc=$?
+  check "regression inputs (${#regress[@]}): exit $rc is 0, 1 or 2, in $((SECONDS - start))s (< 20)" \
+    [ $rc -le 2 ] && [ $((SECONDS - start)) -lt 20 ]
+  lacks "regression inputs: none hits the time limit" "$T/err" "time limit"
+  sanitizer_clean "$T/err" || fail "regression inputs: sanitizer report"
+fi
+
 if [ -f "$T/fix/k.fatbin" ]; then
   check "fatbin mutants exist" compgen -G "$T/m/k.fatbin/*.fat-*" >/dev/null
   mkdir -p "$T/m/bombs"
   $MUTATE x "$T/m/bombs" --bomb zstd >/dev/null && $MUTATE x "$T/m/bombs" --bomb lz4 >/dev/null
 fi
 
-sanitizer_clean() { ! grep -Eq 'Sanitizer|runtime error:|LeakSanitizer|AddressSanitizer' "$1"; }
-
 # --- one run per fixture's mutants, with the good object last: everything is reported, nothing crashes ----------
 for d in "$T"/m/*/; do
   name=$(basename "$d")
   files=("$d"*)
   [ -e "${files[0]}" ] || continue
+  bstart=$SECONDS
   timeout -k 5 600 trueline-check "${LIMITS[@]}" -j2 "${files[@]}" "$T/good.o" >"$T/out" 2>"$T/err"
   rc=$?
+  echo "# $name: ${#files[@]} mutants in $((SECONDS - bstart))s"
   check "$name: ${#files[@]} mutants: exit status $rc is 0, 1 or 2 (no crash, no hang)" [ $rc -le 2 ]
   if ! sanitizer_clean "$T/err"; then fail "$name: sanitizer report"; grep -E -m5 'Sanitizer|runtime error' "$T/err"; fi
   want=$(( ${#files[@]} + 1 ))
@@ -116,4 +130,22 @@ if [ -d "$T/m/bombs" ]; then
   check "bombs handled in under 60 s" [ $((SECONDS - start)) -lt 60 ]
   sanitizer_clean "$T/err" || fail "bombs: sanitizer report"
   contains "bombs: the intact object is still checked" "$T/out" "^3 file\(s\) checked"
+fi
+
+# --- --extract never writes outside its directory, whatever names the binaries carry ---------------------------
+ext=( "$T"/m/k.fatbin/*ident-traversal* "$T"/m/cuda.o/*ident-traversal* "$T"/m/*/*name-traversal* "$T"/m/*/*.fat-* )
+ext=( $(ls "${ext[@]}" 2>/dev/null | head -60) )
+if [ ${#ext[@]} -gt 0 ]; then
+  rm -f /tmp/tl-evil* 2>/dev/null
+  mkdir -p "$T/x" "$T/lists"
+  ( cd "$T" && find . -path ./x -prune -o -path ./lists -prune -o -print | sort ) >"$T/lists/before"
+  (cd "$T/m" && timeout -k 5 300 trueline-check --extract "$T/x" --timeout 30 "${ext[@]}" "$T/fix/k.fatbin") \
+    >"$T/lists/out" 2>"$T/lists/err"; rc=$?
+  ( cd "$T" && find . -path ./x -prune -o -path ./lists -prune -o -print | sort ) >"$T/lists/after"
+  check "--extract over ${#ext[@]} hostile inputs: exit $rc is 0, 1 or 2" [ $rc -le 2 ]
+  sanitizer_clean "$T/lists/err" || fail "--extract: sanitizer report"
+  check "... nothing written outside the extract directory" cmp -s "$T/lists/before" "$T/lists/after"
+  check "... no traversal target created" bash -c '! ls /tmp/tl-evil* >/dev/null 2>&1'
+  check "... only plain files directly inside it" [ -z "$(find "$T/x" -mindepth 1 \( -type d -o -type l \) | head -1)" ]
+  check "... the intact fatbin's images were extracted" [ -n "$(ls "$T/x" | grep '^k\.fatbin\.')" ]
 fi

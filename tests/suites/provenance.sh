@@ -72,6 +72,17 @@ contains "object without forced line info reported" noli.txt 'b\.c was compiled 
 gcc -fPIC -g -c b.c -o b4.o
 trueline-check --checks provenance --fail-on info b4.o > none.txt 2>&1
 contains "object built outside the wrapper: no records" none.txt 'no provenance records'
+trueline-cc gcc -shared a.o b4.o -o libpart.so
+trueline-check --checks provenance --fail-on warning libpart.so > part.txt 2>&1
+contains "a compile unit built outside the wrapper is found by its DWARF" part.txt \
+  '1 of 2 compile units have no provenance record.*b\.c'
+for fmt in json sarif junit; do
+  trueline-check --checks provenance --format $fmt libmix.so > mix.$fmt 2>&1
+  contains "$fmt report carries the provenance finding" mix.$fmt 'several gcc toolchains'
+done
+check "json report: finding under check id provenance" python3 -c '
+import json,sys; d=json.load(open("mix.json"))
+sys.exit(0 if any(f["check"]=="provenance" and f["severity"]=="error" for x in d["files"] for f in x["findings"]) else 1)'
 # a damaged record: the file is still read, the damage is a finding, nothing crashes
 cp a.o dmg.o
 python3 - <<'PY'
@@ -141,6 +152,9 @@ if have_nvcc; then
   contains "-G object reported" kgc.txt 'k\.cu was compiled with -G'
   trueline-check --checks provenance --release kG.o > kgr.txt 2>&1; rc=$?
   check "-G in a --release audit is an error" [ $rc -eq 1 ]
+  trueline-cc g++ -shared kG.o a.o -o libcu.so
+  trueline-check --checks provenance --fail-on warning libcu.so > kcu.txt 2>&1
+  lacks "nvcc's host compile unit (tmpxft copy) matches its record" kcu.txt 'compile units have no provenance'
 else skip "nvcc not found: nvcc stamping not tested"; fi
 
 # --- bad input ---
