@@ -37,7 +37,9 @@ int tl_is_crt_function(const char *name)
     static const char *const crt[] = { "_start", "_init", "_fini", "deregister_tm_clones", "register_tm_clones",
                                        "__do_global_dtors_aux", "frame_dummy", "__libc_csu_init", "__libc_csu_fini",
                                        "_dl_relocate_static_pie", "__do_global_ctors_aux", "call_weak_fn",
-                                       "atexit", "at_quick_exit", "pthread_atfork", "__stack_chk_fail_local", NULL };
+                                       "atexit", "at_quick_exit", "pthread_atfork", "__stack_chk_fail_local",
+                                       /* emitted by clang into every C++ TU that may terminate, without DWARF */
+                                       "__clang_call_terminate", NULL };
     for (size_t i = 0; crt[i]; i++)
         if (strcmp(name, crt[i]) == 0)
             return 1;

@@ -250,8 +250,8 @@ static void read_cu(struct walk *w, Dwarf_Die cu_die, size_t *cu_cap)
 }
 
 /* libdwarf 20210528 (Debian 12) frees twice in dwarf_load_rnglists when a DWARF 5 .debug_rnglists (or, by the
- * same code, .debug_loclists) unit claims more bytes than the section holds, and it loads them eagerly with
- * .debug_info (found by fuzz/targets/load.c: a unit_length one byte too long). Their unit headers are checked
+ * same code, .debug_loclists) unit header is bad, and it loads them eagerly with .debug_info (found by
+ * fuzz/targets/load.c: a unit_length one byte too long; then an address_size of 0). Their unit headers are checked
  * here first; a table libdwarf would choke on makes the file's DWARF unreadable instead of crashing. */
 static const char *bad_list_section(const struct tl_debug_sections *ds)
 {
@@ -276,6 +276,16 @@ static const char *bad_list_section(const struct tl_debug_sections *ds)
             }
             if (len < 8 || len > n - off - hdr)
                 return names[k];
+            /* and the rest of the header: any value libdwarf rejects takes it down the same freeing path
+             * (a second fuzz input: address_size 0) */
+            const unsigned char *h = p + off + hdr;
+            uint16_t version;
+            uint32_t count;
+            memcpy(&version, h, 2);
+            memcpy(&count, h + 4, 4);
+            uint64_t osz = hdr == 12 ? 8 : 4;
+            if (version != 5 || (h[2] != 4 && h[2] != 8) || h[3] != 0 || count > (len - 8) / osz)
+                return names[k];
             off += hdr + len;
         }
     }
@@ -295,8 +305,13 @@ int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds,
     if (bad)
         return tl_fail(err, "malformed %s: a unit runs past the section end", bad);
     int rc = dwarf_object_init_b(&iface, NULL, NULL, DW_GROUPNUMBER_ANY, &dbg, &derr);
-    if (rc != DW_DLV_OK)
-        return tl_fail(err, "libdwarf cannot read .debug_info: %s", rc == DW_DLV_ERROR ? dwarf_errmsg(derr) : "no DWARF");
+    if (rc != DW_DLV_OK) {
+        tl_fail(err, "libdwarf cannot read .debug_info: %s", rc == DW_DLV_ERROR ? dwarf_errmsg(derr) : "no DWARF");
+        /* an error made before there is a Dwarf_Debug is nobody's to free but ours (LeakSanitizer, make asan) */
+        if (rc == DW_DLV_ERROR)
+            dwarf_dealloc_error(NULL, derr);
+        return -1;
+    }
     struct walk w = { .dbg = dbg, .img = img, .is_rel = e->ehdr.e_type == ET_REL };
     size_t cu_cap = 0;
     int status = 0;

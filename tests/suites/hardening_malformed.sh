@@ -131,3 +131,21 @@ if [ -d "$T/m/bombs" ]; then
   sanitizer_clean "$T/err" || fail "bombs: sanitizer report"
   contains "bombs: the intact object is still checked" "$T/out" "^3 file\(s\) checked"
 fi
+
+# --- --extract never writes outside its directory, whatever names the binaries carry ---------------------------
+ext=( "$T"/m/k.fatbin/*ident-traversal* "$T"/m/cuda.o/*ident-traversal* "$T"/m/*/*name-traversal* "$T"/m/*/*.fat-* )
+ext=( $(ls "${ext[@]}" 2>/dev/null | head -60) )
+if [ ${#ext[@]} -gt 0 ]; then
+  rm -f /tmp/tl-evil* 2>/dev/null
+  mkdir -p "$T/x" "$T/lists"
+  ( cd "$T" && find . -path ./x -prune -o -path ./lists -prune -o -print | sort ) >"$T/lists/before"
+  (cd "$T/m" && timeout -k 5 300 trueline-check --extract "$T/x" --timeout 30 "${ext[@]}" "$T/fix/k.fatbin") \
+    >"$T/lists/out" 2>"$T/lists/err"; rc=$?
+  ( cd "$T" && find . -path ./x -prune -o -path ./lists -prune -o -print | sort ) >"$T/lists/after"
+  check "--extract over ${#ext[@]} hostile inputs: exit $rc is 0, 1 or 2" [ $rc -le 2 ]
+  sanitizer_clean "$T/lists/err" || fail "--extract: sanitizer report"
+  check "... nothing written outside the extract directory" cmp -s "$T/lists/before" "$T/lists/after"
+  check "... no traversal target created" bash -c '! ls /tmp/tl-evil* >/dev/null 2>&1'
+  check "... only plain files directly inside it" [ -z "$(find "$T/x" -mindepth 1 \( -type d -o -type l \) | head -1)" ]
+  check "... the intact fatbin's images were extracted" [ -n "$(ls "$T/x" | grep '^k\.fatbin\.')" ]
+fi
