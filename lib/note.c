@@ -8,6 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *tl_note_joined_output(const char *a)
+{
+    /* nvcc has options that merely start with -o: -odir, -optf (and clang -objcmt-*, -object) */
+    static const char *const not_output[] = { "-odir", "-optf", "-obj", NULL };
+    if (strncmp(a, "--output-file=", 14) == 0)
+        return a + 14;
+    if (strncmp(a, "-o", 2) != 0 || !a[2])
+        return NULL;
+    for (int i = 0; not_output[i]; i++)
+        if (strncmp(a, not_output[i], strlen(not_output[i])) == 0)
+            return NULL;
+    return a[2] == '=' ? a + 3 : a + 2;
+}
+
 static const char *output_operand(char *const *argv, int argc, int i, int *skip)
 {
     const char *a = argv[i];
@@ -16,7 +30,7 @@ static const char *output_operand(char *const *argv, int argc, int i, int *skip)
         *skip = i + 1 < argc ? 2 : 1;
         return a;
     }
-    if (strncmp(a, "--output-file=", 14) == 0 || strncmp(a, "-o", 2) == 0) {
+    if (tl_note_joined_output(a)) {
         *skip = 1;
         return a;
     }

@@ -34,19 +34,14 @@ static void know_self(void)
     self_known = stat("/proc/self/exe", &self_st) == 0;
 }
 
-/* Identity by (device, inode), never by name: a masquerade link, a hard link or a copy under another
- * name all resolve to the same file. */
-int tl_is_self(const char *path)
+static int is_self_stat(const char *path, const struct stat *st)
 {
-    struct stat st;
     char id[64];
     know_self();
-    if (stat(path, &st) != 0)
-        return 0;
-    if (self_known && st.st_dev == self_st.st_dev && st.st_ino == self_st.st_ino)
+    if (self_known && st->st_dev == self_st.st_dev && st->st_ino == self_st.st_ino)
         return 1;
     /* A copy of trueline-cc under a compiler's name: same size is rare enough to afford a content check. */
-    if (self_known && st.st_size == self_st.st_size && S_ISREG(st.st_mode)) {
+    if (self_known && st->st_size == self_st.st_size && S_ISREG(st->st_mode)) {
         tl_hash128 a, b;
         if (tl_hash_file(path, &a, NULL) == 0 && tl_hash_file("/proc/self/exe", &b, NULL) == 0 && tl_hash_equal(a, b))
             return 1;
@@ -54,12 +49,20 @@ int tl_is_self(const char *path)
     const char *active = getenv(TL_ACTIVE_ENV);
     if (!active || !*active)
         return 0;
-    snprintf(id, sizeof id, "%llx:%llx", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+    snprintf(id, sizeof id, "%llx:%llx", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
     size_t n = strlen(id);
     for (const char *p = active; (p = strstr(p, id)); p += n)
         if ((p == active || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
             return 1;
     return 0;
+}
+
+/* Identity by (device, inode), never by name: a masquerade link, a hard link or a copy under another
+ * name all resolve to the same file. */
+int tl_is_self(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && is_self_stat(path, &st);
 }
 
 const char *tl_active_env_value(void)
@@ -86,8 +89,8 @@ char *tl_find_program(const char *name, const char *path)
             snprintf(buf, sizeof buf, "./%s", name);
         else
             snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, name);
-        struct stat st;
-        if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0 && !tl_is_self(buf))
+        struct stat st; /* one stat per candidate: this runs for every tool on every compile */
+        if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111) && !is_self_stat(buf, &st))
             return strdup(buf);
         if (!end)
             return NULL;
@@ -154,7 +157,6 @@ int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg,
 static enum tl_family family_by_name(const char *name)
 {
     const char *b = tl_basename(name);
-    size_t n = strlen(b);
     if (strcmp(b, "nvcc") == 0)
         return TL_FAM_NVCC;
     if (strstr(b, "clang"))
@@ -162,7 +164,6 @@ static enum tl_family family_by_name(const char *name)
     /* gcc, g++, x86_64-linux-gnu-gcc-12, c++-12 ... ; plain cc/c++ are alternatives: probe them. */
     if (strstr(b, "gcc") || strstr(b, "g++"))
         return TL_FAM_GCC;
-    (void)n;
     return TL_FAM_OTHER;
 }
 

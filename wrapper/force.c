@@ -128,10 +128,8 @@ static void nvcc_host(tl_invocation *inv, const char *ccbin)
     if (!ccbin)
         from = "PATH (gcc)";
     free(inv->host_compiler);
-    inv->host_compiler = tl_find_program(name, path);
+    inv->host_compiler = tl_find_program(name, path); /* NULL: hashed as an absent host compiler */
     set_str(&inv->host_from, from);
-    if (!inv->host_compiler)
-        inv->host_compiler = NULL;
 }
 
 void tl_analyze(tl_invocation *inv)

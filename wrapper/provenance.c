@@ -133,9 +133,20 @@ static tl_note note_for(const tl_invocation *inv, unsigned type, char *cwd, char
 
 static char *g_stage;
 
+/* sccache since 0.9 (mozilla/sccache#2300) never caches the outer nvcc call: it runs `nvcc --dryrun`
+ * and then runs and caches the sub-steps itself, so a stage in nvcc's place never sees the final object
+ * (measured with sccache 0.16: every object came back without a record). Such compiles are stamped after
+ * sccache returns and cannot be verified; sccache 0.4 (Debian) would work through the stage, but one
+ * rule for every version keeps the behaviour predictable. */
+static int stage_applies(const tl_invocation *inv)
+{
+    return inv->cache != TL_CACHE_NONE && is_stamped_compile(inv) &&
+           !(inv->cache == TL_CACHE_SCCACHE && inv->family == TL_FAM_NVCC);
+}
+
 const char *tl_prov_compiler_for(const tl_invocation *inv)
 {
-    if (inv->cache == TL_CACHE_NONE || !is_stamped_compile(inv))
+    if (!stage_applies(inv))
         return inv->compiler_path;
     if (!g_stage) {
         tl_error err;
@@ -151,7 +162,7 @@ const char *tl_prov_compiler_for(const tl_invocation *inv)
 
 void tl_prov_prepare_env(const tl_invocation *inv)
 {
-    if (inv->cache == TL_CACHE_NONE || !is_stamped_compile(inv) || !g_stage)
+    if (!stage_applies(inv) || !g_stage)
         return;
     char cwd[4096], li[256];
     tl_note n = note_for(inv, TL_NOTE_COMPILE, cwd, li, sizeof li);

@@ -163,14 +163,11 @@ const char *tl_prov_output(char *const *argv, int argc)
     const char *out = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
+        const char *joined;
         if ((strcmp(a, "-o") == 0 || strcmp(a, "--output-file") == 0) && i + 1 < argc)
             out = argv[++i];
-        else if (strncmp(a, "--output-file=", 14) == 0)
-            out = a + 14;
-        else if (strncmp(a, "-o=", 3) == 0)
-            out = a + 3; /* nvcc's = form */
-        else if (strncmp(a, "-o", 2) == 0 && a[2])
-            out = a + 2;
+        else if ((joined = tl_note_joined_output(a)))
+            out = joined;
     }
     return out;
 }

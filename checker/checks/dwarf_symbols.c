@@ -1,6 +1,7 @@
 /* dwarf-symbols: the DWARF describes the code that is really there. Both directions, matched by address
  * (section + offset in relocatable objects) and by name (linkage name; DW_AT_name for C), sizes compared.
  * A stale object or a poisoned cache shows up as subprograms without symbols and symbols without subprograms. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,13 @@ static int name_matches(const char *sym, const struct tl_subprogram *s)
     for (int i = 0; i < 2; i++)
         if (names[i] && (strcmp(sym, names[i]) == 0 || strcmp(base, names[i]) == 0))
             return 1;
-    return 0;
+    if (s->linkage_name || !s->name)
+        return 0;
+    /* gcc -g1 (what trueline-cc forces by default) gives C++ subprograms a DW_AT_name but no linkage name */
+    char *plain = tl_unqualified_name(base);
+    int same = plain && strcmp(plain, s->name) == 0;
+    free(plain);
+    return same;
 }
 
 static const char *sub_name(const struct tl_subprogram *s)
@@ -58,21 +65,24 @@ struct ctx {
     char missing[256];
 };
 
-static void problem(struct ctx *c, const char *mangled, const char *fmt, const char *a, unsigned long long x,
-                    unsigned long long y)
+static void problem(struct ctx *c, const char *mangled, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void problem(struct ctx *c, const char *mangled, const char *fmt, ...)
 {
     if (c->reported++ >= MAX_LISTED)
         return;
-    char *d = tl_demangle(mangled);
     char msg[1024];
-    snprintf(msg, sizeof msg, fmt, a, x, y);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char *d = tl_demangle(mangled);
     tl_emit(c->out, "dwarf-symbols", c->sev, c->f->display, d,
             "rebuild the file from clean sources (a stale object, a cache entry from another build or a debug file "
             "of another build gives DWARF that does not describe this code)", "%s", msg);
     free(d);
     size_t used = strlen(c->missing);
     if (used + strlen(mangled) + 3 < sizeof c->missing)
-        snprintf(c->missing + used, sizeof c->missing - used, "%s%s", used ? ", " : "", d ? mangled : mangled);
+        snprintf(c->missing + used, sizeof c->missing - used, "%s%s", used ? ", " : "", mangled);
 }
 
 static uint64_t func_key(const struct tl_file *f, const struct tl_function *fn)
@@ -86,13 +96,11 @@ static uint64_t sub_key(const struct tl_file *f, const struct tl_subprogram *s)
 }
 
 /* symbols -> subprograms */
-static size_t symbols_to_dwarf(struct ctx *c, const struct key *subs, size_t ns, const struct key *funcs, size_t nf)
+static void symbols_to_dwarf(struct ctx *c, const struct key *subs, size_t ns, const struct key *funcs, size_t nf)
 {
     const struct tl_image *h = &c->f->host;
-    size_t checked = 0;
     for (size_t i = 0; i < nf; i++) {
         const struct tl_function *fn = &h->funcs[funcs[i].i];
-        checked++;
         size_t k = lower(subs, ns, funcs[i].k);
         const struct tl_subprogram *match = NULL, *any = k < ns && subs[k].k == funcs[i].k ? &h->subprograms[subs[k].i] : NULL;
         /* aliases (C1/C2 constructors, ICF) share an address: any symbol there may carry the DWARF name */
@@ -108,15 +116,14 @@ static size_t symbols_to_dwarf(struct ctx *c, const struct key *subs, size_t ns,
             continue; /* GCC's split-off unlikely part of a function: DWARF 4 from GCC 8 lists it in the parent's
                        * DW_AT_ranges or not at all (libnccl.so.2: 87 such symbols, none with a subprogram) */
         if (!any)
-            problem(c, fn->name, "function symbol at 0x%2$llx has no DWARF subprogram%1$s", "", fn->addr, 0);
+            problem(c, fn->name, "function symbol at 0x%llx has no DWARF subprogram", (unsigned long long)fn->addr);
         else if (!match)
-            problem(c, fn->name, "the DWARF subprogram at 0x%2$llx is named %1$s, not this symbol", sub_name(any),
-                    fn->addr, 0);
+            problem(c, fn->name, "the DWARF subprogram at 0x%llx is named %s, not this symbol",
+                    (unsigned long long)fn->addr, sub_name(any));
         else if (match->high_pc > match->low_pc && match->high_pc - match->low_pc != fn->size && !strchr(fn->name, '.'))
-            problem(c, fn->name, "size differs%s: symbol %llu bytes, DWARF subprogram %llu bytes", "", fn->size,
-                    match->high_pc - match->low_pc);
+            problem(c, fn->name, "size differs: symbol %llu bytes, DWARF subprogram %llu bytes",
+                    (unsigned long long)fn->size, (unsigned long long)(match->high_pc - match->low_pc));
     }
-    return checked;
 }
 
 /* subprograms -> symbols */
@@ -130,7 +137,8 @@ static void dwarf_to_symbols(struct ctx *c, const struct key *subs, size_t ns, c
         for (size_t a = k; a < nf && funcs[a].k == subs[j].k && !found; a++)
             found = 1;
         if (!found)
-            problem(c, sub_name(s), "DWARF subprogram at 0x%2$llx has no function symbol there%1$s", "", s->low_pc, 0);
+            problem(c, sub_name(s), "DWARF subprogram at 0x%llx has no function symbol there",
+                    (unsigned long long)s->low_pc);
     }
 }
 

@@ -10,11 +10,36 @@ char *tl_demangle(const char *name)
     return d ? d : tl_strdup(name ? name : "");
 }
 
+char *tl_unqualified_name(const char *mangled)
+{
+    char *d = mangled && mangled[0] == '_' && mangled[1] == 'Z' ? cplus_demangle(mangled, DMGL_NO_OPTS) : NULL;
+    if (!d)
+        return NULL;
+    /* the last "::" outside template brackets starts the unqualified name */
+    const char *start = d;
+    int depth = 0;
+    for (const char *p = d; *p; p++) {
+        if (*p == '<')
+            depth++;
+        else if (*p == '>' && depth > 0)
+            depth--;
+        else if (depth == 0 && p[0] == ':' && p[1] == ':')
+            start = p + 2;
+    }
+    memmove(d, start, strlen(start) + 1);
+    return d;
+}
+
 int tl_is_crt_function(const char *name)
 {
+    /* atexit, at_quick_exit, pthread_atfork and __stack_chk_fail_local come from glibc's libc_nonshared.a,
+     * linked into every executable and .so without the user's flags (seen in examples/demo's libdemo.so). */
     static const char *const crt[] = { "_start", "_init", "_fini", "deregister_tm_clones", "register_tm_clones",
                                        "__do_global_dtors_aux", "frame_dummy", "__libc_csu_init", "__libc_csu_fini",
-                                       "_dl_relocate_static_pie", "__do_global_ctors_aux", "call_weak_fn", NULL };
+                                       "_dl_relocate_static_pie", "__do_global_ctors_aux", "call_weak_fn",
+                                       "atexit", "at_quick_exit", "pthread_atfork", "__stack_chk_fail_local",
+                                       /* emitted by clang into every C++ TU that may terminate, without DWARF */
+                                       "__clang_call_terminate", NULL };
     for (size_t i = 0; crt[i]; i++)
         if (strcmp(name, crt[i]) == 0)
             return 1;

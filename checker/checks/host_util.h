@@ -5,8 +5,12 @@
 
 /* Demangled name (malloc'd), or a copy of name when it is not a C++ mangled name. */
 char *tl_demangle(const char *name);
-/* Functions that the C runtime's start files bring into every executable/.so (crt1.o, crti.o, crtbegin.o):
- * never compiled with the user's -g, so no check should blame the user for them. */
+/* Unqualified, parameterless name of a C++ mangled name ("_ZN4demo4meanERKSt6vector..." -> "mean"), malloc'd;
+ * NULL when not a C++ name. It is what DW_AT_name holds when no DW_AT_linkage_name is emitted (gcc -g1). */
+char *tl_unqualified_name(const char *mangled);
+/* Functions that the C runtime's start files bring into every executable/.so (crt1.o, crti.o, crtbegin.o),
+ * and helpers the compiler emits without DWARF (__clang_call_terminate): no user flag gives them debug info,
+ * so no check should blame the user for them. */
 int tl_is_crt_function(const char *name);
 /* Name without GCC clone suffixes (foo.cold, foo.part.0, foo.isra.0, foo.constprop.0): copies into buf. */
 const char *tl_clone_base(const char *name, char *buf, size_t n);

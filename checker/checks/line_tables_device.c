@@ -16,7 +16,7 @@
 static const char *const HINT = "compile the device code with nvcc -lineinfo (or -G for debug builds); "
                                 "-Xptxas -lineinfo alone gives no source lines when the PTX has no .loc";
 
-struct missing { const char *name; const struct tl_image *img; };
+struct missing { const char *name; const struct tl_image *img; int is_kernel; };
 
 static int cmp_missing(const void *a, const void *b)
 {
@@ -54,8 +54,8 @@ static void report_missing(const struct tl_file *f, struct missing *m, size_t n,
             int cubin_has_lines = 0;
             for (size_t k = i; k < j; k++)
                 cubin_has_lines |= m[k].img->dev.has_lineinfo;
-            tl_emit(out, "line-tables", sev, f->display, d, HINT, "device %s has no line rows in %s%s",
-                    m[i].img->dev.is_relocatable ? "function" : "code", l ? l : "?",
+            tl_emit(out, "line-tables", sev, f->display, d, HINT, "%s has no line rows in %s%s",
+                    m[i].is_kernel ? "kernel" : "device function", l ? l : "?",
                     cubin_has_lines ? "" : " (cubin built without line information)");
             free(d);
             free(l);
@@ -105,7 +105,7 @@ void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct
             funcs++;
             funcs_lines += img->funcs[k].has_lines;
             if (!img->funcs[k].has_lines && tl_grow((void **)&miss, &cap, nmiss + 1, sizeof *miss) == 0)
-                miss[nmiss++] = (struct missing){ img->funcs[k].name, img };
+                miss[nmiss++] = (struct missing){ img->funcs[k].name, img, img->funcs[k].is_kernel };
         }
         cubin_coverage(f, img, out);
     }

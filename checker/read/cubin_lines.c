@@ -125,6 +125,8 @@ static int dbg_open(const tl_elf *e, struct cubin_dbg *d, tl_error *err)
         return 0;
     if (tl_elf_section_bytes(e, line, &d->line, err) != 0)
         return -1;
+    if (d->line.n == 0 || !d->line.p)
+        return 0; /* empty or NOBITS .debug_line: nothing to decode (and no NULL base for the decoder) */
     Elf_Scn *str = tl_elf_section(e, ".debug_str", NULL);
     if (str && tl_elf_section_bytes(e, str, &d->str, err) != 0)
         return -1;
@@ -141,7 +143,8 @@ static int seq_section(const struct cubin_dbg *d, uint64_t reloc_off, uint64_t a
 {
     struct reloc key = { .off = reloc_off };
     /* bsearch on a NULL array is undefined, even for 0 rows */
-    const struct reloc *r = reloc_off == UINT64_MAX || !d->nrel ? NULL : bsearch(&key, d->rel, d->nrel, sizeof *d->rel, cmp_reloc);
+    const struct reloc *r = reloc_off == UINT64_MAX || !d->nrel ? NULL
+                            : bsearch(&key, d->rel, d->nrel, sizeof *d->rel, cmp_reloc);
     if (!r || reloc_off > d->line.n || d->line.n - reloc_off < 8) {
         /* No relocation (already applied in a relocated image): the row address is a device address. */
         for (size_t i = 0; i < d->ncode; i++)

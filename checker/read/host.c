@@ -3,26 +3,40 @@
  * but relocatable objects of them are not relocated). ELF32 and big-endian files are rejected with a message. */
 #include "read/host_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int find_sub(const struct tl_image *img, const struct tl_function *fn, int is_rel)
+struct sub_key {
+    uint64_t key;
+    int cu;
+};
+
+static int by_key(const void *a, const void *b)
 {
-    for (size_t i = 0; i < img->nsubprograms; i++) {
-        const struct tl_subprogram *s = &img->subprograms[i];
-        if (s->low_pc == fn->addr && (!is_rel || s->shndx == fn->shndx))
-            return s->cu;
-    }
-    return -1;
+    const struct sub_key *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
 }
 
-/* Functions not covered by rows are attributed to a CU through their subprogram, so per-CU percentages count
- * them too. */
-static void count_per_cu(struct tl_image *img, int *func_cu, int is_rel)
+/* Functions not covered by rows are attributed to a CU through the subprogram at their address, so per-CU
+ * percentages count them too (binary search: libnccl.so.2 has 3,348 uncovered functions, 5,311 subprograms). */
+static void count_per_cu(struct tl_image *img, const int *func_cu, int is_rel)
 {
+    struct sub_key *k = calloc(img->nsubprograms ? img->nsubprograms : 1, sizeof *k);
+    for (size_t i = 0; k && i < img->nsubprograms; i++) {
+        const struct tl_subprogram *s = &img->subprograms[i];
+        k[i] = (struct sub_key){ is_rel ? TL_ADDR_KEY(s->shndx, s->low_pc) : s->low_pc, s->cu };
+    }
+    if (k)
+        qsort(k, img->nsubprograms, sizeof *k, by_key);
     for (size_t i = 0; i < img->nfuncs; i++) {
         struct tl_function *fn = &img->funcs[i];
-        int cu = func_cu[i] >= 0 ? func_cu[i] : find_sub(img, fn, is_rel);
+        int cu = func_cu[i];
+        if (cu < 0 && k) {
+            struct sub_key want = { is_rel ? TL_ADDR_KEY(fn->shndx, fn->addr) : fn->addr, -1 };
+            const struct sub_key *hit = bsearch(&want, k, img->nsubprograms, sizeof *k, by_key);
+            cu = hit ? hit->cu : -1;
+        }
         if (cu < 0 || (size_t)cu >= img->ncus)
             continue;
         if (!fn->cu)
@@ -30,6 +44,22 @@ static void count_per_cu(struct tl_image *img, int *func_cu, int is_rel)
         img->cus[cu].funcs++;
         img->cus[cu].funcs_covered += fn->has_lines;
     }
+    free(k);
+}
+
+struct dwarf_job {
+    struct tl_image *img;
+    const struct tl_debug_sections *ds;
+    const tl_elf *e;
+    tl_error err;
+    int rc;
+};
+
+static void *dwarf_thread(void *arg)
+{
+    struct dwarf_job *j = arg;
+    j->rc = tl_read_dwarf_info(j->img, j->ds, j->e, &j->err);
+    return NULL;
 }
 
 static void read_debug(struct tl_file *f, const tl_elf *dbg, int is_rel)
@@ -43,14 +73,28 @@ static void read_debug(struct tl_file *f, const tl_elf *dbg, int is_rel)
         tl_debug_sections_free(&ds);
         return;
     }
-    if (tl_read_dwarf_info(img, &ds, dbg, &err) != 0) {
+    /* .debug_info (libdwarf) and .debug_line (ours) are independent until CUs and rows meet: read them side by
+     * side (on libnccl.so.2 the two take about the same time). */
+    struct dwarf_job job = { .img = img, .ds = &ds, .e = dbg };
+    pthread_t t;
+    const struct tl_debug_section *dl = tl_debug_section(&ds, ".debug_line");
+    /* small files: a thread costs more than it saves, and -j already keeps the CPUs busy */
+    int threaded = dl && dl->bytes.n > ((size_t)1 << 20) && pthread_create(&t, NULL, dwarf_thread, &job) == 0;
+    if (!threaded)
+        dwarf_thread(&job);
+    struct tl_line_cover *lc = tl_line_cover_decode(&ds, is_rel);
+    if (threaded)
+        pthread_join(t, NULL);
+    if (job.rc != 0) {
         img->dwarf_read_error = 1;
         free(f->warning);
-        f->warning = strdup(err.msg);
+        f->warning = strdup(job.err.msg);
     }
     int *func_cu = calloc(img->nfuncs ? img->nfuncs : 1, sizeof *func_cu);
-    if (func_cu && tl_read_line_coverage(f, img, &ds, is_rel, func_cu, &err) == 0)
+    if (func_cu && tl_line_cover_apply(f, img, lc, func_cu, &err) == 0)
         count_per_cu(img, func_cu, is_rel);
+    else if (!func_cu)
+        tl_line_cover_apply(f, img, lc, NULL, &err);
     free(func_cu);
     tl_debug_sections_free(&ds);
 }

@@ -36,9 +36,11 @@ int tl_find_debug_file(struct tl_file *f, const tl_elf *e, const struct tl_optio
 /* libdwarf: CUs (name, producer, language, version, stmt_list) and subprograms with code. */
 int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds, const tl_elf *e, tl_error *err);
 
-/* Own line decoder: line rows per CU, coverage of every function; func_cu[i] (nfuncs entries, caller's) gets
- * the CU index whose rows cover function i, or -1. */
-int tl_read_line_coverage(struct tl_file *f, struct tl_image *img, const struct tl_debug_sections *ds, int is_rel,
-                          int *func_cu, tl_error *err);
+/* Own line decoder: rows -> covered address ranges (decode: touches nothing but its result, so it can run
+ * beside tl_read_dwarf_info), then per-function coverage and per-CU rows (apply: needs the CUs; frees lc).
+ * func_cu[i] (nfuncs entries, the caller's) gets the CU index whose rows cover function i, or -1. */
+struct tl_line_cover;
+struct tl_line_cover *tl_line_cover_decode(const struct tl_debug_sections *ds, int is_rel);
+int tl_line_cover_apply(struct tl_file *f, struct tl_image *img, struct tl_line_cover *lc, int *func_cu, tl_error *err);
 
 #endif

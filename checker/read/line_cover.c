@@ -30,6 +30,9 @@ struct cover {
     uint64_t prev_unit;
     int have_prev, oom, is_rel, skip_seq;
     uint64_t region; /* seq_reloc_offset of the DW_LNE_set_address that started the current run of rows */
+    uint64_t *maxhi; /* see first_reaching() */
+    char *error;     /* the decoder's message when .debug_line is malformed */
+    int present;     /* the file has .debug_line */
 };
 
 static int on_row(const struct tl_line_unit *u, const struct tl_line_row *row, void *ctx)
@@ -120,54 +123,72 @@ static void measure(struct tl_image *img, const struct cover *c, const uint64_t 
         }
         fn->covered = covered;
         fn->has_lines = covered > 0;
-        func_cu[i] = unit >= 0 ? unit_cu[unit] : -1;
-        if (func_cu[i] >= 0)
-            fn->cu = tl_strdup(img->cus[func_cu[i]].name);
+        int cu = unit >= 0 ? unit_cu[unit] : -1;
+        if (func_cu)
+            func_cu[i] = cu;
+        if (cu >= 0)
+            fn->cu = tl_strdup(img->cus[cu].name);
     }
 }
 
-int tl_read_line_coverage(struct tl_file *f, struct tl_image *img, const struct tl_debug_sections *ds, int is_rel,
-                          int *func_cu, tl_error *err)
+struct tl_line_cover *tl_line_cover_decode(const struct tl_debug_sections *ds, int is_rel)
 {
     const struct tl_debug_section *line = tl_debug_section(ds, ".debug_line");
     const struct tl_debug_section *str = tl_debug_section(ds, ".debug_str");
     const struct tl_debug_section *lstr = tl_debug_section(ds, ".debug_line_str");
-    for (size_t i = 0; i < img->nfuncs; i++)
-        func_cu[i] = -1;
+    struct cover *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->is_rel = is_rel;
+    c->present = line != NULL;
     if (!line)
-        return 0;
-    img->has_debug_line = 1;
+        return (struct tl_line_cover *)c;
     struct tl_line_sections s = { line->bytes.p, line->bytes.n, str ? str->bytes.p : NULL, str ? str->bytes.n : 0,
                                   lstr ? lstr->bytes.p : NULL, lstr ? lstr->bytes.n : 0, ds->addr_size };
-    struct cover c = { 0 };
-    c.is_rel = is_rel;
     tl_error why;
-    if (tl_line_program_decode(&s, on_row, &c, &why) != 0)
-        f->line_error = strdup(why.msg);
-    f->line_rows = c.rows;
-    int *unit_cu = calloc(c.nu ? c.nu : 1, sizeof *unit_cu);
-    if (!unit_cu || c.oom) {
-        free(unit_cu);
-        free(c.r);
-        free(c.u);
+    if (tl_line_program_decode(&s, on_row, c, &why) != 0)
+        c->error = strdup(why.msg);
+    if (c->n) /* qsort(NULL, 0) is UB (fuzz/targets/load.c) */
+        qsort(c->r, c->n, sizeof *c->r, by_lo);
+    c->maxhi = malloc((c->n ? c->n : 1) * sizeof *c->maxhi);
+    if (!c->maxhi)
+        c->oom = 1;
+    for (size_t k = 0; c->maxhi && k < c->n; k++)
+        c->maxhi[k] = k && c->maxhi[k - 1] > c->r[k].hi ? c->maxhi[k - 1] : c->r[k].hi;
+    return (struct tl_line_cover *)c;
+}
+
+/* func_cu may be NULL (then only the image is filled). */
+int tl_line_cover_apply(struct tl_file *f, struct tl_image *img, struct tl_line_cover *lc, int *func_cu, tl_error *err)
+{
+    struct cover *c = (struct cover *)lc;
+    for (size_t i = 0; func_cu && i < img->nfuncs; i++)
+        func_cu[i] = -1;
+    if (!c)
         return tl_fail(err, "out of memory decoding .debug_line");
+    int rc = 0;
+    img->has_debug_line = c->present;
+    f->line_rows = c->rows;
+    if (c->error && !f->line_error) {
+        f->line_error = c->error;
+        c->error = NULL;
     }
-    for (size_t i = 0; i < c.nu; i++) {
-        unit_cu[i] = cu_by_offset(img, c.u[i].offset);
-        if (unit_cu[i] >= 0)
-            img->cus[unit_cu[i]].rows += c.u[i].rows;
+    int *unit_cu = calloc(c->nu ? c->nu : 1, sizeof *unit_cu);
+    if (!unit_cu || c->oom) {
+        rc = tl_fail(err, "out of memory decoding .debug_line");
+    } else {
+        for (size_t i = 0; i < c->nu; i++) {
+            unit_cu[i] = cu_by_offset(img, c->u[i].offset);
+            if (unit_cu[i] >= 0)
+                img->cus[unit_cu[i]].rows += c->u[i].rows;
+        }
+        measure(img, c, c->maxhi, unit_cu, c->is_rel, func_cu);
     }
-    if (c.n) /* qsort(NULL, 0) is UB (fuzz/targets/load.c) */
-        qsort(c.r, c.n, sizeof *c.r, by_lo);
-    uint64_t *maxhi = malloc((c.n ? c.n : 1) * sizeof *maxhi);
-    if (maxhi) {
-        for (size_t k = 0; k < c.n; k++)
-            maxhi[k] = k && maxhi[k - 1] > c.r[k].hi ? maxhi[k - 1] : c.r[k].hi;
-        measure(img, &c, maxhi, unit_cu, is_rel, func_cu);
-    }
-    free(maxhi);
     free(unit_cu);
-    free(c.r);
-    free(c.u);
-    return 0;
+    free(c->maxhi);
+    free(c->error);
+    free(c->r);
+    free(c->u);
+    free(c);
+    return rc;
 }

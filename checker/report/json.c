@@ -3,6 +3,7 @@
  * kind "cubin" or "ptx" (json_device below: the device issue extends that object, nothing else). */
 #include <stdio.h>
 
+#include "report/json_device.h"
 #include "report/json_write.h"
 #include "report/report.h"
 
@@ -46,18 +47,6 @@ static void json_host(FILE *out, const struct tl_file *f)
     fputs("}", out);
 }
 
-/* Device images (the device issue owns what goes in here; keep "kind" and "label"). */
-static void json_device(FILE *out, const struct tl_image *img)
-{
-    const struct tl_device_info *d = &img->dev;
-    fprintf(out, "{\"kind\": \"%s\", \"label\": ", img->kind == TL_IMAGE_PTX ? "ptx" : "cubin");
-    tl_json_str(out, img->label);
-    fprintf(out, ", \"sm\": %u, \"debug\": %s, \"lineinfo\": %s, \"functions\": %zu, \"error\": ", d->sm,
-            d->is_debug ? "true" : "false", d->has_lineinfo ? "true" : "false", img->nfuncs);
-    tl_json_str(out, d->error);
-    fputs("}", out);
-}
-
 static void json_finding(FILE *out, const struct tl_finding *x)
 {
     char fp[33];
@@ -89,7 +78,7 @@ static void json_file(FILE *out, const struct tl_file *f, const struct tl_findin
     }
     for (size_t i = 0; i < f->ndevices; i++) {
         fputs(first ? "" : ", ", out);
-        json_device(out, &f->devices[i]);
+        tl_json_device_image(out, &f->devices[i]); /* report/json_device.c */
         first = 0;
     }
     fputs("], \"findings\": [", out);

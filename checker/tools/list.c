@@ -7,25 +7,9 @@
 #include "inputs.h"
 #include "read/device.h"
 #include "read/readers.h"
+#include "report/json_device.h"
+#include "report/json_write.h"
 #include "tools/tools.h"
-
-static void json_str(FILE *out, const char *s)
-{
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20 || *p >= 0x7f)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
 
 static const char *kind_name(const struct tl_image *img)
 {
@@ -66,33 +50,6 @@ static void text_image(FILE *out, const struct tl_image *img)
     if (d->error)
         fprintf(out, " ERROR: %s", d->error);
     fputc('\n', out);
-}
-
-static void json_image(FILE *out, const struct tl_image *img, int first)
-{
-    const struct tl_device_info *d = &img->dev;
-    char arch[32];
-    tl_device_arch_name(arch, sizeof arch, d->sm, d->arch_suffix, d->is_virtual);
-    fprintf(out, "%s\n    {\"kind\": \"%s\", \"label\": ", first ? "" : ",", kind_name(img));
-    json_str(out, img->label);
-    fputs(", \"section\": ", out);
-    json_str(out, d->section);
-    fprintf(out, ", \"container\": %u, \"entry\": %u, \"arch\": \"%s\", \"sm\": %u, \"virtual\": %s, "
-            "\"codec\": \"%s\", \"stored_size\": %llu, \"size\": %llu, \"lineinfo\": %s, \"debug\": %s, "
-            "\"relocatable\": %s, \"kernels\": %u, \"toolkit\": ", d->container, d->entry, arch, d->sm,
-            d->is_virtual ? "true" : "false", d->codec ? d->codec : "none", (unsigned long long)d->stored_size,
-            (unsigned long long)d->size, d->has_lineinfo ? "true" : "false", d->is_debug ? "true" : "false",
-            d->is_relocatable ? "true" : "false", d->nkernels);
-    json_str(out, d->toolkit_version);
-    fputs(", \"producer\": ", out);
-    json_str(out, d->producer);
-    fputs(", \"options\": ", out);
-    json_str(out, d->ptxas_options);
-    fputs(", \"identifier\": ", out);
-    json_str(out, d->identifier);
-    fputs(", \"error\": ", out);
-    json_str(out, d->error);
-    fputc('}', out);
 }
 
 static int load_devices(const struct tl_input *in, const struct tl_options *o, struct tl_file *f)
@@ -139,16 +96,20 @@ int tl_tool_list(const struct tl_options *o)
             fprintf(stderr, "trueline-check: %s: %s\n", f.display, f.error);
         if (json) {
             fprintf(out, "%s\n  {\"file\": ", i ? "," : "");
-            json_str(out, f.display);
+            tl_json_str(out, f.display);
             fprintf(out, ", \"cubins\": %zu, \"ptx\": %zu, \"errors\": %zu, \"error\": ", cubins, ptx, errors);
-            json_str(out, f.error);
+            tl_json_str(out, f.error);
             fputs(", \"images\": [", out);
-            for (size_t k = 0; k < f.ndevices; k++)
-                json_image(out, &f.devices[k], k == 0);
+            for (size_t k = 0; k < f.ndevices; k++) {
+                fputs(k ? ",\n    " : "\n    ", out);
+                tl_json_device_image(out, &f.devices[k]);
+            }
             fputs("]}", out);
         } else if (!f.error) {
-            fprintf(out, "%s: %zu cubin, %zu ptx%s\n", f.display, cubins, ptx,
-                    errors ? " (with errors)" : "");
+            if (f.ndevices == 0)
+                fprintf(out, "%s: no device code\n", f.display);
+            else
+                fprintf(out, "%s: %zu cubin, %zu ptx%s\n", f.display, cubins, ptx, errors ? " (with errors)" : "");
             for (size_t k = 0; k < f.ndevices; k++)
                 text_image(out, &f.devices[k]);
         }

@@ -13,6 +13,7 @@
 #include "inputs.h"
 #include "read/cubin_lines.h"
 #include "read/device.h"
+#include "report/json_write.h"
 #include "tools/tools.h"
 
 struct location {
@@ -39,6 +40,31 @@ static int parse_location(const char *s, struct location *loc)
     return 0;
 }
 
+/* One JSON object per answered image, one per line (JSON Lines), so a caller can stream several images. */
+static void json_chain(const char *display, const char *label, const struct tl_cubin_chain *c)
+{
+    fputs("{\"file\": ", stdout);
+    tl_json_str(stdout, display);
+    fputs(", \"image\": ", stdout);
+    tl_json_str(stdout, label);
+    fputs(", \"symbol\": ", stdout);
+    tl_json_str(stdout, c->symbol);
+    printf(", \"offset\": %llu, \"frames\": [", (unsigned long long)c->offset);
+    for (size_t i = 0; i < c->n; i++) {
+        const struct tl_cubin_frame *f = &c->v[i];
+        char *dm = cplus_demangle(f->function, DMGL_PARAMS | DMGL_ANSI);
+        fputs(i ? ", {\"file\": " : "{\"file\": ", stdout);
+        tl_json_str(stdout, f->file);
+        printf(", \"line\": %u, \"column\": %u, \"function\": ", f->line, f->column);
+        tl_json_str(stdout, f->function);
+        fputs(", \"demangled\": ", stdout);
+        tl_json_str(stdout, dm ? dm : f->function);
+        printf(", \"inlined\": %s}", i + 1 < c->n ? "true" : "false");
+        free(dm);
+    }
+    fputs("]}\n", stdout);
+}
+
 static void print_chain(const struct tl_cubin_chain *c)
 {
     for (size_t i = 0; i < c->n; i++) {
@@ -54,7 +80,7 @@ static void print_chain(const struct tl_cubin_chain *c)
 
 /* Returns 1 when answered, 0 when this image does not define the function, -1 on error. */
 static int one_image(const char *display, const char *label, const unsigned char *p, size_t n,
-                     const struct location *loc)
+                     const struct location *loc, int json)
 {
     struct tl_cubin_chain c;
     tl_error err;
@@ -66,11 +92,15 @@ static int one_image(const char *display, const char *label, const unsigned char
         fprintf(stderr, "trueline-check: %s: %s: %s\n", display, label, err.msg);
         return -1;
     }
-    printf("%s+0x%llx (%s):\n", c.symbol, (unsigned long long)c.offset, label);
-    if (r == 1)
-        printf("  no line information for this offset (build with -lineinfo)\n");
-    else
-        print_chain(&c);
+    if (json) {
+        json_chain(display, label, &c); /* frames [] when the offset has no line row */
+    } else {
+        printf("%s+0x%llx (%s):\n", c.symbol, (unsigned long long)c.offset, label);
+        if (r == 1)
+            printf("  no line information for this offset (build with -lineinfo)\n");
+        else
+            print_chain(&c);
+    }
     tl_cubin_chain_free(&c);
     return 1;
 }
@@ -114,7 +144,7 @@ static int symbolize_input(const struct tl_input *in, const struct tl_options *o
             failed = 1;
             continue;
         }
-        int k = one_image(in->display, label, p, n, loc);
+        int k = one_image(in->display, label, p, n, loc, o->format && strcmp(o->format, "json") == 0);
         if (k < 0)
             failed = 1;
         answered += k > 0;

@@ -45,6 +45,9 @@ typedef struct tl_note {
  * operand (-o X, -oX, -o=X, --output-file[=]X) is left out: caches key without it and hand one object to
  * any output name, and it does not change the object. Length-prefixed elements (XXH3-128). */
 tl_hash128 tl_note_argv_hash(char *const *argv, int argc);
+/* The output named by one joined argument (-oX, -o=X, --output-file=X), NULL when it is none (nvcc's
+ * -odir/-optf start with -o too). */
+const char *tl_note_joined_output(const char *arg);
 
 /* Encodes one complete note record (header, name, desc, padding) in host byte order. argv_max bounds the
  * bytes of argv recorded (0: argv left out). *out is malloc'ed. */

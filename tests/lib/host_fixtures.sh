@@ -57,6 +57,7 @@ C
     clang -g -O1 -fPIC -c nog.c -o nog_clang.o
     gcc -shared -o libtwo.so m.o nog_clang.o                  # gcc + clang in one artifact
     clang -g -O1 -fPIC -shared -o libclang.so m.c nog.c
+    clang++ -std=c++17 -g -O1 -fPIC -c leak.cpp -o leak_clang.o  # DWARF 5 with addrx/strx forms, relocatable
   fi
   ) >"$T/fixtures.log" 2>&1
 }

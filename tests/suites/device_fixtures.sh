@@ -50,6 +50,30 @@ for f in li.o b_plain.o dbg.o size.o rdc_speed.o none.o balance.o libmix.so app;
 done
 [ -n "$CUOBJDUMP" ] || skip "cuobjdump (pip install nvidia-cuda-cuobjdump) absent: counts checked by script only"
 
+# --- the audit's JSON report describes device images like --list does, and validates against the schema
+$TC --format json --checks cuda-arch li.o rdc_speed.o >audit.json 2>/dev/null
+if python3 -c 'import jsonschema' 2>/dev/null; then
+  python3 - audit.json "$TRUELINE_ROOT/docs/json-schema.json" <<'PY' && pass "audit JSON with device images validates against docs/json-schema.json" || fail "audit JSON does not validate"
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
+PY
+else
+  skip "python3 jsonschema absent: audit JSON not validated"
+fi
+python3 - audit.json li.o.json <<'PY' && pass "audit JSON device images equal --list --format json images" || fail "audit JSON device images differ from --list"
+import json, sys
+a = [i for f in json.load(open(sys.argv[1]))["files"] if f["path"] == "li.o" for i in f["images"] if i["kind"] != "host"]
+b = json.load(open(sys.argv[2]))["files"][0]["images"]
+sys.exit(0 if a == b and len(a) == 3 else 1)
+PY
+
+# --- archive members and directories are inputs like files
+ar rcs libk.a li.o b_plain.o && mkdir -p tree/sub && cp none.o tree/sub/
+$TC --list libk.a tree >ar.txt 2>&1
+contains "--list reads .a members" ar.txt '^libk\.a\(li\.o\): 2 cubin, 1 ptx'
+contains "--list reads the second member" ar.txt '^libk\.a\(b_plain\.o\): 2 cubin, 1 ptx'
+contains "--list walks directories" ar.txt '^tree/sub/none\.o: 1 cubin, 1 ptx'
+
 # --- codecs and flags per build (docs/cuda-formats.md §3.1 table)
 codecs() { python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"][0]; print(" ".join("%s:%s:%s" % (i["kind"], i["arch"], i["codec"]) for i in f["images"]))' "$1.json"; }
 expect_codecs() { local got; got=$(codecs "$1"); if [ "$got" = "$2" ]; then pass "$1: $3"; else fail "$1: $3: got '$got' want '$2'"; fi; }
@@ -97,9 +121,9 @@ check "--extract writes nothing outside DIR" test "$(ls out2 | grep -vc '^we_ird
 
 # --- line-tables: the .so where one TU lacks -lineinfo names exactly that TU's kernels
 $TC --checks line-tables libmix.so >mix.txt 2>&1
-names=$(grep -o 'device code has no line rows' mix.txt | wc -l)
+names=$(grep -oE '(kernel|device function) has no line rows' mix.txt | wc -l)
 check "libmix.so: exactly 2 device functions without rows reported (got $names)" test "$names" -eq 2
-contains "libmix.so: plainOne named with both archs" mix.txt 'plainOne\(float\*, int\).*no line rows in fatbin\[[0-9]+\]\.entry\[0\] sm_90, fatbin\[[0-9]+\]\.entry\[1\] sm_100a'
+contains "libmix.so: plainOne named with both archs" mix.txt 'plainOne\(float\*, int\): kernel has no line rows in fatbin\[[0-9]+\]\.entry\[0\] sm_90, fatbin\[[0-9]+\]\.entry\[1\] sm_100a'
 contains "libmix.so: plainTwo named" mix.txt 'plainTwo\(int\*\)'
 lacks "libmix.so: kernA/kernB (built with -lineinfo) not blamed" mix.txt 'kern[AB].*no line rows'
 contains "libmix.so: PTX without .loc reported" mix.txt 'PTX image fatbin\[[0-9]+\]\.entry\[2\] compute_120 has no \.loc'
@@ -108,7 +132,7 @@ contains "libmix.so: per-file device coverage" mix.txt 'device line coverage: 6 
 $TC --checks line-tables none.o >none.txt 2>&1
 contains "none.o: one finding for device code without any line info" none.txt 'device code has no line information: none of its 1 cubins'
 $TC --checks line-tables li.o size.o rdc_speed.o app >good.txt 2>&1
-lacks "-lineinfo builds: no device line-table finding" good.txt 'device (code|function) has no line rows|no line information: none'
+lacks "-lineinfo builds: no device line-table finding" good.txt '(kernel|device function) has no line rows|no line information: none'
 
 # --- cuda-arch policy
 printf '[cuda-arch]\nsass = sm_90, sm_120\n' >arch.ini
@@ -178,6 +202,16 @@ $TC --symbolize li.o _Z5kernBPfi+0xe0 --sm 90 >sym.txt 2>&1
 contains "--symbolize in a host object picks the --sm image and names inlined functions" sym.txt '#0 .*kern\.cu:5 in scale\(float\) \(inlined\)'
 contains "--symbolize: outermost frame is the kernel" sym.txt '#2 .*kern\.cu:22 in kernB\(float\*, int\)$'
 check "--symbolize --sm 90 answers one image" test "$(grep -c '^_Z5kernBPfi+0xe0' sym.txt)" -eq 1
+$TC --symbolize li.o _Z5kernBPfi+0xe0 --sm 90 --format json >sym.json 2>&1
+python3 - sym.json <<'PY' && pass "--symbolize --format json: 3 frames, scale inlined in helper in kernB" || fail "--symbolize --format json: $(head -c 300 sym.json)"
+import json, sys
+o = json.loads(open(sys.argv[1]).read())
+f = o["frames"]
+assert o["symbol"] == "_Z5kernBPfi" and o["offset"] == 0xe0, o
+assert [x["line"] for x in f] == [5, 9, 22], f
+assert [x["inlined"] for x in f] == [True, True, False], f
+assert f[0]["demangled"] == "scale(float)" and f[2]["function"] == "_Z5kernBPfi", f
+PY
 $TC --symbolize li.o _Z5kernBPfi+0xe0 >sym2.txt 2>&1
 check "--symbolize without --sm answers every arch (2)" test "$(grep -c '^_Z5kernBPfi+0xe0' sym2.txt)" -eq 2
 expect_rc "--symbolize of an unknown kernel exits 2" 2 $TC --symbolize li.o nosuch+0x10

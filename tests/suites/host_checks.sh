@@ -67,6 +67,10 @@ done
 # dwarf-symbols
 run ds_ok.txt --checks dwarf-symbols m.o libc_g.so libleak.so
 check "dwarf-symbols: consistent files pass" test "$(rc_of ds_ok.txt)" = 0
+if [ "$HAVE_CLANG" = 1 ]; then
+  run ds_clang.txt --checks dwarf-symbols,line-tables leak_clang.o
+  check "dwarf-symbols + line-tables: clang++ DWARF 5 object (addrx, strx, relocated) passes" test "$(rc_of ds_clang.txt)" = 0
+fi
 run ds_ren.txt --checks dwarf-symbols m_renamed.o
 contains "dwarf-symbols: renamed symbol found" ds_ren.txt 'init_maths: the DWARF subprogram at 0x0 is named init_math'
 n=$(nm --defined-only m_renamed.o | grep -c ' T ')
@@ -138,7 +142,7 @@ else skip "clang missing: mixed-toolchain fixtures"; fi
 # the CUDA toolkit's libnccl.so.2 (full host DWARF, two GCC 8.5.0 builds in .comment)
 NCCL=${CUDA_HOME:+$CUDA_HOME/lib64/libnccl.so.2}
 if [ -n "$NCCL" ] && [ -f "$NCCL" ]; then
-  "$C" --format json "$NCCL" >nccl.json 2>nccl.err
+  "$C" --host-only --format json "$NCCL" >nccl.json 2>nccl.err
   # oracle: readelf's rows, without sequences the linker discarded (they start at address 0)
   readelf -W --debug-dump=decodedline "$NCCL" | grep -oE '^\S+\s+([0-9]+|-)\s+0x[0-9a-f]+' >nccl.rows
   check "libnccl.so.2: line rows equal readelf's (live sequences)" python3 - <<'PY'

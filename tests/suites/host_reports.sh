@@ -80,6 +80,14 @@ expect_rc "baseline: unreadable baseline is exit 2" 2 q "$C" --baseline missing.
 "$C" --format json -j4 "${INPUTS[@]}" >j4.json 2>/dev/null
 check "output identical with -j1 and -j4" cmp -s j1.json j4.json
 
+# directories: recursive, ELF found by magic, symlinked directories not followed twice
+mkdir -p tree/sub && cp m.o tree/ && cp nog.o tree/sub/ && echo text > tree/README && ln -sf .. tree/sub/up
+"$C" --checks line-tables tree >dir.txt 2>&1; rc=$?
+check "directory: exit 1 (nog.o found inside)" test $rc = 1
+contains "directory: the nested object is checked" dir.txt 'tree/sub/nog.o: error \[line-tables\] no .debug_line'
+check "directory: each file once despite the symlink loop" test "$(grep -c 'nog.o: error' dir.txt)" = 1
+lacks "directory: non-ELF files skipped" dir.txt 'README'
+
 # progress: never in pipes unless asked
 "$C" libc_g.so m.o 2>prog.err >/dev/null
 check "progress: nothing on a non-TTY stderr" test ! -s prog.err

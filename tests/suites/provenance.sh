@@ -76,6 +76,13 @@ trueline-cc gcc -shared a.o b4.o -o libpart.so
 trueline-check --checks provenance --fail-on warning libpart.so > part.txt 2>&1
 contains "a compile unit built outside the wrapper is found by its DWARF" part.txt \
   '1 of 2 compile units have no provenance record.*b\.c'
+for fmt in json sarif junit; do
+  trueline-check --checks provenance --format $fmt libmix.so > mix.$fmt 2>&1
+  contains "$fmt report carries the provenance finding" mix.$fmt 'several gcc toolchains'
+done
+check "json report: finding under check id provenance" python3 -c '
+import json,sys; d=json.load(open("mix.json"))
+sys.exit(0 if any(f["check"]=="provenance" and f["severity"]=="error" for x in d["files"] for f in x["findings"]) else 1)'
 # a damaged record: the file is still read, the damage is a finding, nothing crashes
 cp a.o dmg.o
 python3 - <<'PY'

