@@ -85,6 +85,7 @@ int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct t
         size = in->size;
     }
     int rc;
+    tl_decompress_limit_reset();
     test_stall(in->display);
     if (tl_is_elf(data, size))
         rc = load_elf(f, data, size, o);
@@ -95,6 +96,11 @@ int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct t
         rc = -1;
     }
     tl_unmap_file(map, map_len);
+    if (!f->error && tl_decompress_limit_hit()) {
+        /* a section over --max-input-mb was left out: the audit of this input is incomplete */
+        f->error = tl_asprintf("a section would decompress to more than the limit of %zu MiB (--max-input-mb); "
+                               "not audited", tl_decompress_limit() >> 20);
+    }
     if (!f->error && tl_deadline_expired()) {
         /* Readers stop early at the deadline; whatever they built is incomplete, so the input is unreadable. */
         tl_error e;

@@ -33,9 +33,11 @@ run_target() { # name
   return $rc
 }
 export -f run_target; export here build secs
-printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_target "$1"' _ {} >"$here/logs/smoke.out"
+res=$(mktemp "$here/logs/smoke.XXXXXX") # one per run: two runs may share the machine
+printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_target "$1"' _ {} >"$res"
 rc=$?
-cat "$here/logs/smoke.out"
-total=$(grep -o 'PASS [^ ]* [0-9]*' "$here/logs/smoke.out" | awk '{s+=$3} END {print s+0}')
-echo "smoke: ${#targets[@]} targets, $total executions, $(grep -c '^smoke: FAIL' "$here/logs/smoke.out") failed"
+cat "$res"
+total=$(grep -o 'PASS [^ ]* [0-9]*' "$res" | awk '{s+=$3} END {print s+0}')
+echo "smoke: ${#targets[@]} targets, $total executions, $(grep -c '^smoke: FAIL' "$res") failed"
+rm -f "$res"
 [ $rc -eq 0 ]

@@ -23,14 +23,28 @@ size_t tl_decompress_bound(size_t n, unsigned ratio)
     return n * ratio + slack;
 }
 
+static _Thread_local int limit_hit;
+
+void tl_decompress_limit_reset(void)
+{
+    limit_hit = 0;
+}
+
+int tl_decompress_limit_hit(void)
+{
+    return limit_hit;
+}
+
 int tl_decompress_check(const char *what, size_t n, unsigned long long size, unsigned ratio, tl_error *err)
 {
     if (size > tl_decompress_bound(n, ratio))
         return tl_fail(err, "%s declares %llu uncompressed bytes for %zu compressed bytes: impossible, input is corrupt",
                        what, size, n);
-    if (size > tl_decompress_limit())
+    if (size > tl_decompress_limit()) {
+        limit_hit = 1;
         return tl_fail(err, "%s would decompress to %llu bytes, over the limit of %zu MiB (--max-input-mb)", what,
                        size, tl_decompress_limit() >> 20);
+    }
     return 0;
 }
 

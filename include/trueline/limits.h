@@ -23,6 +23,11 @@ size_t tl_decompress_limit(void);
 /* Fails (-1, err naming what and how big) when `what` would decompress n compressed bytes to `size` bytes past
  * either bound; 0 when it may go ahead. */
 int tl_decompress_check(const char *what, size_t n, unsigned long long size, unsigned ratio, tl_error *err);
+/* Whether tl_decompress_check refused something for the cap (not for corruption) on this thread since the last
+ * reset: readers may treat a refused section as absent, so the loader asks afterwards and reports the input as
+ * not fully read (exit 2) rather than audited without it. */
+void tl_decompress_limit_reset(void);
+int tl_decompress_limit_hit(void);
 
 /* Per-thread deadline for the input being read (the checker's --timeout): 0 seconds = none. Long loops in
  * readers call tl_deadline_check() now and then; past the deadline it fails with a message naming the limit,
