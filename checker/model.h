@@ -106,7 +106,7 @@ struct tl_image {
 /* A provenance record (.note.trueline), decoded; see lib/note.h for the format. */
 struct tl_provenance {
     char *source, *compiler, *compiler_version, *fingerprint, *argv_hash, *lineinfo_level, *wrapper_version;
-    unsigned lineinfo_forced : 1, device_debug : 1, is_link : 1;
+    unsigned lineinfo_forced : 1, device_debug : 1, is_link : 1, at_link : 1; /* at_link: "cl" */
     char *driver;         /* basename of the compiler driver (g++, nvcc): records are compared per driver */
     char *cwd;            /* working directory of the compile (a relative source is relative to it) */
     char *output;         /* link records: the output as named */

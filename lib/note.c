@@ -127,6 +127,8 @@ int tl_note_encode(const tl_note *n, size_t argv_max, unsigned char **out, size_
     kv(&d, "src", n->source);
     kv(&d, "cwd", n->cwd);
     kv(&d, "out", n->output);
+    if (n->at_link) /* only when set: records of -c objects stay byte-identical to format 1 as first shipped */
+        kv_int(&d, "cl", 1);
     put_argv(&d, n, argv_max);
     static const char zeros[4];
     put(&d, zeros, (4 - d.n % 4) % 4);
@@ -186,6 +188,8 @@ static void set_field(tl_note *n, const char *key, const char *value)
         n->device_debug = atoi(value) != 0;
     else if (strcmp(key, "argc") == 0)
         n->argc_total = atoi(value);
+    else if (strcmp(key, "cl") == 0)
+        n->at_link = atoi(value) != 0;
     else if (strcmp(key, "ao") == 0)
         n->argv_omitted = atoi(value) != 0;
     else if (strcmp(key, "a") == 0) {

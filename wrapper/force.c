@@ -145,6 +145,7 @@ void tl_analyze(tl_invocation *inv)
             if (has_source_ext(s, inv->family) || (lang_forced && (s[0] != '-' || !s[1]))) {
                 if (!sources++)
                     set_str(&inv->source, s);
+                tl_strv_push(&inv->sources, s);
             }
             continue;
         }
@@ -155,6 +156,8 @@ void tl_analyze(tl_invocation *inv)
                 lang_forced = strcmp(next, "none") != 0;
             else if (nv && (strcmp(s, "-ccbin") == 0 || strcmp(s, "--compiler-bindir") == 0))
                 ccbin = next;
+            else if (nv && (strcmp(s, "-odir") == 0 || strcmp(s, "--output-directory") == 0))
+                set_str(&inv->odir, next);
             else if (nv && (strcmp(s, "-Xcompiler") == 0 || strcmp(s, "--compiler-options") == 0))
                 scan_host_list(inv, next, &last_dbg);
             i++;
@@ -164,6 +167,8 @@ void tl_analyze(tl_invocation *inv)
             set_str(&inv->output, v);
         else if (nv && ((v = eq_value(s, "-ccbin")) || (v = eq_value(s, "--compiler-bindir"))))
             ccbin = v;
+        else if (nv && ((v = eq_value(s, "-odir")) || (v = eq_value(s, "--output-directory"))))
+            set_str(&inv->odir, v);
         else if (nv && ((v = eq_value(s, "-Xcompiler")) || (v = eq_value(s, "--compiler-options"))))
             scan_host_list(inv, v, &last_dbg);
         else if (!nv && strncmp(s, "-x", 2) == 0 && s[2])

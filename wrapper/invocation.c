@@ -26,6 +26,8 @@ void tl_invocation_free(tl_invocation *inv)
     tl_strv_free(&inv->unset_env);
     free(inv->output);
     free(inv->source);
+    tl_strv_free(&inv->sources);
+    free(inv->odir);
     free(inv->host_compiler);
     free(inv->host_from);
     for (int i = 0; i < inv->ncomps; i++) {

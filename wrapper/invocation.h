@@ -41,6 +41,8 @@ typedef struct tl_invocation {
     int has_G, has_lineinfo, host_debug, compile_only, no_force; /* no_force: -E, -M, --version, link-only... */
     const char *no_force_reason;
     char *output, *source; /* last -o value, first source file; NULL when none */
+    tl_strv sources;       /* every source file, in order (a -c without -o writes one object per source) */
+    char *odir;            /* nvcc -odir/--output-directory: where objects named after sources go */
     char *host_compiler;   /* nvcc: the host compiler nvcc will run (resolved path) */
     char *host_from;       /* where that choice came from ("-ccbin", "NVCC_CCBIN", "PATH") */
 

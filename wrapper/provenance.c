@@ -66,21 +66,24 @@ int tl_prov_wanted(const tl_invocation *inv)
     return is_stamped_compile(inv) || is_link(inv);
 }
 
-static char *default_output(const tl_invocation *inv)
+/* The objects a -c compile writes, one per inv->sources element: `-o` names the object of a one-source
+ * compile (gcc and nvcc refuse -o with several sources); otherwise each is named after its source, suffix
+ * replaced by .o, in the working directory or under nvcc's -odir (measured: gcc 12, clang 14, nvcc 13). */
+static void compile_outputs(const tl_invocation *inv, tl_strv *outs)
 {
-    if (inv->output)
-        return strdup(inv->output);
-    if (!inv->compile_only)
-        return strdup("a.out");
-    const char *b = tl_basename(inv->source);
-    const char *dot = strrchr(b, '.');
-    size_t n = dot ? (size_t)(dot - b) : strlen(b);
-    char *o = malloc(n + 3);
-    if (o) {
-        memcpy(o, b, n);
-        memcpy(o + n, ".o", 3);
+    if (inv->output && inv->sources.n == 1) {
+        tl_strv_push(outs, inv->output);
+        return;
     }
-    return o;
+    for (int i = 0; i < inv->sources.n; i++) {
+        const char *b = tl_basename(inv->sources.v[i]);
+        const char *dot = strrchr(b, '.');
+        int n = dot ? (int)(dot - b) : (int)strlen(b);
+        if (inv->odir && *inv->odir)
+            tl_strv_pushf(outs, "%s/%.*s.o", inv->odir, n, b);
+        else
+            tl_strv_pushf(outs, "%.*s.o", n, b);
+    }
 }
 
 /* The line-info flags in effect: the forced ones, else those the user gave. */
@@ -107,7 +110,7 @@ static const char *argv_hash(const tl_invocation *inv)
 }
 
 /* The record for this invocation; strings point into inv or static buffers. */
-static tl_note note_for(const tl_invocation *inv, unsigned type, char *cwd, char *li, size_t lilen)
+static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src, char *cwd, char *li, size_t lilen)
 {
     tl_note n = { 0 };
     lineinfo_level(inv, li, lilen);
@@ -121,7 +124,7 @@ static tl_note note_for(const tl_invocation *inv, unsigned type, char *cwd, char
     n.lineinfo_level = li;
     n.lineinfo_forced = inv->forced.n > 0;
     n.device_debug = inv->has_G;
-    n.source = inv->source;
+    n.source = (char *)src;
     n.cwd = getcwd(cwd, 4096) ? cwd : NULL;
     n.output = type == TL_NOTE_LINK ? inv->output : NULL;
     n.argv = inv->args.v;
@@ -133,14 +136,18 @@ static tl_note note_for(const tl_invocation *inv, unsigned type, char *cwd, char
 
 static char *g_stage;
 
-/* sccache since 0.9 (mozilla/sccache#2300) never caches the outer nvcc call: it runs `nvcc --dryrun`
+/* Several sources in one -c (`gcc -c a.c b.c`): ccache ("multiple source files") and sccache ("multiple
+ * input files") do not cache such a compile, they run the compiler they were given themselves. It gets
+ * the real compiler and the wrapper stamps every object afterwards; there is no cache hit to verify.
+ *
+ * sccache since 0.9 (mozilla/sccache#2300) never caches the outer nvcc call: it runs `nvcc --dryrun`
  * and then runs and caches the sub-steps itself, so a stage in nvcc's place never sees the final object
  * (measured with sccache 0.16: every object came back without a record). Such compiles are stamped after
  * sccache returns and cannot be verified; sccache 0.4 (Debian) would work through the stage, but one
  * rule for every version keeps the behaviour predictable. */
 static int stage_applies(const tl_invocation *inv)
 {
-    return inv->cache != TL_CACHE_NONE && is_stamped_compile(inv) &&
+    return inv->cache != TL_CACHE_NONE && is_stamped_compile(inv) && inv->sources.n == 1 &&
            !(inv->cache == TL_CACHE_SCCACHE && inv->family == TL_FAM_NVCC);
 }
 
@@ -165,7 +172,7 @@ void tl_prov_prepare_env(const tl_invocation *inv)
     if (!stage_applies(inv) || !g_stage)
         return;
     char cwd[4096], li[256];
-    tl_note n = note_for(inv, TL_NOTE_COMPILE, cwd, li, sizeof li);
+    tl_note n = note_for(inv, TL_NOTE_COMPILE, inv->source, cwd, li, sizeof li);
     tl_error err;
     char *hex = tl_stage_note_env(&n, argv_max(), &err);
     setenv(TL_STAGE_ENV_REAL, inv->compiler_path, 1);
@@ -179,10 +186,10 @@ void tl_prov_prepare_env(const tl_invocation *inv)
 
 /* ---- after the compile ---- */
 
-static int stamp(const tl_invocation *inv, const char *out, unsigned type)
+static int stamp(const tl_invocation *inv, const char *out, const char *src)
 {
     char cwd[4096], li[256];
-    tl_note n = note_for(inv, type, cwd, li, sizeof li);
+    tl_note n = note_for(inv, TL_NOTE_COMPILE, src, cwd, li, sizeof li);
     tl_error err;
     if (tl_stamp_file(out, &n, argv_max(), &err) != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
@@ -202,7 +209,7 @@ static int compile_direct(const tl_invocation *inv, const char *out)
     unsetenv(TL_STAGE_ENV_NOTE);
     int st = tl_run_wait(argv.v);
     tl_strv_free(&argv);
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stamp(inv, out, TL_NOTE_COMPILE) != 0)
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stamp(inv, out, inv->source) != 0)
         return 1 << 8;
     return st;
 }
@@ -259,24 +266,75 @@ static int is_elf_link_output(const char *path, time_t started)
            h[17] == 0 && !(h[18] == 190 && h[19] == 0);
 }
 
+/* Every object of the compile: verified when the cache ran the stage (one source), else stamped. */
+static int after_compile(const tl_invocation *inv, char *const argv[], int status)
+{
+    tl_strv outs = { 0 };
+    compile_outputs(inv, &outs);
+    for (int i = 0; i < outs.n && i < inv->sources.n; i++) {
+        if (!tl_prov_is_host_object(outs.v[i]))
+            continue;
+        if (inv->cache != TL_CACHE_NONE && g_stage)
+            status = verify(inv, argv, outs.v[i], status);
+        else if (stamp(inv, outs.v[i], inv->sources.v[i]) != 0)
+            status = 1 << 8;
+    }
+    tl_strv_free(&outs);
+    return status;
+}
+
+/* A link, or a compile-and-link (`gcc a.c b.o -o app`): the output gets one compile record per source this
+ * command compiled (`cl=1`, argv left out: the link record after them carries it), then the link record.
+ * The intermediate objects are the compiler driver's temporary files, never seen by the wrapper; their
+ * records would say exactly what these say (same toolchain, same effective argv, same source), so they
+ * are written straight into the output instead of into temporaries. */
+static int after_link(const tl_invocation *inv, const char *out)
+{
+    char cwd[4096], li[256];
+    unsigned char *all = NULL, *rec;
+    size_t all_len = 0, len;
+    tl_error err = { { 0 } };
+    int rc = 0;
+    for (int i = 0; i <= inv->sources.n && rc == 0; i++) {
+        int is_compile = i < inv->sources.n;
+        tl_note n = note_for(inv, is_compile ? TL_NOTE_COMPILE : TL_NOTE_LINK, is_compile ? inv->sources.v[i] : NULL,
+                             cwd, li, sizeof li);
+        n.at_link = is_compile;
+        if (tl_note_encode(&n, is_compile ? 0 : argv_max(), &rec, &len, &err) != 0) {
+            rc = -1;
+            break;
+        }
+        unsigned char *grown = realloc(all, all_len + len);
+        if (grown) {
+            memcpy(grown + all_len, rec, len);
+            all = grown;
+            all_len += len;
+        } else {
+            rc = tl_fail(&err, "provenance note: out of memory");
+        }
+        free(rec);
+    }
+    if (rc == 0)
+        rc = tl_stamp_record(out, all, all_len, &err);
+    free(all);
+    if (rc != 0) {
+        fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
+        return -1;
+    }
+    tl_stats_add(TL_STAT_STAMPED, 1);
+    return 0;
+}
+
 int tl_prov_run(const tl_invocation *inv, char *const argv[])
 {
     time_t started = time(NULL);
     int status = tl_run_wait(argv);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return status;
-    char *out = default_output(inv);
-    if (!out)
-        return status;
-    if (is_stamped_compile(inv) && tl_prov_is_host_object(out)) {
-        if (inv->cache != TL_CACHE_NONE && g_stage)
-            status = verify(inv, argv, out, status);
-        else if (stamp(inv, out, TL_NOTE_COMPILE) != 0)
-            status = 1 << 8;
-    } else if (is_link(inv) && is_elf_link_output(out, started)) {
-        if (stamp(inv, out, TL_NOTE_LINK) != 0)
-            status = 1 << 8;
-    }
-    free(out);
+    if (is_stamped_compile(inv))
+        return after_compile(inv, argv, status);
+    const char *out = inv->output ? inv->output : "a.out";
+    if (is_link(inv) && is_elf_link_output(out, started) && after_link(inv, out) != 0)
+        status = 1 << 8;
     return status;
 }

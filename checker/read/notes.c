@@ -53,6 +53,7 @@ static void take(tl_note *n, void *ctx)
         p->lineinfo_forced = n->lineinfo_forced != 0;
         p->device_debug = n->device_debug != 0;
         p->is_link = n->type == TL_NOTE_LINK;
+        p->at_link = n->at_link != 0;
     }
     tl_note_free(n);
     free(n);

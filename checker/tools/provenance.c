@@ -44,7 +44,7 @@ static void text_file(FILE *out, const struct tl_file *f)
         char li[64];
         snprintf(li, sizeof li, "%s%s", n->lineinfo_forced ? "forced " : "not forced",
                  n->lineinfo_forced ? str(n->lineinfo_level) : "");
-        fprintf(out, "  %-4s %-28s %-6s %-40.40s %-16.16s %-18s %s\n", n->is_link ? "link" : "cc",
+        fprintf(out, "  %-4s %-28s %-6s %-40.40s %-16.16s %-18s %s\n", n->is_link ? "link" : n->at_link ? "cc@l" : "cc",
                 str(n->is_link ? n->output : n->source), str(n->compiler), str(n->compiler_version),
                 str(n->fingerprint), li, n->device_debug ? "yes" : "no");
     }
@@ -68,7 +68,8 @@ static void json_file(FILE *out, const struct tl_file *f, int first)
     fputs(", \"records\": [", out);
     for (size_t i = 0; i < f->nnotes; i++) {
         const struct tl_provenance *n = &f->notes[i];
-        fprintf(out, "%s\n    {\"kind\": \"%s\", \"source\": ", i ? "," : "", n->is_link ? "link" : "compile");
+        fprintf(out, "%s\n    {\"kind\": \"%s\", \"at_link\": %s, \"source\": ", i ? "," : "",
+                n->is_link ? "link" : "compile", n->at_link ? "true" : "false");
         json_str(out, n->source);
         fputs(", \"output\": ", out);
         json_str(out, n->output);

@@ -39,6 +39,7 @@ typedef struct tl_note {
     int argc;                 /* elements recorded in argv */
     int argc_total;           /* "argc": elements in the effective argv (argc < argc_total: cut or left out) */
     int argv_omitted;         /* "ao": argv left out by configuration */
+    int at_link;              /* "cl": compile record written into a compile-and-link output (no object was kept) */
 } tl_note;
 
 /* Hash of an effective argv (without argv[0]) for the record and for cache-hit verification. The output
