@@ -144,6 +144,7 @@ static int wrap(tl_invocation *inv, const tl_config *cfg, int print_fp)
         printf("%s\n", inv->fp_hex);
         return 0;
     }
+    tl_prov_set_config(cfg);
     return tl_run_exec(inv);
 }
 

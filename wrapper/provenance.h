@@ -15,7 +15,9 @@ int tl_stamp_file(const char *path, const tl_note *n, size_t argv_max, tl_error 
 int tl_stamp_record(const char *path, const unsigned char *rec, size_t rec_len, tl_error *err);
 
 /* Cache-hit verification of one object against what this invocation expects. */
-enum tl_verify_status { TL_VERIFY_OK = 0, TL_VERIFY_NO_NOTE, TL_VERIFY_MISMATCH, TL_VERIFY_UNREADABLE };
+/* NOT_HOST: no host relocatable object there (a cubin, or nothing written): nothing to verify. */
+enum tl_verify_status { TL_VERIFY_OK = 0, TL_VERIFY_NO_NOTE, TL_VERIFY_MISMATCH, TL_VERIFY_UNREADABLE,
+                        TL_VERIFY_NOT_HOST };
 typedef struct tl_verify_result {
     enum tl_verify_status status;
     char what[1024]; /* for anything but OK: exactly what differs or what is missing */
@@ -54,6 +56,9 @@ int tl_prov_is_host_object(const char *path);
 
 /* The run step's hooks (provenance.c; run.c calls them). */
 struct tl_invocation;
+struct tl_config;
+/* Hands over main's configuration: the [provenance] settings are read from it once. */
+void tl_prov_set_config(const struct tl_config *cfg);
 /* The compiler the cache should run: the stamping stage for -c compiles, else the real compiler. */
 const char *tl_prov_compiler_for(const struct tl_invocation *inv);
 /* Sets the stage's variables (after tl_prov_compiler_for chose the stage). */

@@ -26,6 +26,11 @@ int tl_stage_is_stage(const char *argv0)
     return argv0 && strstr(argv0, STAGE_DIR) && getenv(TL_STAGE_ENV_REAL);
 }
 
+static int nibble(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 static int unhex(const char *hex, unsigned char **out, size_t *len)
 {
     size_t n = strlen(hex);
@@ -35,12 +40,12 @@ static int unhex(const char *hex, unsigned char **out, size_t *len)
     if (!p)
         return -1;
     for (size_t i = 0; i < n / 2; i++) {
-        unsigned v;
-        if (sscanf(hex + 2 * i, "%2x", &v) != 1) {
+        int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
             free(p);
             return -1;
         }
-        p[i] = (unsigned char)v;
+        p[i] = (unsigned char)(hi << 4 | lo);
     }
     *out = p;
     *len = n / 2;
@@ -53,10 +58,15 @@ char *tl_stage_note_env(const tl_note *n, size_t argv_max, tl_error *err)
     size_t len;
     if (tl_note_encode(n, argv_max, &rec, &len, err) != 0)
         return NULL;
+    /* By table, not sprintf("%02x"): this runs on every cached compile, hits included, and sprintf per
+     * byte was 160 k instructions of the wrapper's 430 k on a gcc hit (callgrind). */
+    static const char digits[] = "0123456789abcdef";
     char *hex = malloc(2 * len + 1);
     if (hex)
-        for (size_t i = 0; i < len; i++)
-            sprintf(hex + 2 * i, "%02x", rec[i]);
+        for (size_t i = 0; i < len; i++) {
+            hex[2 * i] = digits[rec[i] >> 4];
+            hex[2 * i + 1] = digits[rec[i] & 15];
+        }
     if (hex)
         hex[2 * len] = 0;
     free(rec);

@@ -1,7 +1,9 @@
 /* Cache-hit verification: after a cached compile, the object's record must say it was built by this
  * toolchain (fingerprint) from this effective argv (argv hash); statistics of what was found.
- * Reading goes through libelf like every other ELF access of the project (ELF_C_READ_MMAP: only the
- * header, the section table and the note are touched, a few pages). */
+ * Reading goes through libelf like every other ELF access of the project. ELF_C_READ (elfutils 0.188)
+ * reads lazily: strace of a hit shows one open and four small preads (ELF header, section headers,
+ * section-name table, the note), never the whole object, so a large nvcc object (fatbin) costs the same.
+ * The host-object test is made on the header libelf already read (no second open). */
 #include "provenance.h"
 
 #include <errno.h>
@@ -97,6 +99,10 @@ static void compare(tl_verify_result *r, const tl_note *n, const char *fp, const
 static int read_record(const char *path, struct collected *c, tl_verify_result *r)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) {
+        r->status = TL_VERIFY_NOT_HOST;
+        return -1;
+    }
     if (fd < 0) {
         r->status = TL_VERIFY_UNREADABLE;
         say(r, "cannot open: %s", strerror(errno));
@@ -107,9 +113,17 @@ static int read_record(const char *path, struct collected *c, tl_verify_result *
     GElf_Ehdr eh;
     size_t shstrndx;
     int rc = -1;
-    if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx)) {
+    if (!elf || elf_kind(elf) != ELF_K_ELF) { /* not ELF at all: what tl_prov_is_host_object skips too */
+        r->status = TL_VERIFY_NOT_HOST;
+        goto out;
+    }
+    if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx)) {
         r->status = TL_VERIFY_UNREADABLE;
         say(r, "not a readable ELF object");
+        goto out;
+    }
+    if (eh.e_type != ET_REL || eh.e_machine == EM_CUDA_) {
+        r->status = TL_VERIFY_NOT_HOST;
         goto out;
     }
     rc = 0;

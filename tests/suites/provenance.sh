@@ -116,6 +116,16 @@ if have ccache; then
   trueline-cc --trueline-stats > st.txt
   contains "stats: 2 verified" st.txt 'verified: +2$'
   contains "stats: 0 mismatches" st.txt 'Mismatches: +0$'
+  # the hit path's cost (docs/provenance.md "Cost on the hit path"): the wrapper opens the object once
+  # (the ELF-type test is made on the header the verifier reads) and reads the configuration once
+  if have strace; then
+    strace -f -e trace=execve,openat,access -o hit.st trueline-cc ccache gcc -DV=1 -c v.c -o v1c.o
+    wp=$(awk 'NR==1{print $1}' hit.st)
+    check "hit path: the wrapper opens the object once" [ "$(grep -c "^$wp openat(.*\"v1c\.o\"" hit.st)" = 1 ]
+    n=$(grep -c "^$wp access(.*trueline" hit.st)
+    check "hit path: the configuration is looked up once ($n access calls)" [ "$n" -ge 1 ] && [ "$n" -le 3 ]
+    check "hit path: the object is verified (same bytes)" cmp -s v1.o v1c.o
+  else skip "strace not installed: hit-path syscalls not checked"; fi
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d1.o
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d2.o 2> dep.err
   check "depend mode: hit, verified, identical" cmp -s d1.o d2.o
