@@ -23,10 +23,11 @@
 
 /* The [provenance] settings, read once from main's configuration (the hit path used to load the file a
  * second time and look each key up again at every use: 3 access() calls and ~40 k instructions). */
-static struct {
+struct prov_settings {
     int loaded, stamp, links, verify, fail;
     size_t argv_max;
-} g_set;
+};
+static struct prov_settings g_set;
 
 void tl_prov_set_config(const tl_config *cfg)
 {
@@ -52,11 +53,11 @@ static void settings(void)
     }
 }
 
-static int on(const char *key, int dflt)
+/* The settings, loaded on first use. */
+static const struct prov_settings *set(void)
 {
-    (void)dflt;
     settings();
-    return strcmp(key, "stamp") == 0 ? g_set.stamp : strcmp(key, "links") == 0 ? g_set.links : g_set.verify;
+    return &g_set;
 }
 
 static size_t argv_max(void)
@@ -68,13 +69,13 @@ static size_t argv_max(void)
 /* A compile that writes an object the record is for (family known, a source, -c). */
 static int is_stamped_compile(const tl_invocation *inv)
 {
-    return inv->family != TL_FAM_OTHER && inv->compile_only && inv->source && !inv->no_force && on("stamp", 1);
+    return inv->family != TL_FAM_OTHER && inv->compile_only && inv->source && !inv->no_force && set()->stamp;
 }
 
 static int is_link(const tl_invocation *inv)
 {
     /* link-only calls have no source (force.c's no_force says so); queries and -E/-M are left alone */
-    return inv->family != TL_FAM_OTHER && !inv->compile_only && on("stamp", 1) && on("links", 1) &&
+    return inv->family != TL_FAM_OTHER && !inv->compile_only && set()->stamp && set()->links &&
            (!inv->no_force || (!inv->source && inv->output && inv->no_force_reason &&
                                strncmp(inv->no_force_reason, "no source", 9) == 0));
 }
@@ -250,7 +251,7 @@ static int recompile(const tl_invocation *inv, char *const cache_argv[], const c
 
 static int verify(const tl_invocation *inv, char *const argv[], const char *out, int status)
 {
-    if (!on("verify", 1))
+    if (!set()->verify)
         return status;
     tl_verify_result r;
     tl_verify_object(out, inv->fp_hex, argv_hash(inv), inv->args.v, inv->args.n, &r);
