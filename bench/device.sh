@@ -59,7 +59,7 @@ echo
 echo "| file | size | tool | command | wall s (best of $runs) | CPU s (user+sys) | peak RSS MB | exit |"
 echo "|---|---|---|---|---|---|---|---|"
 for f in "${files[@]}"; do
-  sz=$(($(stat -c %s "$f") / 1048576))
+  sz=$(($(stat -L -c %s "$f") / 1048576))
   read -r lw lr lrc lc < <(measure "${pin[@]}" "$TC" --list "$f")
   echo "| $(basename "$f") | ${sz} MB | trueline-check | --list | $lw | $lc | $lr | $lrc |"
   read -r aw ar arc ac < <(measure "${pin[@]}" "$TC" --checks line-tables,cuda-arch,mixed-toolchain "$f")

@@ -1,4 +1,5 @@
 #include "audit.h"
+#include "trueline/cpus.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -179,8 +180,7 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
     atomic_init(&w->next, 0);
     atomic_init(&w->done, 0);
     atomic_init(&w->live, 0);
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t jobs = o->jobs > 0 ? (size_t)o->jobs : (size_t)(ncpu > 0 ? ncpu : 1);
+    size_t jobs = o->jobs > 0 ? (size_t)o->jobs : (size_t)tl_cpu_count();
     if (jobs > in->n)
         jobs = in->n ? in->n : 1;
     /* With --timeout every input may need a replacement worker; the main thread supervises instead of working. */

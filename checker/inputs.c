@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "model.h"
+#include "trueline/elf_file.h"
 
 struct visited {
     dev_t *dev;
@@ -240,4 +241,28 @@ void tl_inputs_free(struct tl_inputs *in)
     }
     free(in->v);
     memset(in, 0, sizeof *in);
+}
+
+int tl_input_map(const struct tl_input *in, struct tl_input_bytes *b, tl_error *err)
+{
+    memset(b, 0, sizeof *b);
+    if (in->error)
+        return tl_fail(err, "%s", in->error);
+    if (tl_map_file(in->path, &b->data, &b->size, &b->map, &b->map_len, err) != 0)
+        return -1;
+    if (in->is_member) {
+        if (in->offset > b->size || in->size > b->size - in->offset) {
+            tl_input_unmap(b);
+            return tl_fail(err, "archive member extends past the end of the archive");
+        }
+        b->data += in->offset;
+        b->size = in->size;
+    }
+    return 0;
+}
+
+void tl_input_unmap(struct tl_input_bytes *b)
+{
+    tl_unmap_file(b->map, b->map_len);
+    memset(b, 0, sizeof *b);
 }

@@ -3,6 +3,7 @@
 #ifndef TL_INPUTS_H
 #define TL_INPUTS_H
 #include <stddef.h>
+#include "trueline/diag.h"
 
 struct tl_input {
     char *display;      /* "path" or "lib.a(member.o)" */
@@ -20,5 +21,16 @@ struct tl_inputs {
 /* Never fails as a whole: unreadable paths become inputs carrying an error. */
 void tl_inputs_expand(struct tl_inputs *out, const char *const *paths, size_t npaths);
 void tl_inputs_free(struct tl_inputs *in);
+
+/* The bytes of one input, mapped read-only: the whole file, or an archive member's window of it. */
+struct tl_input_bytes {
+    const unsigned char *data;
+    size_t size;
+    void *map;
+    size_t map_len;
+};
+/* Fails (err names why) for inputs that carry an error, unmappable files and members past the archive's end. */
+int tl_input_map(const struct tl_input *in, struct tl_input_bytes *b, tl_error *err);
+void tl_input_unmap(struct tl_input_bytes *b);
 
 #endif

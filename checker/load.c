@@ -62,28 +62,14 @@ int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct t
     memset(f, 0, sizeof *f);
     f->display = strdup(in->display);
     f->path = strdup(in->path);
-    if (in->error) {
-        f->error = strdup(in->error);
-        return -1;
-    }
-    const unsigned char *data;
-    size_t size;
-    void *map;
-    size_t map_len;
+    struct tl_input_bytes b;
     tl_error err;
-    if (tl_map_file(in->path, &data, &size, &map, &map_len, &err) != 0) {
+    if (tl_input_map(in, &b, &err) != 0) {
         f->error = strdup(err.msg);
         return -1;
     }
-    if (in->is_member) {
-        if (in->offset > size || in->size > size - in->offset) {
-            tl_unmap_file(map, map_len);
-            f->error = strdup("archive member extends past the end of the archive");
-            return -1;
-        }
-        data += in->offset;
-        size = in->size;
-    }
+    const unsigned char *data = b.data;
+    size_t size = b.size;
     int rc;
     tl_decompress_limit_reset();
     test_stall(in->display);
@@ -95,7 +81,7 @@ int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct t
         f->error = strdup(size == 0 ? "empty file" : "not an ELF file, archive, cubin or fatbin");
         rc = -1;
     }
-    tl_unmap_file(map, map_len);
+    tl_input_unmap(&b);
     if (!f->error && tl_decompress_limit_hit()) {
         /* a section over --max-input-mb was left out: the audit of this input is incomplete */
         f->error = tl_asprintf("a section would decompress to more than the limit of %zu MiB (--max-input-mb); "

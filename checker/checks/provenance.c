@@ -64,10 +64,18 @@ static int cu_matches(const struct tl_cu *cu, const struct tl_provenance *n)
     return same || strcmp(base(cu->name), base(n->source)) == 0 || nvcc_temp_matches(base(cu->name), n->source);
 }
 
-static int is_compiled_cu(const struct tl_cu *cu)
+int tl_provenance_cu_expected(const struct tl_cu *cu)
 {
     /* Assembler-only units (crt files, .S sources) have producer "GNU AS ..." and no wrapper to pass. */
     return cu->name && !(cu->producer && strncmp(cu->producer, "GNU AS", 6) == 0);
+}
+
+int tl_provenance_cu_recorded(const struct tl_file *f, const struct tl_cu *cu)
+{
+    for (size_t i = 0; i < f->nnotes; i++)
+        if (!f->notes[i].is_link && cu_matches(cu, &f->notes[i]))
+            return 1;
+    return 0;
 }
 
 /* Records are compared per driver: gcc and g++ (or nvcc) objects in one library legitimately carry
@@ -121,13 +129,10 @@ static void unrecorded_units(const struct tl_file *f, size_t ncompile, struct tl
     const char *example = NULL;
     for (size_t c = 0; c < f->host.ncus; c++) {
         const struct tl_cu *cu = &f->host.cus[c];
-        if (!is_compiled_cu(cu))
+        if (!tl_provenance_cu_expected(cu))
             continue;
         units++;
-        int found = 0;
-        for (size_t i = 0; i < f->nnotes && !found; i++)
-            found = !f->notes[i].is_link && cu_matches(cu, &f->notes[i]);
-        if (!found) {
+        if (!tl_provenance_cu_recorded(f, cu)) {
             missing++;
             if (!example)
                 example = cu->name;

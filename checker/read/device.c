@@ -18,6 +18,7 @@
 #include "read/cubin.h"
 #include "read/ptx.h"
 #include "read/readers.h"
+#include "trueline/cpus.h"
 
 #define MAX_THREADS 16
 
@@ -244,8 +245,7 @@ struct tl_device_read {
 
 static void start_jobs(struct tl_device_read *r)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t nt = cpus > 1 ? (size_t)cpus : 1;
+    size_t nt = (size_t)tl_cpu_count();
     if (nt > MAX_THREADS)
         nt = MAX_THREADS;
     if (nt > r->refs.n / 4)

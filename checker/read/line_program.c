@@ -492,9 +492,11 @@ static int read_unit_head(const struct tl_line_sections *s, const unsigned char 
 int tl_line_program_decode(const struct tl_line_sections *s, tl_line_row_fn fn, void *ctx, tl_error *err)
 {
     struct table t = { 0 };
+    if (!s->line || s->line_n == 0)
+        return 0; /* nothing to decode; also keeps NULL + 0 (undefined) out of the pointer arithmetic below */
     const unsigned char *p = s->line, *end = s->line + s->line_n;
     int rc = 0;
-    while (s->line && p < end) {
+    while (p < end) {
         struct header h;
         struct tl_line_unit u;
         if ((size_t)(end - p) < 4 && p[0] == 0)

@@ -88,21 +88,14 @@ static int write_image(int dirfd, const char *dir, const char *name, const unsig
 
 static int extract_one(const struct tl_input *in, int dirfd, const struct tl_options *o)
 {
-    if (in->error) {
-        fprintf(stderr, "trueline-check: %s: %s\n", in->display, in->error);
-        return -1;
-    }
-    const unsigned char *data;
-    size_t size;
-    void *map;
-    size_t map_len;
+    struct tl_input_bytes b;
     tl_error err;
-    if (tl_map_file(in->path, &data, &size, &map, &map_len, &err) != 0) {
+    if (tl_input_map(in, &b, &err) != 0) {
         fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
         return -1;
     }
-    if (in->is_member)
-        data += in->offset, size = in->size;
+    const unsigned char *data = b.data;
+    size_t size = b.size;
     struct tl_device_refs refs = { 0 };
     int rc = tl_device_enumerate(in->display, data, size, &refs, &err);
     if (rc != 0)
@@ -136,7 +129,7 @@ static int extract_one(const struct tl_input *in, int dirfd, const struct tl_opt
     tl_fatbin_scratch_free(&s);
     free(base);
     tl_device_refs_free(&refs);
-    tl_unmap_file(map, map_len);
+    tl_input_unmap(&b);
     return rc;
 }
 

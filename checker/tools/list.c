@@ -57,23 +57,14 @@ static int load_devices(const struct tl_input *in, const struct tl_options *o, s
     memset(f, 0, sizeof *f);
     f->display = strdup(in->display);
     f->path = strdup(in->path);
-    if (in->error) {
-        f->error = strdup(in->error);
-        return -1;
-    }
-    const unsigned char *data;
-    size_t size;
-    void *map;
-    size_t map_len;
+    struct tl_input_bytes b;
     tl_error err;
-    if (tl_map_file(in->path, &data, &size, &map, &map_len, &err) != 0) {
+    if (tl_input_map(in, &b, &err) != 0) {
         f->error = strdup(err.msg);
         return -1;
     }
-    if (in->is_member)
-        data += in->offset, size = in->size;
-    int rc = tl_read_device_images(f, NULL, data, size, o);
-    tl_unmap_file(map, map_len);
+    int rc = tl_read_device_images(f, NULL, b.data, b.size, o);
+    tl_input_unmap(&b);
     return rc;
 }
 

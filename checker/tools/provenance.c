@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/provenance.h"
 #include "inputs.h"
 #include "load.h"
 #include "tools/tools.h"
@@ -47,6 +48,15 @@ static void text_file(FILE *out, const struct tl_file *f)
                 str(n->is_link ? n->output : n->source), str(n->compiler), str(n->compiler_version),
                 str(n->fingerprint), li, n->device_debug ? "yes" : "no");
     }
+    size_t missing = 0;
+    for (size_t c = 0; c < f->host.ncus; c++) {
+        const struct tl_cu *cu = &f->host.cus[c];
+        if (tl_provenance_cu_expected(cu) && !tl_provenance_cu_recorded(f, cu)) {
+            if (!missing++)
+                fprintf(out, "  compile units without a record (built outside the wrapper):\n");
+            fprintf(out, "  -    %s\n", cu->name);
+        }
+    }
     if (f->warning)
         fprintf(out, "  warning: %s\n", f->warning);
 }
@@ -80,6 +90,16 @@ static void json_file(FILE *out, const struct tl_file *f, int first)
         fputs(", \"wrapper_version\": ", out);
         json_str(out, n->wrapper_version);
         fputc('}', out);
+    }
+    fputs("], \"unrecorded_units\": [", out);
+    int first_cu = 1;
+    for (size_t c = 0; c < f->host.ncus; c++) {
+        const struct tl_cu *cu = &f->host.cus[c];
+        if (tl_provenance_cu_expected(cu) && !tl_provenance_cu_recorded(f, cu)) {
+            fputs(first_cu ? "" : ", ", out);
+            json_str(out, cu->name);
+            first_cu = 0;
+        }
     }
     fputs("]}", out);
 }

@@ -183,3 +183,16 @@ contains "missing --binary: the core is still reported" nobin.out 'hang_kernel\(
 cd_run mixed cut.core hang.core
 rc_is "bad + good core: exit 2" mixed 2
 contains "bad + good core: the good one is still reported" mixed.out 'hang_kernel\(int volatile\*, float\*\) \+ 208'
+
+# --- cores of binaries built through trueline-cc on the GPU machine (no -lineinfo given: the wrapper forced it) ----
+for c in tl_oob tl_hang; do xz -dc "$D/$c.core.xz" >"$c.core"; done
+cd_run tloob tl_oob.core
+rc_is "trueline-cc build, fault: exit 0" tloob 0
+contains "trueline-cc build, fault: bad_kernel + 144" tloob.out 'kernel: +bad_kernel\(float const\*, float\*, long\) \+ 144 '
+contains "trueline-cc build, fault: forced line info gives load_it at oob.cu:2" tloob.out '#0 /tmp/cw/oob.cu:2 in load_it\(float const\*, long\)'
+contains "trueline-cc build, fault: ... inlined from twice at oob.cu:3" tloob.out '#1 /tmp/cw/oob.cu:3 in twice\(float const\*, long\)'
+contains "trueline-cc build, fault: ... from bad_kernel at oob.cu:6" tloob.out '#2 /tmp/cw/oob.cu:6 in bad_kernel'
+cd_run tlhang tl_hang.core
+rc_is "trueline-cc build, hang: exit 0" tlhang 0
+contains "trueline-cc build, hang: hang_kernel + 208" tlhang.out 'kernel: +hang_kernel\(int volatile\*, float\*\) \+ 208 '
+contains "trueline-cc build, hang: spin at hang.cu:2 inlined from hang.cu:3" tlhang.out '#0 /tmp/cw/hang.cu:2 in spin'

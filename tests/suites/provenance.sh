@@ -76,6 +76,9 @@ trueline-cc gcc -shared a.o b4.o -o libpart.so
 trueline-check --checks provenance --fail-on warning libpart.so > part.txt 2>&1
 contains "a compile unit built outside the wrapper is found by its DWARF" part.txt \
   '1 of 2 compile units have no provenance record.*b\.c'
+trueline-check --provenance libpart.so > part.tab
+contains "--provenance lists the unit built outside the wrapper" part.tab '^  -    b\.c$'
+lacks "--provenance does not list recorded units as missing" part.tab '^  -    a\.c$'
 for fmt in json sarif junit; do
   trueline-check --checks provenance --format $fmt libmix.so > mix.$fmt 2>&1
   contains "$fmt report carries the provenance finding" mix.$fmt 'several gcc toolchains'
