@@ -23,6 +23,43 @@ static int reloc_width(unsigned machine, unsigned type)
     return 0;
 }
 
+const char *tl_machine_name(unsigned machine)
+{
+    switch (machine) {
+    case EM_X86_64: return "x86-64";
+    case EM_AARCH64: return "aarch64";
+    case EM_386: return "i386";
+    case EM_ARM: return "arm";
+    case EM_PPC: return "powerpc";
+    case EM_PPC64: return "powerpc64";
+    case EM_S390: return "s390";
+    case EM_MIPS: return "mips";
+    case EM_SPARCV9: return "sparcv9";
+    case 243 /* EM_RISCV, absent from older elf.h */: return "riscv";
+    case 258 /* EM_LOONGARCH */: return "loongarch";
+    default: return "unknown machine";
+    }
+}
+
+int tl_debug_relocs_unsupported(const tl_elf *e)
+{
+    if (e->ehdr.e_type != ET_REL)
+        return 0;
+    int known = e->ehdr.e_machine == EM_X86_64 || e->ehdr.e_machine == EM_AARCH64;
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh, tsh;
+    while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
+        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) || !sh.sh_size)
+            continue;
+        Elf_Scn *t = elf_getscn(e->elf, sh.sh_info);
+        if (!t || !gelf_getshdr(t, &tsh) || strncmp(tl_elf_section_name(e, &tsh), ".debug_", 7) != 0)
+            continue;
+        if (!known || sh.sh_type == SHT_REL)
+            return 1;
+    }
+    return 0;
+}
+
 static Elf_Data *symtab_data(const tl_elf *e, size_t *nsyms)
 {
     Elf_Scn *scn = NULL;

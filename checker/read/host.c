@@ -1,6 +1,7 @@
 /* Host ELF reader: symbols -> separate debug file -> DWARF units/subprograms (libdwarf) -> line coverage (own
- * decoder). Supported: ELF64 little-endian (x86-64, aarch64 relocations; other 64-bit LE machines are read
- * but relocatable objects of them are not relocated). ELF32 and big-endian files are rejected with a message. */
+ * decoder). Supported: ELF64 little-endian; relocatable objects of x86-64 and aarch64 only (their .rela.debug_*
+ * are applied in debug_sections.c); other 64-bit LE machines only when linked. ELF32, big-endian files and
+ * relocatable objects of other machines with relocated debug sections are rejected with a message (exit 2). */
 #include "read/host_internal.h"
 
 #include <pthread.h>
@@ -111,7 +112,19 @@ int tl_read_host(struct tl_file *f, const tl_elf *e, const struct tl_options *o)
     f->elf_type = e->ehdr.e_type;
     f->machine = e->ehdr.e_machine;
     if (e->ehdr.e_ident[EI_CLASS] != ELFCLASS64 || e->ehdr.e_ident[EI_DATA] != ELFDATA2LSB) {
-        f->error = tl_asprintf("unsupported ELF: only 64-bit little-endian files (x86-64, aarch64) are audited");
+        f->error = tl_asprintf("unsupported ELF: %s %s %s (e_machine %u); only 64-bit little-endian files are "
+                               "audited (x86-64 and aarch64; see docs/host-audit.md)",
+                               e->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? "64-bit" : "32-bit",
+                               e->ehdr.e_ident[EI_DATA] == ELFDATA2MSB ? "big-endian" : "little-endian",
+                               tl_machine_name(e->ehdr.e_machine), e->ehdr.e_machine);
+        return -1;
+    }
+    /* Linked files of any 64-bit LE machine need no relocation; a relocatable object's DWARF does, and we only
+     * know x86-64's and aarch64's relocation types. Rather than report wrong names and addresses: refuse. */
+    if (tl_debug_relocs_unsupported(e)) {
+        f->error = tl_asprintf("unsupported ELF: relocatable %s object (e_machine %u) with relocated debug "
+                               "sections; only x86-64 and aarch64 relocations are applied (see docs/host-audit.md)",
+                               tl_machine_name(e->ehdr.e_machine), e->ehdr.e_machine);
         return -1;
     }
     tl_read_comments(f, e);

@@ -18,6 +18,11 @@ struct tl_debug_sections {
     unsigned addr_size;
 };
 int tl_debug_sections_load(struct tl_debug_sections *ds, const tl_elf *e, tl_error *err);
+/* "aarch64", "x86-64", ... for messages ("unknown machine" otherwise; callers print e_machine beside it). */
+const char *tl_machine_name(unsigned machine);
+/* Nonzero when e is ET_REL and has relocations against .debug_* sections that tl_debug_sections_load cannot
+ * apply: an SHT_REL section (x86-64/aarch64 use RELA only) or any relocation of a machine other than those two. */
+int tl_debug_relocs_unsupported(const tl_elf *e);
 const struct tl_debug_section *tl_debug_section(const struct tl_debug_sections *ds, const char *name);
 void tl_debug_sections_free(struct tl_debug_sections *ds);
 

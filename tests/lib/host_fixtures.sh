@@ -61,3 +61,38 @@ C
   fi
   ) >"$T/fixtures.log" 2>&1
 }
+
+# Line coverage versus binutils' decoder on the same (linked) file; the oracle is readelf --debug-dump=decodedline
+# (the cross binutils' for foreign machines: pass their prefix, e.g. aarch64-linux-gnu-).
+cov_oracle() { # FILE [TOOL_PREFIX] -> names of sized functions without any row with a line inside
+  python3 - "$1" "${2:-}" <<'PY'
+import re, subprocess, sys
+f, pfx = sys.argv[1], sys.argv[2]
+syms = []
+for l in subprocess.run([pfx + "nm", "-S", "--defined-only", f], capture_output=True, text=True).stdout.splitlines():
+    p = l.split()
+    if len(p) == 4 and p[2] in "TtWw" and int(p[1], 16) > 0:  # W: weak functions (template instantiations)
+        syms.append((int(p[0], 16), int(p[1], 16), p[3]))
+rows, seq = [], []
+for l in subprocess.run([pfx + "readelf", "--debug-dump=decodedline", f], capture_output=True, text=True).stdout.splitlines():
+    m = re.match(r"^\S+\s+(\d+|-)\s+(0x[0-9a-f]+)", l)
+    if not m: continue
+    addr = int(m.group(2), 16)
+    if seq: rows.append((seq[-1][0], addr, seq[-1][1]))
+    seq = [] if m.group(1) == "-" else [(addr, int(m.group(1)))]
+cov = sorted((a, b) for a, b, line in rows if line != 0 and b > a)
+crt = {"call_weak_fn", "_start","_init","_fini","deregister_tm_clones","register_tm_clones","__do_global_dtors_aux","frame_dummy"}
+import bisect
+starts = [a for a, b in cov]
+for a, s, n in sorted(syms):
+    if n in crt: continue
+    i = bisect.bisect_right(starts, a + s - 1)
+    hit = any(lo < a + s and hi > a for lo, hi in cov[max(0, i - 64):i])
+    if not hit: print(n)
+PY
+}
+ours_uncovered() { trueline-check --checks line-tables --format json "$1" | python3 -c '
+import json,sys,subprocess
+d=json.load(sys.stdin)
+for x in d["files"][0]["findings"]:
+    if x["symbol"] and "has no line rows" in x["message"]: print(x["symbol"])' ; }

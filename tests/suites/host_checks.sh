@@ -26,38 +26,6 @@ check "line-tables: exit 1 on errors" test "$(rc_of lt_mixed.txt)" = 1
 lacks "line-tables: crt start files never blamed" <("$C" --checks line-tables app) 'frame_dummy|register_tm_clones|_start'
 
 # line coverage versus binutils' decoder on the same file (the oracle: readelf --debug-dump=decodedline)
-cov_oracle() { # FILE -> names of sized functions in executable sections without any row with a line inside
-  python3 - "$1" <<'PY'
-import re, subprocess, sys
-f = sys.argv[1]
-syms = []
-for l in subprocess.run(["nm", "-S", "--defined-only", f], capture_output=True, text=True).stdout.splitlines():
-    p = l.split()
-    if len(p) == 4 and p[2] in "Tt" and int(p[1], 16) > 0:
-        syms.append((int(p[0], 16), int(p[1], 16), p[3]))
-rows, seq = [], []
-for l in subprocess.run(["readelf", "--debug-dump=decodedline", f], capture_output=True, text=True).stdout.splitlines():
-    m = re.match(r"^\S+\s+(\d+|-)\s+(0x[0-9a-f]+)", l)
-    if not m: continue
-    addr = int(m.group(2), 16)
-    if seq: rows.append((seq[-1][0], addr, seq[-1][1]))
-    seq = [] if m.group(1) == "-" else [(addr, int(m.group(1)))]
-cov = sorted((a, b) for a, b, line in rows if line != 0 and b > a)
-crt = {"_start","_init","_fini","deregister_tm_clones","register_tm_clones","__do_global_dtors_aux","frame_dummy"}
-import bisect
-starts = [a for a, b in cov]
-for a, s, n in sorted(syms):
-    if n in crt: continue
-    i = bisect.bisect_right(starts, a + s - 1)
-    hit = any(lo < a + s and hi > a for lo, hi in cov[max(0, i - 64):i])
-    if not hit: print(n)
-PY
-}
-ours_uncovered() { "$C" --checks line-tables --format json "$1" | python3 -c '
-import json,sys,subprocess
-d=json.load(sys.stdin)
-for x in d["files"][0]["findings"]:
-    if x["symbol"] and "has no line rows" in x["message"]: print(x["symbol"])' ; }
 for lib in libc_mixed.so libleak.so; do
   oracle=$(cov_oracle "$lib" | c++filt | sort); ours=$(ours_uncovered "$lib" | sort)
   if [ "$oracle" = "$ours" ]; then pass "line coverage of $lib agrees with readelf decodedline ($(echo "$ours" | grep -c .) uncovered)"
