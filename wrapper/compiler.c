@@ -146,9 +146,15 @@ int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg,
             inv->mode = inv->mode == TL_MODE_MASQUERADE ? inv->mode : TL_MODE_CHAINED;
         }
     }
-    if (!(inv->compiler_path = tl_find_program(inv->compiler_arg, path)))
+    if (!(inv->compiler_path = tl_find_program(inv->compiler_arg, path))) {
+        /* as a shell says it: a named file that exists but cannot be executed is status 126, not 127 */
+        if (strchr(inv->compiler_arg, '/') && access(inv->compiler_arg, F_OK) == 0 && access(inv->compiler_arg, X_OK) != 0) {
+            tl_fail(err, "%s: Permission denied (not executable)", inv->compiler_arg);
+            return -3;
+        }
         return tl_fail(err, "%s: compiler not found%s", inv->compiler_arg,
                        strchr(inv->compiler_arg, '/') ? " (or it is trueline-cc itself)" : " on PATH (other than trueline-cc)");
+    }
     for (; i < argc; i++)
         tl_strv_push(&inv->user_args, argv[i]);
     return 0;

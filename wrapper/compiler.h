@@ -21,7 +21,8 @@ int tl_is_self(const char *path);
 const char *tl_active_env_value(void);
 
 /* Fills mode, cache, compiler_arg/compiler_path, cache_path, user_args from argv. Returns -1 with err
- * when there is nothing to run (status 127), -2 on a bad [wrapper] cache value (status 2). */
+ * when there is nothing to run (status 127), -2 on a bad [wrapper] cache value (status 2), -3 when the named
+ * compiler exists but is not executable (status 126, as a shell). */
 int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg, tl_error *err);
 /* Family from the name, else from the memoized --version probe; also fills inv->version. */
 void tl_detect_family(tl_invocation *inv, tl_memo *memo);

@@ -180,7 +180,7 @@ int main(int argc, char **argv)
     int crc = tl_classify(&inv, argc, argv, &cfg, &err);
     if (crc != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
-        rc = crc == -2 ? TL_EXIT_BAD_INPUT : 127;
+        rc = crc == -2 ? TL_EXIT_BAD_INPUT : crc == -3 ? 126 : 127;
     } else if (cfg_bad) {
         rc = wrapper_failed(&inv, &cfg, cfg_err.msg);
     } else {

@@ -182,3 +182,9 @@ keys=$(awk '/^\[/{s=$0} s ~ /^\[(wrapper|fingerprint)\]/ && /^[a-z_]+ *=/{sub(/ 
 undoc=""
 for k in $keys; do grep -q "| \`$k\` |" "$TRUELINE_ROOT/docs/wrapper.md" || undoc="$undoc $k"; done
 check "every [wrapper]/[fingerprint] key of conf/trueline.ini is documented in docs/wrapper.md (${undoc:-all})" test -z "$undoc" -a -n "$keys"
+
+# A named compiler that exists but is not executable: 126 and "Permission denied", as a shell reports it.
+printf 'not a program\n' > "$T/noexec-cc" && chmod 644 "$T/noexec-cc"
+trueline-cc "$T/noexec-cc" -c x.c 2>"$T/noexec.err"; rc=$?
+check "non-executable compiler exits 126 like a shell" [ $rc -eq 126 ]
+contains "non-executable compiler: the message says why" "$T/noexec.err" 'noexec-cc: Permission denied'
