@@ -52,3 +52,6 @@ fi
 g++ -shared -o libdemo.so $objs $libs || exit 1
 "$bin/trueline-check" libdemo.so
 echo "(trueline-check exit status $?: 0 clean, 1 findings, 2 unreadable input)"
+
+say "4. which toolchain and flags built each object of libdemo.so (the .note.trueline records)"
+"$bin/trueline-check" --provenance libdemo.so
