@@ -123,11 +123,11 @@ if have ccache; then
     strace -f -e trace=execve,openat,access -o hit.st trueline-cc ccache gcc -DV=1 -c v.c -o v1c.o
     # the wrapper's pid: the process that execs trueline-cc (strace -f interleaves the children's lines)
     wp=$(grep -m1 'execve("[^"]*trueline-cc"' hit.st | awk '{print $1}')
-    check "hit path: the wrapper opens the object once" [ "$(grep -c "^$wp openat(.*\"v1c\.o\"" hit.st)" = 1 ]
-    n=$(grep -c "^$wp access(.*trueline" hit.st)
+    check "hit path: the wrapper opens the object once" [ "$(grep -Ec "^$wp +openat\\(.*\"v1c\.o\"" hit.st)" = 1 ]
+    n=$(grep -Ec "^$wp +access\\(.*trueline" hit.st)
     check "hit path: the configuration is looked up once ($n access calls)" [ "$n" -ge 1 ] && [ "$n" -le 3 ]
-    [ "$(grep -c "^$wp openat(.*\"v1c\.o\"" hit.st)" = 1 ] && [ "$n" -ge 1 ] && [ "$n" -le 3 ] ||
-      { echo "    wrapper pid '$wp'; its calls:"; grep -E "^$wp |execve" hit.st | head -20 | sed 's/^/    | /'; }
+    [ "$(grep -Ec "^$wp +openat\\(.*\"v1c\.o\"" hit.st)" = 1 ] && [ "$n" -ge 1 ] && [ "$n" -le 3 ] ||
+      { echo "    wrapper pid '$wp'; its calls:"; grep -E "^$wp +|execve" hit.st | head -20 | sed 's/^/    | /'; }
     check "hit path: the object is verified (same bytes)" cmp -s v1.o v1c.o
   else skip "strace not installed: hit-path syscalls not checked"; fi
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d1.o
