@@ -4,7 +4,9 @@
 # a per-target working corpus under fuzz/corpus/ (kept between runs: later runs start where earlier ones ended).
 # Total wall time is bounded: ceil(targets / JOBS) * SECONDS (+ start-up). Prints one line per target with its
 # execution count and writes crashing inputs to fuzz/artifacts/<target>-crash-*; exits 1 when any target failed.
-#   fuzz/smoke.sh [SECONDS] [JOBS] [TARGET...]
+#   fuzz/smoke.sh [SECONDS] [JOBS] [TARGET[:WORKERS]...]
+# A long campaign on a many-core machine gives each target several workers and runs all targets at once, e.g.
+#   fuzz/smoke.sh 540 11 load:24 coredump:40 ...   (docs/reliability.md records such runs)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 secs=${1:-60}; jobs=${2:-2}; shift $(( $# >= 2 ? 2 : $# ))
@@ -15,24 +17,35 @@ if [ $# -gt 0 ]; then targets=("$@"); else
   targets=(); for t in "$build"/*; do [ -f "$t" ] && [ -x "$t" ] && targets+=("$(basename "$t")"); done; fi
 [ ${#targets[@]} -gt 0 ] || { echo "smoke: no fuzz targets in $build (run 'make fuzz')" >&2; exit 1; }
 
-run_target() { # name
-  local t=$1 log="$here/logs/$1.log"
+run_target() { # name[:workers]
+  local t=${1%%:*} w=1; [[ $1 == *:* ]] && w=${1#*:}
   mkdir -p "$here/corpus/$t" "$here/seeds/$t"
   # -rss_limit_mb: a decompression bomb must be refused by our bounds, not by the OOM killer.
   # -timeout: one input taking 10 s is a hang for a reader (the CLI's --timeout default is far above).
   local dict=(); [ -s "$here/dict/$t.dict" ] && dict=(-dict="$here/dict/$t.dict")
   # every input that ever crashed this target is part of its corpus (new finds go to the first directory only)
   local regress=(); [ -d "$here/../tests/data/regress/$t" ] && regress=("$here/../tests/data/regress/$t")
-  timeout -k 10 $((secs + 60)) "$build/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$here/artifacts/$t-" "${dict[@]}" \
-    "$here/corpus/$t" "$here/seeds/$t" "${regress[@]}" >"$log" 2>&1
-  local rc=$? execs
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
-  if [ $rc -eq 0 ]; then echo "smoke: PASS $t ${execs:-?} executions in ${secs}s"
-  else echo "smoke: FAIL $t (exit $rc, ${execs:-?} executions; log $log)"; grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -5; fi
+  # FUZZ_SEED makes a run repeatable (CI); workers of one target share the corpus, each with its own seed
+  local k pids=() rc=0 execs=0 n
+  for ((k = 0; k < w; k++)); do
+    local seed=(); [ -n "${FUZZ_SEED:-}" ] && seed=(-seed=$((FUZZ_SEED + k)))
+    timeout -k 10 $((secs + 60)) "$build/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="$here/artifacts/$t-" "${seed[@]}" "${dict[@]}" \
+      "$here/corpus/$t" "$here/seeds/$t" "${regress[@]}" >"$here/logs/$t.$k.log" 2>&1 &
+    pids+=($!)
+  done
+  for ((k = 0; k < w; k++)); do
+    wait "${pids[k]}" || rc=$?
+    n=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$here/logs/$t.$k.log" | grep -o '[0-9]*$' | tail -1)
+    execs=$((execs + ${n:-0}))
+  done
+  local what="$execs executions in ${secs}s"; [ "$w" -gt 1 ] && what="$what ($w workers)"
+  if [ $rc -eq 0 ]; then echo "smoke: PASS $t $what"
+  else echo "smoke: FAIL $t (exit $rc, $what; logs $here/logs/$t.*.log)"
+    cat "$here/logs/$t".*.log | grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' | head -5; fi
   return $rc
 }
-export -f run_target; export here build secs
+export -f run_target; export here build secs FUZZ_SEED
 res=$(mktemp "$here/logs/smoke.XXXXXX") # one per run: two runs may share the machine
 printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_target "$1"' _ {} >"$res"
 rc=$?

@@ -137,10 +137,7 @@ static int fold_optf(tl_invocation *inv, tl_error *err)
         tl_strv_pushf(&inv->folds, "options file %s: %s", list, joined);
         free(joined);
         free(list);
-        for (int k = 0; k < take; k++)
-            tl_strv_remove(a, i);
-        for (int k = 0; k < words.n; k++)
-            tl_strv_insert(a, i + k, words.v[k]);
+        tl_strv_splice(a, i, take, &words);
         i += words.n - 1;
         tl_strv_free(&words);
     }
@@ -158,34 +155,22 @@ static void fold_nvcc_env(tl_invocation *inv, const char *name, int prepend)
         tl_strv_pushf(&inv->notes, "%s holds a backslash, which nvcc refuses: left to nvcc, not folded", name);
         return;
     }
-    for (int k = 0; k < words.n; k++) {
-        if (prepend)
-            tl_strv_insert(&inv->args, k, words.v[k]);
-        else
-            tl_strv_push(&inv->args, words.v[k]);
-    }
+    tl_strv_splice(&inv->args, prepend ? 0 : inv->args.n, 0, &words);
     tl_strv_pushf(&inv->folds, "%s (%s): %s", name, prepend ? "before the arguments" : "after the arguments", v);
     tl_strv_push(&inv->unset_env, name);
     tl_strv_free(&words);
 }
 
 /* llvm::Regex::sub: the first match replaced; \N back-references, \t, \n, other escapes literal. */
-static char *regex_sub(const char *pattern, const char *repl, const char *s)
+static char *regex_sub(const regex_t *re, const char *repl, const char *s)
 {
-    regex_t re;
     regmatch_t m[10];
-    if (regcomp(&re, pattern, REG_EXTENDED) != 0)
+    if (regexec(re, s, 10, m, 0) != 0)
         return NULL;
-    if (regexec(&re, s, 10, m, 0) != 0) {
-        regfree(&re);
-        return NULL;
-    }
     size_t cap = strlen(s) + strlen(repl) * (strlen(s) + 1) + 1, n = 0;
     char *out = malloc(cap);
-    if (!out) {
-        regfree(&re);
+    if (!out)
         return NULL;
-    }
     memcpy(out, s, (size_t)m[0].rm_so);
     n = (size_t)m[0].rm_so;
     for (const char *r = repl; *r; r++) {
@@ -210,7 +195,6 @@ static char *regex_sub(const char *pattern, const char *repl, const char *s)
         }
     }
     strcpy(out + n, s + m[0].rm_eo);
-    regfree(&re);
     return out;
 }
 
@@ -218,6 +202,38 @@ static int is_O_flag(const char *a)
 {
     return a[0] == '-' && a[1] == 'O' &&
            (a[2] == 0 || (a[3] == 0 && (a[2] == 's' || a[2] == 'z' || (a[2] >= '0' && a[2] <= '9'))));
+}
+
+/* x/X/O edits: deletions done in one pass (each memmove-removal would make a long command line quadratic). */
+static void ccc_delete(tl_strv *a, const char *e, FILE *log)
+{
+    int w = 1;
+    for (int i = 1; i < a->n; i++) {
+        int hit = e[0] == 'O' ? is_O_flag(a->v[i]) : strcmp(e + 1, a->v[i]) == 0;
+        if (!hit) {
+            a->v[w++] = a->v[i];
+            continue;
+        }
+        if (log)
+            fprintf(log, "### Deleting argument %s\n", a->v[i]);
+        free(a->v[i]);
+        if (e[0] != 'X')
+            continue;
+        if (i + 1 < a->n) {
+            if (log)
+                fprintf(log, "### Deleting argument %s\n", a->v[i + 1]);
+            free(a->v[++i]);
+        } else if (log) {
+            fprintf(log, "### Invalid X edit, end of command line!\n");
+        }
+    }
+    a->n = w;
+    a->v[w] = NULL;
+    if (e[0] == 'O') {
+        if (log)
+            fprintf(log, "### Adding argument %s at end\n", e);
+        tl_strv_pushf(a, "-%s", e);
+    }
 }
 
 /* Mirrors clang's applyOneOverrideOption (clang/tools/driver/driver.cpp), messages included. */
@@ -238,8 +254,11 @@ static void ccc_one(tl_strv *a, const char *e, FILE *log)
         *slash = 0;
         char *repl = slash + 1;
         repl[strlen(repl) - 1] = 0;
-        for (int i = 1; i < a->n; i++) {
-            char *r = regex_sub(pat, repl, a->v[i]);
+        /* compiled once per edit, not per argument: a long script over a long command line stays linear */
+        regex_t re;
+        int ok = regcomp(&re, pat, REG_EXTENDED) == 0;
+        for (int i = 1; ok && i < a->n; i++) {
+            char *r = regex_sub(&re, repl, a->v[i]);
             if (r && strcmp(r, a->v[i]) != 0) {
                 if (log)
                     fprintf(log, "### Replacing '%s' with '%s'\n", a->v[i], r);
@@ -247,39 +266,11 @@ static void ccc_one(tl_strv *a, const char *e, FILE *log)
             }
             free(r);
         }
+        if (ok)
+            regfree(&re);
         free(pat);
-    } else if (e[0] == 'x' || e[0] == 'X') {
-        for (int i = 1; i < a->n;) {
-            if (strcmp(e + 1, a->v[i]) != 0) {
-                i++;
-                continue;
-            }
-            if (log)
-                fprintf(log, "### Deleting argument %s\n", a->v[i]);
-            tl_strv_remove(a, i);
-            if (e[0] == 'X') {
-                if (i < a->n) {
-                    if (log)
-                        fprintf(log, "### Deleting argument %s\n", a->v[i]);
-                    tl_strv_remove(a, i);
-                } else if (log) {
-                    fprintf(log, "### Invalid X edit, end of command line!\n");
-                }
-            }
-        }
-    } else if (e[0] == 'O') {
-        for (int i = 1; i < a->n;) {
-            if (!is_O_flag(a->v[i])) {
-                i++;
-                continue;
-            }
-            if (log)
-                fprintf(log, "### Deleting argument %s\n", a->v[i]);
-            tl_strv_remove(a, i);
-        }
-        if (log)
-            fprintf(log, "### Adding argument %s at end\n", e);
-        tl_strv_pushf(a, "-%s", e);
+    } else if (e[0] == 'x' || e[0] == 'X' || e[0] == 'O') {
+        ccc_delete(a, e, log);
     } else if (log) {
         fprintf(log, "### Unrecognized edit: %s\n", e);
     }

@@ -52,11 +52,20 @@ void tl_strv_pushf(tl_strv *s, const char *fmt, ...)
     tl_strv_push(s, buf);
 }
 
-void tl_strv_remove(tl_strv *s, int at)
+void tl_strv_splice(tl_strv *s, int at, int drop, const tl_strv *ins)
 {
-    free(s->v[at]);
-    memmove(s->v + at, s->v + at + 1, (size_t)(s->n - at) * sizeof *s->v); /* moves the NULL too */
-    s->n--;
+    for (int k = 0; k < drop; k++)
+        free(s->v[at + k]);
+    int n = s->n - drop + ins->n;
+    if (n + 1 > s->cap) {
+        s->cap = n + 1 > 2 * s->cap ? n + 1 : 2 * s->cap;
+        s->v = xrealloc(s->v, (size_t)s->cap * sizeof *s->v);
+    }
+    memmove(s->v + at + ins->n, s->v + at + drop, (size_t)(s->n - at - drop) * sizeof *s->v);
+    for (int k = 0; k < ins->n; k++)
+        s->v[at + k] = xstrdup(ins->v[k]);
+    s->n = n;
+    s->v[n] = NULL;
 }
 
 void tl_strv_replace(tl_strv *s, int at, const char *str)

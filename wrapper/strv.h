@@ -10,7 +10,8 @@ typedef struct tl_strv {
 void tl_strv_push(tl_strv *s, const char *str);
 void tl_strv_pushf(tl_strv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tl_strv_insert(tl_strv *s, int at, const char *str);
-void tl_strv_remove(tl_strv *s, int at);
+/* Replaces s[at, at+drop) by copies of ins in one move: folding a long options file stays linear. */
+void tl_strv_splice(tl_strv *s, int at, int drop, const tl_strv *ins);
 void tl_strv_replace(tl_strv *s, int at, const char *str);
 void tl_strv_append(tl_strv *s, const tl_strv *from);
 void tl_strv_free(tl_strv *s);
