@@ -1,5 +1,7 @@
 #include "compiler.h"
 
+#include "deps.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +64,7 @@ static int is_self_stat(const char *path, const struct stat *st)
 int tl_is_self(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 && is_self_stat(path, &st);
+    return tl_stat_cached(path, &st) == 0 && is_self_stat(path, &st);
 }
 
 const char *tl_active_env_value(void)
@@ -76,26 +78,82 @@ const char *tl_active_env_value(void)
     return active_buf;
 }
 
-char *tl_find_program(const char *name, const char *path)
+static tl_memo *g_memo;
+
+void tl_find_program_memo(tl_memo *m)
+{
+    g_memo = m;
+}
+
+/* The PATH walk. Every directory looked in before the hit and every candidate that exists is a dependency
+ * of the answer (deps.h): a new entry in an earlier directory, or a changed candidate, changes it. */
+static char *search(const char *name, const char *path)
 {
     char buf[4096];
-    if (strchr(name, '/'))
-        return access(name, X_OK) == 0 && !tl_is_self(name) ? strdup(name) : NULL;
     for (const char *p = path ? path : ""; ; ) {
         const char *end = strchr(p, ':');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         /* An empty PATH element means the current directory, as execvp treats it. */
         if (len == 0)
-            snprintf(buf, sizeof buf, "./%s", name);
+            snprintf(buf, sizeof buf, ".");
         else
-            snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, name);
-        struct stat st; /* one stat per candidate: this runs for every tool on every compile */
-        if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111) && !is_self_stat(buf, &st))
-            return strdup(buf);
+            snprintf(buf, sizeof buf, "%.*s", (int)len, p);
+        tl_deps_note(buf); /* a relative directory makes the answer unmemoizable */
+        size_t dl = strlen(buf);
+        snprintf(buf + dl, sizeof buf - dl, "/%s", name);
+        struct stat st; /* an absent candidate is covered by its directory's identity */
+        if (tl_stat_cached(buf, &st) != 0) {
+            tl_deps_note_absent(buf);
+        } else {
+            tl_deps_note_stat(buf, &st);
+            if (S_ISREG(st.st_mode) && (st.st_mode & 0111) && !is_self_stat(buf, &st))
+                return strdup(buf);
+        }
         if (!end)
             return NULL;
         p = end + 1;
     }
+}
+
+/* Memoized by (name, PATH, the active trueline-cc list) with the walk's dependencies: a warm lookup costs
+ * one stat per PATH directory, shared by every program looked up in this process. */
+char *tl_find_program(const char *name, const char *path)
+{
+    if (strchr(name, '/')) {
+        tl_deps_note(name);
+        return access(name, X_OK) == 0 && !tl_is_self(name) ? strdup(name) : NULL;
+    }
+    const char *active = getenv(TL_ACTIVE_ENV);
+    size_t klen = strlen(name) + (path ? strlen(path) : 0) + (active ? strlen(active) : 0) + 8;
+    char *key = malloc(klen);
+    if (!key)
+        return search(name, path);
+    snprintf(key, klen, "r\x1f%s\x1f%s\x1f%s", name, path ? path : "", active ? active : "");
+    const char *v = g_memo ? tl_memo_get(g_memo, key) : NULL;
+    const char *sep = v ? strchr(v, '\x1d') : NULL;
+    if (sep && tl_deps_hold(sep + 1)) {
+        tl_deps_note_serialized(sep + 1); /* an outer recording (the closure) depends on them too */
+        free(key);
+        return sep == v ? NULL : strndup(v, (size_t)(sep - v));
+    }
+    tl_deps d = { { 0 }, 0 };
+    tl_deps_begin(&d);
+    char *found = search(name, path);
+    tl_deps_end(&d);
+    char *ser = g_memo ? tl_deps_serialize(&d) : NULL;
+    if (ser) {
+        size_t n = (found ? strlen(found) : 0) + strlen(ser) + 2;
+        char *val = malloc(n);
+        if (val) {
+            snprintf(val, n, "%s\x1d%s", found ? found : "", ser);
+            tl_memo_put(g_memo, key, val);
+            free(val);
+        }
+        free(ser);
+    }
+    tl_deps_free(&d);
+    free(key);
+    return found;
 }
 
 static enum tl_cache cache_by_name(const char *name)

@@ -15,6 +15,8 @@ int tl_is_masquerade_name(const char *base);
 const char *tl_basename(const char *path);
 /* First executable `name` on `path` (a PATH-style list) that is not a trueline-cc; malloc'ed, or NULL. */
 char *tl_find_program(const char *name, const char *path);
+/* The memo tl_find_program keeps its answers in (NULL: none); set once the memo is open. */
+void tl_find_program_memo(tl_memo *m);
 /* 1 when path resolves to this trueline-cc or one listed in TL_ACTIVE_ENV. */
 int tl_is_self(const char *path);
 /* The value for TL_ACTIVE_ENV in children: the inherited list plus this executable. */

@@ -65,9 +65,19 @@ void tl_explain(const tl_invocation *inv, double fingerprint_ms, FILE *out)
         else
             fprintf(out, "trueline-cc: component %s: absent\n", c->role);
     }
+    if (inv->closure_memo)
+        fprintf(out, "trueline-cc: closure: from the memo (%d files and directories unchanged)\n", inv->closure_ndeps);
+    else if (inv->closure_ndeps >= 0)
+        fprintf(out, "trueline-cc: closure: walked (%d files and directories recorded for the next lookup)\n",
+                inv->closure_ndeps);
+    else
+        fprintf(out, "trueline-cc: closure: walked (not memoized: a relative path, a dangling link, a file changed "
+                     "in the last 2 s, or the memo is off)\n");
     for (int i = 0; i < inv->env_hashed.n; i++)
         fprintf(out, "trueline-cc: environment: %s\n", inv->env_hashed.v[i]);
     fprintf(out, "trueline-cc: fingerprint: %s (%.3f ms)\n", inv->fp_hex, fingerprint_ms);
+    fprintf(out, "trueline-cc: toolchain lookup: %.3f ms (finding the cache and compiler on PATH %.3f ms + fingerprint)\n",
+            inv->resolve_ms + fingerprint_ms, inv->resolve_ms);
     if (inv->cache == TL_CACHE_CCACHE)
         fprintf(out, "trueline-cc: cache key: CCACHE_COMPILERCHECK=string:%s\n", inv->fp_hex);
     else if (inv->cache == TL_CACHE_SCCACHE)

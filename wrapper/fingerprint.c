@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "compiler.h"
+#include "deps.h"
 
 const char *const tl_fingerprint_env[] = {
     /* gcc: where the driver finds cc1/as/specs, and search paths it adds (gcc's "Environment Variables") */
@@ -85,6 +86,10 @@ static int hash_components(tl_invocation *inv, tl_memo *memo, tl_error *err)
         if (!c->path)
             continue;
         int r = tl_memo_file_lookup(memo, c->path, &j->st, &c->hash, &j->err);
+        if (r < 0)
+            tl_deps_note(c->path);
+        else
+            tl_deps_note_stat(c->path, &j->st); /* the stat the hash belongs to (deps.h) */
         if (r < 0) { /* a tool that is not there is a fact worth hashing, not an error */
             free(c->path);
             c->path = NULL;
@@ -171,8 +176,9 @@ static int gnu_closure(tl_invocation *inv, tl_memo *memo, const char *driver, co
     return rc;
 }
 
-/* Plugin, specs and config files named in the arguments change the compile as much as cc1 does. */
-static int arg_files(tl_invocation *inv, tl_memo *memo, tl_error *err)
+/* Plugin, specs and config files named in the arguments change the compile as much as cc1 does:
+ * pairs of (role, file) into out. */
+static void arg_file_list(const tl_invocation *inv, tl_strv *out)
 {
     static const char *const eq_opts[] = { "-fplugin=", "-specs=", "--specs=", "--config=", NULL };
     for (int i = 0; i < inv->args.n; i++) {
@@ -184,12 +190,20 @@ static int arg_files(tl_invocation *inv, tl_memo *memo, tl_error *err)
             file = inv->args.v[++i];
         if (!file)
             continue;
-        char role[4200];
-        tl_fmt(role, sizeof role, "file named by %.*s", (int)(strcspn(a, "=")), a);
-        if (hash_comp(inv, memo, role, file, err) != 0)
-            return -1;
+        tl_strv_pushf(out, "file named by %.*s", (int)(strcspn(a, "=")), a);
+        tl_strv_push(out, file);
     }
-    return 0;
+}
+
+static int arg_files(tl_invocation *inv, tl_memo *memo, tl_error *err)
+{
+    tl_strv files = { 0 };
+    arg_file_list(inv, &files);
+    int rc = 0;
+    for (int i = 0; i + 1 < files.n && rc == 0; i += 2)
+        rc = hash_comp(inv, memo, files.v[i], files.v[i + 1], err);
+    tl_strv_free(&files);
+    return rc;
 }
 
 /* nvcc.profile assigns variables with =, += (append) and =+ (prepend), expanding $(NAME); we need
@@ -324,6 +338,7 @@ static int nvcc_closure(tl_invocation *inv, tl_memo *memo, tl_error *err)
         if (rc)
             return -1;
     }
+    tl_deps_note(libdev); /* the listing: a .bc added or removed changes the directory */
     if (libdevice(inv, memo, libdev, err))
         return -1;
     if (!inv->host_compiler)
@@ -341,7 +356,8 @@ static void hash_env(tl_invocation *inv, tl_hasher *h, const char *name)
         tl_strv_pushf(&inv->env_hashed, "%s=%s", name, v);
 }
 
-int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_error *err)
+/* The closure: every component with its content hash (cold: walk, probe and hash; see hash_components). */
+static int closure(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_error *err)
 {
     int rc = 0;
     if (inv->family == TL_FAM_NVCC)
@@ -361,8 +377,138 @@ int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_e
     }
     if (rc == 0)
         rc = hash_components(inv, memo, err);
-    if (rc != 0)
-        return -1;
+    return rc;
+}
+
+/* ---- the closure memo: the whole closure in one lookup ----
+ * Keyed by everything that chooses the closure apart from the file system: the family, the driver and host
+ * compiler paths, PATH and the environment variables the drivers read, the arguments that select sub-tools
+ * or name files, [fingerprint] extra_files. The file system part is the value's dependency list (deps.h):
+ * every component's stat identity (so a replaced ptxas, an edited nvcc.profile or a new cc1plus at the same
+ * path invalidates the entry exactly as the per-file memo would) plus the directories whose listing chose
+ * a component (PATH entries searched before a hit, libdevice). A warm lookup is then one stat per distinct
+ * file or directory, shared with the PATH lookups of the driver and the cache (deps.c's stat cache). */
+static char *closure_key(const tl_invocation *inv, const tl_config *cfg)
+{
+    tl_hasher *h = tl_hasher_new();
+    if (!h)
+        return NULL;
+    tl_strv sel = { 0 };
+    tl_hasher_update_str(h, "trueline-closure-1");
+    tl_hasher_update_str(h, tl_family_name(inv->family));
+    tl_hasher_update_str(h, inv->compiler_path);
+    tl_hasher_update_str(h, inv->family == TL_FAM_NVCC ? inv->host_compiler : "");
+    tl_hasher_update_str(h, getenv("PATH"));
+    tl_hasher_update_str(h, getenv(TL_ACTIVE_ENV));
+    for (int i = 0; tl_fingerprint_env[i]; i++)
+        tl_hasher_update_str(h, getenv(tl_fingerprint_env[i]));
+    tl_hasher_update_str(h, tl_config_get(cfg, "fingerprint", "extra_files"));
+    if (inv->family == TL_FAM_GCC || inv->family == TL_FAM_CLANG)
+        driver_selectors(&inv->args, &sel);
+    arg_file_list(inv, &sel);
+    for (int i = 0; i < sel.n; i++)
+        tl_hasher_update_str(h, sel.v[i]);
+    tl_strv_free(&sel);
+    char hex[TL_HASH_HEX_LEN + 1], *key = malloc(TL_HASH_HEX_LEN + 4);
+    tl_hash_hex(tl_hasher_final(h), hex);
+    if (key)
+        snprintf(key, TL_HASH_HEX_LEN + 4, "t\x1f%s", hex);
+    return key;
+}
+
+/* Value: "role\x1fpath\x1fhash\x1e..." (empty path: absent), "\x1d", then the dependencies. */
+static int closure_from_memo(tl_invocation *inv, tl_memo *memo, const char *key)
+{
+    const char *v = tl_memo_get(memo, key), *deps = v ? strchr(v, '\x1d') : NULL;
+    if (!deps || !tl_deps_hold(deps + 1))
+        return 0;
+    inv->closure_ndeps = 0;
+    for (const char *q = deps + 1; *q; q++)
+        inv->closure_ndeps += *q == '\x1e';
+    for (const char *p = v; p < deps;) {
+        const char *end = memchr(p, '\x1e', (size_t)(deps - p)), *f1 = memchr(p, '\x1f', (size_t)(deps - p));
+        const char *f2 = f1 ? memchr(f1 + 1, '\x1f', (size_t)(deps - f1 - 1)) : NULL;
+        tl_hash128 hash;
+        char role[256], path[4096], hex[TL_HASH_HEX_LEN + 1];
+        if (!end || !f2 || f2 > end || f1 - p >= (long)sizeof role || f2 - f1 - 1 >= (long)sizeof path ||
+            end - f2 - 1 != TL_HASH_HEX_LEN)
+            goto bad;
+        memcpy(role, p, (size_t)(f1 - p));
+        role[f1 - p] = 0;
+        memcpy(path, f1 + 1, (size_t)(f2 - f1 - 1));
+        path[f2 - f1 - 1] = 0;
+        memcpy(hex, f2 + 1, TL_HASH_HEX_LEN);
+        hex[TL_HASH_HEX_LEN] = 0;
+        if (tl_hash_from_hex(hex, &hash) != 0)
+            goto bad;
+        add_comp(inv, role, path[0] ? path : NULL, hash, 1);
+        p = end + 1;
+    }
+    return 1;
+bad: /* a damaged value is never trusted: start over cold */
+    for (int i = 0; i < inv->ncomps; i++) {
+        free(inv->comps[i].role);
+        free(inv->comps[i].path);
+    }
+    free(inv->comps);
+    inv->comps = NULL;
+    inv->ncomps = 0;
+    return 0;
+}
+
+static void closure_to_memo(const tl_invocation *inv, tl_memo *memo, const char *key, const tl_deps *d)
+{
+    char *deps = tl_deps_serialize(d);
+    tl_strv parts = { 0 };
+    for (int i = 0; deps && i < inv->ncomps; i++) {
+        char hex[TL_HASH_HEX_LEN + 1];
+        tl_hash_hex(inv->comps[i].hash, hex);
+        const char *path = inv->comps[i].path ? inv->comps[i].path : "";
+        if (strpbrk(inv->comps[i].role, "\t\n\x1d\x1e\x1f") || strpbrk(path, "\t\n\x1d\x1e\x1f"))
+            goto out;
+        tl_strv_pushf(&parts, "%s\x1f%s\x1f%s\x1e", inv->comps[i].role, path, hex);
+    }
+    if (deps) {
+        tl_strv_pushf(&parts, "\x1d%s", deps);
+        size_t n = 1, at = 0;
+        for (int i = 0; i < parts.n; i++)
+            n += strlen(parts.v[i]);
+        char *o = malloc(n);
+        for (int i = 0; o && i < parts.n; i++) {
+            size_t l = strlen(parts.v[i]);
+            memcpy(o + at, parts.v[i], l);
+            at += l;
+        }
+        if (o) {
+            o[at] = 0;
+            tl_memo_put(memo, key, o);
+            free(o);
+        }
+    }
+out:
+    tl_strv_free(&parts);
+    free(deps);
+}
+
+int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_error *err)
+{
+    char *key = memo ? closure_key(inv, cfg) : NULL;
+    inv->closure_memo = key && closure_from_memo(inv, memo, key);
+    if (!inv->closure_memo) {
+        tl_deps d = { { 0 }, 0 };
+        tl_deps_begin(&d);
+        int rc = closure(inv, cfg, memo, err);
+        tl_deps_end(&d);
+        inv->closure_ndeps = d.unmemoizable || !inv->memo_dir ? -1 : d.items.n;
+        if (rc == 0 && key && inv->closure_ndeps >= 0)
+            closure_to_memo(inv, memo, key, &d);
+        tl_deps_free(&d);
+        if (rc != 0) {
+            free(key);
+            return -1;
+        }
+    }
+    free(key);
     tl_hasher *h = tl_hasher_new();
     if (!h)
         return tl_fail(err, "out of memory");

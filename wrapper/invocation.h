@@ -48,6 +48,8 @@ typedef struct tl_invocation {
 
     tl_component *comps;
     int ncomps;
+    int closure_memo;   /* explain: 1 the closure came from the closure memo, 0 it was walked */
+    int closure_ndeps;  /* explain: files and directories the closure depends on (-1: not memoizable) */
     tl_strv env_hashed; /* "NAME=value" or "NAME (unset)", in hash order */
     tl_hash128 fingerprint;
     char fp_hex[TL_HASH_HEX_LEN + 1];
@@ -55,6 +57,7 @@ typedef struct tl_invocation {
     char argv_hex[TL_HASH_HEX_LEN + 1];
 
     int explain;
+    double resolve_ms;  /* explain: time spent finding the cache and the compiler on PATH (classify) */
     char *memo_dir;     /* where the memo cache lives (NULL: disabled) */
     char *memo_problem; /* why the memo cache could not be written, for explain */
 } tl_invocation;

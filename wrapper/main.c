@@ -119,25 +119,20 @@ static int pipeline(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, dou
     double t1 = now_ms();
     if (tl_fingerprint(inv, cfg, memo, err) != 0)
         return -1;
-    *fp_ms = now_ms() - t1 + (t1 - t0); /* family probe + fingerprint: the toolchain's whole cost */
+    *fp_ms = now_ms() - t1 + (t1 - t0); /* family probe + fingerprint (PATH lookups: inv->resolve_ms) */
     tl_argv_hash(inv);
     return 0;
 }
 
 /* The pipeline, then the compile: returns only when there is no compile to run or exec failed. */
-static int wrap(tl_invocation *inv, const tl_config *cfg, int print_fp)
+static int wrap(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, int print_fp)
 {
     tl_error err = { { 0 } }, merr;
-    inv->memo_dir = memo_dir(cfg);
-    tl_memo *memo = tl_memo_open(inv->memo_dir);
     double fp_ms = 0;
-    if (pipeline(inv, cfg, memo, &fp_ms, &err) != 0) {
-        tl_memo_close(memo);
+    if (pipeline(inv, cfg, memo, &fp_ms, &err) != 0)
         return wrapper_failed(inv, cfg, err.msg);
-    }
     if (tl_memo_save(memo, &merr) != 0)
         inv->memo_problem = strdup(merr.msg); /* slower next time, never a failed compile */
-    tl_memo_close(memo);
     if (inv->explain)
         tl_explain(inv, fp_ms, stderr);
     if (print_fp) {
@@ -176,16 +171,24 @@ int main(int argc, char **argv)
 
     tl_invocation inv = { 0 };
     inv.explain = explain;
+    /* Open before classify: where ccache and the compiler are on PATH is memoized too (compiler.c). */
+    inv.memo_dir = cfg_bad ? NULL : memo_dir(&cfg);
+    tl_memo *memo = tl_memo_open(inv.memo_dir);
+    tl_find_program_memo(memo);
     int rc;
+    double t0 = now_ms();
     int crc = tl_classify(&inv, argc, argv, &cfg, &err);
+    inv.resolve_ms = now_ms() - t0;
     if (crc != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
         rc = crc == -2 ? TL_EXIT_BAD_INPUT : crc == -3 ? 126 : 127;
     } else if (cfg_bad) {
         rc = wrapper_failed(&inv, &cfg, cfg_err.msg);
     } else {
-        rc = wrap(&inv, &cfg, print_fp);
+        rc = wrap(&inv, &cfg, memo, print_fp);
     }
+    tl_find_program_memo(NULL);
+    tl_memo_close(memo);
     tl_invocation_free(&inv);
     tl_config_free(&cfg);
     return rc;

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "deps.h"
+
 #define MEMO_FILE "memo-v1"
 #define MEMO_HEADER "trueline-memo 1\n"
 /* Bounded so a long-lived cache never grows without limit: the oldest half is dropped beyond this. */
@@ -157,9 +159,23 @@ int tl_memo_save(tl_memo *m, tl_error *err)
     char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/" MEMO_FILE, m->dir);
     load(&now, path);
-    for (int i = 0; i < m->n; i++)
-        if (m->e[i].fresh && !lookup(&now, m->e[i].key))
+    for (int i = 0; i < m->n; i++) {
+        if (!m->e[i].fresh)
+            continue;
+        /* A fresh value replaces the file's: a validated answer (tl_memo_put) is re-computed under the same
+         * key when what it depended on changed; file hashes and probes never change value under a key. */
+        struct entry *old = NULL;
+        for (int k = now.n - 1; k >= 0 && !old; k--)
+            if (strcmp(now.e[k].key, m->e[i].key) == 0)
+                old = &now.e[k];
+        char *v;
+        if (old && strcmp(old->val, m->e[i].val) != 0 && (v = strdup(m->e[i].val))) {
+            free(old->val);
+            old->val = v;
+        } else if (!old) {
             add(&now, m->e[i].key, m->e[i].val, 1);
+        }
+    }
     int from = now.n > MEMO_MAX_ENTRIES ? now.n - MEMO_MAX_ENTRIES / 2 : 0;
     int rc = -1;
     if (mkdirs(m->dir) != 0) {
@@ -260,6 +276,22 @@ int tl_memo_file_hash(tl_memo *m, const char *path, tl_hash128 *out, int *hit, t
     return 0;
 }
 
+const char *tl_memo_get(const tl_memo *m, const char *key)
+{
+    return m ? lookup(m, key) : NULL;
+}
+
+void tl_memo_put(tl_memo *m, const char *key, const char *val)
+{
+    if (!m || !m->dir || strpbrk(key, "\t\n") || strpbrk(val, "\t\n"))
+        return;
+    const char *old = lookup(m, key);
+    if (old && strcmp(old, val) == 0)
+        return;
+    add(m, key, val, 1);
+    m->dirty = 1;
+}
+
 /* Probe outputs are stored on one line: backslash, tab and newline escaped. */
 static void escape(const char *in, char *out, size_t n)
 {
@@ -349,7 +381,7 @@ const char *tl_memo_probe(tl_memo *m, char *const argv[])
 {
     struct stat st;
     char key[8192];
-    if (!m || stat(argv[0], &st) != 0)
+    if (!m || tl_stat_cached(argv[0], &st) != 0)
         return NULL;
     stat_key(key, sizeof key, "p", argv[0], &st);
     size_t k = strlen(key);

@@ -1,0 +1,52 @@
+/* What a memoized answer depends on, and the cheap check that it still holds.
+ *
+ * A warm compile must not redo the PATH searches and closure walk of a cold one (each stat costs ~3 us
+ * on a VM; a cold nvcc closure is ~90 of them). Instead the memo keeps, next to an answer (where a
+ * program was found, the whole toolchain closure), the stat identity of every file and directory that
+ * decided it: the directories searched before the hit (creating, removing or renaming an entry changes a
+ * directory's mtime/ctime), the files found or rejected (dev, ino, size, mtime, ctime, mode), paths that
+ * were absent. The answer is reused only when every one of them stats the same again. Stats go through a
+ * per-process cache, so the PATH directories shared by several searches cost one stat each.
+ *
+ * An entry is not recorded (unmemoizable) when it depends on a relative path (the working directory is no
+ * part of the key), on a dangling symlink (its target appearing changes nothing we stat), or on anything
+ * modified in the last two seconds: timestamps are kernel-tick coarse, so a change in the same tick as our
+ * stat would keep the same mtime (git's "racily clean" problem). */
+#ifndef TL_WRAPPER_DEPS_H
+#define TL_WRAPPER_DEPS_H
+#include <sys/stat.h>
+
+#include "strv.h"
+
+typedef struct tl_deps {
+    tl_strv items; /* "path\x1fid" */
+    int unmemoizable;
+} tl_deps;
+
+/* stat(2) through the per-process cache; 0, or -1 with errno. */
+int tl_stat_cached(const char *path, struct stat *st);
+/* Forgets what the cache knows (after a cold path wrote or hashed files). */
+void tl_stat_cache_clear(void);
+
+/* Recording: while d is active (at most 4 nested), every tl_deps_note* call adds to it. */
+void tl_deps_begin(tl_deps *d);
+void tl_deps_end(tl_deps *d);
+void tl_deps_free(tl_deps *d);
+/* Records path as it stats now (through the cache). */
+void tl_deps_note(const char *path);
+/* A path found absent that the directory's identity covers (recorded only when it is a dangling
+ * symlink, which taints: see above). */
+void tl_deps_note_absent(const char *path);
+/* Records path with a stat already taken (NULL: absent). */
+void tl_deps_note_stat(const char *path, const struct stat *st);
+/* Marks every active recording unmemoizable. */
+void tl_deps_taint(void);
+/* Adds the dependencies of a memo value (a nested answer reused inside an outer recording). */
+void tl_deps_note_serialized(const char *s);
+
+/* "path\x1fid\x1e..." (no tabs or newlines); NULL when d is unmemoizable or cannot be serialized. */
+char *tl_deps_serialize(const tl_deps *d);
+/* 1 when every dependency in s stats as recorded. */
+int tl_deps_hold(const char *s);
+
+#endif
