@@ -175,6 +175,43 @@ printf 'trueline-memo 1\ngarbage\nf:/usr/bin/gcc:zz\tnothex\n\x00\x01' > "$memo"
 trueline-cc --trueline-print-fingerprint gcc -c a.c > fp.corrupt
 check "a corrupt memo file is ignored, not trusted" cmp -s fp.corrupt fp.1
 
+# --- the closure memo (wrapper/deps.h): the whole toolchain in one lookup, re-validated by stat -----------
+# A fake gcc driver whose cc1 we can rewrite, and an empty directory early on PATH where an `as` can appear.
+export XDG_CACHE_HOME=$T/closure
+TC=$T/tc; mkdir -p "$TC/bin" "$TC/lib" "$TC/early"
+cat > "$TC/bin/gcc" <<'EOF'
+#!/bin/sh
+case "$1" in
+  -print-prog-name=cc1|-print-prog-name=cc1plus) echo "$(dirname "$0")/../lib/${1#-print-prog-name=}" ;;
+  -print-prog-name=*) echo "${1#-print-prog-name=}" ;;
+  *) echo "gcc (fake) 12.0" ;;
+esac
+EOF
+chmod +x "$TC/bin/gcc"
+printf 'cc1 version 1\n' > "$TC/lib/cc1"; printf 'cc1plus version 1\n' > "$TC/lib/cc1plus"
+tfp() { PATH="$TC/early:$TC/bin:$PATH" trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c 2>"$1"; }
+sleep 3 # files changed in the last 2 s are never memoized (timestamps are tick-coarse: "racily clean")
+fp1=$(tfp ex1.txt); fp2=$(tfp ex2.txt)
+contains "closure memo: the first lookup walks the closure and records it" ex1.txt 'closure: walked \([0-9]+ files and directories recorded'
+contains "... the second comes from the memo" ex2.txt 'closure: from the memo \([0-9]+ files'
+check "... with the same fingerprint" test -n "$fp1" -a "$fp1" = "$fp2"
+check "... which is the one computed with the memo off" test "$fp1" = "$(PATH="$TC/early:$TC/bin:$PATH" TRUELINE_FINGERPRINT_MEMO=false trueline-cc --trueline-print-fingerprint gcc -c a.c)"
+cp -p "$TC/lib/cc1" "$T/cc1.ref"
+printf 'cc1 version 2\n' > "$TC/lib/cc1"; touch -r "$T/cc1.ref" "$TC/lib/cc1"
+check "cc1 rewritten in place kept size and mtime" test "$(stat -c %s.%Y "$TC/lib/cc1")" = "$(stat -c %s.%Y "$T/cc1.ref")"
+fp3=$(tfp ex3.txt)
+check "... the fingerprint changes (its ctime did)" test -n "$fp3" -a "$fp3" != "$fp1"
+contains "... the closure was walked again" ex3.txt 'closure: walked'
+sleep 3
+fp4=$(tfp ex4.txt); tfp ex5.txt >/dev/null
+contains "after the change settles, the closure is memoized again" ex5.txt 'closure: from the memo'
+printf '#!/bin/sh\nexit 0\n' > "$TC/early/as"; chmod +x "$TC/early/as"
+fp6=$(tfp ex6.txt)
+check "a new 'as' in an earlier PATH directory: the fingerprint changes" test -n "$fp6" -a "$fp6" != "$fp4"
+contains "... it is the host assembler now" ex6.txt "component as: [0-9a-f]{32} $TC/early/as"
+rm "$TC/early/as"
+check "... and removing it again restores the fingerprint" test "$(tfp ex7.txt)" = "$fp4"
+
 # --- the shipped configuration and its documentation -------------------------------------------------------
 TRUELINE_CONFIG=$TRUELINE_ROOT/conf/trueline.ini trueline-cc --trueline-explain gcc -c a.c -o shipped.o 2>ex.txt
 contains "conf/trueline.ini loads and gives the documented defaults" ex.txt 'forced: -g1'

@@ -69,6 +69,20 @@ if have ccache; then
   check "... and the new object differs (ptxas -O0 took effect)" bash -c "! cmp -s t1.o t3.o"
   contains "explain: nvcc.profile component listed" ex.txt "component nvcc.profile: [0-9a-f]{32} $C/bin/nvcc.profile"
   lacks "explain: the fingerprint changed" ex.txt "fingerprint: $fp_before"
+
+  # --- the closure memo: a ptxas rewritten in place (same size and mtime) behind a warm memo ----------------
+  rm "$C/bin/ptxas"; cp -p "$CUDA_HOME/bin/ptxas" "$C/bin/ptxas"
+  sleep 3 # outside the 2 s window in which nothing is memoized (wrapper/deps.h)
+  fp_a=$(trueline-cc --trueline-print-fingerprint "$C/bin/nvcc" "${NV[@]}")
+  trueline-cc --trueline-explain --trueline-print-fingerprint "$C/bin/nvcc" "${NV[@]}" >fp_b.txt 2>ex.txt
+  contains "closure memo: a warm nvcc lookup comes from the memo" ex.txt 'closure: from the memo'
+  check "... with the same fingerprint" test -n "$fp_a" -a "$fp_a" = "$(cat fp_b.txt)"
+  printf 'X' | dd of="$C/bin/ptxas" bs=1 seek=100 conv=notrunc 2>/dev/null
+  touch -r "$CUDA_HOME/bin/ptxas" "$C/bin/ptxas"
+  check "ptxas rewritten in place kept size and mtime" test "$(stat -c %s.%Y "$C/bin/ptxas")" = "$(stat -c %s.%Y "$CUDA_HOME/bin/ptxas")"
+  trueline-cc --trueline-explain --trueline-print-fingerprint "$C/bin/nvcc" "${NV[@]}" >fp_c.txt 2>ex.txt
+  check "... the fingerprint changes" test -s fp_c.txt -a "$fp_a" != "$(cat fp_c.txt)"
+  contains "... the closure was walked again" ex.txt 'closure: walked'
 else
   skip "ccache not installed: poisoning and toolchain-change tests"
 fi
