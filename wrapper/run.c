@@ -68,11 +68,22 @@ int tl_run_unwrapped(char *const argv[])
 }
 
 static volatile sig_atomic_t child_pid;
+static const int fwd_sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static struct sigaction fwd_old[4]; /* the dispositions we replaced */
 
 static void forward(int sig)
 {
-    if (child_pid > 0)
+    if (child_pid > 0) {
         kill((pid_t)child_pid, sig);
+        return;
+    }
+    /* No child any more (we are verifying its output): the signal does what it did before we took it. */
+    for (int i = 0; i < 4; i++)
+        if (fwd_sigs[i] == sig) {
+            sigaction(sig, &fwd_old[i], NULL);
+            if (fwd_old[i].sa_handler != SIG_IGN)
+                raise(sig);
+        }
 }
 
 int tl_run_wait(char *const argv[])
@@ -86,18 +97,22 @@ int tl_run_wait(char *const argv[])
         errno = e;
         return exec_failed(argv[0]) << 8;
     }
-    /* Signals sent to the wrapper alone (make's SIGTERM, a timeout) reach the compiler too. */
+    /* Signals sent to the wrapper alone (make's SIGTERM, a timeout) reach the compiler too. The handlers
+     * stay installed after the wait (forward() then restores and re-raises): restoring them cost 4 system
+     * calls on every cached compile, and only exit or another tl_run_wait follows. */
     child_pid = pid;
-    struct sigaction sa = { .sa_handler = forward }, old[4];
-    const int sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-    sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 4; i++)
-        sigaction(sigs[i], &sa, &old[i]);
+    static int installed;
+    if (!installed) {
+        struct sigaction sa = { .sa_handler = forward };
+        sigemptyset(&sa.sa_mask);
+        for (int i = 0; i < 4; i++)
+            sigaction(fwd_sigs[i], &sa, &fwd_old[i]);
+        installed = 1;
+    }
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    for (int i = 0; i < 4; i++)
-        sigaction(sigs[i], &old[i], NULL);
+    child_pid = 0;
     return status;
 }
 

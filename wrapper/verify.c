@@ -1,8 +1,9 @@
 /* Cache-hit verification: after a cached compile, the object's record must say it was built by this
  * toolchain (fingerprint) from this effective argv (argv hash); statistics of what was found.
- * Reading goes through libelf like every other ELF access of the project. ELF_C_READ (elfutils 0.188)
- * reads lazily: strace of a hit shows one open and four small preads (ELF header, section headers,
- * section-name table, the note), never the whole object, so a large nvcc object (fatbin) costs the same.
+ * Reading goes through libelf like every other ELF access of the project: objects under 128 KB are read
+ * with one read(2) and parsed with elf_memory; larger ones with ELF_C_READ (elfutils 0.188), which reads
+ * lazily (one open and four small preads: ELF header, section headers, section-name table, the note),
+ * never the whole object, so a large nvcc object (fatbin) costs the same.
  * The host-object test is made on the header libelf already read (no second open). */
 #include "provenance.h"
 
@@ -109,7 +110,12 @@ static int read_record(const char *path, struct collected *c, tl_verify_result *
         return -1;
     }
     elf_version(EV_CURRENT);
-    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    /* A host object of a hit is usually small (a few KB for gcc, tens of KB with nvcc's fatbin): one read
+     * and libelf on the memory image costs 1 system call where ELF_C_READ's lazy reads cost 7 (fcntl,
+     * fstat, 4 preads); larger files keep the lazy reads, which never touch the bulk of the object. */
+    static char image[128 << 10];
+    ssize_t got = read(fd, image, sizeof image);
+    Elf *elf = got > 0 && (size_t)got < sizeof image ? elf_memory(image, (size_t)got) : elf_begin(fd, ELF_C_READ, NULL);
     GElf_Ehdr eh;
     size_t shstrndx;
     int rc = -1;
