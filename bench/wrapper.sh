@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # trueline-cc cost: (1) hit-path overhead, `trueline-cc ccache gcc` vs `ccache gcc` and the same for nvcc,
-# median of PAIRS alternated pairs (the bare call gets the flags trueline-cc would force, so both do
-# the same compile and both are cache hits); (2) fingerprint cold (memo cache empty, files in page
-# cache) and warm, as measured inside trueline-cc (explain mode). Prints the "## wrapper" section.
+# median of PAIRS alternated pairs (the bare call gets the flags trueline-cc would force, so both do the
+# same compile and both are cache hits), in wall time and in CPU time of each process tree (wait4 rusage:
+# far less disturbed by other load than wall time on a shared 2-core machine); (2) the floor any extra
+# program in front of ccache pays here, measured with a static do-nothing exec; (3) system calls per hit
+# (strace counts: deterministic, load-independent); (4) the toolchain fingerprint cold and warm as measured
+# inside trueline-cc (explain mode). Prints the "## wrapper" section. About a minute on 2 cores.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 W=${TRUELINE_BUILD:-$root/build}/bin/trueline-cc
@@ -12,78 +15,95 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 printf 'int answer(int x) { return x * 42; }\n' > a.c
 printf '__global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }\n' > k.cu
+# The floor: a static program that only execs its arguments (trueline-cc is static too).
+printf '#include <unistd.h>\nint main(int c, char **v) { (void)c; execvp(v[1], v + 1); return 127; }\n' > execit.c
+floor=/usr/bin/env; floor_what='`/usr/bin/env` (dynamic: no static libc here)'
+if cc -O2 -static -o execit execit.c 2>/dev/null; then floor=$tmp/execit; floor_what='a static do-nothing `execvp` program'; fi
 export CCACHE_DIR=$tmp/ccache XDG_CACHE_HOME=$tmp/xdg
 unset NVCC_PREPEND_FLAGS NVCC_APPEND_FLAGS CCC_OVERRIDE_OPTIONS TRUELINE_EXPLAIN
 have_nvcc=0; command -v nvcc >/dev/null 2>&1 && have_nvcc=1
 have_ccache=0; command -v ccache >/dev/null 2>&1 && have_ccache=1
-python3 - "$W" "${PAIRS:-31}" "$have_nvcc" "$have_ccache" <<'PY'
+have_strace=0; command -v strace >/dev/null 2>&1 && have_strace=1
+python3 - "$W" "${PAIRS:-31}" "$have_nvcc" "$have_ccache" "$have_strace" "$floor" "$floor_what" <<'PY'
 import os, re, statistics, subprocess, sys, time
-W, PAIRS, NVCC, CCACHE = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4] == "1"
-
+W, PAIRS, NVCC, CCACHE, STRACE, FLOOR, FLOOR_WHAT = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", \
+    sys.argv[4] == "1", sys.argv[5] == "1", sys.argv[6], sys.argv[7]
 NOPROV = dict(os.environ, TRUELINE_PROVENANCE_STAMP="false")
+med = statistics.median
 
-def run(cmd, capture=False, env=None):
+def run(cmd, env=None, capture=False):
+    """Wall ms, CPU ms (user+sys of the process tree, from wait4), stderr."""
     t0 = time.perf_counter_ns()
-    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE if capture else subprocess.DEVNULL, env=env)
-    dt = (time.perf_counter_ns() - t0) / 1e6
-    if r.returncode != 0:
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE if capture else subprocess.DEVNULL, env=env)
+    err = p.stderr.read().decode() if capture else ""
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = (time.perf_counter_ns() - t0) / 1e6
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
         sys.exit("bench: failed: " + " ".join(cmd))
-    return dt, (r.stderr.decode() if capture else "")
+    return wall, (ru.ru_utime + ru.ru_stime) * 1e3, err
 
 def ccache_counts():
     out = subprocess.run(["ccache", "--print-stats"], capture_output=True, text=True).stdout
     c = dict(l.split("\t") for l in out.splitlines() if "\t" in l)
-    hits = int(c.get("direct_cache_hit", 0)) + int(c.get("preprocessed_cache_hit", 0))
-    return hits, int(c.get("cache_miss", 0))
+    return int(c.get("direct_cache_hit", 0)) + int(c.get("preprocessed_cache_hit", 0)), int(c.get("cache_miss", 0))
 
 def pairs(base, tl, env=None):
-    for c in (base, tl, base, tl):  # fill the cache and the page cache
+    for c in (base, tl, base, tl):  # fill the cache, the memo and the page cache
         run(c, env=env if c is tl else None)
     h0, m0 = ccache_counts()
-    b, w = [], []
+    bw, tw, dw, dc = [], [], [], []
     for i in range(PAIRS):  # alternate which goes first so drift hits both alike
         if i % 2 == 0:
-            b.append(run(base)[0]); w.append(run(tl, env=env)[0])
+            b = run(base); t = run(tl, env)
         else:
-            w.append(run(tl, env=env)[0]); b.append(run(base)[0])
+            t = run(tl, env); b = run(base)
+        bw.append(b[0]); tw.append(t[0]); dw.append(t[0] - b[0]); dc.append(t[1] - b[1])
     h1, m1 = ccache_counts()
     assert m1 == m0 and h1 - h0 == 2 * PAIRS, "not all timed calls were cache hits"
-    d = [x - y for x, y in zip(w, b)]
-    return statistics.median(b), statistics.median(w), statistics.median(d)
+    return med(bw), med(tw), med(dw), med(dc)
+
+def syscalls(cmd, env=None, follow=False):
+    """System calls of cmd (follow: with every child), by strace -c."""
+    out = os.path.join(os.getcwd(), "strace.txt")
+    run(["strace", "-qq", "-c", "-o", out] + (["-f"] if follow else []) + cmd, env)
+    tot = [l for l in open(out) if l.rstrip().endswith("total")]
+    return int(tot[0].split()[3]) if tot else -1
 
 def fp_ms(cmd, cold):
     memo = os.path.join(os.environ["XDG_CACHE_HOME"], "trueline", "memo-v1")
     if cold and os.path.exists(memo):
         os.unlink(memo)
-    _, err = run([W, "--trueline-explain", "--trueline-print-fingerprint"] + cmd, capture=True)
-    m = re.search(r"fingerprint: [0-9a-f]{32} \(([0-9.]+) ms\)", err)
-    return float(m.group(1))
+    _, _, err = run([W, "--trueline-explain", "--trueline-print-fingerprint"] + cmd, capture=True)
+    f = float(re.search(r"fingerprint: [0-9a-f]{32} \(([0-9.]+) ms\)", err).group(1))
+    m = re.search(r"toolchain lookup: ([0-9.]+) ms", err)
+    return f, (float(m.group(1)) if m else float("nan"))
 
-rows = []
+rows, calls = [], []
 if CCACHE:
     gcc_b = ["ccache", "gcc", "-c", "a.c", "-o", "b.o", "-g1"]
     gcc_t = [W, "ccache", "gcc", "-c", "a.c", "-o", "t.o"]
     nv_b = ["ccache", "nvcc", "-c", "-arch=sm_90", "k.cu", "-o", "b.o", "-lineinfo", "-Xcompiler=-g1"]
     nv_t = [W, "ccache", "nvcc", "-c", "-arch=sm_90", "k.cu", "-o", "t.o"]
-    # The wrapper alone (provenance stamping off), then as shipped (stamping stage + hit verification).
-    # Reference: the cost of any one extra process in front of ccache on this machine.
-    rows.append(("reference: `/usr/bin/env` in front of ccache gcc",) + pairs(gcc_b, ["/usr/bin/env"] + gcc_b))
-    rows.append(("gcc -c, wrapper only (provenance stamp off)",) + pairs(gcc_b, gcc_t, NOPROV))
-    rows.append(("gcc -c, as shipped (with provenance stage)",) + pairs(gcc_b, gcc_t))
-    if NVCC:
-        rows.append(("nvcc -c -arch=sm_90, wrapper only (provenance stamp off)",) + pairs(nv_b, nv_t, NOPROV))
-        rows.append(("nvcc -c -arch=sm_90, as shipped (with provenance stage)",) + pairs(nv_b, nv_t))
+    rows.append(("floor: " + FLOOR_WHAT + " in front of ccache gcc",) + pairs(gcc_b, [FLOOR] + gcc_b))
+    cases = [("gcc -c", gcc_b, gcc_t)] + ([("nvcc -c -arch=sm_90", nv_b, nv_t)] if NVCC else [])
+    for name, b, t in cases:
+        # The wrapper alone (provenance stamping off: it execs ccache), then as shipped (the cache runs the
+        # stamping stage on misses; on a hit the wrapper waits for ccache and verifies the object's record).
+        rows.append((name + ", wrapper only (provenance stamp off)",) + pairs(b, t, NOPROV))
+        rows.append((name + ", as shipped (with provenance stage)",) + pairs(b, t))
+        if STRACE:
+            bare = syscalls(b, follow=True)
+            calls.append((name, bare, syscalls(t, NOPROV, True) - bare, syscalls(t), syscalls(t, follow=True) - bare))
 
 fps = []
-tools = [("gcc", ["gcc", "-c", "a.c"])]
-if NVCC:
-    tools.append(("nvcc + host gcc", ["nvcc", "-c", "-arch=sm_90", "k.cu"]))
+tools = [("gcc", ["gcc", "-c", "a.c"])] + ([("nvcc + host gcc", ["nvcc", "-c", "-arch=sm_90", "k.cu"])] if NVCC else [])
 for name, cmd in tools:
     fp_ms(cmd, True)  # page cache
-    cold = statistics.median(fp_ms(cmd, True) for _ in range(9))
+    cold = med(fp_ms(cmd, True)[0] for _ in range(9))
     fp_ms(cmd, True)
-    warm = statistics.median(fp_ms(cmd, False) for _ in range(PAIRS))
-    fps.append((name, cold, warm))
+    warm = [fp_ms(cmd, False) for _ in range(PAIRS)]
+    fps.append((name, cold, med(w[0] for w in warm), med(w[1] for w in warm)))
 
 load = open("/proc/loadavg").read().split()[:3]
 print("## wrapper")
@@ -93,22 +113,38 @@ print("Command: `make bench` (or `BENCH=wrapper bash bench/run.sh`).")
 print()
 print("### Hit-path overhead (both calls are ccache hits; the bare call is given the flags trueline-cc forces)")
 print()
-print("| compile (all timed calls are ccache hits) | bare ccache, median ms | trueline-cc ccache, median ms | median of pair differences | ratio | target |")
-print("|---|---|---|---|---|---|")
-targets = {"gcc": "+0.3 ms, ~1.05x", "nvcc": "+0.3 ms, ~1.03x", "reference:": "(floor)"}
-for name, b, w, d in rows:
-    print(f"| {name} | {b:.2f} | {w:.2f} | {d:+.2f} ms | {w / b:.3f}x | {targets[name.split()[0]]} |")
+print("Wall: medians of each side and of the pair differences. CPU: median of the pair differences in user +")
+print("system time of the whole process tree (wait4), which other load on the machine disturbs far less.")
+print("*Above the floor*: CPU difference minus the floor row's, i.e. what trueline-cc does beyond being one")
+print("more program that the kernel has to exec.")
 print()
-print("trueline-cc's own user-space work on the warm path is ~0.2 M instructions (valgrind --tool=callgrind,")
-print("about 0.05 ms); the rest of the wrapper-only difference is the kernel's cost of one more (static) exec,")
-print("which the reference row measures for a dynamically linked /usr/bin/env.")
+print("| compile (all timed calls are ccache hits) | bare ccache, median ms | trueline-cc ccache, median ms | wall: median of pair differences | CPU: median of pair differences | CPU above the floor | target |")
+print("|---|---|---|---|---|---|---|")
+floor_cpu = rows[0][4] if rows else 0.0
+for i, (name, b, w, d, c) in enumerate(rows):
+    target = "(floor)" if i == 0 else "+0.3 ms" + (", ~1.05x" if name.startswith("gcc") else ", ~1.03x")
+    above = "" if i == 0 else f"{c - floor_cpu:+.2f} ms"
+    print(f"| {name} | {b:.2f} | {w:.2f} | {d:+.2f} ms | {c:+.2f} ms | {above} | {target} |")
 if not rows:
-    print("| (ccache not installed: not measured) | | | | | |")
+    print("| (ccache not installed: not measured) | | | | | | |")
+if calls:
+    print()
+    print("System calls per cache hit (strace -c; deterministic): everything the call makes beyond what bare")
+    print("`ccache` makes (ccache itself does less behind trueline-cc: it is handed the compiler's path and")
+    print("`CCACHE_COMPILERCHECK=string:`), and as shipped the wrapper's own process, which waits for ccache:")
+    print()
+    print("| compile | bare ccache (whole tree) | extra in the tree, stamp off | extra in the tree, as shipped | trueline-cc's own process, as shipped |")
+    print("|---|---|---|---|---|")
+    for name, bare, extra_off, own_on, extra_on in calls:
+        print(f"| {name} | {bare} | {extra_off:+d} | {extra_on:+d} | {own_on} |")
 print()
-print("### Toolchain fingerprint, measured inside trueline-cc (family probe + closure + hashing)")
+print("### Toolchain fingerprint, measured inside trueline-cc")
 print()
-print("| toolchain | cold: memo empty, files in page cache (median of 9) | warm: memo hit (median) | target |")
-print("|---|---|---|---|")
-for name, cold, warm in fps:
-    print(f"| {name} | {cold:.1f} ms | {warm:.3f} ms | cold <= 120 ms, warm <= 0.2 ms |")
+print("*Fingerprint*: family probe + closure + hashing (the closure memo's one lookup when warm). *Toolchain")
+print("lookup*: the same plus finding the compiler on PATH (memoized too, validated by the PATH directories).")
+print()
+print("| toolchain | cold: memo empty, files in page cache (median of 9) | warm fingerprint (median) | warm toolchain lookup (median) | target |")
+print("|---|---|---|---|---|")
+for name, cold, warm, look in fps:
+    print(f"| {name} | {cold:.1f} ms | {warm:.3f} ms | {look:.3f} ms | cold <= 120 ms, warm <= 0.2 ms |")
 PY
