@@ -2,8 +2,9 @@
 # Provenance cost on the cache-hit path: `trueline-cc ccache COMPILER -c` with provenance on (the cache
 # runs the stamping stage, the wrapper waits and verifies the record) vs off
 # (TRUELINE_PROVENANCE_STAMP=false: the wrapper execs ccache directly), and bare `ccache COMPILER`.
-# Median of PAIRS (default 40) alternated runs after warm-up. Prints the "provenance" section of
-# docs/benchmarks.md (markdown) on stdout. Not part of `make test`.
+# PAIRS (default 40) rounds of every variant in rotating order, after warm-up; medians of the per-round
+# differences. Prints the "provenance" section of docs/benchmarks.md (markdown) on stdout. Not part of
+# `make test`. About 30 s on 2 cores.
 set -eu
 BUILD=${TRUELINE_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build}
 export PATH="$BUILD/bin:$PATH"
@@ -14,59 +15,56 @@ export XDG_CACHE_HOME="$W/xdg" CCACHE_DIR="$W/ccache"
 cd "$W"
 printf 'int f(int x){return x*3+1;}\n' > a.c
 printf '__global__ void k(float *p){p[threadIdx.x]*=2.0f;}\n' > k.cu
+if ! command -v ccache >/dev/null; then
+  printf '## provenance\n\n(ccache not installed: the hit path was not measured.)\n'
+  exit 0
+fi
 cases=("gcc -c a.c -o a.o")
 command -v nvcc >/dev/null && cases+=("nvcc -arch=sm_90 -c k.cu -o k.o")
 python3 - "$PAIRS" "${cases[@]}" <<'PY'
-import os, resource, statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, time
 pairs = int(sys.argv[1])
-cpu = {}
-def run(argv, env, tag):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+med = statistics.median
+def run(argv, env):
+    """Wall ms and CPU ms (user + system of this process tree, wait4)."""
     t = time.perf_counter()
-    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = (time.perf_counter() - t) * 1e3
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu.setdefault(tag, []).append((r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1e3)
-    return wall
+    p = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode:
+        sys.exit("bench: failed: " + " ".join(argv))
+    return (time.perf_counter() - t) * 1e3, (ru.ru_utime + ru.ru_stime) * 1e3
 on = dict(os.environ)
 off = dict(os.environ, TRUELINE_PROVENANCE_STAMP="false")
 nover = dict(os.environ, TRUELINE_PROVENANCE_VERIFY="false")
 print("## provenance\n")
-print("Cache-hit path, %d alternated runs per variant, median (and minimum) in ms. *on*: the hit goes "
-      "through trueline-cc with provenance (ccache is handed the stamping stage, the record is verified "
-      "after the hit, statistics updated; the stage itself only runs on misses); *off*: "
-      "`TRUELINE_PROVENANCE_STAMP=false` (the wrapper execs ccache with the real compiler). "
-      "Target: on - off <= 0.3 ms. On a shared, busy machine the minimum is the steadier estimate.\n" % pairs)
-print("| compile | bare ccache | trueline-cc, provenance off | trueline-cc, provenance on | on - off (median) | on - off (min) |")
-print("|---|---|---|---|---|---|")
-rows = []
-def cpu_stats(tag):
-    v = cpu[tag][-pairs:]
-    return statistics.mean(v), statistics.median(v)
+print("Cache-hit path, %d rounds; each round runs every variant once, in an order that rotates from round to "
+      "round, so that drift and other load hit all variants alike. *on*: the hit goes through trueline-cc "
+      "with provenance (ccache is handed the stamping stage, the wrapper waits for ccache and verifies the "
+      "record, statistics updated; the stage itself only runs on misses); *off*: `TRUELINE_PROVENANCE_STAMP="
+      "false` (the wrapper execs ccache with the real compiler); *verify off*: `TRUELINE_PROVENANCE_VERIFY="
+      "false` (the wrapper still waits for ccache but reads no record), so *on - verify off* is the "
+      "verification and statistics alone. Differences are medians of the per-round differences; CPU is "
+      "user + system time of each process tree (wait4), much less disturbed by other load than wall time. "
+      "Target: on - off <= 0.3 ms.\n" % pairs)
+print("| compile | bare ccache, wall | provenance off, wall | provenance on, wall | on - off, wall | on - off, CPU | on - verify off, CPU |")
+print("|---|---|---|---|---|---|---|")
 for case in sys.argv[2:]:
     args = case.split()
     tl = ["trueline-cc", "ccache"] + args
-    bare = ["ccache"] + args
-    for _ in range(3):                     # warm: memo, stage link, cache entries for both variants
-        run(tl, on, "on"); run(tl, off, "off"); run(tl, nover, "nover"); run(bare, on, "bare")
-    a, b, c = [], [], []
-    for _ in range(pairs):
-        a.append(run(tl, on, "on")); b.append(run(tl, off, "off")); c.append(run(bare, on, "bare"))
-        run(tl, nover, "nover")
-    ma, mb, mc = statistics.median(a), statistics.median(b), statistics.median(c)
-    print("| `%s` | %.2f (%.2f) | %.2f (%.2f) | %.2f (%.2f) | %+.2f | %+.2f |" % (case.split(" -o")[0],
-          mc, min(c), mb, min(b), ma, min(a), ma - mb, min(a) - min(b)))
-    (ona, onm), (ofa, ofm), (nva, nvm) = cpu_stats("on"), cpu_stats("off"), cpu_stats("nover")
-    rows.append("| `%s` | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %+.2f / %+.2f | %+.2f / %+.2f |" % (
-        case.split(" -o")[0], ofa, ofm, nva, nvm, ona, onm, ona - ofa, onm - ofm, ona - nva, onm - nvm))
-    cpu.clear()
-print("\nCPU time (user + system of the whole process tree, ms per compile, mean / median; load-independent "
-      "but not noise-free on a shared VM). *verify off*: `TRUELINE_PROVENANCE_VERIFY=false` — the wrapper "
-      "still hands ccache the stage and waits for it, but does not read the record or count it, so "
-      "*on - verify off* is the verification and statistics alone:\n")
-print("| compile | provenance off | verify off | provenance on | on - off | on - verify off |")
-print("|---|---|---|---|---|---|")
-print("\n".join(rows))
+    variants = [("bare", ["ccache"] + args, on), ("off", tl, off), ("on", tl, on), ("nover", tl, nover)]
+    for _ in range(3):  # warm: memo, stage link, cache entries for every variant
+        for _, argv, env in variants:
+            run(argv, env)
+    r = {k: [] for k, _, _ in variants}
+    for i in range(pairs):
+        order = variants[i % 4:] + variants[:i % 4]
+        for k, argv, env in order:
+            r[k].append(run(argv, env))
+    d = lambda a, b, j: med(x[j] - y[j] for x, y in zip(r[a], r[b]))
+    print("| `%s` | %.2f | %.2f | %.2f | %+.2f ms | %+.2f ms | %+.2f ms |" % (
+        case.split(" -o")[0], med(x[0] for x in r["bare"]), med(x[0] for x in r["off"]), med(x[0] for x in r["on"]),
+        d("on", "off", 0), d("on", "off", 1), d("on", "nover", 1)))
 PY
 echo
 echo "Measured on $(nproc) cores, $(uname -m), $(ccache --version | head -1); load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
