@@ -52,9 +52,11 @@ PY
 }
 # The decompression floor (bench/zstd_floor.c, linked with the checker's own fatbin reader), built from the same
 # objects so the audit is stated as a multiple of what libzstd alone needs on this machine in this run.
+# BENCH_FLOOR_BIN: a prebuilt one (a machine without a compiler, e.g. a carried build)
 floor_bin=$(mktemp "${TMPDIR:-/tmp}/tl-floor.XXXXXX")
 objs=${TRUELINE_BUILD:-$root/build}/obj
-if ! cc -std=c11 -D_GNU_SOURCE -O2 -I"$root/include" -I"$root/checker" "$root/bench/zstd_floor.c" \
+if [ -n "${BENCH_FLOOR_BIN:-}" ]; then cp "$BENCH_FLOOR_BIN" "$floor_bin"
+elif ! cc -std=c11 -D_GNU_SOURCE -O2 -I"$root/include" -I"$root/checker" "$root/bench/zstd_floor.c" \
      "$objs/checker/read/fatbin.o" "$objs"/lib/*.o -lelf -lzstd -llz4 -lxxhash -linih -lz -o "$floor_bin" 2>/dev/null; then
   rm -f "$floor_bin"; floor_bin=
 fi
