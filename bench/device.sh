@@ -53,12 +53,12 @@ PY
 # The decompression floor (bench/zstd_floor.c, linked with the checker's own fatbin reader), built from the same
 # objects so the audit is stated as a multiple of what libzstd alone needs on this machine in this run.
 # BENCH_FLOOR_BIN: a prebuilt one (a machine without a compiler, e.g. a carried build)
-floor_bin=$(mktemp "${TMPDIR:-/tmp}/tl-floor.XXXXXX")
+floor_bin=${BENCH_FLOOR_BIN:-$(mktemp "${TMPDIR:-/tmp}/tl-floor.XXXXXX")}
 objs=${TRUELINE_BUILD:-$root/build}/obj
-if [ -n "${BENCH_FLOOR_BIN:-}" ]; then cp "$BENCH_FLOOR_BIN" "$floor_bin"
+if [ -n "${BENCH_FLOOR_BIN:-}" ]; then :
 elif ! cc -std=c11 -D_GNU_SOURCE -O2 -I"$root/include" -I"$root/checker" "$root/bench/zstd_floor.c" \
      "$objs/checker/read/fatbin.o" "$objs"/lib/*.o -lelf -lzstd -llz4 -lxxhash -linih -lz -o "$floor_bin" 2>/dev/null; then
-  rm -f "$floor_bin"; floor_bin=
+  [ -n "${BENCH_FLOOR_BIN:-}" ] || rm -f "$floor_bin"; floor_bin=
 fi
 floor() { # FILE -> best seconds over $runs runs
   local best= t k
@@ -99,7 +99,7 @@ echo "Machine: ${BENCH_CPUS:+pinned to CPUs $BENCH_CPUS of }$(nproc) CPUs, $(una
 echo "cuobjdump: ${CUOBJDUMP:-absent} ($("${CUOBJDUMP:-false}" --version 2>/dev/null | tail -1)); $("$TC" --version)."
 echo "The audit exits 1 when it has findings (these libraries ship without device line info)."
 [ -n "$floor_bin" ] && echo "The floor row decompresses the same entries with the same calls and nothing else; an audit at 1.00x of floor / CPUs would be perfectly parallel with zero other work."
-rm -f "$floor_bin"
+[ -n "${BENCH_FLOOR_BIN:-}" ] || rm -f "$floor_bin"
 echo
 echo "Reading the figures: wall time depends on the machine's load (the load average above; on a loaded 2-CPU"
 echo "machine wall is several times CPU/2). CPU seconds do not: entries are decompressed on one thread per CPU,"
