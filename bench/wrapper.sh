@@ -134,7 +134,7 @@ if not rows:
     print("| (ccache not installed: not measured) | | | | | | |")
 if calls:
     print()
-    print("System calls per cache hit (strace -c; deterministic): everything the call makes beyond what bare")
+    print("System calls per cache hit (counted in strace logs; deterministic): everything the call makes beyond what bare")
     print("`ccache` makes (ccache itself does less behind trueline-cc: it is handed the compiler's path and")
     print("`CCACHE_COMPILERCHECK=string:`), and as shipped the wrapper's own process, which waits for ccache:")
     print()
