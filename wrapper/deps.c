@@ -49,13 +49,6 @@ out:
     return rc;
 }
 
-void tl_stat_cache_clear(void)
-{
-    for (int i = 0; i < g_ncache; i++)
-        free(g_cache[i].path);
-    g_ncache = 0;
-}
-
 /* ---- identities ---- */
 
 static char *put_hex(char *o, unsigned long long v, char after)

@@ -25,8 +25,6 @@ typedef struct tl_deps {
 
 /* stat(2) through the per-process cache; 0, or -1 with errno. */
 int tl_stat_cached(const char *path, struct stat *st);
-/* Forgets what the cache knows (after a cold path wrote or hashed files). */
-void tl_stat_cache_clear(void);
 
 /* Recording: while d is active (at most 4 nested), every tl_deps_note* call adds to it. */
 void tl_deps_begin(tl_deps *d);

@@ -80,8 +80,15 @@ static int is_link(const tl_invocation *inv)
                                strncmp(inv->no_force_reason, "no source", 9) == 0));
 }
 
+static int stage_applies(const tl_invocation *inv);
+static char *g_stage;
+
 int tl_prov_wanted(const tl_invocation *inv)
 {
+    /* The cache runs the stage, which stamps on a miss; without verification nothing is left to do after
+     * the compile, so the wrapper execs the cache instead of waiting for it. */
+    if (is_stamped_compile(inv) && stage_applies(inv) && g_stage && !set()->verify)
+        return 0;
     return is_stamped_compile(inv) || is_link(inv);
 }
 
@@ -152,8 +159,6 @@ static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src
 }
 
 /* ---- routing the cache through the stage ---- */
-
-static char *g_stage;
 
 /* Several sources in one -c (`gcc -c a.c b.c`): ccache ("multiple source files") and sccache ("multiple
  * input files") do not cache such a compile, they run the compiler they were given themselves. It gets

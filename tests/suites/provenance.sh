@@ -129,6 +129,21 @@ if have ccache; then
     [ "$(grep -Ec "^$wp +openat\\(.*\"v1c\.o\"" hit.st)" = 1 ] && [ "$n" -ge 1 ] && [ "$n" -le 3 ] ||
       { echo "    wrapper pid '$wp'; its calls:"; grep -E "^$wp +|execve" hit.st | head -20 | sed 's/^/    | /'; }
     check "hit path: the object is verified (same bytes)" cmp -s v1.o v1c.o
+    # posix_spawn's child reset all 64 signal dispositions (128 rt_sigaction calls on every hit); the wrapper
+    # now runs ccache with vfork + execv, its child making no rt_sigaction call at all
+    strace -f -e trace=execve,rt_sigaction,vfork,clone,clone3 -o sig.st trueline-cc ccache gcc -DV=1 -c v.c -o v1s.o
+    cp=$(grep -m1 'execve("[^"]*ccache"' sig.st | awk '{print $1}')
+    check "hit path: the child that runs ccache sets no signal disposition before exec" \
+      [ -n "$cp" ] && [ "$(grep -Ec "^$cp +rt_sigaction" sig.st)" = 0 ]
+    # [provenance] verify = false: the stage still stamps on a miss, and with nothing to do after the
+    # compile the wrapper execs ccache instead of waiting for it
+    TRUELINE_PROVENANCE_VERIFY=false trueline-cc ccache gcc -DV=7 -c v.c -o nv1.o
+    check "verify off: a miss is still stamped (by the stage)" bash -c "readelf -S nv1.o | grep -q '\.note\.trueline'"
+    TRUELINE_PROVENANCE_VERIFY=false strace -f -e trace=execve,vfork,clone,clone3 -o nover.st trueline-cc ccache gcc -DV=7 -c v.c -o nv2.o
+    wp=$(grep -m1 'execve("[^"]*trueline-cc"' nover.st | awk '{print $1}')
+    check "verify off: the wrapper execs ccache (no second process)" \
+      [ -n "$wp" ] && grep -Eq "^$wp +execve\\(\"[^\"]*ccache\"" nover.st && ! grep -Eq "^$wp +(vfork|clone)" nover.st
+    check "verify off: the hit returns the stamped object" cmp -s nv1.o nv2.o
   else skip "strace not installed: hit-path syscalls not checked"; fi
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d1.o
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d2.o 2> dep.err
