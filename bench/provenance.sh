@@ -43,8 +43,9 @@ print("Cache-hit path, %d rounds; each round runs every variant once, in an orde
       "with provenance (ccache is handed the stamping stage, the wrapper waits for ccache and verifies the "
       "record, statistics updated; the stage itself only runs on misses); *off*: `TRUELINE_PROVENANCE_STAMP="
       "false` (the wrapper execs ccache with the real compiler); *verify off*: `TRUELINE_PROVENANCE_VERIFY="
-      "false` (the wrapper still waits for ccache but reads no record), so *on - verify off* is the "
-      "verification and statistics alone. Differences are medians of the per-round differences; CPU is "
+      "false` (ccache still runs the stamping stage on misses, but with nothing left to do after the "
+      "compile the wrapper execs ccache), so *on - verify off* is what verifying costs: waiting for ccache "
+      "in a second process, reading the record, the statistics. Differences are medians of the per-round differences; CPU is "
       "user + system time of each process tree (wait4), much less disturbed by other load than wall time. "
       "Target: on - off <= 0.3 ms.\n" % pairs)
 print("| compile | bare ccache, wall | provenance off, wall | provenance on, wall | on - off, wall | on - off, CPU | on - verify off, CPU |")
