@@ -217,7 +217,9 @@ char *tl_deps_serialize(const tl_deps *d)
 int tl_deps_hold(const char *s)
 {
     char path[4096], id[160];
-    while (s && *s) {
+    if (!s || !*s)
+        return 0; /* every real answer depends on something: an empty list is a damaged entry */
+    while (*s) {
         const char *end = strchr(s, SEP_ITEM), *f = strchr(s, SEP_FIELD);
         if (!end || !f || f > end || (size_t)(f - s) >= sizeof path)
             return 0; /* malformed: never trusted */

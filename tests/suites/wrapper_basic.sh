@@ -212,6 +212,28 @@ contains "... it is the host assembler now" ex6.txt "component as: [0-9a-f]{32} 
 rm "$TC/early/as"
 check "... and removing it again restores the fingerprint" test "$(tfp ex7.txt)" = "$fp4"
 
+# Damaged closure/PATH-lookup entries (a path that is not the one found, a hash that is not hex, no
+# dependencies) are never trusted: the lookups are redone and the fingerprint is the memo-less one.
+export XDG_CACHE_HOME=$T/damaged
+fpd=$(trueline-cc --trueline-print-fingerprint gcc -c a.c)
+python3 - "$XDG_CACHE_HOME/trueline/memo-v1" <<'EOF'
+import sys
+p = sys.argv[1]
+out = []
+for l in open(p, encoding="latin-1").read().split("\n"):
+    k, _, v = l.partition("\t")
+    if k.startswith("r\x1fgcc\x1f"):
+        l = k + "\t/bin/false\x1d"
+    elif k.startswith("t\x1f"):
+        l = k + "\tdriver\x1f/bin/false\x1fzz\x1e\x1d" + v.partition("\x1d")[2]
+    out.append(l)
+open(p, "w", encoding="latin-1").write("\n".join(out))
+EOF
+trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c > fpd2.txt 2>exd.txt
+check "damaged closure and PATH entries in the memo: same fingerprint as before" test -n "$fpd" -a "$fpd" = "$(cat fpd2.txt)"
+contains "... the closure was walked, not taken from the damaged entry" exd.txt 'closure: walked'
+contains "... and gcc found where it is, not where the damaged entry said" exd.txt 'compiler: .*/gcc \(family gcc\)'
+
 # --- the shipped configuration and its documentation -------------------------------------------------------
 TRUELINE_CONFIG=$TRUELINE_ROOT/conf/trueline.ini trueline-cc --trueline-explain gcc -c a.c -o shipped.o 2>ex.txt
 contains "conf/trueline.ini loads and gives the documented defaults" ex.txt 'forced: -g1'
