@@ -43,26 +43,30 @@ static int parse_location(const char *s, struct location *loc)
 /* One JSON object per answered image, one per line (JSON Lines), so a caller can stream several images. */
 static void json_chain(const char *display, const char *label, const struct tl_cubin_chain *c)
 {
-    fputs("{\"file\": ", stdout);
-    tl_json_str(stdout, display);
-    fputs(", \"image\": ", stdout);
-    tl_json_str(stdout, label);
-    fputs(", \"symbol\": ", stdout);
-    tl_json_str(stdout, c->symbol);
-    printf(", \"offset\": %llu, \"frames\": [", (unsigned long long)c->offset);
+    struct tl_jw w;
+    tl_jw_init(&w, stdout, 0);
+    tl_jw_object(&w, NULL);
+    tl_jw_str(&w, "file", display);
+    tl_jw_str(&w, "image", label);
+    tl_jw_str(&w, "symbol", c->symbol);
+    tl_jw_uint(&w, "offset", c->offset);
+    tl_jw_array(&w, "frames");
     for (size_t i = 0; i < c->n; i++) {
         const struct tl_cubin_frame *f = &c->v[i];
         char *dm = cplus_demangle(f->function, DMGL_PARAMS | DMGL_ANSI);
-        fputs(i ? ", {\"file\": " : "{\"file\": ", stdout);
-        tl_json_str(stdout, f->file);
-        printf(", \"line\": %u, \"column\": %u, \"function\": ", f->line, f->column);
-        tl_json_str(stdout, f->function);
-        fputs(", \"demangled\": ", stdout);
-        tl_json_str(stdout, dm ? dm : f->function);
-        printf(", \"inlined\": %s}", i + 1 < c->n ? "true" : "false");
+        tl_jw_object(&w, NULL);
+        tl_jw_str(&w, "file", f->file);
+        tl_jw_uint(&w, "line", f->line);
+        tl_jw_uint(&w, "column", f->column);
+        tl_jw_str(&w, "function", f->function);
+        tl_jw_str(&w, "demangled", dm ? dm : f->function);
+        tl_jw_bool(&w, "inlined", i + 1 < c->n);
+        tl_jw_end(&w);
         free(dm);
     }
-    fputs("]}\n", stdout);
+    tl_jw_end(&w);
+    tl_jw_end(&w);
+    fputc('\n', stdout);
 }
 
 static void print_chain(const struct tl_cubin_chain *c)
