@@ -111,17 +111,14 @@ static int one_image(const char *display, const char *label, const unsigned char
 
 static int symbolize_input(const struct tl_input *in, const struct tl_options *o, const struct location *loc)
 {
-    const unsigned char *data;
-    size_t size;
-    void *map;
-    size_t map_len;
+    struct tl_input_bytes b;
     tl_error err;
-    if (in->error || tl_map_file(in->path, &data, &size, &map, &map_len, &err) != 0) {
-        fprintf(stderr, "trueline-check: %s: %s\n", in->display, in->error ? in->error : err.msg);
+    if (tl_input_map(in, &b, &err) != 0) {
+        fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
         return 2;
     }
-    if (in->is_member)
-        data += in->offset, size = in->size;
+    const unsigned char *data = b.data;
+    size_t size = b.size;
     struct tl_device_refs refs = { 0 };
     if (tl_device_enumerate(in->display, data, size, &refs, &err) != 0)
         fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
@@ -160,7 +157,7 @@ static int symbolize_input(const struct tl_input *in, const struct tl_options *o
                 candidates == 0 ? "no cubin image (for that --sm)" : "no cubin defines that function");
     tl_fatbin_scratch_free(&s);
     tl_device_refs_free(&refs);
-    tl_unmap_file(map, map_len);
+    tl_input_unmap(&b);
     return answered && !failed ? 0 : 2;
 }
 
