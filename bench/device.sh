@@ -50,6 +50,25 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
 print("%.2f %.0f %d %.2f" % (best, r, rc, cpu))
 PY
 }
+# The decompression floor (bench/zstd_floor.c, linked with the checker's own fatbin reader), built from the same
+# objects so the audit is stated as a multiple of what libzstd alone needs on this machine in this run.
+# BENCH_FLOOR_BIN: a prebuilt one (a machine without a compiler, e.g. a carried build)
+floor_bin=${BENCH_FLOOR_BIN:-$(mktemp "${TMPDIR:-/tmp}/tl-floor.XXXXXX")}
+objs=${TRUELINE_BUILD:-$root/build}/obj
+if [ -n "${BENCH_FLOOR_BIN:-}" ]; then :
+elif ! cc -std=c11 -D_GNU_SOURCE -O2 -I"$root/include" -I"$root/checker" "$root/bench/zstd_floor.c" \
+     "$objs/checker/read/fatbin.o" "$objs"/lib/*.o -lelf -lzstd -llz4 -lxxhash -linih -lz -o "$floor_bin" 2>/dev/null; then
+  [ -n "${BENCH_FLOOR_BIN:-}" ] || rm -f "$floor_bin"; floor_bin=
+fi
+floor() { # FILE -> best seconds over $runs runs
+  local best= t k
+  for ((k = 0; k < runs; k++)); do
+    t=$("${pin[@]}" "$floor_bin" "$1" | awk '{print $3}')
+    best=$(python3 -c "import sys; v=[float(x) for x in sys.argv[1:] if x]; print('%.2f' % min(v))" "$t" $best)
+  done
+  echo "$best"
+}
+ncpu=$("${pin[@]}" nproc)
 echo "## device"
 echo
 echo "Device-code inventory and audit vs NVIDIA's \`cuobjdump -lelf -lptx\` on the same file, one run"
@@ -64,6 +83,11 @@ for f in "${files[@]}"; do
   echo "| $(basename "$f") | ${sz} MB | trueline-check | --list | $lw | $lc | $lr | $lrc |"
   read -r aw ar arc ac < <(measure "${pin[@]}" "$TC" --checks line-tables,cuda-arch,mixed-toolchain "$f")
   echo "| $(basename "$f") | ${sz} MB | trueline-check | --checks line-tables,cuda-arch,mixed-toolchain (full device audit) | $aw | $ac | $ar | $arc |"
+  if [ -n "$floor_bin" ]; then
+    fl=$(floor "$f")
+    echo "| $(basename "$f") | ${sz} MB | libzstd alone | every entry decompressed, 1 thread (bench/zstd_floor.c) | $fl | | | |"
+    python3 -c "import sys; a,f,n=map(float,sys.argv[1:]); print('| | | ratio | audit wall / (floor / %d CPUs) | %.2fx | | | |' % (n, a/(f/n)))" "$aw" "$fl" "$ncpu"
+  fi
   if [ -n "$CUOBJDUMP" ]; then
     read -r cw cr crc cc < <(measure "${pin[@]}" "$CUOBJDUMP" -lelf -lptx "$f")
     echo "| $(basename "$f") | ${sz} MB | cuobjdump | -lelf -lptx | $cw | $cc | $cr | $crc |"
@@ -74,6 +98,8 @@ echo
 echo "Machine: ${BENCH_CPUS:+pinned to CPUs $BENCH_CPUS of }$(nproc) CPUs, $(uname -m), load average $(cut -d' ' -f1-3 /proc/loadavg);"
 echo "cuobjdump: ${CUOBJDUMP:-absent} ($("${CUOBJDUMP:-false}" --version 2>/dev/null | tail -1)); $("$TC" --version)."
 echo "The audit exits 1 when it has findings (these libraries ship without device line info)."
+[ -n "$floor_bin" ] && echo "The floor row decompresses the same entries with the same calls and nothing else; an audit at 1.00x of floor / CPUs would be perfectly parallel with zero other work."
+[ -n "${BENCH_FLOOR_BIN:-}" ] || rm -f "$floor_bin"
 echo
 echo "Reading the figures: wall time depends on the machine's load (the load average above; on a loaded 2-CPU"
 echo "machine wall is several times CPU/2). CPU seconds do not: entries are decompressed on one thread per CPU,"
