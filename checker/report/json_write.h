@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include "model.h"
 
-/* Our documents nest at most 8 deep (SARIF); deeper containers are left out, brackets and contents. */
+/* Our documents nest at most 11 deep (SARIF notifications); deeper containers are left out, brackets and
+ * contents. */
 #define TL_JW_MAX_DEPTH 16
 
 struct tl_jw {
