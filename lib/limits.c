@@ -75,6 +75,17 @@ int tl_deadline_expired(void)
     return now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec);
 }
 
+tl_deadline tl_deadline_get(void)
+{
+    return (tl_deadline){ deadline, deadline_s };
+}
+
+void tl_deadline_set(tl_deadline d)
+{
+    deadline = d.at;
+    deadline_s = d.seconds;
+}
+
 int tl_deadline_check(tl_error *err)
 {
     return tl_deadline_expired() ? tl_fail(err, "time limit of %u s exceeded (--timeout)", deadline_s) : 0;

@@ -19,6 +19,7 @@
 #include "read/ptx.h"
 #include "read/readers.h"
 #include "trueline/cpus.h"
+#include "trueline/limits.h"
 
 #define MAX_THREADS 16
 
@@ -119,6 +120,7 @@ struct job {
     const char *display;
     size_t max;
     int release_pages;
+    tl_deadline deadline;   /* the reading thread's --timeout, taken over by the helpers */
     atomic_size_t next;
 };
 
@@ -204,7 +206,9 @@ static void summarize(const struct job *j, size_t i, struct tl_fatbin_scratch *s
     const unsigned char *p;
     size_t n;
     tl_error err;
-    if (tl_fatbin_image(&r->fe, s, j->max, &p, &n, &err) != 0)
+    if (tl_deadline_check(&err) != 0)
+        img->dev.error = strdup(err.msg); /* the rest is skipped quickly; the loader reports the input */
+    else if (tl_fatbin_image(&r->fe, s, j->max, &p, &n, &err) != 0)
         img->dev.error = strdup(err.msg);
     else if (r->fe.kind == TL_FATBIN_KIND_ELF) {
         /* The cubin's own SM (e_flags) equals the entry's arch in every file examined; a mismatch means a
@@ -226,6 +230,7 @@ static void *worker(void *arg)
 {
     struct job *j = arg;
     struct tl_fatbin_scratch s = { 0 };
+    tl_deadline_set(j->deadline);
     for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->refs->n;)
         summarize(j, i, &s);
     tl_fatbin_scratch_free(&s);
@@ -286,7 +291,8 @@ struct tl_device_read *tl_device_read_start(struct tl_file *f, const tl_elf *e, 
     f->devices = imgs;
     r->job = (struct job){ .refs = &r->refs, .out = imgs + f->ndevices, .display = f->display,
                            .max = tl_device_max_image(o ? o->max_input_mb : 0),
-                           .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload) };
+                           .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload),
+                           .deadline = tl_deadline_get() };
     atomic_init(&r->job.next, 0);
     start_jobs(r);
     return r;

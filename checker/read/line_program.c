@@ -7,6 +7,8 @@
  * Byte order: little-endian only (x86-64, aarch64, CUDA); big-endian ELF is rejected before this point. */
 #include "read/line_program.h"
 
+#include "trueline/limits.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -501,6 +503,10 @@ int tl_line_program_decode(const struct tl_line_sections *s, tl_line_row_fn fn, 
         struct tl_line_unit u;
         if ((size_t)(end - p) < 4 && p[0] == 0)
             break; /* alignment padding at the section end */
+        if (tl_deadline_check(err) != 0) { /* --timeout: libnccl.so.2 alone has a million rows */
+            rc = -1;
+            break;
+        }
         if (read_unit_head(s, p, &h, &u, &t, err) != 0) {
             rc = -1;
             break;

@@ -3,6 +3,7 @@
 #ifndef TRUELINE_LIMITS_H
 #define TRUELINE_LIMITS_H
 #include <stddef.h>
+#include <time.h>
 #include "trueline/diag.h"
 
 /* Most output one input byte can give: deflate tops out near 1032:1; a zstd block holds at most 128 KiB and
@@ -36,5 +37,12 @@ void tl_deadline_start(unsigned seconds);
 void tl_deadline_stop(void);
 int tl_deadline_expired(void);
 int tl_deadline_check(tl_error *err);
+/* Helper threads working for one input take over its reader's deadline (the device reader's decompression pool). */
+typedef struct tl_deadline {
+    struct timespec at;
+    unsigned seconds;
+} tl_deadline;
+tl_deadline tl_deadline_get(void);
+void tl_deadline_set(tl_deadline d);
 
 #endif

@@ -72,6 +72,37 @@ static void ccc_edits(void)
     free(r);
 }
 
+/* A command line grown by response files (CMake writes them for long link lines) with deletions on top: the
+ * edits must be one pass each (fuzz/targets/argv.c timed out on the per-argument memmove version). */
+static void ccc_long_command_line(void)
+{
+    enum { N = 200000 };
+    static const char *const pattern[] = { "a", "-O2", "b", "v", "keep" };
+    tl_strv v = { 0 };
+    tl_strv_push(&v, "clang");
+    for (int i = 0; i < N; i++)
+        tl_strv_push(&v, pattern[i % 5]);
+    tl_ccc_override(&v, "xa Xb O1", NULL);
+    int keep = 0, other = 0;
+    for (int i = 1; i < v.n; i++) {
+        if (strcmp(v.v[i], "keep") == 0)
+            keep++;
+        else
+            other++;
+    }
+    UNIT_CHECK("x, X (with its value) and O applied to every one of 200000 arguments",
+               v.n == 1 + N / 5 + 1 && keep == N / 5 && other == 1 && strcmp(v.v[v.n - 1], "-O1") == 0 && !v.v[v.n]);
+    tl_strv ins = { 0 };
+    for (int i = 0; i < N; i++)
+        tl_strv_push(&ins, "w");
+    tl_strv_splice(&v, 1, 2, &ins);
+    UNIT_CHECK("splice replaces a range by 200000 words in one move",
+               v.n == 1 + N / 5 + 1 - 2 + N && strcmp(v.v[N], "w") == 0 && strcmp(v.v[N + 1], "keep") == 0 &&
+                   strcmp(v.v[v.n - 1], "-O1") == 0 && !v.v[v.n]);
+    tl_strv_free(&ins);
+    tl_strv_free(&v);
+}
+
 static void debug_flags(void)
 {
     UNIT_CHECK("-g turns debug on", tl_is_debug_on("-g") && tl_is_debug_on("-g1") && tl_is_debug_on("-ggdb3") &&
@@ -86,6 +117,7 @@ int main(void)
     env_split();
     optf_split();
     ccc_edits();
+    ccc_long_command_line();
     debug_flags();
     UNIT_EXIT();
 }
