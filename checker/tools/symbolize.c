@@ -132,8 +132,7 @@ static int symbolize_input(const struct tl_input *in, const struct tl_options *o
         const unsigned char *p;
         size_t n;
         char label[96], arch[32];
-        tl_device_arch_name(arch, sizeof arch, r->fe.arch, r->fe.flags & TL_FATBIN_FLAG_ARCH_A ? 'a'
-                            : r->fe.flags & TL_FATBIN_FLAG_ARCH_F ? 'f' : 0, 0);
+        tl_device_entry_arch(arch, sizeof arch, &r->fe); /* only ELF entries get here: never virtual */
         if (r->is_cubin_file)
             snprintf(label, sizeof label, "cubin");
         else
