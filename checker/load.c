@@ -73,7 +73,9 @@ int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct t
     int rc;
     tl_decompress_limit_reset();
     test_stall(in->display);
-    if (tl_is_elf(data, size))
+    if (o->device_only)
+        rc = tl_read_device_images(f, NULL, data, size, o); /* finds the containers in any input, or none */
+    else if (tl_is_elf(data, size))
         rc = load_elf(f, data, size, o);
     else if (is_fatbin(data, size))
         rc = tl_read_device_images(f, NULL, data, size, o);

@@ -5,7 +5,8 @@
 #include "model.h"
 #include "options.h"
 
-/* Always fills f (display, path); on an unreadable input sets f->error and returns -1. */
+/* Always fills f (display, path); on an unreadable input sets f->error and returns -1. With o->device_only
+ * only the device images are read (--list), from whatever the input is. */
 int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct tl_file *f);
 
 #define TL_EM_CUDA 190

@@ -36,6 +36,16 @@ const char *tl_device_arch_name(char *buf, size_t n, unsigned sm, char suffix, i
     return buf;
 }
 
+char tl_device_arch_suffix(uint64_t flags)
+{
+    return flags & TL_FATBIN_FLAG_ARCH_A ? 'a' : flags & TL_FATBIN_FLAG_ARCH_F ? 'f' : 0;
+}
+
+const char *tl_device_entry_arch(char *buf, size_t n, const struct tl_fatbin_entry *fe)
+{
+    return tl_device_arch_name(buf, n, fe->arch, tl_device_arch_suffix(fe->flags), fe->kind == TL_FATBIN_KIND_PTX);
+}
+
 struct collect {
     struct tl_device_refs *refs;
     const char *section;
@@ -140,7 +150,7 @@ static void describe(const struct tl_device_ref *r, struct tl_image *img)
     d->container = fe->container;
     d->entry = fe->index;
     d->sm = fe->arch;
-    d->arch_suffix = fe->flags & TL_FATBIN_FLAG_ARCH_A ? 'a' : fe->flags & TL_FATBIN_FLAG_ARCH_F ? 'f' : 0;
+    d->arch_suffix = tl_device_arch_suffix(fe->flags);
     d->is_virtual = fe->kind == TL_FATBIN_KIND_PTX;
     d->is_debug = (fe->flags & TL_FATBIN_FLAG_DEBUG) != 0;
     d->codec = tl_fatbin_codec_name(fe->codec);

@@ -30,5 +30,9 @@ size_t tl_device_max_image(unsigned long long max_input_mb);
 
 /* "sm_90a", "compute_120" into buf. */
 const char *tl_device_arch_name(char *buf, size_t n, unsigned sm, char suffix, int is_virtual);
+/* The same for a fatbin entry, from its header alone (arch, a/f flags, PTX = virtual). */
+const char *tl_device_entry_arch(char *buf, size_t n, const struct tl_fatbin_entry *fe);
+/* 'a', 'f' or 0 from an entry's flags. */
+char tl_device_arch_suffix(uint64_t flags);
 
 #endif

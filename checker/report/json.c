@@ -15,94 +15,112 @@ static const char *elf_type_name(unsigned t)
     return t < 5 ? names[t] : "OTHER";
 }
 
-static void json_cus(FILE *out, const struct tl_image *h)
+static void json_cus(struct tl_jw *w, const struct tl_image *h)
 {
-    fputs("\"compile_units\": [", out);
+    tl_jw_array(w, "compile_units");
     for (size_t i = 0; i < h->ncus; i++) {
         const struct tl_cu *cu = &h->cus[i];
-        fputs(i ? ", {\"name\": " : "{\"name\": ", out);
-        tl_json_str(out, cu->name);
-        fputs(", \"producer\": ", out);
-        tl_json_str(out, cu->producer);
-        fprintf(out, ", \"dwarf_version\": %u, \"language\": %u, \"line_rows\": %llu, \"functions\": %llu, "
-                     "\"functions_with_lines\": %llu}", cu->dwarf_version, cu->lang, (unsigned long long)cu->rows,
-                (unsigned long long)cu->funcs, (unsigned long long)cu->funcs_covered);
+        tl_jw_object(w, NULL);
+        tl_jw_str(w, "name", cu->name);
+        tl_jw_str(w, "producer", cu->producer);
+        tl_jw_uint(w, "dwarf_version", cu->dwarf_version);
+        tl_jw_uint(w, "language", cu->lang);
+        tl_jw_uint(w, "line_rows", cu->rows);
+        tl_jw_uint(w, "functions", cu->funcs);
+        tl_jw_uint(w, "functions_with_lines", cu->funcs_covered);
+        tl_jw_end(w);
     }
-    fputs("]", out);
+    tl_jw_end(w);
 }
 
-static void json_host(FILE *out, const struct tl_file *f)
+static void json_host(struct tl_jw *w, const struct tl_file *f)
 {
     const struct tl_image *h = &f->host;
     size_t covered = 0;
     for (size_t i = 0; i < h->nfuncs; i++)
         covered += h->funcs[i].has_lines;
-    fprintf(out, "{\"kind\": \"host\", \"has_debug_info\": %s, \"has_debug_line\": %s, \"functions\": %zu, "
-                 "\"functions_with_lines\": %zu, \"line_rows\": %llu, \"subprograms\": %zu, \"debug_file\": ",
-            h->has_debug_info ? "true" : "false", h->has_debug_line ? "true" : "false", h->nfuncs, covered,
-            (unsigned long long)f->line_rows, h->nsubprograms);
-    tl_json_str(out, f->debug_file);
-    fputs(", ", out);
-    json_cus(out, h);
-    fputs("}", out);
+    tl_jw_object(w, NULL);
+    tl_jw_str(w, "kind", "host");
+    tl_jw_bool(w, "has_debug_info", h->has_debug_info);
+    tl_jw_bool(w, "has_debug_line", h->has_debug_line);
+    tl_jw_uint(w, "functions", h->nfuncs);
+    tl_jw_uint(w, "functions_with_lines", covered);
+    tl_jw_uint(w, "line_rows", f->line_rows);
+    tl_jw_uint(w, "subprograms", h->nsubprograms);
+    tl_jw_str(w, "debug_file", f->debug_file);
+    json_cus(w, h);
+    tl_jw_end(w);
 }
 
-static void json_finding(FILE *out, const struct tl_finding *x)
+static void json_finding(struct tl_jw *w, const struct tl_finding *x)
 {
     char fp[33];
     tl_finding_fingerprint(x, fp);
-    fputs("{\"check\": ", out);
-    tl_json_str(out, x->check);
-    fprintf(out, ", \"severity\": \"%s\", \"symbol\": ", tl_severity_name(x->severity));
-    tl_json_str(out, x->symbol);
-    fputs(", \"message\": ", out);
-    tl_json_str(out, x->message);
-    fputs(", \"hint\": ", out);
-    tl_json_str(out, x->hint);
-    fprintf(out, ", \"suppressed\": %s, \"fingerprint\": \"%s\"}", x->suppressed ? "true" : "false", fp);
+    tl_jw_object(w, NULL);
+    tl_jw_str(w, "check", x->check);
+    tl_jw_str(w, "severity", tl_severity_name(x->severity));
+    tl_jw_str(w, "symbol", x->symbol);
+    tl_jw_str(w, "message", x->message);
+    tl_jw_str(w, "hint", x->hint);
+    tl_jw_bool(w, "suppressed", x->suppressed);
+    tl_jw_str(w, "fingerprint", fp); /* report/baseline.c finds findings by this member, spelled so */
+    tl_jw_end(w);
 }
 
-static void json_file(FILE *out, const struct tl_file *f, const struct tl_findings *fs)
+static void json_file(struct tl_jw *w, const struct tl_file *f, const struct tl_findings *fs)
 {
-    fputs("{\"path\": ", out);
-    tl_json_str(out, f->display);
-    fputs(", \"error\": ", out);
-    tl_json_str(out, f->error);
-    fputs(", \"warning\": ", out);
-    tl_json_str(out, f->warning);
-    fprintf(out, ", \"elf_type\": \"%s\", \"machine\": %u, \"images\": [", elf_type_name(f->elf_type), f->machine);
-    int first = 1;
-    if (!f->error && f->machine != 190 /* EM_CUDA: a standalone device file has no host image */) {
-        json_host(out, f);
-        first = 0;
-    }
-    for (size_t i = 0; i < f->ndevices; i++) {
-        fputs(first ? "" : ", ", out);
-        tl_json_device_image(out, &f->devices[i]); /* report/json_device.c */
-        first = 0;
-    }
-    fputs("], \"findings\": [", out);
+    tl_jw_object(w, NULL);
+    tl_jw_str(w, "path", f->display);
+    tl_jw_str(w, "error", f->error);
+    tl_jw_str(w, "warning", f->warning);
+    tl_jw_str(w, "elf_type", elf_type_name(f->elf_type));
+    tl_jw_uint(w, "machine", f->machine);
+    tl_jw_array(w, "images");
+    if (!f->error && f->machine != 190 /* EM_CUDA: a standalone device file has no host image */)
+        json_host(w, f);
+    for (size_t i = 0; i < f->ndevices; i++)
+        tl_json_device_image(w, &f->devices[i]); /* report/json_device.c */
+    tl_jw_end(w);
+    tl_jw_array(w, "findings");
     for (size_t k = 0; k < fs->n; k++) {
-        fputs(k ? ",\n      " : "\n      ", out);
-        json_finding(out, &fs->v[k]);
+        tl_jw_break(w, "\n      ");
+        json_finding(w, &fs->v[k]);
     }
-    fputs("]}", out);
+    tl_jw_end(w);
+    tl_jw_end(w);
 }
 
 int tl_report_json(FILE *out, const struct tl_results *r, const struct tl_options *o)
 {
     (void)o;
-    fprintf(out, "{\"schema\": \"trueline-check-report\", \"schema_version\": %d,\n \"tool\": {\"name\": "
-                 "\"trueline-check\", \"version\": \"%s\"},\n",
-            SCHEMA_VERSION, TRUELINE_VERSION);
-    fprintf(out, " \"summary\": {\"files\": %zu, \"error\": %zu, \"warning\": %zu, \"info\": %zu, \"suppressed\": %zu, "
-                 "\"unreadable\": %zu},\n \"files\": [",
-            r->nfiles, r->counts[TL_SEV_ERROR], r->counts[TL_SEV_WARNING], r->counts[TL_SEV_INFO], r->suppressed,
-            r->unreadable);
+    struct tl_jw w;
+    tl_jw_init(&w, out, 0);
+    tl_jw_object(&w, NULL);
+    tl_jw_str(&w, "schema", "trueline-check-report");
+    tl_jw_uint(&w, "schema_version", SCHEMA_VERSION);
+    tl_jw_break(&w, "\n ");
+    tl_jw_object(&w, "tool");
+    tl_jw_str(&w, "name", "trueline-check");
+    tl_jw_str(&w, "version", TRUELINE_VERSION);
+    tl_jw_end(&w);
+    tl_jw_break(&w, "\n ");
+    tl_jw_object(&w, "summary");
+    tl_jw_uint(&w, "files", r->nfiles);
+    tl_jw_uint(&w, "error", r->counts[TL_SEV_ERROR]);
+    tl_jw_uint(&w, "warning", r->counts[TL_SEV_WARNING]);
+    tl_jw_uint(&w, "info", r->counts[TL_SEV_INFO]);
+    tl_jw_uint(&w, "suppressed", r->suppressed);
+    tl_jw_uint(&w, "unreadable", r->unreadable);
+    tl_jw_end(&w);
+    tl_jw_break(&w, "\n ");
+    tl_jw_array(&w, "files");
     for (size_t i = 0; i < r->nfiles; i++) {
-        fputs(i ? ",\n  " : "\n  ", out);
-        json_file(out, &r->files[i], &r->findings[i]);
+        tl_jw_break(&w, "\n  ");
+        json_file(&w, &r->files[i], &r->findings[i]);
     }
-    fputs("\n ]}\n", out);
+    tl_jw_break(&w, "\n ");
+    tl_jw_end(&w);
+    tl_jw_end(&w);
+    fputc('\n', out);
     return ferror(out) ? -1 : 0;
 }

@@ -1,11 +1,8 @@
 #include "report/json_device.h"
 
 #include "read/device.h"
-#include "report/json_write.h"
 
-static const char *yes(int b) { return b ? "true" : "false"; }
-
-void tl_json_device_image(FILE *out, const struct tl_image *img)
+void tl_json_device_image(struct tl_jw *w, const struct tl_image *img)
 {
     const struct tl_device_info *d = &img->dev;
     char arch[32];
@@ -13,24 +10,28 @@ void tl_json_device_image(FILE *out, const struct tl_image *img)
     for (size_t i = 0; i < img->nfuncs; i++)
         with_lines += img->funcs[i].has_lines;
     tl_device_arch_name(arch, sizeof arch, d->sm, d->arch_suffix, d->is_virtual);
-    fprintf(out, "{\"kind\": \"%s\", \"label\": ", img->kind == TL_IMAGE_PTX ? "ptx" : "cubin");
-    tl_json_str(out, img->label);
-    fputs(", \"section\": ", out);
-    tl_json_str(out, d->section);
-    fprintf(out, ", \"container\": %u, \"entry\": %u, \"arch\": \"%s\", \"sm\": %u, \"virtual\": %s, "
-            "\"codec\": \"%s\", \"stored_size\": %llu, \"size\": %llu, \"lineinfo\": %s, \"debug\": %s, "
-            "\"relocatable\": %s, \"kernels\": %u, \"functions\": %zu, \"functions_with_lines\": %zu, \"toolkit\": ",
-            d->container, d->entry, arch, d->sm, yes(d->is_virtual), d->codec ? d->codec : "none",
-            (unsigned long long)d->stored_size, (unsigned long long)d->size, yes(d->has_lineinfo), yes(d->is_debug),
-            yes(d->is_relocatable), d->nkernels, img->nfuncs, with_lines);
-    tl_json_str(out, d->toolkit_version);
-    fputs(", \"producer\": ", out);
-    tl_json_str(out, d->producer);
-    fputs(", \"options\": ", out);
-    tl_json_str(out, d->ptxas_options);
-    fputs(", \"identifier\": ", out);
-    tl_json_str(out, d->identifier);
-    fputs(", \"error\": ", out);
-    tl_json_str(out, d->error);
-    fputc('}', out);
+    tl_jw_object(w, NULL);
+    tl_jw_str(w, "kind", img->kind == TL_IMAGE_PTX ? "ptx" : "cubin");
+    tl_jw_str(w, "label", img->label);
+    tl_jw_str(w, "section", d->section);
+    tl_jw_uint(w, "container", d->container);
+    tl_jw_uint(w, "entry", d->entry);
+    tl_jw_str(w, "arch", arch);
+    tl_jw_uint(w, "sm", d->sm);
+    tl_jw_bool(w, "virtual", d->is_virtual);
+    tl_jw_str(w, "codec", d->codec ? d->codec : "none");
+    tl_jw_uint(w, "stored_size", d->stored_size);
+    tl_jw_uint(w, "size", d->size);
+    tl_jw_bool(w, "lineinfo", d->has_lineinfo);
+    tl_jw_bool(w, "debug", d->is_debug);
+    tl_jw_bool(w, "relocatable", d->is_relocatable);
+    tl_jw_uint(w, "kernels", d->nkernels);
+    tl_jw_uint(w, "functions", img->nfuncs);
+    tl_jw_uint(w, "functions_with_lines", with_lines);
+    tl_jw_str(w, "toolkit", d->toolkit_version);
+    tl_jw_str(w, "producer", d->producer);
+    tl_jw_str(w, "options", d->ptxas_options);
+    tl_jw_str(w, "identifier", d->identifier);
+    tl_jw_str(w, "error", d->error);
+    tl_jw_end(w);
 }

@@ -2,9 +2,9 @@
  * so both describe an image the same way (docs/json-schema.json "device_image"). */
 #ifndef TL_JSON_DEVICE_H
 #define TL_JSON_DEVICE_H
-#include <stdio.h>
 #include "model.h"
+#include "report/json_write.h"
 
-void tl_json_device_image(FILE *out, const struct tl_image *img);
+void tl_json_device_image(struct tl_jw *w, const struct tl_image *img);  /* an array element */
 
 #endif

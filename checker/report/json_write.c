@@ -1,10 +1,12 @@
 #include "report/json_write.h"
 
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trueline/hash.h"
 
-void tl_json_str(FILE *out, const char *s)
+static void put_escaped(FILE *out, const char *s)
 {
     if (!s) {
         fputs("null", out);
@@ -26,6 +28,123 @@ void tl_json_str(FILE *out, const char *s)
         }
     }
     fputc('"', out);
+}
+
+void tl_jw_init(struct tl_jw *w, FILE *out, int compact)
+{
+    memset(w, 0, sizeof *w);
+    w->out = out;
+    w->space = compact ? "" : " ";
+}
+
+void tl_jw_break(struct tl_jw *w, const char *ws)
+{
+    w->brk = ws;
+}
+
+/* The separator before a value: a comma after an earlier sibling, then the pending break or the space. */
+static int begin_value(struct tl_jw *w, const char *key)
+{
+    if (w->too_deep)
+        return 0;
+    if (w->depth > 0) {
+        unsigned char *seen = &w->count[w->depth - 1];
+        if (*seen)
+            fputc(',', w->out);
+        if (w->brk)
+            fputs(w->brk, w->out);
+        else if (*seen)
+            fputs(w->space, w->out);
+        *seen = 1;
+    }
+    w->brk = NULL;
+    if (key) {
+        put_escaped(w->out, key);
+        fputc(':', w->out);
+        fputs(w->space, w->out);
+    }
+    return 1;
+}
+
+static void open_container(struct tl_jw *w, const char *key, char open, char close)
+{
+    if (w->too_deep || w->depth >= TL_JW_MAX_DEPTH) {
+        w->too_deep++;
+        return;
+    }
+    begin_value(w, key);
+    fputc(open, w->out);
+    w->close[w->depth] = close;
+    w->count[w->depth++] = 0;
+}
+
+void tl_jw_object(struct tl_jw *w, const char *key)
+{
+    open_container(w, key, '{', '}');
+}
+
+void tl_jw_array(struct tl_jw *w, const char *key)
+{
+    open_container(w, key, '[', ']');
+}
+
+void tl_jw_end(struct tl_jw *w)
+{
+    if (w->too_deep) {
+        w->too_deep--;
+        return;
+    }
+    if (w->brk)
+        fputs(w->brk, w->out);
+    w->brk = NULL;
+    if (w->depth > 0)
+        fputc(w->close[--w->depth], w->out);
+}
+
+void tl_jw_str(struct tl_jw *w, const char *key, const char *s)
+{
+    if (begin_value(w, key))
+        put_escaped(w->out, s);
+}
+
+void tl_jw_strf(struct tl_jw *w, const char *key, const char *fmt, ...)
+{
+    char buf[256], *s = buf;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof buf && (s = malloc((size_t)n + 1)) != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    tl_jw_str(w, key, s ? s : buf);
+    if (s != buf)
+        free(s);
+}
+
+void tl_jw_uint(struct tl_jw *w, const char *key, unsigned long long v)
+{
+    if (begin_value(w, key))
+        fprintf(w->out, "%llu", v);
+}
+
+void tl_jw_int(struct tl_jw *w, const char *key, long long v)
+{
+    if (begin_value(w, key))
+        fprintf(w->out, "%lld", v);
+}
+
+void tl_jw_bool(struct tl_jw *w, const char *key, int b)
+{
+    if (begin_value(w, key))
+        fputs(b ? "true" : "false", w->out);
+}
+
+void tl_jw_null(struct tl_jw *w, const char *key)
+{
+    tl_jw_str(w, key, NULL);
 }
 
 void tl_finding_fingerprint(const struct tl_finding *x, char out[33])

@@ -3,6 +3,7 @@
  * location, the symbol as a logical location, our fingerprint as partialFingerprints, and suppressed findings
  * a "suppressions" entry. Unreadable inputs are toolExecutionNotifications. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checks/checks.h"
@@ -15,32 +16,58 @@ static const char *level(enum tl_severity s)
 }
 
 /* A relative or absolute path as a URI reference: unreserved characters and / ( ) : kept, the rest %XX. */
-static void uri(FILE *out, const char *path)
+static void uri(struct tl_jw *w, const char *key, const char *path)
 {
-    fputc('"', out);
+    size_t n = strlen(path);
+    char *u = malloc(3 * n + 1), *q = u;
+    if (!u) {
+        tl_jw_str(w, key, "");
+        return;
+    }
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-._~/():+", *p))
-            fputc(*p, out);
+            *q++ = (char)*p;
         else
-            fprintf(out, "%%%02X", *p);
+            q += sprintf(q, "%%%02X", *p);
     }
-    fputc('"', out);
+    *q = 0;
+    tl_jw_str(w, key, u);
+    free(u);
 }
 
-static void rules(FILE *out)
+/* {"physicalLocation": {"artifactLocation": {"uri": ...}}}, left open for the logical locations. */
+static void location_open(struct tl_jw *w, const char *path)
 {
-    fputs("\"rules\": [", out);
+    tl_jw_object(w, NULL);
+    tl_jw_object(w, "physicalLocation");
+    tl_jw_object(w, "artifactLocation");
+    uri(w, "uri", path);
+    tl_jw_end(w);
+    tl_jw_end(w);
+}
+
+static void text_object(struct tl_jw *w, const char *key, const char *text)
+{
+    tl_jw_object(w, key);
+    tl_jw_str(w, "text", text);
+    tl_jw_end(w);
+}
+
+static void rules(struct tl_jw *w)
+{
+    tl_jw_array(w, "rules");
     for (size_t i = 0; i < tl_ncheck; i++) {
         const struct tl_check *c = tl_checks[i];
-        fputs(i ? ", {\"id\": " : "{\"id\": ", out);
-        tl_json_str(out, c->id);
-        fputs(", \"shortDescription\": {\"text\": ", out);
-        tl_json_str(out, c->summary);
-        fputs("}, \"helpUri\": ", out);
-        uri(out, c->help_uri);
-        fprintf(out, ", \"defaultConfiguration\": {\"level\": \"%s\"}}", level(c->default_severity));
+        tl_jw_object(w, NULL);
+        tl_jw_str(w, "id", c->id);
+        text_object(w, "shortDescription", c->summary);
+        uri(w, "helpUri", c->help_uri);
+        tl_jw_object(w, "defaultConfiguration");
+        tl_jw_str(w, "level", level(c->default_severity));
+        tl_jw_end(w);
+        tl_jw_end(w);
     }
-    fputs("]", out);
+    tl_jw_end(w);
 }
 
 static size_t rule_index(const char *id)
@@ -51,64 +78,105 @@ static size_t rule_index(const char *id)
     return 0;
 }
 
-static void result(FILE *out, const struct tl_finding *x)
+static void result(struct tl_jw *w, const struct tl_finding *x)
 {
     char fp[33];
     tl_finding_fingerprint(x, fp);
-    fputs("{\"ruleId\": ", out);
-    tl_json_str(out, x->check);
-    fprintf(out, ", \"ruleIndex\": %zu, \"level\": \"%s\", \"message\": {\"text\": ", rule_index(x->check),
-            level(x->severity));
+    tl_jw_object(w, NULL);
+    tl_jw_str(w, "ruleId", x->check);
+    tl_jw_uint(w, "ruleIndex", rule_index(x->check));
+    tl_jw_str(w, "level", level(x->severity));
     char text[4096];
     snprintf(text, sizeof text, "%s%s%s%s%s", x->symbol ? x->symbol : "", x->symbol ? ": " : "",
              x->message ? x->message : "", x->hint ? ". Hint: " : "", x->hint ? x->hint : "");
-    tl_json_str(out, text);
-    fputs("}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
-    uri(out, x->file ? x->file : "");
-    fputs("}}", out);
+    text_object(w, "message", text);
+    tl_jw_array(w, "locations");
+    location_open(w, x->file ? x->file : "");
     if (x->symbol) {
-        fputs(", \"logicalLocations\": [{\"name\": ", out);
-        tl_json_str(out, x->symbol);
-        fputs(", \"kind\": \"function\"}]", out);
+        tl_jw_array(w, "logicalLocations");
+        tl_jw_object(w, NULL);
+        tl_jw_str(w, "name", x->symbol);
+        tl_jw_str(w, "kind", "function");
+        tl_jw_end(w);
+        tl_jw_end(w);
     }
-    fprintf(out, "}], \"partialFingerprints\": {\"trueline/v1\": \"%s\"}", fp);
-    if (x->suppressed)
-        fputs(", \"suppressions\": [{\"kind\": \"external\"}]", out);
-    fputs("}", out);
+    tl_jw_end(w);
+    tl_jw_end(w);
+    tl_jw_object(w, "partialFingerprints");
+    tl_jw_str(w, "trueline/v1", fp);
+    tl_jw_end(w);
+    if (x->suppressed) {
+        tl_jw_array(w, "suppressions");
+        tl_jw_object(w, NULL);
+        tl_jw_str(w, "kind", "external");
+        tl_jw_end(w);
+        tl_jw_end(w);
+    }
+    tl_jw_end(w);
+}
+
+static void tool(struct tl_jw *w)
+{
+    tl_jw_object(w, "tool");
+    tl_jw_object(w, "driver");
+    tl_jw_str(w, "name", "trueline-check");
+    tl_jw_str(w, "version", TRUELINE_VERSION);
+    rules(w);
+    tl_jw_end(w);
+    tl_jw_end(w);
+}
+
+static void invocations(struct tl_jw *w, const struct tl_results *r)
+{
+    tl_jw_array(w, "invocations");
+    tl_jw_object(w, NULL);
+    tl_jw_bool(w, "executionSuccessful", !r->unreadable);
+    tl_jw_array(w, "toolExecutionNotifications");
+    for (size_t i = 0; i < r->nfiles; i++) {
+        if (!r->files[i].error)
+            continue;
+        tl_jw_object(w, NULL);
+        tl_jw_str(w, "level", "error");
+        char text[1024];
+        snprintf(text, sizeof text, "%s: cannot read: %s", r->files[i].display, r->files[i].error);
+        text_object(w, "message", text);
+        tl_jw_array(w, "locations");
+        location_open(w, r->files[i].display);
+        tl_jw_end(w);
+        tl_jw_end(w);
+        tl_jw_end(w);
+    }
+    tl_jw_end(w);
+    tl_jw_end(w);
+    tl_jw_end(w);
 }
 
 int tl_report_sarif(FILE *out, const struct tl_results *r, const struct tl_options *o)
 {
     (void)o;
-    fputs("{\"$schema\": \"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json\",\n"
-          " \"version\": \"2.1.0\",\n \"runs\": [{\"tool\": {\"driver\": {\"name\": \"trueline-check\", \"version\": \""
-          TRUELINE_VERSION "\", ", out);
-    rules(out);
-    fputs("}},\n  \"invocations\": [{\"executionSuccessful\": ", out);
-    fputs(r->unreadable ? "false" : "true", out);
-    fputs(", \"toolExecutionNotifications\": [", out);
-    int first = 1;
-    for (size_t i = 0; i < r->nfiles; i++) {
-        if (!r->files[i].error)
-            continue;
-        fputs(first ? "" : ", ", out);
-        first = 0;
-        fputs("{\"level\": \"error\", \"message\": {\"text\": ", out);
-        char text[1024];
-        snprintf(text, sizeof text, "%s: cannot read: %s", r->files[i].display, r->files[i].error);
-        tl_json_str(out, text);
-        fputs("}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ", out);
-        uri(out, r->files[i].display);
-        fputs("}}}]}", out);
-    }
-    fputs("]}],\n  \"results\": [", out);
-    first = 1;
+    struct tl_jw w;
+    tl_jw_init(&w, out, 0);
+    tl_jw_object(&w, NULL);
+    tl_jw_str(&w, "$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json");
+    tl_jw_break(&w, "\n ");
+    tl_jw_str(&w, "version", "2.1.0");
+    tl_jw_break(&w, "\n ");
+    tl_jw_array(&w, "runs");
+    tl_jw_object(&w, NULL);
+    tool(&w);
+    tl_jw_break(&w, "\n  ");
+    invocations(&w, r);
+    tl_jw_break(&w, "\n  ");
+    tl_jw_array(&w, "results");
     for (size_t i = 0; i < r->nfiles; i++)
         for (size_t k = 0; k < r->findings[i].n; k++) {
-            fputs(first ? "\n   " : ",\n   ", out);
-            first = 0;
-            result(out, &r->findings[i].v[k]);
+            tl_jw_break(&w, "\n   ");
+            result(&w, &r->findings[i].v[k]);
         }
-    fputs("]}]}\n", out);
+    tl_jw_end(&w);
+    tl_jw_end(&w);
+    tl_jw_end(&w);
+    tl_jw_end(&w);
+    fputc('\n', out);
     return ferror(out) ? -1 : 0;
 }

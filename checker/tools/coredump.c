@@ -25,7 +25,8 @@ static void resolve_lines(struct cd_images *im, const struct tl_options *o, stru
     w->line_note = strdup("not looked up: more than " TL_STR(CD_MAX_LINE_LOOKUPS) " distinct PCs in this core");
 }
 
-static int one_core(FILE *out, const char *path, const struct tl_options *o, int json, int first)
+/* jw: the JSON writer (its "cores" array open), NULL for text. */
+static int one_core(FILE *out, struct tl_jw *jw, const char *path, const struct tl_options *o, int first)
 {
     struct tl_core c;
     tl_error err;
@@ -50,11 +51,9 @@ static int one_core(FILE *out, const char *path, const struct tl_options *o, int
         }
     }
     if (rc == 0) {
-        if (json && !first)
-            fputc(',', out);
-        else if (!json && !first)
+        if (!jw && !first)
             fputc('\n', out);
-        rc = json ? cd_emit_json(out, &r, o) : cd_emit_text(out, &r, o);
+        rc = jw ? cd_emit_json(jw, &r, o) : cd_emit_text(out, &r, o);
     } else {
         tl_report_error("trueline-check", path, "%s", im ? err.msg : "out of memory");
     }
@@ -83,18 +82,30 @@ int tl_tool_coredump(const struct tl_options *o)
             tl_report_error("trueline-check", o->binaries[i], "--binary: cannot read: %s", strerror(errno));
             rc = TL_EXIT_BAD_INPUT;
         }
-    if (json)
-        fprintf(out, "{\"schema\":\"trueline-coredump-report\",\"schema_version\":1,\"tool\":{\"name\":"
-                     "\"trueline-check\",\"version\":\"%s\"},\"cores\":[", TRUELINE_VERSION);
+    struct tl_jw jw;
+    tl_jw_init(&jw, out, 1);
+    if (json) {
+        tl_jw_object(&jw, NULL);
+        tl_jw_str(&jw, "schema", "trueline-coredump-report");
+        tl_jw_uint(&jw, "schema_version", 1);
+        tl_jw_object(&jw, "tool");
+        tl_jw_str(&jw, "name", "trueline-check");
+        tl_jw_str(&jw, "version", TRUELINE_VERSION);
+        tl_jw_end(&jw);
+        tl_jw_array(&jw, "cores");
+    }
     for (size_t i = 0; i < o->ninputs; i++) {
-        int r = one_core(out, o->inputs[i], o, json, !printed);
+        int r = one_core(out, json ? &jw : NULL, o->inputs[i], o, !printed);
         if (r == TL_EXIT_OK)
             printed = 1;
         else
             rc = r;
     }
-    if (json)
-        fputs("]}\n", out);
+    if (json) {
+        tl_jw_end(&jw);
+        tl_jw_end(&jw);
+        fputc('\n', out);
+    }
     if (out != stdout && fclose(out) != 0) {
         tl_report_error("trueline-check", o->output, "cannot write the report");
         rc = TL_EXIT_BAD_INPUT;

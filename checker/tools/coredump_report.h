@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "options.h"
 #include "read/coredump.h"
+#include "report/json_write.h"
 
 struct cd_frame {
     char *file;               /* as the line table names it (directory joined) */
@@ -95,8 +96,8 @@ void cd_frames_free(struct cd_where *w);
 int cd_chain_lookup(const unsigned char *cubin, size_t n, const char *name, const char *function,
                     uint64_t offset, uint64_t pc, struct cd_where *w, tl_error *err);
 
-/* Emitters. */
+/* Emitters. JSON: one element of the "cores" array the writer has open. */
 int cd_emit_text(FILE *out, const struct cd_report *r, const struct tl_options *o);
-int cd_emit_json(FILE *out, const struct cd_report *r, const struct tl_options *o);
+int cd_emit_json(struct tl_jw *w, const struct cd_report *r, const struct tl_options *o);
 
 #endif

@@ -108,8 +108,7 @@ static int extract_one(const struct tl_input *in, int dirfd, const struct tl_opt
         size_t n;
         int is_ptx = r->fe.kind == TL_FATBIN_KIND_PTX;
         char arch[32], name[512];
-        tl_device_arch_name(arch, sizeof arch, r->fe.arch, r->fe.flags & TL_FATBIN_FLAG_ARCH_A ? 'a'
-                            : r->fe.flags & TL_FATBIN_FLAG_ARCH_F ? 'f' : 0, is_ptx);
+        tl_device_entry_arch(arch, sizeof arch, &r->fe);
         if (r->is_cubin_file)
             snprintf(name, sizeof name, "%s.copy.cubin", base);
         else

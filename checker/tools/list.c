@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "inputs.h"
+#include "load.h"
 #include "read/device.h"
-#include "read/readers.h"
 #include "report/json_device.h"
 #include "report/json_write.h"
 #include "tools/tools.h"
@@ -52,33 +52,41 @@ static void text_image(FILE *out, const struct tl_image *img)
     fputc('\n', out);
 }
 
-static int load_devices(const struct tl_input *in, const struct tl_options *o, struct tl_file *f)
+static void json_file(struct tl_jw *w, const struct tl_file *f, size_t cubins, size_t ptx, size_t errors)
 {
-    memset(f, 0, sizeof *f);
-    f->display = strdup(in->display);
-    f->path = strdup(in->path);
-    struct tl_input_bytes b;
-    tl_error err;
-    if (tl_input_map(in, &b, &err) != 0) {
-        f->error = strdup(err.msg);
-        return -1;
+    tl_jw_break(w, "\n  ");
+    tl_jw_object(w, NULL);
+    tl_jw_str(w, "file", f->display);
+    tl_jw_uint(w, "cubins", cubins);
+    tl_jw_uint(w, "ptx", ptx);
+    tl_jw_uint(w, "errors", errors);
+    tl_jw_str(w, "error", f->error);
+    tl_jw_array(w, "images");
+    for (size_t k = 0; k < f->ndevices; k++) {
+        tl_jw_break(w, "\n    ");
+        tl_json_device_image(w, &f->devices[k]);
     }
-    int rc = tl_read_device_images(f, NULL, b.data, b.size, o);
-    tl_input_unmap(&b);
-    return rc;
+    tl_jw_end(w);
+    tl_jw_end(w);
 }
 
 int tl_tool_list(const struct tl_options *o)
 {
     struct tl_inputs ins = { 0 };
     tl_inputs_expand(&ins, o->inputs, o->ninputs);
+    struct tl_options lo = *o;
+    lo.device_only = 1;
     int json = o->format && strcmp(o->format, "json") == 0, status = 0;
     FILE *out = stdout;
-    if (json)
-        fputs("{\"files\": [", out);
+    struct tl_jw w;
+    tl_jw_init(&w, out, 0);
+    if (json) {
+        tl_jw_object(&w, NULL);
+        tl_jw_array(&w, "files");
+    }
     for (size_t i = 0; i < ins.n; i++) {
         struct tl_file f;
-        load_devices(&ins.v[i], o, &f);
+        tl_load_file(&ins.v[i], &lo, &f);
         size_t cubins, ptx, errors;
         count(&f, &cubins, &ptx, &errors);
         if (f.error || errors)
@@ -86,16 +94,7 @@ int tl_tool_list(const struct tl_options *o)
         if (f.error)
             fprintf(stderr, "trueline-check: %s: %s\n", f.display, f.error);
         if (json) {
-            fprintf(out, "%s\n  {\"file\": ", i ? "," : "");
-            tl_json_str(out, f.display);
-            fprintf(out, ", \"cubins\": %zu, \"ptx\": %zu, \"errors\": %zu, \"error\": ", cubins, ptx, errors);
-            tl_json_str(out, f.error);
-            fputs(", \"images\": [", out);
-            for (size_t k = 0; k < f.ndevices; k++) {
-                fputs(k ? ",\n    " : "\n    ", out);
-                tl_json_device_image(out, &f.devices[k]);
-            }
-            fputs("]}", out);
+            json_file(&w, &f, cubins, ptx, errors);
         } else if (!f.error) {
             if (f.ndevices == 0)
                 fprintf(out, "%s: no device code\n", f.display);
@@ -110,8 +109,12 @@ int tl_tool_list(const struct tl_options *o)
                         f.devices[k].dev.error);
         tl_file_free(&f);
     }
-    if (json)
-        fputs("\n]}\n", out);
+    if (json) {
+        tl_jw_break(&w, "\n");
+        tl_jw_end(&w);
+        tl_jw_end(&w);
+        fputc('\n', out);
+    }
     tl_inputs_free(&ins);
     return status;
 }

@@ -7,30 +7,12 @@
 #include "checks/provenance.h"
 #include "inputs.h"
 #include "load.h"
+#include "report/json_write.h"
 #include "tools/tools.h"
 
 static const char *str(const char *s)
 {
     return s && *s ? s : "-";
-}
-
-static void json_str(FILE *out, const char *s)
-{
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
 }
 
 static void text_file(FILE *out, const struct tl_file *f)
@@ -61,55 +43,52 @@ static void text_file(FILE *out, const struct tl_file *f)
         fprintf(out, "  warning: %s\n", f->warning);
 }
 
-static void json_file(FILE *out, const struct tl_file *f, int first)
+static void json_record(struct tl_jw *w, const struct tl_provenance *n)
 {
-    fprintf(out, "%s\n  {\"file\": ", first ? "" : ",");
-    json_str(out, f->display);
-    fputs(", \"records\": [", out);
-    for (size_t i = 0; i < f->nnotes; i++) {
-        const struct tl_provenance *n = &f->notes[i];
-        fprintf(out, "%s\n    {\"kind\": \"%s\", \"at_link\": %s, \"source\": ", i ? "," : "",
-                n->is_link ? "link" : "compile", n->at_link ? "true" : "false");
-        json_str(out, n->source);
-        fputs(", \"output\": ", out);
-        json_str(out, n->output);
-        fputs(", \"cwd\": ", out);
-        json_str(out, n->cwd);
-        fputs(", \"compiler\": ", out);
-        json_str(out, n->compiler);
-        fputs(", \"version\": ", out);
-        json_str(out, n->compiler_version);
-        fputs(", \"fingerprint\": ", out);
-        json_str(out, n->fingerprint);
-        fputs(", \"argv_hash\": ", out);
-        json_str(out, n->argv_hash);
-        fprintf(out, ", \"lineinfo_forced\": %s, \"lineinfo_level\": ", n->lineinfo_forced ? "true" : "false");
-        json_str(out, n->lineinfo_level);
-        fprintf(out, ", \"device_debug\": %s, \"argc\": %d, \"argv\": ", n->device_debug ? "true" : "false",
-                n->argc_total);
-        json_str(out, n->argv);
-        fputs(", \"wrapper_version\": ", out);
-        json_str(out, n->wrapper_version);
-        fputc('}', out);
-    }
-    fputs("], \"unrecorded_units\": [", out);
-    int first_cu = 1;
+    tl_jw_break(w, "\n    ");
+    tl_jw_object(w, NULL);
+    tl_jw_str(w, "kind", n->is_link ? "link" : "compile");
+    tl_jw_bool(w, "at_link", n->at_link);
+    tl_jw_str(w, "source", n->source);
+    tl_jw_str(w, "output", n->output);
+    tl_jw_str(w, "cwd", n->cwd);
+    tl_jw_str(w, "compiler", n->compiler);
+    tl_jw_str(w, "version", n->compiler_version);
+    tl_jw_str(w, "fingerprint", n->fingerprint);
+    tl_jw_str(w, "argv_hash", n->argv_hash);
+    tl_jw_bool(w, "lineinfo_forced", n->lineinfo_forced);
+    tl_jw_str(w, "lineinfo_level", n->lineinfo_level);
+    tl_jw_bool(w, "device_debug", n->device_debug);
+    tl_jw_int(w, "argc", n->argc_total);
+    tl_jw_str(w, "argv", n->argv);
+    tl_jw_str(w, "wrapper_version", n->wrapper_version);
+    tl_jw_end(w);
+}
+
+static void json_file(struct tl_jw *w, const struct tl_file *f)
+{
+    tl_jw_break(w, "\n  ");
+    tl_jw_object(w, NULL);
+    tl_jw_str(w, "file", f->display);
+    tl_jw_array(w, "records");
+    for (size_t i = 0; i < f->nnotes; i++)
+        json_record(w, &f->notes[i]);
+    tl_jw_end(w);
+    tl_jw_array(w, "unrecorded_units");
     for (size_t c = 0; c < f->host.ncus; c++) {
         const struct tl_cu *cu = &f->host.cus[c];
-        if (tl_provenance_cu_expected(cu) && !tl_provenance_cu_recorded(f, cu)) {
-            fputs(first_cu ? "" : ", ", out);
-            json_str(out, cu->name);
-            first_cu = 0;
-        }
+        if (tl_provenance_cu_expected(cu) && !tl_provenance_cu_recorded(f, cu))
+            tl_jw_str(w, NULL, cu->name);
     }
-    fputs("]}", out);
+    tl_jw_end(w);
+    tl_jw_end(w);
 }
 
 int tl_tool_provenance(const struct tl_options *o)
 {
     struct tl_inputs in = { 0 };
     tl_inputs_expand(&in, o->inputs, o->ninputs);
-    int json = o->format && strcmp(o->format, "json") == 0, rc = 0, first = 1;
+    int json = o->format && strcmp(o->format, "json") == 0, rc = 0;
     if (o->format && !json && strcmp(o->format, "text") != 0) {
         fprintf(stderr, "trueline-check: --provenance prints text or json, not %s\n", o->format);
         tl_inputs_free(&in);
@@ -121,8 +100,10 @@ int tl_tool_provenance(const struct tl_options *o)
         tl_inputs_free(&in);
         return 2;
     }
+    struct tl_jw w;
+    tl_jw_init(&w, out, 0);
     if (json)
-        fputc('[', out);
+        tl_jw_array(&w, NULL);
     for (size_t i = 0; i < in.n; i++) {
         struct tl_file f;
         tl_load_file(&in.v[i], o, &f);
@@ -130,15 +111,17 @@ int tl_tool_provenance(const struct tl_options *o)
             fprintf(stderr, "trueline-check: %s: %s\n", f.display, f.error);
             rc = 2;
         } else if (json) {
-            json_file(out, &f, first);
-            first = 0;
+            json_file(&w, &f);
         } else {
             text_file(out, &f);
         }
         tl_file_free(&f);
     }
-    if (json)
-        fputs("\n]\n", out);
+    if (json) {
+        tl_jw_break(&w, "\n");
+        tl_jw_end(&w);
+        fputc('\n', out);
+    }
     if (out != stdout)
         fclose(out);
     tl_inputs_free(&in);

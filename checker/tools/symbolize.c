@@ -43,26 +43,30 @@ static int parse_location(const char *s, struct location *loc)
 /* One JSON object per answered image, one per line (JSON Lines), so a caller can stream several images. */
 static void json_chain(const char *display, const char *label, const struct tl_cubin_chain *c)
 {
-    fputs("{\"file\": ", stdout);
-    tl_json_str(stdout, display);
-    fputs(", \"image\": ", stdout);
-    tl_json_str(stdout, label);
-    fputs(", \"symbol\": ", stdout);
-    tl_json_str(stdout, c->symbol);
-    printf(", \"offset\": %llu, \"frames\": [", (unsigned long long)c->offset);
+    struct tl_jw w;
+    tl_jw_init(&w, stdout, 0);
+    tl_jw_object(&w, NULL);
+    tl_jw_str(&w, "file", display);
+    tl_jw_str(&w, "image", label);
+    tl_jw_str(&w, "symbol", c->symbol);
+    tl_jw_uint(&w, "offset", c->offset);
+    tl_jw_array(&w, "frames");
     for (size_t i = 0; i < c->n; i++) {
         const struct tl_cubin_frame *f = &c->v[i];
         char *dm = cplus_demangle(f->function, DMGL_PARAMS | DMGL_ANSI);
-        fputs(i ? ", {\"file\": " : "{\"file\": ", stdout);
-        tl_json_str(stdout, f->file);
-        printf(", \"line\": %u, \"column\": %u, \"function\": ", f->line, f->column);
-        tl_json_str(stdout, f->function);
-        fputs(", \"demangled\": ", stdout);
-        tl_json_str(stdout, dm ? dm : f->function);
-        printf(", \"inlined\": %s}", i + 1 < c->n ? "true" : "false");
+        tl_jw_object(&w, NULL);
+        tl_jw_str(&w, "file", f->file);
+        tl_jw_uint(&w, "line", f->line);
+        tl_jw_uint(&w, "column", f->column);
+        tl_jw_str(&w, "function", f->function);
+        tl_jw_str(&w, "demangled", dm ? dm : f->function);
+        tl_jw_bool(&w, "inlined", i + 1 < c->n);
+        tl_jw_end(&w);
         free(dm);
     }
-    fputs("]}\n", stdout);
+    tl_jw_end(&w);
+    tl_jw_end(&w);
+    fputc('\n', stdout);
 }
 
 static void print_chain(const struct tl_cubin_chain *c)
@@ -107,17 +111,14 @@ static int one_image(const char *display, const char *label, const unsigned char
 
 static int symbolize_input(const struct tl_input *in, const struct tl_options *o, const struct location *loc)
 {
-    const unsigned char *data;
-    size_t size;
-    void *map;
-    size_t map_len;
+    struct tl_input_bytes b;
     tl_error err;
-    if (in->error || tl_map_file(in->path, &data, &size, &map, &map_len, &err) != 0) {
-        fprintf(stderr, "trueline-check: %s: %s\n", in->display, in->error ? in->error : err.msg);
+    if (tl_input_map(in, &b, &err) != 0) {
+        fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
         return 2;
     }
-    if (in->is_member)
-        data += in->offset, size = in->size;
+    const unsigned char *data = b.data;
+    size_t size = b.size;
     struct tl_device_refs refs = { 0 };
     if (tl_device_enumerate(in->display, data, size, &refs, &err) != 0)
         fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
@@ -131,8 +132,7 @@ static int symbolize_input(const struct tl_input *in, const struct tl_options *o
         const unsigned char *p;
         size_t n;
         char label[96], arch[32];
-        tl_device_arch_name(arch, sizeof arch, r->fe.arch, r->fe.flags & TL_FATBIN_FLAG_ARCH_A ? 'a'
-                            : r->fe.flags & TL_FATBIN_FLAG_ARCH_F ? 'f' : 0, 0);
+        tl_device_entry_arch(arch, sizeof arch, &r->fe); /* only ELF entries get here: never virtual */
         if (r->is_cubin_file)
             snprintf(label, sizeof label, "cubin");
         else
@@ -156,7 +156,7 @@ static int symbolize_input(const struct tl_input *in, const struct tl_options *o
                 candidates == 0 ? "no cubin image (for that --sm)" : "no cubin defines that function");
     tl_fatbin_scratch_free(&s);
     tl_device_refs_free(&refs);
-    tl_unmap_file(map, map_len);
+    tl_input_unmap(&b);
     return answered && !failed ? 0 : 2;
 }
 

@@ -4,8 +4,8 @@ FX=${FX:-$T/fx}
 mkdir -p "$FX"
 HAVE_CLANG=0; have clang && HAVE_CLANG=1
 
-build_host_fixtures() {
-  ( cd "$FX" || exit 1
+# The sources every host fixture set compiles (written into the current directory).
+write_host_sources() {
   cat > m.c <<'C'
 int init_math(int x) { return x * 2; }
 static int helper(int y) { return y + 1; }
@@ -27,23 +27,38 @@ C
   cat > clean.map <<'C'
 { global: _Z5greetRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE; _Z5touchPKc; local: *; };
 C
-  cat > main.c <<'C'
-extern int use(int);
-int main(void) { return use(1) == 5 ? 0 : 1; }
-C
-  gcc -g -O1 -fPIC -c m.c -o m.o
-  gcc -O1 -fPIC -c nog.c -o nog.o
-  gcc -g -O1 -fPIC -c nog.c -o nog_g.o
-  gcc -shared -o libc_g.so m.o nog_g.o                       # C library, all -g
+  printf 'extern int use(int);\nint main(void) { return use(1) == 5 ? 0 : 1; }\n' > main.c
+}
+
+# build_common_fixtures [PREFIX [CLANG_FLAGS]]: the fixtures the native set (PREFIX "") and a cross set
+# (PREFIX aarch64-linux-gnu-, CLANG_FLAGS --target=aarch64-linux-gnu) share, in the current directory. The slow
+# C++ libraries build in the background (2 cores): the caller waits before using them.
+build_common_fixtures() {
+  local X=${1:-} clang_flags=${2:-}
+  write_host_sources
+  { ${X}g++ -g -O1 -fPIC -shared -o libleak.so leak.cpp         # explicit std:: instantiation exported
+    ${X}g++ -g -O1 -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -shared -o libhidden.so leak.cpp; } &
+  ${X}g++ -g -O1 -fPIC -shared -static-libstdc++ -Wl,--exclude-libs,ALL -Wl,--version-script=clean.map \
+    -o libclean.so leak.cpp &
+  ${X}g++ -g -O1 -fPIC -shared -static-libstdc++ -o libstatic.so leak.cpp
+  ${X}gcc -g -O1 -fPIC -c m.c -o m.o
+  ${X}gcc -O1 -fPIC -c nog.c -o nog.o
+  ${X}gcc -g -O1 -fPIC -c nog.c -o nog_g.o
+  ${X}gcc -shared -o libc_g.so m.o nog_g.o                   # C library, all -g
+  ${X}gcc -shared -o libc_mixed.so m.o nog.o                 # one TU without -g
+  ${X}gcc -g -O1 -o app main.c m.o
+  ${X}objcopy --redefine-sym init_math=init_maths m.o m_renamed.o  # DWARF disagrees with its symbols
+  if [ "$HAVE_CLANG" = 1 ]; then                             # gcc + clang in one library
+    # shellcheck disable=SC2086
+    clang $clang_flags -g -O1 -fPIC -c nog.c -o nog_clang.o && ${X}gcc -shared -o libtwo.so m.o nog_clang.o
+  fi
+}
+
+build_host_fixtures() {
+  ( cd "$FX" || exit 1
+  build_common_fixtures
   gcc -O1 -fPIC -shared -o libc_nog.so m.c nog.c             # C library without -g
-  gcc -shared -o libc_mixed.so m.o nog.o                     # one TU without -g
-  g++ -g -O1 -fPIC -shared -o libleak.so leak.cpp            # explicit std:: instantiation exported
-  g++ -g -O1 -fPIC -shared -static-libstdc++ -o libstatic.so leak.cpp
-  g++ -g -O1 -fPIC -shared -static-libstdc++ -Wl,--exclude-libs,ALL -Wl,--version-script=clean.map -o libclean.so leak.cpp
-  g++ -g -O1 -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -shared -o libhidden.so leak.cpp
-  objcopy --redefine-sym init_math=init_maths m.o m_renamed.o  # DWARF disagrees with its symbols
   ar rcs libarc.a m.o nog.o
-  gcc -g -O1 -o app main.c m.o
   # separate debug pair and a wrong-CRC pair
   cp libc_g.so libsep.so && objcopy --only-keep-debug libsep.so libsep.so.debug && objcopy --strip-debug libsep.so \
     && objcopy --add-gnu-debuglink=libsep.so.debug libsep.so
@@ -54,11 +69,10 @@ C
   objcopy --compress-debug-sections=zstd libc_g.so libzstd.so 2>/dev/null || true
   objcopy --compress-debug-sections=zstd m.o m_zstd.o 2>/dev/null || true
   if [ "$HAVE_CLANG" = 1 ]; then
-    clang -g -O1 -fPIC -c nog.c -o nog_clang.o
-    gcc -shared -o libtwo.so m.o nog_clang.o                  # gcc + clang in one artifact
     clang -g -O1 -fPIC -shared -o libclang.so m.c nog.c
     clang++ -std=c++17 -g -O1 -fPIC -c leak.cpp -o leak_clang.o  # DWARF 5 with addrx/strx forms, relocatable
   fi
+  wait
   ) >"$T/fixtures.log" 2>&1
 }
 

@@ -13,15 +13,7 @@ FX=$T/fx64
 mkdir -p "$FX" && cd "$FX" || exit 1
 
 build_aarch64_fixtures() {
-  cat > m.c <<'C'
-int init_math(int x) { return x * 2; }
-static int helper(int y) { return y + 1; }
-int use(int z) { return helper(z) + init_math(z); }
-C
-  cat > nog.c <<'C'
-int nodebug_fn(int a) { return a * 3; }
-int nodebug_other(int a) { return a - 3; }
-C
+  build_common_fixtures "$X" --target=aarch64-linux-gnu
   # small C++ without std headers: namespaces, a class, a template, an inline member (COMDAT) compile fast
   cat > cpp.cpp <<'C'
 namespace geo { struct P { int x, y; int sum() const { return x + y; } };
@@ -29,43 +21,14 @@ template <class T> T twice(T v) { return v + v; }
 int area(const P &p) { return p.sum() * twice(p.x); } }
 template double geo::twice<double>(double);
 C
-  cat > leak.cpp <<'C'
-#include <vector>
-#include <string>
-#include <filesystem>
-struct Foo { int a; };
-template class std::vector<Foo>;
-std::string greet(const std::string &s) { return s + "!"; }
-int touch(const char *p) { return std::filesystem::exists(p); }
-C
-  cat > clean.map <<'C'
-{ global: _Z5greetRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE; _Z5touchPKc; local: *; };
-C
-  printf 'extern int use(int);\nint main(void) { return use(1) == 5 ? 0 : 1; }\n' > main.c
-  # the slow C++ libraries first, in the background (2 cores)
-  { ${X}g++ -g -O1 -fPIC -shared -o libleak.so leak.cpp
-    ${X}g++ -g -O1 -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -shared -o libhidden.so leak.cpp; } &
-  ${X}g++ -g -O1 -fPIC -shared -static-libstdc++ -Wl,--exclude-libs,ALL -Wl,--version-script=clean.map \
-    -o libclean.so leak.cpp &
-  ${X}g++ -g -O1 -fPIC -shared -static-libstdc++ -o libstatic.so leak.cpp
-  ${X}gcc -g -O1 -fPIC -c m.c -o m.o                          # DWARF 5 (gcc 12 default)
-  ${X}gcc -gdwarf-4 -O1 -fPIC -c m.c -o m4.o
+  ${X}gcc -gdwarf-4 -O1 -fPIC -c m.c -o m4.o                  # m.o: DWARF 5 (gcc 12 default)
   ${X}gcc -g -O0 -fPIC -ffunction-sections -c m.c -o mfs.o    # 3 functions, each at 0x0 of its own section
   ${X}gcc -gdwarf-4 -O0 -fPIC -ffunction-sections -c m.c -o mfs4.o
-  ${X}gcc -O1 -fPIC -c nog.c -o nog.o
-  ${X}gcc -g -O1 -fPIC -c nog.c -o nog_g.o
   ${X}g++ -g -O1 -fPIC -c cpp.cpp -o cpp.o
   ${X}g++ -gdwarf-4 -O0 -fPIC -ffunction-sections -c cpp.cpp -o cpp4fs.o
   ${X}g++ -O1 -fPIC -c cpp.cpp -o cpp_nog.o
-  ${X}gcc -shared -o libc_g.so m.o nog_g.o
-  ${X}gcc -shared -o libc_mixed.so m.o nog.o                  # one TU without -g
-  ${X}gcc -g -O1 -o app main.c m.o
-  ${X}objcopy --redefine-sym init_math=init_maths m.o m_renamed.o
   ${X}objcopy --redefine-sym use=used mfs.o mfs_renamed.o
   ${X}ar rcs libarc.a m.o nog.o cpp.o
-  if [ "$HAVE_CLANG" = 1 ]; then                              # gcc + clang in one aarch64 library
-    clang --target=aarch64-linux-gnu -g -O1 -fPIC -c nog.c -o nog_clang.o && ${X}gcc -shared -o libtwo.so m.o nog_clang.o
-  fi
   # unsupported inputs
   ${X}gcc -mbig-endian -g -c m.c -o m_be.o
   python3 -c "import sys; b = bytearray(open('m.o', 'rb').read()); b[18:20] = (243).to_bytes(2, 'little'); open('m_riscv.o', 'wb').write(b)"

@@ -13,36 +13,31 @@ echo junk > junk.o
 INPUTS=(libc_mixed.so m_renamed.o libleak.so libarc.a junk.o)
 python3 -c 'import jsonschema' 2>/dev/null && HAVE_JS=1 || HAVE_JS=0
 
+# validate NAME DOC SCHEMA BREAK: DOC is valid against SCHEMA, and no longer once the Python statement BREAK
+# has damaged it (d: the document), so the validation is shown able to fail.
+validate() {
+  if [ $HAVE_JS = 0 ]; then skip "python3 jsonschema missing: $1 validation"; return; fi
+  check "$1: valid against $(basename "$3")" python3 -c '
+import json, jsonschema, sys
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' "$2" "$3"
+  check "$1: schema rejects a broken document (the validation can fail)" python3 -c '
+import json, jsonschema, sys
+d = json.load(open(sys.argv[1])); exec(sys.argv[3])
+try: jsonschema.validate(d, json.load(open(sys.argv[2])))
+except jsonschema.ValidationError: sys.exit(0)
+sys.exit(1)' "$2" "$3" "$4"
+}
+
 "$C" --format json "${INPUTS[@]}" >r.json 2>r.err; rc=$?
 check "json: exit 2 with an unreadable input among others" test $rc = 2
-if [ $HAVE_JS = 1 ]; then
-  check "json: valid against docs/json-schema.json" python3 -c '
-import json, jsonschema, sys
-jsonschema.validate(json.load(open("r.json")), json.load(open(sys.argv[1])))' "$TRUELINE_ROOT/docs/json-schema.json"
-  check "json: schema rejects a broken report (the validation can fail)" python3 -c '
-import json, jsonschema, sys
-d = json.load(open("r.json")); d["files"][0]["findings"][0]["severity"] = "fatal"
-try: jsonschema.validate(d, json.load(open(sys.argv[1])))
-except jsonschema.ValidationError: sys.exit(0)
-sys.exit(1)' "$TRUELINE_ROOT/docs/json-schema.json"
-else skip "python3 jsonschema missing: schema validation"; fi
+validate json r.json "$TRUELINE_ROOT/docs/json-schema.json" 'd["files"][0]["findings"][0]["severity"] = "fatal"'
 check "json: archive members and the unreadable file listed" python3 -c '
 import json; d = json.load(open("r.json")); p = [f["path"] for f in d["files"]]
 assert "libarc.a(m.o)" in p and "libarc.a(nog.o)" in p, p
 bad = [f for f in d["files"] if f["path"] == "junk.o"][0]; assert bad["error"] and d["summary"]["unreadable"] == 1'
 
 "$C" --format sarif "${INPUTS[@]}" >r.sarif 2>/dev/null
-if [ $HAVE_JS = 1 ]; then
-  check "sarif: valid against the SARIF 2.1.0 schema" python3 -c '
-import json, jsonschema, sys
-jsonschema.validate(json.load(open("r.sarif")), json.load(open(sys.argv[1])))' "$TRUELINE_ROOT/tests/data/sarif-schema-2.1.0.json"
-  check "sarif: schema rejects a broken log (the validation can fail)" python3 -c '
-import json, jsonschema, sys
-d = json.load(open("r.sarif")); d["runs"][0]["results"][0]["level"] = "fatal"
-try: jsonschema.validate(d, json.load(open(sys.argv[1])))
-except jsonschema.ValidationError: sys.exit(0)
-sys.exit(1)' "$TRUELINE_ROOT/tests/data/sarif-schema-2.1.0.json"
-else skip "python3 jsonschema missing: SARIF validation"; fi
+validate sarif r.sarif "$TRUELINE_ROOT/tests/data/sarif-schema-2.1.0.json" 'd["runs"][0]["results"][0]["level"] = "fatal"'
 check "sarif: results carry rule, file and symbol" python3 -c '
 import json; d = json.load(open("r.sarif")); r = d["runs"][0]["results"]
 x = [y for y in r if y["ruleId"] == "dwarf-symbols" and y["locations"][0].get("logicalLocations", [{}])[0].get("name") == "init_maths"]
