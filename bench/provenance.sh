@@ -4,7 +4,7 @@
 # (TRUELINE_PROVENANCE_STAMP=false: the wrapper execs ccache directly), and bare `ccache COMPILER`.
 # PAIRS (default 40) rounds of every variant in rotating order, after warm-up; medians of the per-round
 # differences. Prints the "provenance" section of docs/benchmarks.md (markdown) on stdout. Not part of
-# `make test`. About 30 s on 2 cores.
+# `make test`. About 30 s on 2 cores. PIN=N runs everything on CPU N (taskset; see bench/wrapper.sh).
 set -eu
 BUILD=${TRUELINE_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build}
 export PATH="$BUILD/bin:$PATH"
@@ -21,7 +21,8 @@ if ! command -v ccache >/dev/null; then
 fi
 cases=("gcc -c a.c -o a.o")
 command -v nvcc >/dev/null && cases+=("nvcc -arch=sm_90 -c k.cu -o k.o")
-python3 - "$PAIRS" "${cases[@]}" <<'PY'
+pin=(); [ -n "${PIN:-}" ] && command -v taskset >/dev/null && pin=(taskset -c "$PIN")
+"${pin[@]}" python3 - "$PAIRS" "${cases[@]}" <<'PY'
 import os, statistics, subprocess, sys, time
 pairs = int(sys.argv[1])
 med = statistics.median
@@ -68,4 +69,5 @@ for case in sys.argv[2:]:
         d("on", "off", 0), d("on", "off", 1), d("on", "nover", 1)))
 PY
 echo
+[ ${#pin[@]} -gt 0 ] && echo "Every process pinned to CPU $PIN (PIN=$PIN)."
 echo "Measured on $(nproc) cores, $(uname -m), $(ccache --version | head -1); load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."

@@ -6,6 +6,8 @@
 # program in front of ccache pays here, measured with a static do-nothing exec; (3) system calls per hit
 # (strace counts: deterministic, load-independent); (4) the toolchain fingerprint cold and warm as measured
 # inside trueline-cc (explain mode). Prints the "## wrapper" section. About a minute on 2 cores.
+# PIN=N runs everything on CPU N (taskset): on a machine busy with other work this removes most of the
+# cross-CPU scheduling noise (a waiting wrapper woken on a CPU another process holds).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 W=${TRUELINE_BUILD:-$root/build}/bin/trueline-cc
@@ -24,7 +26,8 @@ unset NVCC_PREPEND_FLAGS NVCC_APPEND_FLAGS CCC_OVERRIDE_OPTIONS TRUELINE_EXPLAIN
 have_nvcc=0; command -v nvcc >/dev/null 2>&1 && have_nvcc=1
 have_ccache=0; command -v ccache >/dev/null 2>&1 && have_ccache=1
 have_strace=0; command -v strace >/dev/null 2>&1 && have_strace=1
-python3 - "$W" "${PAIRS:-31}" "$have_nvcc" "$have_ccache" "$have_strace" "$floor" "$floor_what" <<'PY'
+pin=(); [ -n "${PIN:-}" ] && command -v taskset >/dev/null && pin=(taskset -c "$PIN")
+"${pin[@]}" python3 - "$W" "${PAIRS:-31}" "$have_nvcc" "$have_ccache" "$have_strace" "$floor" "$floor_what" <<'PY'
 import os, re, statistics, subprocess, sys, time
 W, PAIRS, NVCC, CCACHE, STRACE, FLOOR, FLOOR_WHAT = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", \
     sys.argv[4] == "1", sys.argv[5] == "1", sys.argv[6], sys.argv[7]
@@ -113,7 +116,9 @@ for name, cmd in tools:
 load = open("/proc/loadavg").read().split()[:3]
 print("## wrapper")
 print()
-print(f"Machine: {os.cpu_count()} CPUs, load average {' '.join(load)} when the run ended; {PAIRS} pairs.")
+pinned = os.sched_getaffinity(0)
+print(f"Machine: {os.cpu_count()} CPUs, load average {' '.join(load)} when the run ended; {PAIRS} pairs" +
+      (f"; every process pinned to CPU {min(pinned)} (PIN={min(pinned)})." if len(pinned) == 1 else "."))
 print("Command: `make bench` (or `BENCH=wrapper bash bench/run.sh`).")
 print()
 print("### Hit-path overhead (both calls are ccache hits; the bare call is given the flags trueline-cc forces)")
