@@ -17,8 +17,9 @@ LDFLAGS  ?=
 ALL_LDFLAGS := $(LDFLAGS) $(SAN)
 
 # The wrapper sits in front of every compile: it links only what it needs (no DWARF, no decompressors).
-# libelf: the provenance stamp and the cache-hit verification read and write .note.trueline.
-WRAPPER_LIBS := $(shell pkg-config --libs libelf libxxhash inih 2>/dev/null || echo -lelf -lxxhash -linih) -liberty -lz -lpthread
+# libelf: the provenance stamp and the cache-hit verification read and write .note.trueline; the
+# fingerprint reads the toolchain's DT_NEEDED through lib/elf_file.c, which links libzstd.
+WRAPPER_LIBS := $(shell pkg-config --libs libelf libzstd libxxhash inih 2>/dev/null || echo -lelf -lzstd -lxxhash -linih) -liberty -lz -lpthread
 CHECKER_LIBS := -ldwarf $(shell pkg-config --libs libelf libzstd liblz4 libxxhash inih 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih) -liberty -lz -lpthread
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))

@@ -9,6 +9,7 @@
 
 #include "compiler.h"
 #include "deps.h"
+#include "dynlibs.h"
 
 const char *const tl_fingerprint_env[] = {
     /* gcc: where the driver finds cc1/as/specs, and search paths it adds (gcc's "Environment Variables") */
@@ -356,6 +357,26 @@ static void hash_env(tl_invocation *inv, tl_hasher *h, const char *name)
         tl_strv_pushf(&inv->env_hashed, "%s=%s", name, v);
 }
 
+/* The shared libraries every executable of the closure loads (dynlibs.h), as components "library NAME":
+ * role and content, so the same libraries found elsewhere share cache entries. */
+static int closure_libraries(tl_invocation *inv, tl_memo *memo, tl_error *err)
+{
+    tl_strv objs = { 0 }, libs = { 0 };
+    for (int i = 0; i < inv->ncomps; i++)
+        if (inv->comps[i].path)
+            tl_strv_push(&objs, inv->comps[i].path);
+    tl_dynlibs(&objs, &libs);
+    int rc = 0;
+    for (int i = 0; i + 1 < libs.n && rc == 0; i += 2) {
+        char role[300];
+        tl_fmt(role, sizeof role, "library %s", libs.v[i]);
+        rc = hash_comp(inv, memo, role, libs.v[i + 1][0] ? libs.v[i + 1] : NULL, err);
+    }
+    tl_strv_free(&objs);
+    tl_strv_free(&libs);
+    return rc;
+}
+
 /* The closure: every component with its content hash (cold: walk, probe and hash; see hash_components). */
 static int closure(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_error *err)
 {
@@ -376,6 +397,8 @@ static int closure(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_e
         free(copy);
     }
     if (rc == 0)
+        rc = closure_libraries(inv, memo, err);
+    if (rc == 0)
         rc = hash_components(inv, memo, err);
     return rc;
 }
@@ -394,12 +417,13 @@ static char *closure_key(const tl_invocation *inv, const tl_config *cfg)
     if (!h)
         return NULL;
     tl_strv sel = { 0 };
-    tl_hasher_update_str(h, "trueline-closure-1");
+    tl_hasher_update_str(h, "trueline-closure-2");
     tl_hasher_update_str(h, tl_family_name(inv->family));
     tl_hasher_update_str(h, inv->compiler_path);
     tl_hasher_update_str(h, inv->family == TL_FAM_NVCC ? inv->host_compiler : "");
     tl_hasher_update_str(h, getenv("PATH"));
     tl_hasher_update_str(h, getenv(TL_ACTIVE_ENV));
+    tl_hasher_update_str(h, getenv("LD_LIBRARY_PATH")); /* where the closure's shared libraries are found */
     for (int i = 0; tl_fingerprint_env[i]; i++)
         tl_hasher_update_str(h, getenv(tl_fingerprint_env[i]));
     tl_hasher_update_str(h, tl_config_get(cfg, "fingerprint", "extra_files"));

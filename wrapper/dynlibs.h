@@ -1,0 +1,25 @@
+/* The shared libraries the toolchain's executables load, found the way ld.so finds them.
+ *
+ * Debian's clang-14 is a small driver over libclang-cpp.so.14 and libLLVM-14.so.1; gcc's cc1plus loads
+ * libisl/libmpc/libmpfr/libgmp: the compiler is in those libraries, so a library update behind an
+ * unchanged driver must change the fingerprint (docs/wrapper.md, "Shared libraries").
+ *
+ * For each ELF object given, its DT_NEEDED entries are resolved as glibc 2.36's ld.so does (elf/dl-load.c):
+ * DT_RPATH of the requesting object and of its loaders (only when the requester has no DT_RUNPATH),
+ * LD_LIBRARY_PATH, DT_RUNPATH, /etc/ld.so.cache (elf/dl-cache.c), then the default directories for the
+ * ELF's machine; $ORIGIN expanded; breadth-first and de-duplicated by name per executable as ld.so loads
+ * them, then de-duplicated by path across executables. glibc's own runtime (libc, ld-linux, libpthread,
+ * libdl, librt) is left out: see docs/wrapper.md for why. Everything that decided a resolution
+ * (ld.so.cache, directories searched before the hit) is recorded as a dependency (deps.h). */
+#ifndef TL_WRAPPER_DYNLIBS_H
+#define TL_WRAPPER_DYNLIBS_H
+#include "strv.h"
+
+/* Appends to out, per library, two strings: the DT_NEEDED name and the resolved path ("" when ld.so
+ * would not find it). Objects that are not dynamic ELF files are skipped silently. */
+void tl_dynlibs(const tl_strv *objects, tl_strv *out);
+
+/* 1 when name is one of glibc's own runtime libraries that the fingerprint leaves out. */
+int tl_dynlib_excluded(const char *name);
+
+#endif
