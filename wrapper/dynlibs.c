@@ -390,6 +390,11 @@ static void walk_exe(const char *exe, tl_strv *out)
 
 void tl_dynlibs(const tl_strv *objects, tl_strv *out)
 {
+    /* name-only answers are shared within one call only: their dependencies (ld.so.cache, directories
+     * searched) are recorded once, into the recording active during this call */
+    for (int i = 0; i < g_nres; i++)
+        free(g_res[i].name), free(g_res[i].path);
+    g_nres = 0;
     for (int i = 0; i < objects->n; i++)
         walk_exe(objects->v[i], out);
 }

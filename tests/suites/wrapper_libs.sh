@@ -85,6 +85,16 @@ check "LD_LIBRARY_PATH: the loader takes the other copy" grep -q 'fake TLMARK-de
 contains "... and so does the fingerprint" ex7.txt "component library libtldep.so.1: [0-9a-f]{32} $T/other/libtldep.so.1$"
 check "... which differs" test -s fp7.txt -a "$(cat fp7.txt)" != "$fp1"
 
+# A toolchain file whose library is gone, and a truncated ELF file: recorded as absent / skipped, no failure.
+printf 'void tl_gone(void) {}\n' > gone.c; printf 'void tl_gone(void);\nvoid use(void) { tl_gone(); }\n' > use.c
+gcc -shared -fPIC -Wl,-soname,libtlgone.so.1 gone.c -o "$T/libtlgone.so.1" &&
+  gcc -shared -fPIC use.c "$T/libtlgone.so.1" -o "$T/needs-gone.so" && rm "$T/libtlgone.so.1"
+head -c 200 "$TC/lib/libtlfake.so.1" > "$T/cut.so"
+TRUELINE_FINGERPRINT_EXTRA_FILES="$T/needs-gone.so $T/cut.so" \
+  expect_rc "a library that is not found and a truncated ELF file: the fingerprint still works" 0 \
+  bash -c 'trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c >/dev/null 2>gone.txt'
+contains "... the missing library is recorded as absent" gone.txt 'component library libtlgone\.so\.1: absent'
+
 # --- real compilers: every library the loader maps for them is a component ------------------------------
 trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c >/dev/null 2>gcc.txt
 cc1=$(gcc -print-prog-name=cc1)
