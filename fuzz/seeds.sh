@@ -157,6 +157,18 @@ other = struct.pack('<III', 4, 4, 1) + b'GNU\0' + b'\0' * 4
 sys.stdout.buffer.write(other + rec + rec)
 PY
 
+# Executables and their loader cache (wrapper/dynlibs.c): a stripped program with DT_NEEDED, DT_RUNPATH
+# ($ORIGIN) and DT_RPATH, each followed by the separator and this machine's /etc/ld.so.cache when there is one.
+mkdir -p "$out/dynlibs"
+printf 'int main(void) { return 0; }\n' >"$work/m.c"
+gcc -s "$work/m.c" -o "$work/m-runpath" -Wl,--enable-new-dtags,-rpath,'$ORIGIN/../lib' -lm 2>/dev/null
+gcc -s "$work/m.c" -o "$work/m-rpath" -Wl,--disable-new-dtags,-rpath,/nonexistent:'$ORIGIN' -lz 2>/dev/null
+for f in "$work/m-runpath" "$work/m-rpath"; do
+  [ -f "$f" ] || continue
+  { cat "$f"; [ -r /etc/ld.so.cache ] && { printf '%s' "$SEP"; cat /etc/ld.so.cache; }; } >"$out/dynlibs/$(basename "$f")"
+  cp "$f" "$out/dynlibs/$(basename "$f")-nocache"
+done
+
 # GPU coredumps: the small ones the coredump suite ships (tests/data/coredumps, xz-compressed there).
 mkdir -p "$out/coredump"
 for f in "$here/../tests/data/coredumps/"{hang,oob}.core.xz; do

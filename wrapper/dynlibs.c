@@ -388,6 +388,24 @@ static void walk_exe(const char *exe, tl_strv *out)
     free(t.o);
 }
 
+#ifdef TL_FUZZING
+/* fuzz/targets/dynlibs.c: forget what was read (the fuzzer reuses one memfd path for different bytes) and read
+ * the ld.so.cache from the given bytes instead of /etc/ld.so.cache (NULL: none). */
+void tl_dynlibs_fuzz_reset(const unsigned char *cache, size_t n)
+{
+    for (int i = 0; i < g_ninfo; i++) {
+        free(g_info[i].path);
+        free(g_info[i].rpath);
+        free(g_info[i].runpath);
+        tl_strv_free(&g_info[i].needed);
+    }
+    g_ninfo = 0;
+    g_cache = cache;
+    g_cache_size = n;
+    g_cache_state = cache ? 1 : -1;
+}
+#endif
+
 void tl_dynlibs(const tl_strv *objects, tl_strv *out)
 {
     /* name-only answers are shared within one call only: their dependencies (ld.so.cache, directories

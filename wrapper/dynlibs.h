@@ -19,6 +19,11 @@
  * would not find it). Objects that are not dynamic ELF files are skipped silently. */
 void tl_dynlibs(const tl_strv *objects, tl_strv *out);
 
+#ifdef TL_FUZZING
+#include <stddef.h>
+void tl_dynlibs_fuzz_reset(const unsigned char *cache, size_t n);
+#endif
+
 /* 1 when name is one of glibc's own runtime libraries that the fingerprint leaves out. */
 int tl_dynlib_excluded(const char *name);
 

@@ -1,0 +1,34 @@
+/* wrapper/dynlibs.c: an executable's DT_NEEDED / DT_RPATH / DT_RUNPATH (through libelf) and the ld.so.cache
+ * parser (glibc's "glibc-ld.so.cache1.1" layout, optional "ld.so-1.7.0" part before it), then the resolution
+ * walk over the real file system (read-only: stats and ELF reads of whatever the names lead to).
+ * Input: the ELF bytes, the separator, the ld.so.cache bytes (absent: no cache). */
+#include "fuzz_util.h"
+#include "../../wrapper/dynlibs.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > (1u << 20))
+        return 0;
+    const uint8_t *part[2];
+    size_t len[2];
+    size_t k = fuzz_split(data, size, part, len, 2);
+    unsigned char *cache = NULL;
+    if (k == 2) { /* own block: reads past the cache's end are caught */
+        cache = malloc(len[1] ? len[1] : 1);
+        memcpy(cache, part[1], len[1]);
+    }
+    tl_dynlibs_fuzz_reset(cache, len[1]);
+    struct fuzz_file elf;
+    fuzz_file_open(&elf, part[0], len[0]);
+    tl_strv objs = { 0 }, out = { 0 };
+    tl_strv_push(&objs, elf.path);
+    tl_dynlibs(&objs, &out);
+    for (int i = 0; i < out.n; i++)
+        fuzz_touch((const unsigned char *)out.v[i], strlen(out.v[i]));
+    tl_strv_free(&objs);
+    tl_strv_free(&out);
+    fuzz_file_close(&elf);
+    tl_dynlibs_fuzz_reset(NULL, 0);
+    free(cache);
+    return 0;
+}
