@@ -198,6 +198,47 @@ static char *regex_sub(const regex_t *re, const char *repl, const char *s)
     return out;
 }
 
+/* Patterns llvm's regex (Henry Spencer's, as clang uses it) refuses, which glibc's regcomp would expand instead:
+ * a quantifier on a quantifier ("a++", "a*{2}": REG_BADRPT there, an exponential tree in glibc — found by
+ * fuzz/targets/argv.c as a 2 GB regcomp) and bounds over its RE_DUP_MAX of 255. clang then leaves the arguments
+ * unchanged, and so do we. */
+static int llvm_refuses(const char *p)
+{
+    int quant = 0;
+    for (; *p; p++) {
+        if (*p == '\\') {
+            if (!*++p)
+                break;
+            quant = 0;
+        } else if (*p == '[') {
+            p += p[1] == '^' ? 2 : 1;
+            if (*p == ']')
+                p++;
+            while (*p && *p != ']')
+                p++;
+            if (!*p)
+                return 1; /* unterminated bracket: regcomp fails anyway */
+            quant = 0;
+        } else if (*p == '*' || *p == '+' || *p == '?' || *p == '{') {
+            if (quant)
+                return 1;
+            if (*p == '{') {
+                for (const char *q = p + 1; *q && *q != '}'; q++)
+                    if (*q >= '0' && *q <= '9' && strtoul(q, NULL, 10) > 255)
+                        return 1;
+                const char *e = strchr(p, '}');
+                if (!e)
+                    return 1;
+                p = e;
+            }
+            quant = 1;
+        } else {
+            quant = 0;
+        }
+    }
+    return 0;
+}
+
 static int is_O_flag(const char *a)
 {
     return a[0] == '-' && a[1] == 'O' &&
@@ -256,7 +297,7 @@ static void ccc_one(tl_strv *a, const char *e, FILE *log)
         repl[strlen(repl) - 1] = 0;
         /* compiled once per edit, not per argument: a long script over a long command line stays linear */
         regex_t re;
-        int ok = regcomp(&re, pat, REG_EXTENDED) == 0;
+        int ok = !llvm_refuses(pat) && regcomp(&re, pat, REG_EXTENDED) == 0;
         for (int i = 1; ok && i < a->n; i++) {
             char *r = regex_sub(&re, repl, a->v[i]);
             if (r && strcmp(r, a->v[i]) != 0) {

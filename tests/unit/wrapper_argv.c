@@ -66,6 +66,10 @@ static void ccc_edits(void)
     r = ccc("s/X=([0-9])/Y=\\1\\1/", a);
     UNIT_STREQ("s/// rewrites with back-references", r, "[clang][-O1][-Wall][-include][x.h][-DY=11][-Os][-c][a.c]");
     free(r);
+    r = ccc("s/-O1+*/-O9/ s/-Os{300}/-O8/ s/-O1+/-O7/", a);
+    UNIT_STREQ("s/// with a quantified quantifier or a bound over 255 is ignored, as clang -### shows", r,
+               "[clang][-O7][-Wall][-include][x.h][-DX=1][-Os][-c][a.c]");
+    free(r);
     r = ccc("#  +-g  bogus", a);
     UNIT_STREQ("# silences, empty edits skipped, unknown edits ignored", r,
                "[clang][-O1][-Wall][-include][x.h][-DX=1][-Os][-c][a.c][-g]");
