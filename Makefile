@@ -50,7 +50,7 @@ help:
 	@echo "make bench      run bench/ and write docs/benchmarks.md"
 	@echo "make install PREFIX=/usr/local"
 
-DEB_BUILD := gcc make pkg-config libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libiberty-dev zlib1g-dev
+DEB_BUILD := gcc make pkg-config musl-tools libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libiberty-dev zlib1g-dev
 DEB_TEST  := $(DEB_BUILD) clang ccache sccache redis-server cmake binutils python3 python3-jsonschema xz-utils \
              gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu
 deps:
@@ -68,12 +68,38 @@ $(LIBTL): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-# trueline-cc runs once per compile: linked statically (except under sanitizers), it starts ~1 ms
-# faster than dynamically linked on the hit path (bench/wrapper.sh, docs/benchmarks.md).
+# trueline-cc runs once per compile, so it is linked statically (except under sanitizers): it starts ~1 ms
+# faster than dynamically linked on the hit path (bench/wrapper.sh, docs/benchmarks.md). Where musl-gcc is
+# installed (Debian's musl-tools; `make deps` installs it) it is linked against musl: glibc's start-up runs
+# ~45 CPUID instructions (CPU features, cache sizes), each a trap to the hypervisor on a virtual machine
+# (~6 us measured here), 0.28 ms per process, most of the 0.3 ms hit-path budget (docs/wrapper.md).
+# The Debian libraries are the same static archives; musl-gcc sees only their headers, linked from
+# $(BUILD)/musl-include so that no glibc header can leak into the musl build.
+MUSL_GCC     ?= $(shell command -v musl-gcc 2>/dev/null)
+WRAPPER_MUSL := $(if $(SAN),,$(MUSL_GCC))
+MUSL_HDRS    := gelf.h libelf.h ini.h xxhash.h zstd.h zlib.h zconf.h libiberty/libiberty.h libiberty/ansidecl.h
+MUSL_ARCHIVES = $(foreach l,libelf libzstd libxxhash libinih libiberty libz,$(shell $(CC) -print-file-name=$(l).a))
+MUSL_CFLAGS  := -std=c11 -D_GNU_SOURCE -DTRUELINE_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/musl-include $(WARN) $(CFLAGS)
+MUSL_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj-musl/%.o) $(WRAPPER_SRC:%.c=$(BUILD)/obj-musl/%.o) $(BUILD)/obj-musl/wrapper/musl/fortify.o
+
+$(BUILD)/musl-include/.linked:
+	@mkdir -p $(dir $@)
+	for h in $(MUSL_HDRS); do ln -sf /usr/include/$$h $(dir $@) || exit 1; done; touch $@
+
+$(BUILD)/obj-musl/%.o: %.c $(BUILD)/musl-include/.linked
+	@mkdir -p $(dir $@)
+	$(WRAPPER_MUSL) $(MUSL_CFLAGS) -MMD -MP -c $< -o $@
+
+ifneq ($(WRAPPER_MUSL),)
+$(BUILD)/bin/trueline-cc: $(MUSL_OBJ)
+	@mkdir -p $(dir $@)
+	$(WRAPPER_MUSL) $(LDFLAGS) -static -o $@ $(MUSL_OBJ) $(MUSL_ARCHIVES)
+else
 WRAPPER_STATIC := $(if $(SAN),,-static)
 $(BUILD)/bin/trueline-cc: $(WRAPPER_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) $(WRAPPER_STATIC) -o $@ $(WRAPPER_OBJ) $(LIBTL) $(WRAPPER_LIBS)
+endif
 
 $(BUILD)/bin/trueline-check: $(CHECKER_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
@@ -86,7 +112,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL
 
 unit: all $(UNIT_BIN)
 
-test: deps all $(UNIT_BIN)
+# deps first, then a fresh make: what deps installed (musl-gcc) decides how the rest is built
+test: deps
+	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@TRUELINE_BUILD=$(abspath $(BUILD)) bash tests/run.sh
 
 asan:
@@ -94,7 +122,8 @@ asan:
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  TRUELINE_BUILD=$(abspath build-asan) TRUELINE_SANITIZED=1 bash tests/run.sh
 
-demo: deps all
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@TRUELINE_BUILD=$(abspath $(BUILD)) sh examples/demo.sh
 
 fuzz:
@@ -113,4 +142,4 @@ install: all
 clean:
 	rm -rf $(BUILD) build-asan
 
--include $(LIB_OBJ:.o=.d) $(WRAPPER_OBJ:.o=.d) $(CHECKER_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(WRAPPER_OBJ:.o=.d) $(CHECKER_OBJ:.o=.d) $(MUSL_OBJ:.o=.d)

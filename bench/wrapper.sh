@@ -17,20 +17,29 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 printf 'int answer(int x) { return x * 42; }\n' > a.c
 printf '__global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }\n' > k.cu
-# The floor: a static program that only execs its arguments (trueline-cc is static too).
+# The floor: a static program that only execs its arguments, linked like trueline-cc (musl or glibc, as
+# `trueline-cc --trueline-version` says); with musl-gcc present the glibc one is measured too, to show what
+# glibc's start-up (CPUID traps on a VM) costs here.
 printf '#include <unistd.h>\nint main(int c, char **v) { (void)c; execvp(v[1], v + 1); return 127; }\n' > execit.c
-floor=/usr/bin/env; floor_what='`/usr/bin/env` (dynamic: no static libc here)'
-if cc -O2 -static -o execit execit.c 2>/dev/null; then floor=$tmp/execit; floor_what='a static do-nothing `execvp` program'; fi
+floors=()
+libc=glibc; "$W" --trueline-version 2>/dev/null | grep -q 'C library: musl' && libc=musl
+if [ $libc = musl ] && command -v musl-gcc >/dev/null && musl-gcc -O2 -static -o execit-musl execit.c 2>/dev/null; then
+  floors+=("$tmp/execit-musl" 'a static (musl) do-nothing `execvp` program, linked like trueline-cc')
+fi
+if cc -O2 -static -o execit-glibc execit.c 2>/dev/null; then
+  floors+=("$tmp/execit-glibc" "a static (glibc) do-nothing \`execvp\` program$([ $libc = glibc ] && echo ', linked like trueline-cc')")
+fi
+[ ${#floors[@]} -gt 0 ] || floors=(/usr/bin/env '`/usr/bin/env` (dynamic: no static libc here)')
 export CCACHE_DIR=$tmp/ccache XDG_CACHE_HOME=$tmp/xdg
 unset NVCC_PREPEND_FLAGS NVCC_APPEND_FLAGS CCC_OVERRIDE_OPTIONS TRUELINE_EXPLAIN
 have_nvcc=0; command -v nvcc >/dev/null 2>&1 && have_nvcc=1
 have_ccache=0; command -v ccache >/dev/null 2>&1 && have_ccache=1
 have_strace=0; command -v strace >/dev/null 2>&1 && have_strace=1
 pin=(); [ -n "${PIN:-}" ] && command -v taskset >/dev/null && pin=(taskset -c "$PIN")
-"${pin[@]}" python3 - "$W" "${PAIRS:-31}" "$have_nvcc" "$have_ccache" "$have_strace" "$floor" "$floor_what" <<'PY'
+"${pin[@]}" python3 - "$W" "${PAIRS:-31}" "$have_nvcc" "$have_ccache" "$have_strace" "${floors[@]}" <<'PY'
 import os, re, statistics, subprocess, sys, time
-W, PAIRS, NVCC, CCACHE, STRACE, FLOOR, FLOOR_WHAT = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", \
-    sys.argv[4] == "1", sys.argv[5] == "1", sys.argv[6], sys.argv[7]
+W, PAIRS, NVCC, CCACHE, STRACE = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4] == "1", sys.argv[5] == "1"
+FLOORS = list(zip(sys.argv[6::2], sys.argv[7::2]))  # (program, description); the first is linked like trueline-cc
 NOPROV = dict(os.environ, TRUELINE_PROVENANCE_STAMP="false")
 med = statistics.median
 
@@ -93,7 +102,8 @@ if CCACHE:
     gcc_t = [W, "ccache", "gcc", "-c", "a.c", "-o", "t.o"]
     nv_b = ["ccache", "nvcc", "-c", "-arch=sm_90", "k.cu", "-o", "b.o", "-lineinfo", "-Xcompiler=-g1"]
     nv_t = [W, "ccache", "nvcc", "-c", "-arch=sm_90", "k.cu", "-o", "t.o"]
-    rows.append(("floor: " + FLOOR_WHAT + " in front of ccache gcc",) + pairs(gcc_b, [FLOOR] + gcc_b))
+    for prog, what in FLOORS:
+        rows.append(("floor: " + what + " in front of ccache gcc",) + pairs(gcc_b, [prog] + gcc_b))
     cases = [("gcc -c", gcc_b, gcc_t)] + ([("nvcc -c -arch=sm_90", nv_b, nv_t)] if NVCC else [])
     for name, b, t in cases:
         # The wrapper alone (provenance stamping off: it execs ccache), then as shipped (the cache runs the
@@ -125,15 +135,16 @@ print("### Hit-path overhead (both calls are ccache hits; the bare call is given
 print()
 print("Wall: medians of each side and of the pair differences. CPU: median of the pair differences in user +")
 print("system time of the whole process tree (wait4), which other load on the machine disturbs far less.")
-print("*Above the floor*: CPU difference minus the floor row's, i.e. what trueline-cc does beyond being one")
-print("more program that the kernel has to exec.")
+print("*Above the floor*: CPU difference minus the first floor row's (a program linked like trueline-cc), i.e.")
+print("what trueline-cc does beyond being one more program that the kernel has to exec.")
 print()
 print("| compile (all timed calls are ccache hits) | bare ccache, median ms | trueline-cc ccache, median ms | wall: median of pair differences | CPU: median of pair differences | CPU above the floor | target |")
 print("|---|---|---|---|---|---|---|")
 floor_cpu = rows[0][4] if rows else 0.0
 for i, (name, b, w, d, c) in enumerate(rows):
-    target = "(floor)" if i == 0 else "+0.3 ms" + (", ~1.05x" if name.startswith("gcc") else ", ~1.03x")
-    above = "" if i == 0 else f"{c - floor_cpu:+.2f} ms"
+    is_floor = name.startswith("floor")
+    target = "(floor)" if is_floor else "+0.3 ms" + (", ~1.05x" if name.startswith("gcc") else ", ~1.03x")
+    above = "" if is_floor else f"{c - floor_cpu:+.2f} ms"
     print(f"| {name} | {b:.2f} | {w:.2f} | {d:+.2f} ms | {c:+.2f} ms | {above} | {target} |")
 if not rows:
     print("| (ccache not installed: not measured) | | | | | | |")

@@ -22,6 +22,7 @@ static void usage(FILE *out)
           "options (anywhere, removed before the compiler runs):\n"
           "  --trueline-explain            print the effective argv, folds, forced flags, fingerprint\n"
           "  --trueline-print-fingerprint  print the toolchain fingerprint and exit without compiling\n"
+          "alone: --trueline-stats, --trueline-zero-stats (verification counts), --trueline-version\n"
           "environment: TRUELINE_EXPLAIN=1, TRUELINE_CONFIG=FILE, TRUELINE_<SECTION>_<KEY>=VALUE\n"
           "see trueline-cc(1) and docs/wrapper.md\n",
           out);
@@ -124,6 +125,18 @@ static int pipeline(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, dou
     return 0;
 }
 
+/* The C library matters to the hit path's cost (Makefile: glibc's start-up traps on virtual machines). */
+static int print_version(void)
+{
+#ifdef __GLIBC__
+    const char *libc = "glibc";
+#else
+    const char *libc = "musl"; /* the Makefile's only other choice; musl defines no macro of its own */
+#endif
+    printf("trueline-cc %s (C library: %s)\n", TRUELINE_VERSION, libc);
+    return 0;
+}
+
 /* The pipeline, then the compile: returns only when there is no compile to run or exec failed. */
 static int wrap(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, int print_fp)
 {
@@ -151,6 +164,8 @@ int main(int argc, char **argv)
         return tl_stats_print();
     if (argc == 2 && strcmp(argv[1], "--trueline-zero-stats") == 0)
         return tl_stats_zero(), 0;
+    if (argc == 2 && strcmp(argv[1], "--trueline-version") == 0)
+        return print_version();
     int explain = take_option(&argc, argv, "--trueline-explain");
     int print_fp = take_option(&argc, argv, "--trueline-print-fingerprint");
     const char *self = tl_basename(argv[0]);

@@ -134,13 +134,6 @@ struct job {
     atomic_size_t next;
 };
 
-static const char *short_section(const char *s, int is_cubin_file)
-{
-    if (!s)
-        return is_cubin_file ? "cubin" : "fatbin";
-    return strcmp(s, "__nv_relfatbin") == 0 ? "relfatbin" : "fatbin";
-}
-
 static void describe(const struct tl_device_ref *r, struct tl_image *img)
 {
     const struct tl_fatbin_entry *fe = &r->fe;
@@ -161,15 +154,24 @@ static void describe(const struct tl_device_ref *r, struct tl_image *img)
         d->ptxas_options = strndup(fe->options, fe->options_len);
 }
 
+const char *tl_device_label(char *buf, size_t n, const struct tl_device_ref *r, unsigned container,
+                            unsigned entry, const char *arch)
+{
+    if (r->is_cubin_file)
+        snprintf(buf, n, "cubin %s", arch);
+    else
+        snprintf(buf, n, "%s[%u].entry[%u] %s",
+                 r->section && strcmp(r->section, "__nv_relfatbin") == 0 ? "relfatbin" : "fatbin", container, entry,
+                 arch);
+    return buf;
+}
+
 static void set_label(const struct tl_device_ref *r, struct tl_image *img)
 {
-    char arch[32];
+    char arch[32], label[96];
     const struct tl_device_info *d = &img->dev;
     tl_device_arch_name(arch, sizeof arch, d->sm, d->arch_suffix, d->is_virtual);
-    if (r->is_cubin_file)
-        img->label = tl_asprintf("cubin %s", arch);
-    else
-        img->label = tl_asprintf("%s[%u].entry[%u] %s", short_section(r->section, 0), d->container, d->entry, arch);
+    img->label = strdup(tl_device_label(label, sizeof label, r, d->container, d->entry, arch));
 }
 
 /* Is p inside a read-only mapping of a file (per /proc/self/maps)? */

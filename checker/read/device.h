@@ -32,6 +32,9 @@ size_t tl_device_max_image(unsigned long long max_input_mb);
 const char *tl_device_arch_name(char *buf, size_t n, unsigned sm, char suffix, int is_virtual);
 /* The same for a fatbin entry, from its header alone (arch, a/f flags, PTX = virtual). */
 const char *tl_device_entry_arch(char *buf, size_t n, const struct tl_fatbin_entry *fe);
+/* The label reports and --symbolize give an image: "fatbin[2].entry[4] sm_90", "relfatbin[..]..", "cubin sm_90". */
+const char *tl_device_label(char *buf, size_t n, const struct tl_device_ref *r, unsigned container,
+                            unsigned entry, const char *arch);
 /* 'a', 'f' or 0 from an entry's flags. */
 char tl_device_arch_suffix(uint64_t flags);
 

@@ -133,12 +133,7 @@ static int symbolize_input(const struct tl_input *in, const struct tl_options *o
         size_t n;
         char label[96], arch[32];
         tl_device_entry_arch(arch, sizeof arch, &r->fe); /* only ELF entries get here: never virtual */
-        if (r->is_cubin_file)
-            snprintf(label, sizeof label, "cubin");
-        else
-            snprintf(label, sizeof label, "%s[%u].entry[%u] %s",
-                     strcmp(r->section ? r->section : "", "__nv_relfatbin") == 0 ? "relfatbin" : "fatbin",
-                     r->fe.container, r->fe.index, arch);
+        tl_device_label(label, sizeof label, r, r->fe.container, r->fe.index, arch);
         if (tl_fatbin_image(&r->fe, &s, tl_device_max_image(o->max_input_mb), &p, &n, &err) != 0) {
             fprintf(stderr, "trueline-check: %s: %s: %s\n", in->display, label, err.msg);
             failed = 1;

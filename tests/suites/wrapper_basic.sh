@@ -15,6 +15,15 @@ same_code() {
     cmp -s "$1.bare" "$2.bare"
 }
 
+# --- the binary itself ----------------------------------------------------------------------------------
+trueline-cc --trueline-version > ver.txt
+contains "--trueline-version names the version and the C library" ver.txt '^trueline-cc [0-9.]+ \(C library: (musl|glibc)\)$'
+# the Makefile links trueline-cc against musl wherever musl-gcc exists, except under sanitizers: glibc's
+# start-up costs ~0.3 ms per cache hit on a VM (docs/wrapper.md)
+if [ -n "${TRUELINE_SANITIZED:-}" ]; then skip "sanitized build: linked with the default C library"
+elif have musl-gcc; then contains "with musl-gcc installed, the wrapper is linked against musl" ver.txt 'C library: musl'
+else skip "musl-gcc not installed: the wrapper is linked against glibc"; fi
+
 # --- forced host line info ---------------------------------------------------------------------------
 trueline-cc gcc -c a.c -o a.o 2>err.txt
 check "launcher gcc -c: object has .debug_line (forced -g1)" has_debug_line a.o
