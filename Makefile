@@ -110,6 +110,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL) $(CHECKER_LIBS) $(ALL_LDFLAGS)
 
+# The decompression floor bench/device.sh states the device audit against (bench/zstd_floor.c).
+$(BUILD)/bench/zstd_floor: bench/zstd_floor.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL) $(CHECKER_LIBS) $(ALL_LDFLAGS)
+
 unit: all $(UNIT_BIN)
 
 # deps first, then a fresh make: what deps installed (musl-gcc) decides how the rest is built
@@ -129,7 +134,7 @@ demo: deps
 fuzz:
 	$(MAKE) -C fuzz
 
-bench: all
+bench: all $(BUILD)/bench/zstd_floor
 	@TRUELINE_BUILD=$(abspath $(BUILD)) sh bench/run.sh
 
 install: all

@@ -50,16 +50,12 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
 print("%.2f %.0f %d %.2f" % (best, r, rc, cpu))
 PY
 }
-# The decompression floor (bench/zstd_floor.c, linked with the checker's own fatbin reader), built from the same
-# objects so the audit is stated as a multiple of what libzstd alone needs on this machine in this run.
+# The decompression floor (bench/zstd_floor.c, built by `make bench` from the checker's own objects), so the
+# audit is stated as a multiple of what libzstd alone needs on this machine in this run.
 # BENCH_FLOOR_BIN: a prebuilt one (a machine without a compiler, e.g. a carried build)
-floor_bin=${BENCH_FLOOR_BIN:-$(mktemp "${TMPDIR:-/tmp}/tl-floor.XXXXXX")}
-objs=${TRUELINE_BUILD:-$root/build}/obj
-if [ -n "${BENCH_FLOOR_BIN:-}" ]; then :
-elif ! cc -std=c11 -D_GNU_SOURCE -O2 -I"$root/include" -I"$root/checker" "$root/bench/zstd_floor.c" \
-     "$objs/checker/read/fatbin.o" "$objs"/lib/*.o -lelf -lzstd -llz4 -lxxhash -linih -lz -o "$floor_bin" 2>/dev/null; then
-  [ -n "${BENCH_FLOOR_BIN:-}" ] || rm -f "$floor_bin"; floor_bin=
-fi
+floor_bin=${BENCH_FLOOR_BIN:-${TRUELINE_BUILD:-$root/build}/bench/zstd_floor}
+[ -x "$floor_bin" ] || make -s -C "$root" "${TRUELINE_BUILD:-build}/bench/zstd_floor" >/dev/null 2>&1 || floor_bin=
+[ -x "$floor_bin" ] || floor_bin=
 floor() { # FILE -> best seconds over $runs runs
   local best= t k
   for ((k = 0; k < runs; k++)); do
@@ -99,7 +95,6 @@ echo "Machine: ${BENCH_CPUS:+pinned to CPUs $BENCH_CPUS of }$(nproc) CPUs, $(una
 echo "cuobjdump: ${CUOBJDUMP:-absent} ($("${CUOBJDUMP:-false}" --version 2>/dev/null | tail -1)); $("$TC" --version)."
 echo "The audit exits 1 when it has findings (these libraries ship without device line info)."
 [ -n "$floor_bin" ] && echo "The floor row decompresses the same entries with the same calls and nothing else; an audit at 1.00x of floor / CPUs would be perfectly parallel with zero other work."
-[ -n "${BENCH_FLOOR_BIN:-}" ] || rm -f "$floor_bin"
 echo
 echo "Reading the figures: wall time depends on the machine's load (the load average above; on a loaded 2-CPU"
 echo "machine wall is several times CPU/2). CPU seconds do not: entries are decompressed on one thread per CPU,"
