@@ -110,3 +110,13 @@ import json,sys,subprocess
 d=json.load(sys.stdin)
 for x in d["files"][0]["findings"]:
     if x["symbol"] and "has no line rows" in x["message"]: print(x["symbol"])' ; }
+
+# The stl-leak verdicts on the fixtures of build_common_fixtures (both architectures expect the same).
+stl_leak_fixture_checks() {
+  run sl.txt --checks stl-leak libleak.so libstatic.so libclean.so libhidden.so
+  contains "stl-leak: explicit instantiation exported (weak)" sl.txt 'libleak.so: warning \[stl-leak\] std::vector<Foo, std::allocator<Foo> >::.*exports weak std:: symbol'
+  contains "stl-leak: static libstdc++ (strong symbols)" sl.txt 'libstatic.so: error \[stl-leak\] .*exports strong std:: symbol'
+  contains "stl-leak: static libstdc++ signs" sl.txt 'libstatic.so: error \[stl-leak\] .*signs of a statically linked libstdc\+\+'
+  lacks "stl-leak: version script + --exclude-libs is clean" sl.txt 'libclean.so'
+  lacks "stl-leak: -fvisibility=hidden is clean" sl.txt 'libhidden.so'
+}

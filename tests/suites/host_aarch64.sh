@@ -101,12 +101,7 @@ contains "archive members named lib.a(member.o)" arc.txt 'libarc.a\(nog.o\): err
 lacks "archive: the -g members pass" arc.txt 'libarc.a\((m|cpp).o\)'
 
 # stl-leak
-run sl.txt --checks stl-leak libleak.so libstatic.so libclean.so libhidden.so
-contains "stl-leak: explicit instantiation exported (weak)" sl.txt 'libleak.so: warning \[stl-leak\] std::vector<Foo, std::allocator<Foo> >::.*exports weak std:: symbol'
-contains "stl-leak: static libstdc++ (strong symbols)" sl.txt 'libstatic.so: error \[stl-leak\] .*exports strong std:: symbol'
-contains "stl-leak: static libstdc++ signs" sl.txt 'libstatic.so: error \[stl-leak\] .*signs of a statically linked libstdc\+\+'
-lacks "stl-leak: version script + --exclude-libs is clean" sl.txt 'libclean.so'
-lacks "stl-leak: -fvisibility=hidden is clean" sl.txt 'libhidden.so'
+stl_leak_fixture_checks
 LIBSTDCXX=$(${X}g++ -print-file-name=libstdc++.so.6)
 if [ -f "$LIBSTDCXX" ] && ${X}readelf -h "$LIBSTDCXX" | grep -q AArch64; then
   run sys.txt --checks stl-leak "$LIBSTDCXX"

@@ -75,12 +75,7 @@ sys.exit(0 if h["functions_with_lines"]==4 and h["subprograms"]==4 and o["functi
 else skip "objcopy cannot write zstd-compressed sections"; fi
 
 # stl-leak
-run sl.txt --checks stl-leak libleak.so libstatic.so libclean.so libhidden.so
-contains "stl-leak: explicit instantiation exported (weak)" sl.txt 'libleak.so: warning \[stl-leak\] std::vector<Foo, std::allocator<Foo> >::.*exports weak std:: symbol'
-contains "stl-leak: static libstdc++ (strong symbols)" sl.txt 'libstatic.so: error \[stl-leak\] .*exports strong std:: symbol'
-contains "stl-leak: static libstdc++ signs" sl.txt 'libstatic.so: error \[stl-leak\] .*signs of a statically linked libstdc\+\+'
-lacks "stl-leak: version script + --exclude-libs is clean" sl.txt 'libclean.so'
-lacks "stl-leak: -fvisibility=hidden is clean" sl.txt 'libhidden.so'
+stl_leak_fixture_checks
 LIBSTDCXX=$(g++ -print-file-name=libstdc++.so.6)
 if [ -f "$LIBSTDCXX" ]; then
   run sys.txt --checks stl-leak "$LIBSTDCXX"
