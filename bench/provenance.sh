@@ -2,13 +2,13 @@
 # Provenance cost on the cache-hit path: `trueline-cc ccache COMPILER -c` with provenance on (the cache
 # runs the stamping stage, the wrapper waits and verifies the record) vs off
 # (TRUELINE_PROVENANCE_STAMP=false: the wrapper execs ccache directly), and bare `ccache COMPILER`.
-# PAIRS (default 40) rounds of every variant in rotating order, after warm-up; medians of the per-round
+# PAIRS (default 200) rounds of every variant in rotating order, after warm-up; medians of the per-round
 # differences. Prints the "provenance" section of docs/benchmarks.md (markdown) on stdout. Not part of
 # `make test`. About 30 s on 2 cores. PIN=N runs everything on CPU N (taskset; see bench/wrapper.sh).
 set -eu
 BUILD=${TRUELINE_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build}
 export PATH="$BUILD/bin:$PATH"
-PAIRS=${PAIRS:-40}
+PAIRS=${PAIRS:-200}
 W=$(mktemp -d "${TMPDIR:-/tmp}/tl-bench-prov.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 export XDG_CACHE_HOME="$W/xdg" CCACHE_DIR="$W/ccache"

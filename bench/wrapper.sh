@@ -36,7 +36,7 @@ have_nvcc=0; command -v nvcc >/dev/null 2>&1 && have_nvcc=1
 have_ccache=0; command -v ccache >/dev/null 2>&1 && have_ccache=1
 have_strace=0; command -v strace >/dev/null 2>&1 && have_strace=1
 pin=(); [ -n "${PIN:-}" ] && command -v taskset >/dev/null && pin=(taskset -c "$PIN")
-"${pin[@]}" python3 - "$W" "${PAIRS:-31}" "$have_nvcc" "$have_ccache" "$have_strace" "${floors[@]}" <<'PY'
+"${pin[@]}" python3 - "$W" "${PAIRS:-201}" "$have_nvcc" "$have_ccache" "$have_strace" "${floors[@]}" <<'PY'
 import os, re, statistics, subprocess, sys, time
 W, PAIRS, NVCC, CCACHE, STRACE = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4] == "1", sys.argv[5] == "1"
 FLOORS = list(zip(sys.argv[6::2], sys.argv[7::2]))  # (program, description); the first is linked like trueline-cc
