@@ -104,11 +104,13 @@ static int hash_components(tl_invocation *inv, tl_memo *memo, tl_error *err)
     /* the stack is sized here, not left to the C library: musl's default (128 KiB) is close to what
      * hashing uses (a 64 KiB read buffer in lib/hash.c), glibc's is 8 MiB */
     pthread_attr_t attr;
-    int attr_ok = pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, 512 * 1024) == 0;
+    int attr_made = pthread_attr_init(&attr) == 0;
+    int attr_ok = attr_made && pthread_attr_setstacksize(&attr, 512 * 1024) == 0;
     for (; rc == 0 && nth < 4 && nth < pool.n - 1; nth++)
         if (pthread_create(&th[nth], attr_ok ? &attr : NULL, hash_worker, &pool) != 0)
             break;
-    pthread_attr_destroy(&attr);
+    if (attr_made)
+        pthread_attr_destroy(&attr);
     if (rc == 0)
         hash_worker(&pool);
     for (int i = 0; i < nth; i++)
