@@ -6,7 +6,8 @@
 #                                  BENCH_RUNS=N repetitions, best wall time kept (default 3)
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-TC=${TRUELINE_BUILD:-$root/build}/bin/trueline-check
+build=${TRUELINE_BUILD:-$root/build}
+TC=$build/bin/trueline-check
 [ -x "$TC" ] || { echo "build first: $TC missing" >&2; exit 2; }
 runs=${BENCH_RUNS:-3}
 pin=()
@@ -53,9 +54,8 @@ PY
 # The decompression floor (bench/zstd_floor.c, built by `make bench` from the checker's own objects), so the
 # audit is stated as a multiple of what libzstd alone needs on this machine in this run.
 # BENCH_FLOOR_BIN: a prebuilt one (a machine without a compiler, e.g. a carried build)
-floor_bin=${BENCH_FLOOR_BIN:-${TRUELINE_BUILD:-$root/build}/bench/zstd_floor}
-[ -x "$floor_bin" ] || make -s -C "$root" "${TRUELINE_BUILD:-build}/bench/zstd_floor" >/dev/null 2>&1 || floor_bin=
-[ -x "$floor_bin" ] || floor_bin=
+floor_bin=${BENCH_FLOOR_BIN:-$build/bench/zstd_floor}
+[ -x "$floor_bin" ] || make -s -C "$root" BUILD="$build" "$build/bench/zstd_floor" >/dev/null 2>&1 || floor_bin=
 floor() { # FILE -> best seconds over $runs runs
   local best= t k
   for ((k = 0; k < runs; k++)); do
