@@ -12,7 +12,8 @@ PKGS     := libelf libzstd liblz4 libxxhash inih
 DEP_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -I/usr/include/libdwarf -I/usr/include/libiberty
 WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DTRUELINE_VERSION='"$(VERSION)"' -Iinclude -Ichecker $(WARN) $(DEP_CFLAGS) $(CFLAGS) $(SAN)
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DTRUELINE_VERSION='"$(VERSION)"' -Iinclude $(WARN)
+ALL_CFLAGS := $(BASE_CFLAGS) -Ichecker $(DEP_CFLAGS) $(CFLAGS) $(SAN)
 LDFLAGS  ?=
 ALL_LDFLAGS := $(LDFLAGS) $(SAN)
 
@@ -79,7 +80,7 @@ MUSL_GCC     ?= $(shell command -v musl-gcc 2>/dev/null)
 WRAPPER_MUSL := $(if $(SAN),,$(MUSL_GCC))
 MUSL_HDRS    := gelf.h libelf.h ini.h xxhash.h zstd.h zlib.h zconf.h libiberty/libiberty.h libiberty/ansidecl.h
 MUSL_ARCHIVES = $(foreach l,libelf libzstd libxxhash libinih libiberty libz,$(shell $(CC) -print-file-name=$(l).a))
-MUSL_CFLAGS  := -std=c11 -D_GNU_SOURCE -DTRUELINE_VERSION='"$(VERSION)"' -Iinclude -I$(BUILD)/musl-include $(WARN) $(CFLAGS)
+MUSL_CFLAGS  := $(BASE_CFLAGS) -I$(BUILD)/musl-include $(CFLAGS)
 MUSL_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj-musl/%.o) $(WRAPPER_SRC:%.c=$(BUILD)/obj-musl/%.o) $(BUILD)/obj-musl/wrapper/musl/fortify.o
 
 $(BUILD)/musl-include/.linked:
