@@ -42,7 +42,7 @@ static void add_error(struct tl_inputs *out, const char *path, const char *fmt, 
 static int interesting_magic(const char *path)
 {
     unsigned char m[8] = { 0 };
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO swapped in after stat() must not block */
     if (fd < 0)
         return 0;
     ssize_t n = read(fd, m, sizeof m);
@@ -57,7 +57,7 @@ static int interesting_magic(const char *path)
 static int is_archive(const char *path)
 {
     char m[8];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return 0;
     ssize_t n = read(fd, m, sizeof m);
@@ -82,7 +82,7 @@ static int member_truncated(const char *ar_base, const char *mbase, size_t msize
 /* Archive members via libelf's ar support: each member's bytes are a window of the archive file. */
 static void expand_archive(struct tl_inputs *out, const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         add_error(out, path, "cannot open: %s", strerror(errno));
         return;

@@ -26,7 +26,9 @@ int tl_map_file(const char *path, const unsigned char **data, size_t *size, void
                 tl_error *err)
 {
     struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO named by a path we did not choose (a .gnu_debuglink name) must not block the open; the
+     * fstat below then refuses it. It changes nothing for a regular file. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return tl_fail(err, "cannot open: %s", strerror(errno));
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -35,21 +35,22 @@ static size_t lower(const struct key *v, size_t n, uint64_t key)
     return lo;
 }
 
-static int name_matches(const char *sym, const struct tl_subprogram *s)
+/* A symbol's names, worked out once: as written, without a clone suffix (.isra.0, .cold), and unqualified
+ * (demangled) where some subprogram at its address has only a DW_AT_name. */
+struct sym_names {
+    const char *sym;
+    char *base, *plain;
+};
+
+static int names_match(const struct sym_names *n, const struct tl_subprogram *s)
 {
-    char buf[512];
-    const char *base = tl_clone_base(sym, buf, sizeof buf);
+    const char *base = n->base ? n->base : n->sym;
     const char *names[2] = { s->linkage_name, s->name };
     for (int i = 0; i < 2; i++)
-        if (names[i] && (strcmp(sym, names[i]) == 0 || strcmp(base, names[i]) == 0))
+        if (names[i] && (strcmp(n->sym, names[i]) == 0 || strcmp(base, names[i]) == 0))
             return 1;
-    if (s->linkage_name || !s->name)
-        return 0;
     /* gcc -g1 (what trueline-cc forces by default) gives C++ subprograms a DW_AT_name but no linkage name */
-    char *plain = tl_unqualified_name(base);
-    int same = plain && strcmp(plain, s->name) == 0;
-    free(plain);
-    return same;
+    return !s->linkage_name && s->name && n->plain && strcmp(n->plain, s->name) == 0;
 }
 
 static const char *sub_name(const struct tl_subprogram *s)
@@ -95,34 +96,67 @@ static uint64_t sub_key(const struct tl_file *f, const struct tl_subprogram *s)
     return f->elf_type == 1 ? TL_ADDR_KEY(s->shndx, s->low_pc) : s->low_pc;
 }
 
-/* symbols -> subprograms */
+/* The subprogram at one address that any symbol there names. Aliases (C1/C2 constructors, ICF) share an address
+ * and any of them may carry the DWARF name. ICF folds thousands of functions onto one address: the group is
+ * matched once, each symbol demangled once (per symbol and pair it was cubic: 12,000 aliases took 20 s). */
+static const struct tl_subprogram *group_match(const struct tl_image *h, const struct key *fg, size_t nfg,
+                                               const struct key *sg, size_t nsg)
+{
+    struct sym_names *nm = calloc(nfg ? nfg : 1, sizeof *nm);
+    if (!nm)
+        return NULL;
+    int need_plain = 0;
+    for (size_t j = 0; j < nsg; j++)
+        need_plain |= !h->subprograms[sg[j].i].linkage_name && h->subprograms[sg[j].i].name;
+    for (size_t a = 0; a < nfg; a++) {
+        char buf[512];
+        nm[a].sym = h->funcs[fg[a].i].name;
+        const char *base = tl_clone_base(nm[a].sym, buf, sizeof buf);
+        nm[a].base = base != nm[a].sym ? strdup(base) : NULL;
+        nm[a].plain = need_plain ? tl_unqualified_name(base) : NULL;
+    }
+    const struct tl_subprogram *match = NULL;
+    for (size_t j = 0; j < nsg && !match; j++)
+        for (size_t a = 0; a < nfg && !match; a++)
+            if (names_match(&nm[a], &h->subprograms[sg[j].i]))
+                match = &h->subprograms[sg[j].i];
+    for (size_t a = 0; a < nfg; a++) {
+        free(nm[a].base);
+        free(nm[a].plain);
+    }
+    free(nm);
+    return match;
+}
+
+/* symbols -> subprograms, one address at a time */
 static void symbols_to_dwarf(struct ctx *c, const struct key *subs, size_t ns, const struct key *funcs, size_t nf)
 {
     const struct tl_image *h = &c->f->host;
-    for (size_t i = 0; i < nf; i++) {
-        const struct tl_function *fn = &h->funcs[funcs[i].i];
-        size_t k = lower(subs, ns, funcs[i].k);
-        const struct tl_subprogram *match = NULL, *any = k < ns && subs[k].k == funcs[i].k ? &h->subprograms[subs[k].i] : NULL;
-        /* aliases (C1/C2 constructors, ICF) share an address: any symbol there may carry the DWARF name */
-        for (size_t j = k; j < ns && subs[j].k == funcs[i].k && !match; j++)
-            for (size_t a = i; a < nf && funcs[a].k == funcs[i].k && !match; a++)
-                if (name_matches(h->funcs[funcs[a].i].name, &h->subprograms[subs[j].i]))
-                    match = &h->subprograms[subs[j].i];
-        for (size_t a = i; a > 0 && funcs[a - 1].k == funcs[i].k && !match; a--)
-            for (size_t j = k; j < ns && subs[j].k == funcs[i].k && !match; j++)
-                if (name_matches(h->funcs[funcs[a - 1].i].name, &h->subprograms[subs[j].i]))
-                    match = &h->subprograms[subs[j].i];
-        if (!any && strstr(fn->name, ".cold"))
-            continue; /* GCC's split-off unlikely part of a function: DWARF 4 from GCC 8 lists it in the parent's
-                       * DW_AT_ranges or not at all (libnccl.so.2: 87 such symbols, none with a subprogram) */
-        if (!any)
-            problem(c, fn->name, "function symbol at 0x%llx has no DWARF subprogram", (unsigned long long)fn->addr);
-        else if (!match)
-            problem(c, fn->name, "the DWARF subprogram at 0x%llx is named %s, not this symbol",
-                    (unsigned long long)fn->addr, sub_name(any));
-        else if (match->high_pc > match->low_pc && match->high_pc - match->low_pc != fn->size && !strchr(fn->name, '.'))
-            problem(c, fn->name, "size differs: symbol %llu bytes, DWARF subprogram %llu bytes",
-                    (unsigned long long)fn->size, (unsigned long long)(match->high_pc - match->low_pc));
+    for (size_t i = 0, ie; i < nf; i = ie) {
+        uint64_t key = funcs[i].k;
+        size_t k = lower(subs, ns, key), ke = k;
+        for (ie = i; ie < nf && funcs[ie].k == key; ie++)
+            ;
+        while (ke < ns && subs[ke].k == key)
+            ke++;
+        const struct tl_subprogram *any = k < ke ? &h->subprograms[subs[k].i] : NULL;
+        const struct tl_subprogram *match = any ? group_match(h, funcs + i, ie - i, subs + k, ke - k) : NULL;
+        for (size_t a = i; a < ie; a++) {
+            const struct tl_function *fn = &h->funcs[funcs[a].i];
+            if (!any && strstr(fn->name, ".cold"))
+                continue; /* GCC's split-off unlikely part of a function: DWARF 4 from GCC 8 lists it in the
+                           * parent's DW_AT_ranges or not at all (libnccl.so.2: 87 such symbols, none with a
+                           * subprogram) */
+            if (!any)
+                problem(c, fn->name, "function symbol at 0x%llx has no DWARF subprogram", (unsigned long long)fn->addr);
+            else if (!match)
+                problem(c, fn->name, "the DWARF subprogram at 0x%llx is named %s, not this symbol",
+                        (unsigned long long)fn->addr, sub_name(any));
+            else if (match->high_pc > match->low_pc && match->high_pc - match->low_pc != fn->size &&
+                     !strchr(fn->name, '.'))
+                problem(c, fn->name, "size differs: symbol %llu bytes, DWARF subprogram %llu bytes",
+                        (unsigned long long)fn->size, (unsigned long long)(match->high_pc - match->low_pc));
+        }
     }
 }
 
@@ -133,10 +167,7 @@ static void dwarf_to_symbols(struct ctx *c, const struct key *subs, size_t ns, c
     for (size_t j = 0; j < ns; j++) {
         const struct tl_subprogram *s = &h->subprograms[subs[j].i];
         size_t k = lower(funcs, nf, subs[j].k);
-        int found = 0;
-        for (size_t a = k; a < nf && funcs[a].k == subs[j].k && !found; a++)
-            found = 1;
-        if (!found)
+        if (k == nf || funcs[k].k != subs[j].k)
             problem(c, sub_name(s), "DWARF subprogram at 0x%llx has no function symbol there",
                     (unsigned long long)s->low_pc);
     }

@@ -185,6 +185,34 @@ static int add_range(struct tl_cubin_coverage *c, unsigned shndx, uint64_t lo, u
     return 0;
 }
 
+static int by_section_lo(const void *a, const void *b)
+{
+    const struct tl_cubin_range *x = a, *y = b;
+    if (x->shndx != y->shndx)
+        return x->shndx < y->shndx ? -1 : 1;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Sorted by (section, lo) and overlaps joined, so that each function's coverage is a binary search: a cubin
+ * has one function per section, but a damaged one may put every function and row in one (function x range
+ * was quadratic). Bytes covered twice now count once. */
+static void merge_ranges(struct tl_cubin_coverage *c)
+{
+    if (c->n < 2)
+        return;
+    qsort(c->v, c->n, sizeof *c->v, by_section_lo);
+    size_t k = 0;
+    for (size_t i = 1; i < c->n; i++) {
+        struct tl_cubin_range *last = &c->v[k];
+        if (c->v[i].shndx == last->shndx && c->v[i].lo <= last->hi) {
+            if (c->v[i].hi > last->hi)
+                last->hi = c->v[i].hi;
+        } else
+            c->v[++k] = c->v[i];
+    }
+    c->n = k + 1;
+}
+
 static int cov_row(const struct tl_line_unit *u, const struct tl_line_row *row, void *ctx)
 {
     struct cov_state *st = ctx;
@@ -228,19 +256,28 @@ int tl_cubin_coverage(const tl_elf *e, struct tl_cubin_coverage *cov, tl_error *
     struct cov_state st = { .d = &d, .cov = cov };
     r = tl_line_program_decode(&d.s, cov_row, &st, err);
     dbg_free(&d);
+    merge_ranges(cov);
     return r;
 }
 
 uint64_t tl_cubin_covered(const struct tl_cubin_coverage *cov, unsigned shndx, uint64_t lo, uint64_t hi)
 {
+    /* first range of the section that ends after lo (ranges are sorted and disjoint: merge_ranges) */
+    size_t a = 0, b = cov->n;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        const struct tl_cubin_range *r = &cov->v[m];
+        if (r->shndx < shndx || (r->shndx == shndx && r->hi <= lo))
+            a = m + 1;
+        else
+            b = m;
+    }
     uint64_t total = 0;
-    for (size_t i = 0; i < cov->n; i++) {
+    for (size_t i = a; i < cov->n && cov->v[i].shndx == shndx && cov->v[i].lo < hi; i++) {
         const struct tl_cubin_range *r = &cov->v[i];
-        if (r->shndx != shndx)
-            continue;
-        uint64_t a = r->lo > lo ? r->lo : lo, b = r->hi < hi ? r->hi : hi;
-        if (b > a)
-            total += b - a;
+        uint64_t x = r->lo > lo ? r->lo : lo, y = r->hi < hi ? r->hi : hi;
+        if (y > x)
+            total += y - x;
     }
     return total;
 }
@@ -303,21 +340,32 @@ static const struct sym *enclosing(const struct cubin_dbg *d, unsigned shndx, ui
     return best;
 }
 
-/* The row in effect at addr: the last row at the highest address <= addr of a sequence that spans addr. */
+static int same_seq(const struct srow *a, const struct srow *b)
+{
+    return a->seq == b->seq && a->unit == b->unit;
+}
+
+/* The row in effect at addr: the last row at the highest address <= addr of a sequence that spans addr. One pass:
+ * each sequence's end is found once (per row it was quadratic in the length of a sequence). */
 static const struct srow *row_at(const struct sym_state *st, uint64_t addr)
 {
     const struct srow *best = NULL;
-    for (size_t i = 0; i + 1 < st->n; i++) {
-        const struct srow *r = &st->v[i], *next = &st->v[i + 1];
-        if (r->end || r->addr > addr || next->unit != r->unit || next->seq != r->seq)
+    for (size_t s = 0; s < st->n;) {
+        const struct srow *first = &st->v[s];
+        if (first->end) {
+            s++;
             continue;
-        size_t j = i + 1;
-        while (j < st->n && !st->v[j].end && st->v[j].seq == r->seq && st->v[j].unit == r->unit)
+        }
+        size_t j = s + 1;
+        while (j < st->n && !st->v[j].end && same_seq(&st->v[j], first))
             j++;
-        if (j >= st->n || st->v[j].addr <= addr) /* sequence ends before addr */
-            continue;
-        if (!best || r->addr >= best->addr)
-            best = r;
+        /* v[j] ends the sequence; a row counts only when the row after it belongs to the same sequence */
+        size_t last = j < st->n && same_seq(&st->v[j], first) ? j : j - 1;
+        if (j < st->n && st->v[j].addr > addr)
+            for (size_t i = s; i < last; i++)
+                if (st->v[i].addr <= addr && (!best || st->v[i].addr >= best->addr))
+                    best = &st->v[i];
+        s = j;
     }
     return best;
 }

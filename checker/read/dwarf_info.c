@@ -57,6 +57,7 @@ struct walk {
     int cu, is_rel;
     Dwarf_Addr cu_base;
     Dwarf_Half version;
+    Dwarf_Off last_off; /* the DIE visited last: in a pre-order walk, the highest offset seen */
 };
 
 static const char *attr_string(Dwarf_Die die, Dwarf_Half at)
@@ -195,21 +196,25 @@ static void walk_children(struct walk *w, Dwarf_Die parent, int depth)
         return;
     for (;;) {
         Dwarf_Half tag = 0;
+        Dwarf_Off here = 0;
+        if (dwarf_dieoffset(die, &here, &err) == DW_DLV_OK && here > w->last_off)
+            w->last_off = here;
         dwarf_tag(die, &tag, &err);
         if (tag == DW_TAG_subprogram)
             subprogram(w, die);
         else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
                  tag == DW_TAG_union_type || tag == DW_TAG_module)
             walk_children(w, die, depth + 1);
-        Dwarf_Off here = 0, there = 0;
-        dwarf_dieoffset(die, &here, &err);
+        Dwarf_Off there = 0;
         int rc = dwarf_siblingof_b(w->dbg, die, 1, &next, &err);
         dwarf_dealloc_die(die);
         if (rc != DW_DLV_OK)
             break;
         /* libdwarf follows DW_AT_sibling as written: one pointing at its own DIE or backwards loops forever
-         * (found by tests/lib/mutate.py's cycle-self-sibling). Siblings only ever move forward. */
-        if (dwarf_dieoffset(next, &there, &err) != DW_DLV_OK || there <= here || tl_deadline_expired()) {
+         * (found by tests/lib/mutate.py's cycle-self-sibling), and one pointing forward into a subtree already
+         * walked makes every nesting level walk it again (2^depth). A pre-order walk only ever moves past
+         * everything visited so far. */
+        if (dwarf_dieoffset(next, &there, &err) != DW_DLV_OK || there <= w->last_off || tl_deadline_expired()) {
             dwarf_dealloc_die(next);
             w->img->dwarf_read_error = 1;
             break;

@@ -45,6 +45,22 @@ n=$(nm --defined-only m_renamed.o | grep -c ' T ')
 contains "dwarf-symbols: counts reported" ds_ren.txt "$n symbols, $n subprograms, 1 disagreements \\(init_maths\\)"
 run ds_mixed.txt --checks dwarf-symbols libc_mixed.so
 contains "dwarf-symbols: function from the TU without -g has no subprogram" ds_mixed.txt 'nodebug_fn: function symbol at 0x[0-9a-f]+ has no DWARF subprogram'
+# identical-code folding puts thousands of symbols on one address (one subprogram): matching them pairwise per
+# symbol was cubic (12,000 aliases: 20 s). The timeout is a hang guard, not a speed target.
+python3 -c 'print("extern \"C\" int f(int x) { return x * 3 + 1; }")
+for i in range(12000): print("int a%d(int) __attribute__((alias(\"f\")));" % i)' >icf.cc
+g++ -g -O1 -c icf.cc -o icf.o
+timeout 120 "$C" --no-color --checks dwarf-symbols icf.o >ds_icf.txt 2>&1; echo $? >ds_icf.txt.rc
+check "dwarf-symbols: 12,000 aliases of one function (ICF) pass, well inside the hang guard" test "$(rc_of ds_icf.txt)" = 0
+g++ -g -O1 -c -x c++ - -o icf_bad.o <<'SRC'
+extern "C" int f(int x) { return x * 3 + 1; }
+int a1(int) __attribute__((alias("f")));
+SRC
+objcopy --redefine-sym f=g_renamed icf_bad.o
+run ds_icf_bad.txt --checks dwarf-symbols icf_bad.o
+contains "dwarf-symbols: an alias group none of whose names is the subprogram's is reported per symbol" ds_icf_bad.txt \
+  'g_renamed: the DWARF subprogram at 0x0 is named f, not this symbol'
+contains "dwarf-symbols: ... including the alias, demangled" ds_icf_bad.txt 'a1\(int\): the DWARF subprogram at 0x0 is named f'
 
 # archives
 run arc.txt --checks line-tables libarc.a
