@@ -74,7 +74,7 @@ static void free_entries(tl_memo *m)
 /* Lines are "key\tvalue\n"; anything else (a torn or foreign file) is skipped, never trusted. */
 static void load(tl_memo *m, const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC); /* openat: musl's open() adds an fcntl for O_CLOEXEC */
     if (fd < 0)
         return;
     struct stat st;
