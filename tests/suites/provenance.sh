@@ -145,6 +145,12 @@ if have ccache; then
     check "verify off: the wrapper execs ccache (no second process)" \
       [ -n "$wp" ] && grep -Eq "^$wp +execve\\(\"[^\"]*ccache\"" nover.st && ! grep -Eq "^$wp +(vfork|clone)" nover.st
     check "verify off: the hit returns the stamped object" cmp -s nv1.o nv2.o
+    # a failed compile is never verified against the object a previous build left there
+    printf 'int broken(\n' > bad.c
+    cp v1.o old.o
+    trueline-cc ccache gcc -c bad.c -o old.o 2> bad.err; rc=$?
+    check "failed compile: the compiler's exit status" [ $rc -ne 0 ]
+    lacks "failed compile: the stale object is not verified or repaired" bad.err 'does not match|recompiling'
   else skip "strace not installed: hit-path syscalls not checked"; fi
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d1.o
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d2.o 2> dep.err
