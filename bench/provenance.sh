@@ -19,12 +19,22 @@ if ! command -v ccache >/dev/null; then
   printf '## provenance\n\n(ccache not installed: the hit path was not measured.)\n'
   exit 0
 fi
+# The floor of any design that verifies after the cache: ccache has no hook after a hit, so a process must
+# wait for it. Two do-nothing static programs in front of the same hit, one that execs ccache and one that
+# runs it as a vfork child and waits (what trueline-cc does with provenance on), measure that cost alone.
+printf '#include <unistd.h>\nint main(int c, char **v) { (void)c; execv(v[1], v + 1); return 127; }\n' > execit.c
+printf '#include <sys/wait.h>\n#include <unistd.h>\nint main(int c, char **v) { (void)c; pid_t p = vfork();
+  if (p == 0) { execv(v[1], v + 1); _exit(127); } int st = 0; waitpid(p, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 1; }\n' > waitit.c
+floor_cc=$(command -v musl-gcc || echo cc)
+floor=0
+$floor_cc -O2 -static -o execit execit.c 2>/dev/null && $floor_cc -O2 -static -o waitit waitit.c 2>/dev/null && floor=1
 cases=("gcc -c a.c -o a.o")
 command -v nvcc >/dev/null && cases+=("nvcc -arch=sm_90 -c k.cu -o k.o")
 pin=(); [ -n "${PIN:-}" ] && command -v taskset >/dev/null && pin=(taskset -c "$PIN")
-"${pin[@]}" python3 - "$PAIRS" "${cases[@]}" <<'PY'
+"${pin[@]}" python3 - "$PAIRS" "$floor" "$W" "${cases[@]}" <<'PY'
 import os, statistics, subprocess, sys, time
-pairs = int(sys.argv[1])
+pairs, floor, W = int(sys.argv[1]), sys.argv[2] == "1", sys.argv[3]
 med = statistics.median
 def run(argv, env):
     """Wall ms and CPU ms (user + system of this process tree, wait4)."""
@@ -51,7 +61,7 @@ print("Cache-hit path, %d rounds; each round runs every variant once, in an orde
       "Target: on - off <= 0.3 ms.\n" % pairs)
 print("| compile | bare ccache, wall | provenance off, wall | provenance on, wall | on - off, wall | on - off, CPU | on - verify off, CPU |")
 print("|---|---|---|---|---|---|---|")
-for case in sys.argv[2:]:
+for case in sys.argv[4:]:
     args = case.split()
     tl = ["trueline-cc", "ccache"] + args
     variants = [("bare", ["ccache"] + args, on), ("off", tl, off), ("on", tl, on), ("nover", tl, nover)]
@@ -67,6 +77,21 @@ for case in sys.argv[2:]:
     print("| `%s` | %.2f | %.2f | %.2f | %+.2f ms | %+.2f ms | %+.2f ms |" % (
         case.split(" -o")[0], med(x[0] for x in r["bare"]), med(x[0] for x in r["off"]), med(x[0] for x in r["on"]),
         d("on", "off", 0), d("on", "off", 1), d("on", "nover", 1)))
+if floor:
+    import shutil
+    hit = [shutil.which("ccache"), shutil.which("gcc"), "-c", "a.c", "-o", "a.o"]
+    fv = [("exec", [W + "/execit"] + hit), ("wait", [W + "/waitit"] + hit)]
+    for _ in range(3):
+        for _, argv in fv:
+            run(argv, on)
+    f = {"exec": [], "wait": []}
+    for i in range(pairs):
+        for k, argv in (fv if i % 2 else fv[::-1]):
+            f[k].append(run(argv, on))
+    fd = lambda j: med(x[j] - y[j] for x, y in zip(f["wait"], f["exec"]))
+    print("\nThe floor of waiting at all (ccache has no hook after a hit, so only a waiting process can verify): "
+          "two static do-nothing programs in front of `ccache gcc -c a.c`, one execs ccache, the other runs it as "
+          "a vfork child and waits, %d alternated pairs: wait - exec %+.2f ms wall, %+.2f ms CPU." % (pairs, fd(0), fd(1)))
 PY
 echo
 [ ${#pin[@]} -gt 0 ] && echo "Every process pinned to CPU $PIN (PIN=$PIN)."

@@ -27,6 +27,8 @@ done
   echo
   echo "Written by \`make bench\` (bench/run.sh); one section per bench/<name>.sh. Figures depend on the"
   echo "machine and its load at the time: each section states both."
-  for f in "$tmp"/*.md; do [ -f "$f" ] && { echo; cat "$f"; }; done
+  # trailing blank lines dropped: a kept section must not grow by one on every run
+  for f in "$tmp"/*.md; do [ -f "$f" ] && { echo; awk '{l[NR] = $0} END {n = NR; while (n > 0 && l[n] == "") n--
+    for (i = 1; i <= n; i++) print l[i]}' "$f"; }; done
 } > "$out.tmp" && mv "$out.tmp" "$out"
 echo "bench: wrote $out" >&2
