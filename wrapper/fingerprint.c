@@ -355,13 +355,37 @@ static int nvcc_closure(tl_invocation *inv, tl_memo *memo, tl_error *err)
     return gnu_closure(inv, memo, inv->host_compiler, "host ", clang, NULL, err);
 }
 
-static void hash_env(tl_invocation *inv, tl_hasher *h, const char *name)
+#define NFP_ENV (sizeof tl_fingerprint_env / sizeof *tl_fingerprint_env - 1)
+
+/* The values of tl_fingerprint_env in one pass over the environment: a getenv per name scanned it 40 times
+ * per compile, 19 % of trueline-cc's instructions on a warm hit (callgrind). First definition wins, as in
+ * getenv. */
+static void fp_env_values(const char *v[NFP_ENV])
 {
-    const char *v = getenv(name);
+    extern char **environ;
+    memset(v, 0, NFP_ENV * sizeof *v);
+    for (char **e = environ; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        size_t n = eq ? (size_t)(eq - *e) : 0;
+        for (size_t i = 0; n && i < NFP_ENV; i++)
+            if (!v[i] && strncmp(*e, tl_fingerprint_env[i], n) == 0 && tl_fingerprint_env[i][n] == 0) {
+                v[i] = eq + 1;
+                break;
+            }
+    }
+}
+
+static void hash_env_value(tl_invocation *inv, tl_hasher *h, const char *name, const char *v)
+{
     tl_hasher_update_str(h, name);
     tl_hasher_update_str(h, v); /* NULL hashes differently from "" */
     if (v)
         tl_strv_pushf(&inv->env_hashed, "%s=%s", name, v);
+}
+
+static void hash_env(tl_invocation *inv, tl_hasher *h, const char *name)
+{
+    hash_env_value(inv, h, name, getenv(name));
 }
 
 /* The shared libraries every executable of the closure loads (dynlibs.h), as components "library NAME":
@@ -431,8 +455,10 @@ static char *closure_key(const tl_invocation *inv, const tl_config *cfg)
     tl_hasher_update_str(h, getenv("PATH"));
     tl_hasher_update_str(h, getenv(TL_ACTIVE_ENV));
     tl_hasher_update_str(h, getenv("LD_LIBRARY_PATH")); /* where the closure's shared libraries are found */
-    for (int i = 0; tl_fingerprint_env[i]; i++)
-        tl_hasher_update_str(h, getenv(tl_fingerprint_env[i]));
+    const char *env[NFP_ENV];
+    fp_env_values(env);
+    for (size_t i = 0; i < NFP_ENV; i++)
+        tl_hasher_update_str(h, env[i]);
     tl_hasher_update_str(h, tl_config_get(cfg, "fingerprint", "extra_files"));
     if (inv->family == TL_FAM_GCC || inv->family == TL_FAM_CLANG)
         driver_selectors(&inv->args, &sel);
@@ -551,8 +577,10 @@ int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_e
         tl_hasher_update_str(h, inv->comps[i].path ? "present" : "absent");
         tl_hasher_update(h, &inv->comps[i].hash, sizeof inv->comps[i].hash);
     }
-    for (int i = 0; tl_fingerprint_env[i]; i++)
-        hash_env(inv, h, tl_fingerprint_env[i]);
+    const char *env[NFP_ENV];
+    fp_env_values(env);
+    for (size_t i = 0; i < NFP_ENV; i++)
+        hash_env_value(inv, h, tl_fingerprint_env[i], env[i]);
     const char *extra_env = tl_config_get(cfg, "fingerprint", "env");
     if (extra_env) {
         char *copy = strdup(extra_env);
