@@ -363,16 +363,18 @@ static int nvcc_closure(tl_invocation *inv, tl_memo *memo, tl_error *err)
 static void fp_env_values(const char *v[NFP_ENV])
 {
     extern char **environ;
+    static size_t len[NFP_ENV];
+    if (!len[0])
+        for (size_t i = 0; i < NFP_ENV; i++)
+            len[i] = strlen(tl_fingerprint_env[i]);
     memset(v, 0, NFP_ENV * sizeof *v);
-    for (char **e = environ; e && *e; e++) {
-        const char *eq = strchr(*e, '=');
-        size_t n = eq ? (size_t)(eq - *e) : 0;
-        for (size_t i = 0; n && i < NFP_ENV; i++)
-            if (!v[i] && strncmp(*e, tl_fingerprint_env[i], n) == 0 && tl_fingerprint_env[i][n] == 0) {
-                v[i] = eq + 1;
+    for (char **e = environ; e && *e; e++)
+        for (size_t i = 0; i < NFP_ENV; i++) /* the first byte rules out most names at once */
+            if (!v[i] && (*e)[0] == tl_fingerprint_env[i][0] && strncmp(*e, tl_fingerprint_env[i], len[i]) == 0 &&
+                (*e)[len[i]] == '=') {
+                v[i] = *e + len[i] + 1;
                 break;
             }
-    }
 }
 
 static void hash_env_value(tl_invocation *inv, tl_hasher *h, const char *name, const char *v)
