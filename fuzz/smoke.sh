@@ -42,7 +42,15 @@ run_target() { # name[:workers]
   local what="$execs executions in ${secs}s"; [ "$w" -gt 1 ] && what="$what ($w workers)"
   if [ $rc -eq 0 ]; then echo "smoke: PASS $t $what"
   else echo "smoke: FAIL $t (exit $rc, $what; logs $here/logs/$t.*.log)"
-    cat "$here/logs/$t".*.log | grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' | head -5; fi
+    cat "$here/logs/$t".*.log | grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' | head -5
+    # CI keeps only its log: the input itself goes there too (base64, up to 12 KiB) so that it can be replayed
+    # with `base64 -d > x && fuzz/build/TARGET x` (the third session's CI timeout left nothing to replay)
+    local a
+    for a in $(grep -ho "artifact_prefix='[^']*'; Test unit written to [^ ]*" "$here/logs/$t".*.log | awk '{print $NF}'); do
+      [ -f "$a" ] || continue
+      echo "smoke: input $(basename "$a") ($(wc -c < "$a") bytes; base64 of the first 12 KiB):"
+      head -c 12288 "$a" | base64 -w 0; echo
+    done; fi
   return $rc
 }
 export -f run_target; export here build secs FUZZ_SEED
