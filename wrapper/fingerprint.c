@@ -444,7 +444,7 @@ static int closure(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_e
  * path invalidates the entry exactly as the per-file memo would) plus the directories whose listing chose
  * a component (PATH entries searched before a hit, libdevice). A warm lookup is then one stat per distinct
  * file or directory, shared with the PATH lookups of the driver and the cache (deps.c's stat cache). */
-static char *closure_key(const tl_invocation *inv, const tl_config *cfg)
+static char *closure_key(const tl_invocation *inv, const tl_config *cfg, const char *const env[NFP_ENV])
 {
     tl_hasher *h = tl_hasher_new();
     if (!h)
@@ -457,8 +457,6 @@ static char *closure_key(const tl_invocation *inv, const tl_config *cfg)
     tl_hasher_update_str(h, getenv("PATH"));
     tl_hasher_update_str(h, getenv(TL_ACTIVE_ENV));
     tl_hasher_update_str(h, getenv("LD_LIBRARY_PATH")); /* where the closure's shared libraries are found */
-    const char *env[NFP_ENV];
-    fp_env_values(env);
     for (size_t i = 0; i < NFP_ENV; i++)
         tl_hasher_update_str(h, env[i]);
     tl_hasher_update_str(h, tl_config_get(cfg, "fingerprint", "extra_files"));
@@ -551,7 +549,9 @@ out:
 
 int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_error *err)
 {
-    char *key = memo ? closure_key(inv, cfg) : NULL;
+    const char *env[NFP_ENV]; /* one pass over the environment serves the closure key and the fingerprint */
+    fp_env_values(env);
+    char *key = memo ? closure_key(inv, cfg, env) : NULL;
     inv->closure_memo = key && closure_from_memo(inv, memo, key);
     if (!inv->closure_memo) {
         tl_deps d = { { 0 }, 0 };
@@ -579,8 +579,6 @@ int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_e
         tl_hasher_update_str(h, inv->comps[i].path ? "present" : "absent");
         tl_hasher_update(h, &inv->comps[i].hash, sizeof inv->comps[i].hash);
     }
-    const char *env[NFP_ENV];
-    fp_env_values(env);
     for (size_t i = 0; i < NFP_ENV; i++)
         hash_env_value(inv, h, tl_fingerprint_env[i], env[i]);
     const char *extra_env = tl_config_get(cfg, "fingerprint", "env");
