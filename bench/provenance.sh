@@ -6,7 +6,8 @@
 # differences. Prints the "provenance" section of docs/benchmarks.md (markdown) on stdout. Not part of
 # `make test`. About 30 s on 2 cores. PIN=N runs everything on CPU N (taskset; see bench/wrapper.sh).
 set -eu
-BUILD=${TRUELINE_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build}
+here=$(cd "$(dirname "$0")" && pwd)
+BUILD=${TRUELINE_BUILD:-$here/../build}
 export PATH="$BUILD/bin:$PATH"
 PAIRS=${PAIRS:-200}
 W=$(mktemp -d "${TMPDIR:-/tmp}/tl-bench-prov.XXXXXX")
@@ -22,13 +23,10 @@ fi
 # The floor of any design that verifies after the cache: ccache has no hook after a hit, so a process must
 # wait for it. Two do-nothing static programs in front of the same hit, one that execs ccache and one that
 # runs it as a vfork child and waits (what trueline-cc does with provenance on), measure that cost alone.
-printf '#include <unistd.h>\nint main(int c, char **v) { (void)c; execv(v[1], v + 1); return 127; }\n' > execit.c
-printf '#include <sys/wait.h>\n#include <unistd.h>\nint main(int c, char **v) { (void)c; pid_t p = vfork();
-  if (p == 0) { execv(v[1], v + 1); _exit(127); } int st = 0; waitpid(p, &st, 0);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 1; }\n' > waitit.c
 floor_cc=$(command -v musl-gcc || echo cc)
 floor=0
-$floor_cc -O2 -static -o execit execit.c 2>/dev/null && $floor_cc -O2 -static -o waitit waitit.c 2>/dev/null && floor=1
+$floor_cc -O2 -static -o execit "$here/execit.c" 2>/dev/null && $floor_cc -O2 -static -o waitit "$here/waitit.c" 2>/dev/null &&
+  floor=1
 cases=("gcc -c a.c -o a.o")
 command -v nvcc >/dev/null && cases+=("nvcc -arch=sm_90 -c k.cu -o k.o")
 pin=(); [ -n "${PIN:-}" ] && command -v taskset >/dev/null && pin=(taskset -c "$PIN")

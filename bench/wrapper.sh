@@ -20,7 +20,7 @@ printf '__global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }\n' > k.cu
 # The floor: a static program that only execs its arguments, linked like trueline-cc (musl or glibc, as
 # `trueline-cc --trueline-version` says); with musl-gcc present the glibc one is measured too, to show what
 # glibc's start-up (CPUID traps on a VM) costs here.
-printf '#include <unistd.h>\nint main(int c, char **v) { (void)c; execvp(v[1], v + 1); return 127; }\n' > execit.c
+cp "$root/bench/execit.c" execit.c
 floors=()
 libc=glibc; "$W" --trueline-version 2>/dev/null | grep -q 'C library: musl' && libc=musl
 if [ $libc = musl ] && command -v musl-gcc >/dev/null && musl-gcc -O2 -static -o execit-musl execit.c 2>/dev/null; then
