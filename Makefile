@@ -38,8 +38,16 @@ UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LIBTL := $(BUILD)/lib/libtrueline.a
 
+# libtrueline-hook.so: preloaded into ccache to verify a cache hit in ccache's own process
+# (wrapper/verify_in_cache.c). Self-contained, no libelf (why: wrapper/hook/note_section.c), so that ccache's
+# scope gains one object with one exported symbol. Built against glibc like the ccache it is loaded into, never with sanitizers (a sanitized library
+# cannot be preloaded into an unsanitized program).
+PIC_CFLAGS  := $(BASE_CFLAGS) -Iwrapper $(DEP_CFLAGS) -O2 -g -fPIC -fvisibility=hidden -ffunction-sections -fdata-sections
+HOOK_OBJ    := $(patsubst %.c,$(BUILD)/obj-hook/%.o,wrapper/hook/verify_hook.c wrapper/hook/note_section.c wrapper/record_check.c wrapper/prov_stats.c lib/note.c lib/diag.c)
+HOOK_LIB    := $(BUILD)/lib/trueline/libtrueline-hook.so
+
 .PHONY: all deps test unit asan demo install clean fuzz bench help check-deps
-all: check-deps $(BUILD)/bin/trueline-cc $(BUILD)/bin/trueline-check
+all: check-deps $(BUILD)/bin/trueline-cc $(BUILD)/bin/trueline-check $(HOOK_LIB)
 
 help:
 	@echo "make            build build/bin/trueline-cc and build/bin/trueline-check"
@@ -64,6 +72,15 @@ check-deps:
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj-hook/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
+
+# --gc-sections drops what the hook does not reach (lib/note.c's argv hash and its xxHash calls)
+$(HOOK_LIB): $(HOOK_OBJ) wrapper/hook/verify.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $(HOOK_OBJ) -Wl,--version-script=wrapper/hook/verify.map -Wl,--gc-sections -Wl,-z,defs -Wl,-z,now -Wl,-O1
 
 $(LIBTL): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -141,6 +158,8 @@ bench: all $(BUILD)/bench/zstd_floor
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/trueline $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/bin/trueline-cc $(BUILD)/bin/trueline-check $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/lib/trueline
+	install -m 644 $(HOOK_LIB) $(DESTDIR)$(PREFIX)/lib/trueline/
 	install -m 644 conf/trueline.ini $(DESTDIR)$(PREFIX)/share/trueline/trueline.ini
 	for f in conf/*.tsv; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/trueline/ || true; done
 	install -m 644 docs/man/trueline-cc.1 docs/man/trueline-check.1 $(DESTDIR)$(PREFIX)/share/man/man1/
@@ -148,4 +167,4 @@ install: all
 clean:
 	rm -rf $(BUILD) build-asan
 
--include $(LIB_OBJ:.o=.d) $(WRAPPER_OBJ:.o=.d) $(CHECKER_OBJ:.o=.d) $(MUSL_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(WRAPPER_OBJ:.o=.d) $(CHECKER_OBJ:.o=.d) $(MUSL_OBJ:.o=.d) $(HOOK_OBJ:.o=.d)

@@ -28,6 +28,7 @@ typedef struct tl_invocation {
     char *compiler_arg;  /* the compiler as named by the user (name or path) */
     char *compiler_path; /* the real compiler that runs (never trueline-cc) */
     char *cache_path;    /* ccache/sccache executable when chained */
+    int cache_preloads;  /* the cache has a dynamic loader, so LD_PRELOAD reaches it (verify_in_cache.c) */
     char *version;       /* first line of `COMPILER --version` (memoized) */
 
     tl_strv user_args; /* the arguments as given, without argv[0] and trueline's own options */

@@ -14,6 +14,7 @@
 #include "memo.h"
 #include "provenance.h"
 #include "run.h"
+#include "verify_in_cache.h"
 
 static void usage(FILE *out)
 {
@@ -144,6 +145,7 @@ static int wrap(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, int pri
     double fp_ms = 0;
     if (pipeline(inv, cfg, memo, &fp_ms, &err) != 0)
         return wrapper_failed(inv, cfg, err.msg);
+    tl_incache_probe(inv, memo); /* before the save: the answer is memoized */
     if (tl_memo_save(memo, &merr) != 0)
         inv->memo_problem = strdup(merr.msg); /* slower next time, never a failed compile */
     if (inv->explain)
@@ -160,6 +162,8 @@ int main(int argc, char **argv)
 {
     if (tl_stage_is_stage(argv[0])) /* ccache/sccache running the stamping stage (wrapper/stage.c) */
         return tl_stage_main(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], TL_HOOK_FIXUP_OPTION) == 0) /* the in-cache hook found a wrong object */
+        return tl_prov_fixup(argc - 2, argv + 2);
     if (argc == 2 && strcmp(argv[1], "--trueline-stats") == 0)
         return tl_stats_print();
     if (argc == 2 && strcmp(argv[1], "--trueline-zero-stats") == 0)

@@ -8,7 +8,8 @@
  *   on_mismatch = recompile | fail
  *   record_argv = true  put the effective argv in the record (false: only its hash)
  *   argv_max = 4096     bytes of argv recorded (cut at an element boundary)
- *   links = true        record links (executables, shared objects, ld -r) as link records */
+ *   links = true        record links (executables, shared objects, ld -r) as link records
+ *   verify_in_cache = true  verify a ccache hit inside ccache's process (verify_in_cache.c) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,12 @@
 #include "compiler.h"
 #include "provenance.h"
 #include "run.h"
+#include "verify_in_cache.h"
 
 /* The [provenance] settings, read once from main's configuration (the hit path used to load the file a
  * second time and look each key up again at every use: 3 access() calls and ~40 k instructions). */
 struct prov_settings {
-    int loaded, stamp, links, verify, fail;
+    int loaded, stamp, links, verify, fail, in_cache;
     size_t argv_max;
 };
 static struct prov_settings g_set;
@@ -34,6 +36,7 @@ void tl_prov_set_config(const tl_config *cfg)
     g_set.stamp = tl_config_bool(cfg, "provenance", "stamp", 1) != 0;
     g_set.links = tl_config_bool(cfg, "provenance", "links", 1) != 0;
     g_set.verify = tl_config_bool(cfg, "provenance", "verify", 1) != 0;
+    g_set.in_cache = tl_config_bool(cfg, "provenance", "verify_in_cache", 1) != 0;
     g_set.fail = strcmp(tl_config_get_or(cfg, "provenance", "on_mismatch", "recompile"), "fail") == 0;
     const char *v = tl_config_get(cfg, "provenance", "argv_max");
     g_set.argv_max = tl_config_bool(cfg, "provenance", "record_argv", 1) == 0 ? 0
@@ -223,9 +226,25 @@ static int stamp(const tl_invocation *inv, const char *out, const char *src)
     return 0;
 }
 
-/* Runs the real compiler without the cache, then stamps: the last resort. */
-static int compile_direct(const tl_invocation *inv, const char *out)
+/* What verifying one cached object needs. The waiting wrapper fills it from its invocation; the repair run
+ * that the in-cache hook starts (tl_prov_fixup) from its command line, with inv NULL. */
+struct verify_job {
+    enum tl_cache cache;
+    char *const *cache_argv; /* the cache command: cache, stage or compiler, then args */
+    char *const *args;       /* the effective argv, to name what differs */
+    int nargs;
+    const char *out, *fp, *ah;
+    const tl_invocation *inv;
+};
+
+/* The last resort: the compile without the cache, stamped. The wrapper runs the real compiler and stamps
+ * from its invocation; the repair run has no invocation and runs the stage itself, which does both (its
+ * environment, set by the wrapper for the cache, is still in place). */
+static int compile_direct(const struct verify_job *j)
 {
+    if (!j->inv)
+        return tl_run_wait(j->cache_argv + 1);
+    const tl_invocation *inv = j->inv;
     tl_strv argv = { 0 };
     tl_strv_push(&argv, inv->compiler_path);
     tl_strv_append(&argv, &inv->args);
@@ -233,7 +252,7 @@ static int compile_direct(const tl_invocation *inv, const char *out)
     unsetenv(TL_STAGE_ENV_NOTE);
     int st = tl_run_wait(argv.v);
     tl_strv_free(&argv);
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stamp(inv, out, inv->source) != 0)
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stamp(inv, j->out, inv->source) != 0)
         return 1 << 8;
     return st;
 }
@@ -241,40 +260,45 @@ static int compile_direct(const tl_invocation *inv, const char *out)
 /* Recompiles with the cache lookup bypassed but its store kept (CCACHE_RECACHE / SCCACHE_RECACHE): the
  * stage stamps the fresh object and it replaces the bad entry, so the next hit is right. When that does
  * not give a verified object (a cache without recache support), compiles without the cache at all. */
-static int recompile(const tl_invocation *inv, char *const cache_argv[], const char *out)
+static int recompile(const struct verify_job *j)
 {
-    const char *var = inv->cache == TL_CACHE_SCCACHE ? "SCCACHE_RECACHE" : "CCACHE_RECACHE";
+    const char *var = j->cache == TL_CACHE_SCCACHE ? "SCCACHE_RECACHE" : "CCACHE_RECACHE";
     setenv(var, "1", 1);
-    int st = tl_run_wait(cache_argv);
+    int st = tl_run_wait(j->cache_argv);
     unsetenv(var);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
         return st;
     tl_verify_result r;
-    tl_verify_object(out, inv->fp_hex, argv_hash(inv), inv->args.v, inv->args.n, &r);
-    return r.status == TL_VERIFY_OK ? st : compile_direct(inv, out);
+    tl_verify_object(j->out, j->fp, j->ah, j->args, j->nargs, &r);
+    return r.status == TL_VERIFY_OK ? st : compile_direct(j);
 }
 
-static int verify(const tl_invocation *inv, char *const argv[], const char *out, int status)
+static int verify(const struct verify_job *j, int status)
 {
     if (!set()->verify)
         return status;
     tl_verify_result r;
-    tl_verify_object(out, inv->fp_hex, argv_hash(inv), inv->args.v, inv->args.n, &r);
+    tl_verify_object(j->out, j->fp, j->ah, j->args, j->nargs, &r);
     if (r.status == TL_VERIFY_NOT_HOST) /* a cubin from -cubin, or nothing written: no record expected */
         return status;
     tl_stats_add(TL_STAT_VERIFIED, 1);
     if (r.status == TL_VERIFY_OK)
         return status;
     tl_stats_add(r.status == TL_VERIFY_NO_NOTE ? TL_STAT_NO_NOTE : TL_STAT_MISMATCH, 1);
-    int fail = g_set.fail;
-    fprintf(stderr, "trueline-cc: %s: cached object does not match this compile: %s\n", out, r.what);
-    if (fail) {
+    fprintf(stderr, "trueline-cc: %s: cached object does not match this compile: %s\n", j->out, r.what);
+    if (g_set.fail) {
         fprintf(stderr, "trueline-cc: error: [provenance] on_mismatch = fail\n");
         return 1 << 8;
     }
-    fprintf(stderr, "trueline-cc: recompiling %s (cache lookup bypassed; the fresh object replaces the entry)\n", out);
+    fprintf(stderr, "trueline-cc: recompiling %s (cache lookup bypassed; the fresh object replaces the entry)\n", j->out);
     tl_stats_add(TL_STAT_RECOMPILED, 1);
-    return recompile(inv, argv, out);
+    return recompile(j);
+}
+
+static struct verify_job job_for(const tl_invocation *inv, char *const argv[], const char *out)
+{
+    return (struct verify_job){ .cache = inv->cache, .cache_argv = argv, .args = inv->args.v, .nargs = inv->args.n,
+                                .out = out, .fp = inv->fp_hex, .ah = argv_hash(inv), .inv = inv };
 }
 
 static int is_elf_link_output(const char *path, time_t started)
@@ -297,8 +321,10 @@ static int after_compile(const tl_invocation *inv, char *const argv[], int statu
     tl_strv outs = { 0 };
     compile_outputs(inv, &outs);
     for (int i = 0; i < outs.n && i < inv->sources.n; i++) {
-        if (inv->cache != TL_CACHE_NONE && g_stage) /* the verifier checks the ELF type itself: one open */
-            status = verify(inv, argv, outs.v[i], status);
+        if (inv->cache != TL_CACHE_NONE && g_stage) { /* the verifier checks the ELF type itself: one open */
+            struct verify_job j = job_for(inv, argv, outs.v[i]);
+            status = verify(&j, status);
+        }
         else if (tl_prov_is_host_object(outs.v[i]) && stamp(inv, outs.v[i], inv->sources.v[i]) != 0)
             status = 1 << 8;
     }
@@ -360,4 +386,28 @@ int tl_prov_run(const tl_invocation *inv, char *const argv[])
     if (is_link(inv) && is_elf_link_output(out, started) && after_link(inv, out) != 0)
         status = 1 << 8;
     return status;
+}
+
+int tl_prov_verify_in_cache(const tl_invocation *inv)
+{
+    if (!is_stamped_compile(inv) || !stage_applies(inv) || !g_stage || !set()->verify || !g_set.in_cache ||
+        inv->cache != TL_CACHE_CCACHE)
+        return -1;
+    tl_strv outs = { 0 };
+    compile_outputs(inv, &outs);
+    int rc = outs.n == 1 ? tl_incache_arm(inv, outs.v[0], argv_hash(inv)) : -1;
+    tl_strv_free(&outs);
+    return rc;
+}
+
+int tl_prov_fixup(int argc, char **argv)
+{
+    if (argc < 5) {
+        fprintf(stderr, "trueline-cc: " TL_HOOK_FIXUP_OPTION ": expected OUT FINGERPRINT ARGV_HASH CACHE-ARGV...\n");
+        return TL_EXIT_BAD_INPUT;
+    }
+    struct verify_job j = { .cache = TL_CACHE_CCACHE, .out = argv[0], .fp = argv[1], .ah = argv[2],
+                            .cache_argv = argv + 3, .args = argv + 5, .nargs = argc - 5 };
+    tl_exit_like(verify(&j, 0));
+    return 1; /* not reached */
 }

@@ -26,6 +26,15 @@ typedef struct tl_verify_result {
  * carries its argv. */
 void tl_verify_object(const char *path, const char *fingerprint, const char *argv_hash, char *const *argv,
                       int argc, tl_verify_result *r);
+/* The decision from raw `.note.trueline` section bytes (record_check.c): add every such section of the
+ * object (-1 when one is damaged: r says so), then end, which decides (unless decided already) and frees. */
+typedef struct tl_record_check {
+    tl_note *compile; /* the first compile record */
+    int ncompile;
+} tl_record_check;
+int tl_record_check_add(tl_record_check *c, const void *sec, size_t len, int big_endian, tl_verify_result *r);
+void tl_record_check_end(tl_record_check *c, int decided, const char *fingerprint, const char *argv_hash,
+                         char *const *argv, int argc, tl_verify_result *r);
 
 /* Statistics kept in $XDG_CACHE_HOME/trueline/provenance-stats/ (one append-only file per counter: a
  * lost update is impossible, a failed update is silently skipped: statistics never fail a build). */
@@ -65,6 +74,12 @@ const char *tl_prov_compiler_for(const struct tl_invocation *inv);
 void tl_prov_prepare_env(const struct tl_invocation *inv);
 /* Whether the compile needs the wrapper after it ends (stamp, verify, link record) instead of exec. */
 int tl_prov_wanted(const struct tl_invocation *inv);
+/* For a compile the wrapper would wait for only to verify the cache hit: arms the hook that verifies in
+ * ccache's own process (verify_in_cache.c) and returns 0, so the wrapper can exec the cache; -1 to wait. */
+int tl_prov_verify_in_cache(const struct tl_invocation *inv);
+/* trueline-cc --trueline-hook-fixup OUT FP ARGV_HASH CACHE-ARGV...: the hook found the object wrong;
+ * report and repair it as the waiting wrapper does, then exit with the result (argv: after the option). */
+int tl_prov_fixup(int argc, char **argv);
 /* Runs argv (the cache command or the compiler), then stamps/verifies; returns a wait status. */
 int tl_prov_run(const struct tl_invocation *inv, char *const argv[]);
 

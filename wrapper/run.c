@@ -50,7 +50,9 @@ int tl_run_exec(const tl_invocation *inv)
     tl_strv argv = { 0 };
     tl_run_argv(inv, &argv);
     tl_run_prepare_env(inv);
-    if (tl_prov_wanted(inv)) /* stamp, verify or record the link after the compile: wait instead of exec */
+    /* stamp, verify or record the link after the compile: wait instead of exec (unless the cache's own
+     * process can verify its hit) */
+    if (tl_prov_wanted(inv) && tl_prov_verify_in_cache(inv) != 0)
         tl_exit_like(tl_prov_run(inv, argv.v));
     fflush(NULL);
     execv(argv.v[0], argv.v);

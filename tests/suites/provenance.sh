@@ -121,21 +121,72 @@ if have ccache; then
   # (the ELF-type test is made on the header the verifier reads) and reads the configuration once
   if [ -n "${TRUELINE_SANITIZED:-}" ]; then skip "sanitized build: LeakSanitizer does not run under ptrace (strace)"
   elif have strace; then
-    strace -f -e trace=execve,open,openat,access -o hit.st trueline-cc ccache gcc -DV=1 -c v.c -o v1c.o
+    # a hit is verified inside ccache's own process (wrapper/verify_in_cache.c): the wrapper execs ccache
+    # with libtrueline-hook.so preloaded, and no second process waits for it
+    strace -f -e trace=execve,open,openat,access,vfork,clone,clone3 -o hit.st trueline-cc ccache gcc -DV=1 -c v.c -o v1c.o
     # the wrapper's pid: the process that execs trueline-cc (strace -f interleaves the children's lines)
     wp=$(grep -m1 'execve("[^"]*trueline-cc"' hit.st | awk '{print $1}')
-    check "hit path: the wrapper opens the object once" [ "$(grep -Ec "^$wp +(open|openat)\\(.*\"v1c\.o\"" hit.st)" = 1 ]
+    check "hit path: the wrapper execs ccache, no second process waits" \
+      [ -n "$wp" ] && grep -Eq "^$wp +execve\\(\"[^\"]*ccache\"" hit.st && ! grep -Eq "^$wp +(vfork|clone)" hit.st
+    check "hit path: ccache loads the hook" grep -Eq "^$wp +openat\\(.*libtrueline-hook\\.so\", O_RDONLY" hit.st
+    check "hit path: the object is read once, to verify it" [ "$(grep -Ec "^$wp +(open|openat)\\(.*\"v1c\.o\", O_RDONLY" hit.st)" = 1 ]
     n=$(grep -Ec "^$wp +access\\(.*trueline" hit.st)
-    check "hit path: the configuration is looked up once ($n access calls)" [ "$n" -ge 1 ] && [ "$n" -le 3 ]
-    [ "$(grep -Ec "^$wp +(open|openat)\\(.*\"v1c\.o\"" hit.st)" = 1 ] && [ "$n" -ge 1 ] && [ "$n" -le 3 ] ||
+    check "hit path: the configuration is looked up once ($n access calls, the hook library's one included)" \
+      [ "$n" -ge 1 ] && [ "$n" -le 4 ]
+    [ -n "$wp" ] && [ "$n" -ge 1 ] && [ "$n" -le 4 ] ||
       { echo "    wrapper pid '$wp'; its calls:"; grep -E "^$wp +|execve" hit.st | head -20 | sed 's/^/    | /'; }
     check "hit path: the object is verified (same bytes)" cmp -s v1.o v1c.o
-    # posix_spawn's child reset all 64 signal dispositions (128 rt_sigaction calls on every hit); the wrapper
-    # now runs ccache with vfork + execv, its child making no rt_sigaction call at all
-    strace -f -e trace=execve,rt_sigaction,vfork,clone,clone3 -o sig.st trueline-cc ccache gcc -DV=1 -c v.c -o v1s.o
+    # [provenance] verify_in_cache = false: the wrapper waits for ccache and verifies itself, opening the
+    # object once
+    TRUELINE_PROVENANCE_VERIFY_IN_CACHE=false strace -f -e trace=execve,open,openat,vfork -o wait.st \
+      trueline-cc ccache gcc -DV=1 -c v.c -o v1w.o
+    wp=$(grep -m1 'execve("[^"]*trueline-cc"' wait.st | awk '{print $1}')
+    check "verify_in_cache = false: the wrapper waits (vfork) and opens the object once" \
+      grep -Eq "^$wp +vfork" wait.st && [ "$(grep -Ec "^$wp +(open|openat)\\(.*\"v1w\.o\"" wait.st)" = 1 ]
+    # posix_spawn's child reset all 64 signal dispositions (128 rt_sigaction calls on every hit); the waiting
+    # wrapper runs ccache with vfork + execv, its child making no rt_sigaction call at all
+    TRUELINE_PROVENANCE_VERIFY_IN_CACHE=false strace -f -e trace=execve,rt_sigaction,vfork,clone,clone3 -o sig.st \
+      trueline-cc ccache gcc -DV=1 -c v.c -o v1s.o
     cp=$(grep -m1 'execve("[^"]*ccache"' sig.st | awk '{print $1}')
-    check "hit path: the child that runs ccache sets no signal disposition before exec" \
+    check "waiting wrapper: the child that runs ccache sets no signal disposition before exec" \
       [ -n "$cp" ] && [ "$(grep -Ec "^$cp +rt_sigaction" sig.st)" = 0 ]
+    # no hook library beside trueline-cc (a copy elsewhere): it waits and verifies, never hands ccache a
+    # preload that is not there
+    mkdir -p solo/bin && cp "$(command -v trueline-cc)" solo/bin/
+    strace -f -e trace=execve,vfork -o solo.st solo/bin/trueline-cc ccache gcc -DV=1 -c v.c -o v1n.o
+    wp=$(grep -m1 'execve("[^"]*trueline-cc"' solo.st | awk '{print $1}')
+    check "no hook library: the wrapper waits for ccache" grep -Eq "^$wp +vfork" solo.st
+    check "no hook library: the hit is still the verified object" cmp -s v1.o v1n.o
+    # the user's own LD_PRELOAD: ccache loads it with the hook, and everything ccache starts (the stage,
+    # gcc, cc1, as on this miss) gets exactly the user's value back, never the hook
+    cat > mark.c <<'SRC'
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+__attribute__((constructor)) static void mark(void)
+{
+    const char *f = getenv("MARK_FILE"), *p = getenv("LD_PRELOAD");
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    FILE *o = f ? fopen(f, "a") : NULL;
+    if (!o)
+        return;
+    exe[n > 0 ? n : 0] = 0;
+    fprintf(o, "%s %s\n", exe, p ? p : "-");
+    fclose(o);
+}
+SRC
+    gcc -shared -fPIC -o mark.so mark.c
+    LD_PRELOAD=$PWD/mark.so MARK_FILE=$PWD/mark.txt trueline-cc ccache gcc -DV=9 -c v.c -o v9.o
+    contains "user LD_PRELOAD: ccache loaded it beside the hook" mark.txt 'ccache .*libtrueline-hook\.so:.*/mark\.so$'
+    contains "user LD_PRELOAD: the compiler ccache ran got it" mark.txt "/cc1 $PWD/mark.so\$"
+    lacks "user LD_PRELOAD: nothing ccache started loaded the hook" <(grep -v '/ccache ' mark.txt) 'libtrueline-hook'
+    # a failed compile is never verified against the object a previous build left
+    printf 'int broken(\n' > bad.c
+    cp v1.o old.o
+    trueline-cc ccache gcc -c bad.c -o old.o 2> bad.err; rc=$?
+    check "failed compile: the compiler's exit status" [ $rc -ne 0 ]
+    lacks "failed compile: the stale object is not verified or repaired" bad.err 'does not match|recompiling'
     # [provenance] verify = false: the stage still stamps on a miss, and with nothing to do after the
     # compile the wrapper execs ccache instead of waiting for it
     TRUELINE_PROVENANCE_VERIFY=false trueline-cc ccache gcc -DV=7 -c v.c -o nv1.o

@@ -1,0 +1,39 @@
+/* wrapper/hook/note_section.c: the hook preloaded into ccache finds `.note.trueline` without libelf. Its
+ * one safety property, checked against the libelf reader on every input: whenever the hook is sure of one
+ * compile record, the libelf verifier (wrapper/verify.c) accepts the object for that record's fingerprint
+ * and argv hash, i.e. the hook never passes an object the wrapper would reject. */
+#include "fuzz_util.h"
+#include "hook/note_section.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static char path[64];
+    if (!path[0])
+        snprintf(path, sizeof path, "/tmp/tl-fuzz-hook-%ld.o", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    fwrite(data, 1, size, f);
+    fclose(f);
+    tl_record_check c = { 0 };
+    tl_verify_result r = { 0 };
+    if (tl_hook_read_record(path, &c, &r) == 0 && c.ncompile == 1 && c.compile->fingerprint &&
+        c.compile->argv_hash) {
+        char *fp = strdup(c.compile->fingerprint), *ah = strdup(c.compile->argv_hash);
+        tl_verify_result v;
+        if (tl_hook_object_matches(path, fp, ah)) {
+            tl_verify_object(path, fp, ah, NULL, 0, &v);
+            if (v.status != TL_VERIFY_OK) {
+                fprintf(stderr, "hook accepted what libelf rejects: %s\n", v.what);
+                abort();
+            }
+        }
+        free(fp);
+        free(ah);
+    }
+    tl_record_check_end(&c, 1, NULL, NULL, NULL, 0, &r);
+    return 0;
+}

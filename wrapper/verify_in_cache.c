@@ -1,0 +1,112 @@
+/* Cache-hit verification inside ccache's own process: the trueline-cc side (the hook itself is
+ * wrapper/hook/verify_hook.c, built as libtrueline-hook.so).
+ *
+ * Why: verifying after the cache needs code that runs when ccache is done, and ccache has no hook after a
+ * hit. A waiting wrapper is a second process on every hit; on a 2-CPU VM a do-nothing vfork+exec+wait
+ * program in front of `ccache gcc` costs +0.33 ms against +0.04 ms for one that execs (bench/provenance.sh,
+ * floor rows), which alone is over the +0.3 ms budget for provenance. So trueline-cc execs ccache with
+ * LD_PRELOAD naming the hook: its __libc_start_main wraps ccache's main, and when main returns 0 it checks
+ * the object in ccache's process (+0.1-0.2 ms with libelf loaded). Anything but a match makes it exec
+ * `trueline-cc --trueline-hook-fixup`, which reports and repairs exactly as the waiting wrapper does.
+ *
+ * Used only where the hook is sure to run: ccache with a dynamic loader (a static ccache ignores
+ * LD_PRELOAD and nothing would be verified), the hook library beside trueline-cc (PREFIX/lib/trueline/,
+ * the build tree has the same layout), a path LD_PRELOAD can carry. sccache is left to the waiting
+ * wrapper: its client ends with exit(), never returning from main. */
+#include "verify_in_cache.h"
+
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "deps.h"
+#include "trueline/elf_file.h"
+
+#define HOOK_LIB "libtrueline-hook.so"
+
+/* 1 when the program has a PT_INTERP, i.e. a dynamic loader that honours LD_PRELOAD. */
+static int has_interp(const char *path)
+{
+    tl_elf e;
+    tl_error err = { { 0 } };
+    size_t n = 0;
+    int yes = 0;
+    if (tl_elf_open_path(&e, path, &err) == 0 && elf_getphdrnum(e.elf, &n) == 0)
+        for (size_t i = 0; i < n && !yes; i++) {
+            GElf_Phdr ph;
+            yes = gelf_getphdr(e.elf, (int)i, &ph) && ph.p_type == PT_INTERP;
+        }
+    tl_elf_close(&e);
+    return yes;
+}
+
+void tl_incache_probe(tl_invocation *inv, tl_memo *memo)
+{
+    inv->cache_preloads = 0;
+    if (inv->cache != TL_CACHE_CCACHE || !inv->cache_path)
+        return;
+    char key[4200];
+    snprintf(key, sizeof key, "i\x1f%s", inv->cache_path);
+    const char *v = memo ? tl_memo_get(memo, key) : NULL;
+    if (v && (v[0] == '0' || v[0] == '1') && v[1] == '\x1d' && tl_deps_hold(v + 2)) {
+        inv->cache_preloads = v[0] == '1';
+        return;
+    }
+    tl_deps d = { { 0 }, 0 };
+    tl_deps_begin(&d);
+    tl_deps_note(inv->cache_path);
+    inv->cache_preloads = has_interp(inv->cache_path);
+    tl_deps_end(&d);
+    char *ser = memo ? tl_deps_serialize(&d) : NULL;
+    char *val = ser ? malloc(strlen(ser) + 3) : NULL;
+    if (val) {
+        sprintf(val, "%c\x1d%s", inv->cache_preloads ? '1' : '0', ser);
+        tl_memo_put(memo, key, val);
+    }
+    free(val);
+    free(ser);
+    tl_deps_free(&d);
+}
+
+/* This executable and the hook library beside it; -1 when either cannot be had or LD_PRELOAD could not
+ * carry the library's path (it splits on spaces and colons). */
+static int locate(char *self, size_t self_len, char *lib, size_t lib_len)
+{
+    ssize_t n = readlink("/proc/self/exe", self, self_len - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = 0;
+    const char *slash = strrchr(self, '/');
+    if (!slash || snprintf(lib, lib_len, "%.*s/../lib/trueline/" HOOK_LIB, (int)(slash - self), self) >= (int)lib_len)
+        return -1;
+    return strpbrk(lib, " :") || access(lib, R_OK) != 0 ? -1 : 0;
+}
+
+int tl_incache_arm(const tl_invocation *inv, const char *out, const char *ah)
+{
+    char self[4096], lib[4200];
+    if (!inv->cache_preloads || locate(self, sizeof self, lib, sizeof lib) != 0)
+        return -1;
+    const char *old = getenv("LD_PRELOAD");
+    if (old && *old) {
+        char *both = malloc(strlen(lib) + strlen(old) + 2);
+        if (!both)
+            return -1;
+        sprintf(both, "%s:%s", lib, old);
+        setenv(TL_HOOK_ENV_PRELOAD, old, 1); /* the hook puts it back before ccache's main runs */
+        setenv("LD_PRELOAD", both, 1);
+        free(both);
+    } else {
+        setenv("LD_PRELOAD", lib, 1);
+    }
+    char pid[32];
+    snprintf(pid, sizeof pid, "%ld", (long)getpid()); /* exec keeps the pid: only ccache itself acts */
+    setenv(TL_HOOK_ENV_PID, pid, 1);
+    setenv(TL_HOOK_ENV_OUT, out, 1);
+    setenv(TL_HOOK_ENV_FP, inv->fp_hex, 1);
+    setenv(TL_HOOK_ENV_AH, ah, 1);
+    setenv(TL_HOOK_ENV_SELF, self, 1);
+    return 0;
+}
