@@ -6,7 +6,8 @@
  * program in front of `ccache gcc` costs +0.33 ms against +0.04 ms for one that execs (bench/provenance.sh,
  * floor rows), which alone is over the +0.3 ms budget for provenance. So trueline-cc execs ccache with
  * LD_PRELOAD naming the hook: its __libc_start_main wraps ccache's main, and when main returns 0 it checks
- * the object in ccache's process (+0.1-0.2 ms with libelf loaded). Anything but a match makes it exec
+ * the object in ccache's process, without libelf (wrapper/hook/note_section.c says why): on - off +0.13
+ * to +0.24 ms (docs/benchmarks.md). Anything but a match makes it exec
  * `trueline-cc --trueline-hook-fixup`, which reports and repairs exactly as the waiting wrapper does.
  *
  * Used only where the hook is sure to run: ccache with a dynamic loader (a static ccache ignores
