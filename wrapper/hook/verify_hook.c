@@ -3,8 +3,8 @@
  * wrapper/verify_in_cache.c).
  *
  * It has no dependencies and exports one symbol: a preloaded library and everything it needs join the
- * scope of every symbol lookup ccache's start-up makes (libstdc++'s thousands). So the verification
- * (wrapper/verify.c) and libelf and zlib are linked into it from static archives and kept local (Makefile).
+ * scope of every symbol lookup ccache's start-up makes (libstdc++'s thousands). So it carries no libelf:
+ * note_section.c finds the record, record_check.c decides, as in the waiting wrapper.
  *
  * Interposing __libc_start_main is the one way into a program's end that sees main's return value: an
  * atexit handler does not, and a failed compile must not be "verified" against a stale object. The
