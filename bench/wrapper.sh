@@ -88,7 +88,7 @@ def syscalls(cmd, env=None, follow=False):
     return n
 
 def fp_ms(cmd, cold):
-    memo = os.path.join(os.environ["XDG_CACHE_HOME"], "trueline", "memo-v1")
+    memo = os.path.join(os.environ["XDG_CACHE_HOME"], "trueline", "memo-v2")
     if cold and os.path.exists(memo):
         os.unlink(memo)
     _, _, err = run([W, "--trueline-explain", "--trueline-print-fingerprint"] + cmd, capture=True)

@@ -70,13 +70,20 @@ int tl_config_load(tl_config *cfg, tl_error *err)
     return 0;
 }
 
+/* TRUELINE_<SECTION>_<KEY>, upper case, '-' and '.' as '_'. By hand: it runs for every key looked up
+ * on a warm hit, and snprintf made it the costliest part of a lookup. */
 static void env_name(char *out, size_t n, const char *section, const char *key)
 {
-    size_t o = (size_t)snprintf(out, n, "TRUELINE_%s_%s", section, key);
-    for (size_t i = 0; i < o && i < n; i++) {
-        unsigned char c = (unsigned char)out[i];
-        out[i] = (c == '-' || c == '.') ? '_' : (char)toupper(c);
+    static const char prefix[] = "TRUELINE_";
+    size_t o = sizeof prefix - 1;
+    memcpy(out, prefix, o);
+    for (const char *parts[2] = { section, key }, **p = parts; p < parts + 2; p++) {
+        for (const char *c = *p; *c && o + 2 < n; c++)
+            out[o++] = *c == '-' || *c == '.' ? '_' : *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c;
+        if (p == parts && o + 2 < n)
+            out[o++] = '_';
     }
+    out[o] = 0;
 }
 
 const char *tl_config_get(const tl_config *cfg, const char *section, const char *key)

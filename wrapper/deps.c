@@ -15,35 +15,48 @@
 
 struct cached {
     char *path;
+    size_t len; /* compared before the bytes: a warm nvcc run looks up ~50 paths among ~35 */
     struct stat st;
     int err; /* 0: st valid */
+    char id[160]; /* stat_id of st, made on first use ("" until then) */
 };
 static struct cached *g_cache;
 static int g_ncache, g_capcache;
 
-int tl_stat_cached(const char *path, struct stat *st)
+static struct cached *find_cached(const char *path, size_t len)
 {
     for (int i = 0; i < g_ncache; i++)
-        if (strcmp(g_cache[i].path, path) == 0) {
-            if (g_cache[i].err) {
-                errno = g_cache[i].err;
-                return -1;
-            }
-            *st = g_cache[i].st;
-            return 0;
+        if (g_cache[i].len == len && memcmp(g_cache[i].path, path, len) == 0)
+            return &g_cache[i];
+    return NULL;
+}
+
+int tl_stat_cached(const char *path, struct stat *st)
+{
+    size_t len = strlen(path);
+    struct cached *c = find_cached(path, len);
+    if (c) {
+        if (c->err) {
+            errno = c->err;
+            return -1;
         }
+        *st = c->st;
+        return 0;
+    }
     int rc = stat(path, st), e = rc ? errno : 0;
     if (g_ncache == g_capcache) {
         int cap = g_capcache ? g_capcache * 2 : 32;
-        struct cached *c = realloc(g_cache, (size_t)cap * sizeof *c);
-        if (!c)
+        struct cached *grown = realloc(g_cache, (size_t)cap * sizeof *grown);
+        if (!grown)
             goto out;
-        g_cache = c;
+        g_cache = grown;
         g_capcache = cap;
     }
-    char *p = strdup(path);
-    if (p)
-        g_cache[g_ncache++] = (struct cached){ p, *st, e };
+    char *p = malloc(len + 1);
+    if (p) {
+        memcpy(p, path, len + 1);
+        g_cache[g_ncache++] = (struct cached){ p, len, *st, e, "" };
+    }
 out:
     errno = e;
     return rc;
@@ -51,17 +64,25 @@ out:
 
 /* ---- identities ---- */
 
+/* Two digits per table lookup: formatting identities was the costliest part of a warm run's checks. */
 static char *put_hex(char *o, unsigned long long v, char after)
 {
-    char tmp[16];
-    int n = 0;
-    do
-        tmp[n++] = "0123456789abcdef"[v & 15];
-    while (v >>= 4);
-    while (n)
-        *o++ = tmp[--n];
-    *o++ = after;
-    return o;
+    static const char pairs[] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+                                "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+                                "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+                                "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+                                "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+                                "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+                                "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+                                "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+    int n = (64 - __builtin_clzll(v | 1) + 3) / 4; /* digits, without leading zeros; "0" for 0 */
+    int i = n;
+    for (; i >= 2; i -= 2, v >>= 8)
+        memcpy(o + i - 2, pairs + 2 * (v & 0xff), 2);
+    if (i)
+        o[0] = pairs[2 * (v & 0xf) + 1];
+    o[n] = after;
+    return o + n + 1;
 }
 
 /* dev:ino:size:mtime.ns:ctime.ns:mode in hex, "-" when absent. By hand, not snprintf: a warm nvcc
@@ -214,21 +235,45 @@ char *tl_deps_serialize(const tl_deps *d)
     return out;
 }
 
+/* Eight bytes at a time: musl's memcmp goes byte by byte, and a warm nvcc run compares ~50 identities. */
+static int bytes_equal(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        unsigned long long x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return 0;
+    }
+    return memcmp(a, b, n) == 0;
+}
+
+/* The identity of path as it stats now (through the cache, formatted once per process). */
+static const char *current_id(const char *path, size_t len, char scratch[160])
+{
+    struct stat st;
+    int ok = tl_stat_cached(path, &st) == 0;
+    struct cached *c = find_cached(path, len); /* NULL only when the cache could not grow */
+    if (c && c->id[0])
+        return c->id;
+    stat_id(ok ? &st : NULL, c ? c->id : scratch);
+    return c ? c->id : scratch;
+}
+
 int tl_deps_hold(const char *s)
 {
-    char path[4096], id[160];
+    char path[4096], scratch[160];
     if (!s || !*s)
         return 0; /* every real answer depends on something: an empty list is a damaged entry */
     while (*s) {
-        const char *end = strchr(s, SEP_ITEM), *f = strchr(s, SEP_FIELD);
-        if (!end || !f || f > end || (size_t)(f - s) >= sizeof path)
+        const char *end = strchr(s, SEP_ITEM), *f = end ? memchr(s, SEP_FIELD, (size_t)(end - s)) : NULL;
+        if (!f || (size_t)(f - s) >= sizeof path)
             return 0; /* malformed: never trusted */
         memcpy(path, s, (size_t)(f - s));
         path[f - s] = 0;
-        struct stat st;
-        stat_id(tl_stat_cached(path, &st) == 0 ? &st : NULL, id);
+        const char *id = current_id(path, (size_t)(f - s), scratch);
         size_t idlen = (size_t)(end - f - 1);
-        if (strlen(id) != idlen || memcmp(id, f + 1, idlen) != 0)
+        if (strlen(id) != idlen || !bytes_equal(id, f + 1, idlen))
             return 0;
         s = end + 1;
     }

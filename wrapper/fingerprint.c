@@ -27,10 +27,15 @@ const char *const tl_fingerprint_env[] = {
 
 static void add_comp(tl_invocation *inv, const char *role, const char *path, tl_hash128 h, int hit)
 {
-    tl_component *c = realloc(inv->comps, (size_t)(inv->ncomps + 1) * sizeof *c);
-    if (!c)
-        return;
-    inv->comps = c;
+    int n = inv->ncomps;
+    /* grown in powers of two, not by one: a warm nvcc closure adds ~25 and the allocator never reuses */
+    if (n == 0 || (n >= 8 && (n & (n - 1)) == 0)) {
+        tl_component *c = realloc(inv->comps, (size_t)(n == 0 ? 8 : 2 * n) * sizeof *c);
+        if (!c)
+            return;
+        inv->comps = c;
+    }
+    tl_component *c = inv->comps;
     c[inv->ncomps++] = (tl_component){ strdup(role), path ? strdup(path) : NULL, h, hit };
 }
 

@@ -11,7 +11,7 @@ export XDG_CACHE_HOME=$T/cache
 has_debug_line() { readelf -S "$1" 2>/dev/null | grep -q '\.debug_line'; }
 memo_valid() { # memo file: header, then key<TAB>value lines only
   local m=$1
-  [ -f "$m" ] && [ "$(head -1 "$m")" = "trueline-memo 1" ] && [ "$(tail -n +2 "$m" | grep -vc $'^[^\t]\+\t[^\t]*$')" = 0 ]
+  [ -f "$m" ] && [ "$(head -1 "$m")" = "trueline-memo 2" ] && [ "$(tail -n +2 "$m" | grep -vc $'^[0-9a-f]\+:[0-9a-f]\+:[^\t]\+\t[^\t]*$')" = 0 ]
 }
 printf 'int answer(void) { return 42; }\n' > a.c
 
@@ -38,7 +38,7 @@ if have ccache; then
   check "... no object lost ($missing missing)" test $missing = 0
   check "... every object has the forced line info ($nodebug without)" test $nodebug = 0
   check "... no error output" test -z "$(cat par/e*.1)"
-  check "... the shared memo is intact" memo_valid "$XDG_CACHE_HOME/trueline/memo-v1"
+  check "... the shared memo is intact" memo_valid "$XDG_CACHE_HOME/trueline/memo-v2"
   check "second round: all succeed" test "$(round 2)" = 0
   same=0; for i in $(seq 64); do cmp -s "par/s$i.1.o" "par/s$i.2.o" && same=$((same + 1)); done
   check "... each object identical to the first round's ($same of 64)" test $same = 64
@@ -51,7 +51,7 @@ fi
 
 # --- kill -9 while the memo is being written: the next run recovers silently ------------------------------------
 export XDG_CACHE_HOME=$T/killcache
-memo=$XDG_CACHE_HOME/trueline/memo-v1
+memo=$XDG_CACHE_HOME/trueline/memo-v2
 landed=0
 for i in $(seq 40); do
   rm -f "$memo" # cold: every run has to write the memo
@@ -65,22 +65,22 @@ check "kill -9 landed mid-run in $landed of 40 runs" test $landed -gt 0
 # What a writer killed between its temp file and the rename leaves (deterministic, whatever the timing above did):
 # a half-written temp of a process that no longer exists, next to a live writer's that must not be touched.
 mkdir -p "$XDG_CACHE_HOME/trueline"
-printf 'trueline-memo 1\nf:/usr/bin/gcc:1:2\tdead' > "$XDG_CACHE_HOME/trueline/.memo-v1.999999999.1.tmp"
+printf 'trueline-memo 2\n12:4:f:/usr/bin/gcc:1:2\tdead' > "$XDG_CACHE_HOME/trueline/.memo-v2.999999999.1.tmp"
 sleep 30 & live=$!
-printf 'trueline-memo 1\n' > "$XDG_CACHE_HOME/trueline/.memo-v1.$live.1.tmp"
+printf 'trueline-memo 2\n' > "$XDG_CACHE_HOME/trueline/.memo-v2.$live.1.tmp"
 # leave the debris of killed writers in place, then one normal compile
 trueline-cc gcc -c a.c -o after.o 2>after.err; rc=$?
 check "after 40 kill -9s: the next compile succeeds" test $rc = 0 -a -s after.o
 check "... silently (no stderr)" test ! -s after.err
 check "... with the forced line info" has_debug_line after.o
 check "... and the memo it leaves is intact" memo_valid "$memo"
-printf 'trueline-memo 1\nf:/usr/bin/gcc:1:2\tdeadbeef' > "$memo"   # cut mid-line by a crash
+printf 'trueline-memo 2\n12:8:f:/usr/bin/gcc:1:2\tdeadbeef' > "$memo"   # cut mid-line by a crash
 trueline-cc --trueline-print-fingerprint gcc -c a.c >fp.cut 2>fp.err; rc=$?
 trueline-cc --trueline-print-fingerprint gcc -c a.c >fp.fresh
 check "a memo cut mid-line: compile goes on silently" test $rc = 0 -a ! -s fp.err
 check "... and its truncated entry is not trusted (same fingerprint as a fresh run)" cmp -s fp.cut fp.fresh
-check "the temp file of a killed writer is swept by the next writer" test ! -e "$XDG_CACHE_HOME/trueline/.memo-v1.999999999.1.tmp"
-check "... a live writer's temp file is left alone" test -e "$XDG_CACHE_HOME/trueline/.memo-v1.$live.1.tmp"
+check "the temp file of a killed writer is swept by the next writer" test ! -e "$XDG_CACHE_HOME/trueline/.memo-v2.999999999.1.tmp"
+check "... a live writer's temp file is left alone" test -e "$XDG_CACHE_HOME/trueline/.memo-v2.$live.1.tmp"
 kill $live 2>/dev/null; wait $live 2>/dev/null
 
 # --- full and read-only cache filesystems (root: a small tmpfs; otherwise skipped) -----------------------------

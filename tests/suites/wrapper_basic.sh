@@ -173,16 +173,39 @@ bad=0; for p in "${pids[@]}"; do wait "$p" || bad=$((bad + 1)); done
 check "64 parallel invocations all succeed" test $bad = 0
 check "... and agree on the fingerprint" test "$(cat fp.* | sort -u | wc -l)" = 1
 check "... no error output" test -z "$(cat fperr.*)"
-memo=$XDG_CACHE_HOME/trueline/memo-v1
-check "memo file has its header" test "$(head -1 "$memo")" = "trueline-memo 1"
-check "every memo line is key<TAB>value" test "$(grep -vc $'^[^\t]\+\t[^\t]*$' "$memo")" = 1
-check "no temp files left behind" test -z "$(ls -A "$XDG_CACHE_HOME/trueline" | grep -v '^memo-v1$')"
+memo=$XDG_CACHE_HOME/trueline/memo-v2
+check "memo file has its header" test "$(head -1 "$memo")" = "trueline-memo 2"
+check "every memo line is KLEN:VLEN:key<TAB>value" test "$(grep -vc $'^[0-9a-f]\+:[0-9a-f]\+:[^\t]\+\t[^\t]*$' "$memo")" = 1
+check "... and its lengths are the key's and the value's" python3 -c '
+import re, sys
+lines = open(sys.argv[1], "rb").read().split(b"\n")[1:-1]
+for l in lines:
+    m = re.match(rb"([0-9a-f]+):([0-9a-f]+):", l)
+    k, _, v = l[m.end():].partition(b"\t")
+    assert (len(k), len(v)) == (int(m.group(1), 16), int(m.group(2), 16)), l
+assert lines' "$memo"
+check "no temp files left behind" test -z "$(ls -A "$XDG_CACHE_HOME/trueline" | grep -v '^memo-v2$')"
 trueline-cc --trueline-explain gcc -c a.c -o warm.o 2>ex.txt
 check "after the race every component comes from the memo" test "$(grep -c 'component .* (memo)$' ex.txt)" = "$(grep -c 'component .*: [0-9a-f]\{32\} /' ex.txt)"
 check "... and the fingerprint equals the racers'" grep -q "fingerprint: $(cat fp.1)" ex.txt
-printf 'trueline-memo 1\ngarbage\nf:/usr/bin/gcc:zz\tnothex\n\x00\x01' > "$memo"
+cp "$memo" memo.good
+printf 'trueline-memo 2\ngarbage\nf:/usr/bin/gcc:zz\tnothex\n3:2:f:x\tzz\n\x00\x01' > "$memo"
 trueline-cc --trueline-print-fingerprint gcc -c a.c > fp.corrupt
 check "a corrupt memo file is ignored, not trusted" cmp -s fp.corrupt fp.1
+# A record whose lengths miss its tab or newline (a torn or foreign file) ends the reading there.
+python3 - memo.good "$memo" <<'EOF'
+import sys
+lines = open(sys.argv[1], "rb").read().split(b"\n")
+kl, vl, rest = lines[1].split(b":", 2)
+lines[1] = kl + b":" + b"%x" % (int(vl, 16) + 1) + b":" + rest
+open(sys.argv[2], "wb").write(b"\n".join(lines))
+EOF
+trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c > fp.torn 2>ex.torn
+check "a record with a wrong length: the same fingerprint, nothing after it trusted" cmp -s fp.torn fp.1
+contains "... the closure is walked again" ex.torn 'closure: walked'
+printf 'trueline-memo 1\nold\tformat\n' > "$XDG_CACHE_HOME/trueline/memo-v1"
+rm -f "$memo"; trueline-cc --trueline-print-fingerprint gcc -c a.c >/dev/null
+check "the first-format memo file (memo-v1) is removed by the next writer" test ! -e "$XDG_CACHE_HOME/trueline/memo-v1" -a -s "$memo"
 
 # --- the closure memo (wrapper/deps.h): the whole toolchain in one lookup, re-validated by stat -----------
 # A fake gcc driver whose cc1 we can rewrite, and an empty directory early on PATH where an `as` can appear.
@@ -225,17 +248,18 @@ check "... and removing it again restores the fingerprint" test "$(tfp ex7.txt)"
 # dependencies) are never trusted: the lookups are redone and the fingerprint is the memo-less one.
 export XDG_CACHE_HOME=$T/damaged
 fpd=$(trueline-cc --trueline-print-fingerprint gcc -c a.c)
-python3 - "$XDG_CACHE_HOME/trueline/memo-v1" <<'EOF'
-import sys
+python3 - "$XDG_CACHE_HOME/trueline/memo-v2" <<'EOF'
+import re, sys
 p = sys.argv[1]
 out = []
 for l in open(p, encoding="latin-1").read().split("\n"):
-    k, _, v = l.partition("\t")
-    if k.startswith("r\x1fgcc\x1f"):
-        l = k + "\t/bin/false\x1d"
-    elif k.startswith("t\x1f"):
-        l = k + "\tdriver\x1f/bin/false\x1fzz\x1e\x1d" + v.partition("\x1d")[2]
-    out.append(l)
+    m = re.match(r"[0-9a-f]+:[0-9a-f]+:", l)
+    k, _, v = l[m.end():].partition("\t") if m else (None, None, None)
+    if m and k.startswith("r\x1fgcc\x1f"):
+        v = "/bin/false\x1d"
+    elif m and k.startswith("t\x1f"):
+        v = "driver\x1f/bin/false\x1fzz\x1e\x1d" + v.partition("\x1d")[2]
+    out.append(f"{len(k):x}:{len(v):x}:{k}\t{v}" if m else l)
 open(p, "w", encoding="latin-1").write("\n".join(out))
 EOF
 trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c > fpd2.txt 2>exd.txt
