@@ -45,7 +45,7 @@ int tl_stat_cached(const char *path, struct stat *st)
     }
     int rc = stat(path, st), e = rc ? errno : 0;
     if (g_ncache == g_capcache) {
-        int cap = g_capcache ? g_capcache * 2 : 32;
+        int cap = g_capcache ? g_capcache * 2 : 128; /* a warm nvcc run stats ~40 paths: never regrown */
         struct cached *grown = realloc(g_cache, (size_t)cap * sizeof *grown);
         if (!grown)
             goto out;

@@ -26,7 +26,7 @@ int tl_memo_file_lookup(tl_memo *m, const char *path, struct stat *st, tl_hash12
 void tl_memo_file_store(tl_memo *m, const char *path, const struct stat *before, tl_hash128 h);
 /* Any other memoized answer (one line: no tab or newline in key or value). get: NULL when absent; the
  * string belongs to the memo. put: a later put or a save replaces an older value under the same key. */
-const char *tl_memo_get(const tl_memo *m, const char *key);
+const char *tl_memo_get(tl_memo *m, const char *key);
 void tl_memo_put(tl_memo *m, const char *key, const char *val);
 /* stdout of argv (argv[0] an absolute path, run without a shell, stdin /dev/null, stderr dropped),
  * trailing newlines removed; memoized by the stat of argv[0]. Returns NULL when it could not run or
