@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bytes.h"
+
 #define SEP_FIELD '\x1f'
 #define SEP_ITEM '\x1e'
 /* Timestamps within this many seconds of now make an answer "racily clean" (see deps.h). */
@@ -26,7 +28,7 @@ static int g_ncache, g_capcache;
 static struct cached *find_cached(const char *path, size_t len)
 {
     for (int i = 0; i < g_ncache; i++)
-        if (g_cache[i].len == len && memcmp(g_cache[i].path, path, len) == 0)
+        if (g_cache[i].len == len && tl_bytes_equal(g_cache[i].path, path, len))
             return &g_cache[i];
     return NULL;
 }
@@ -235,19 +237,6 @@ char *tl_deps_serialize(const tl_deps *d)
     return out;
 }
 
-/* Eight bytes at a time: musl's memcmp goes byte by byte, and a warm nvcc run compares ~50 identities. */
-static int bytes_equal(const char *a, const char *b, size_t n)
-{
-    for (; n >= 8; a += 8, b += 8, n -= 8) {
-        unsigned long long x, y;
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        if (x != y)
-            return 0;
-    }
-    return memcmp(a, b, n) == 0;
-}
-
 /* The identity of path as it stats now (through the cache, formatted once per process). */
 static const char *current_id(const char *path, size_t len, char scratch[160])
 {
@@ -263,9 +252,10 @@ static const char *current_id(const char *path, size_t len, char scratch[160])
 int tl_deps_hold(const char *s)
 {
     char path[4096], scratch[160];
+    int n = 0;
     if (!s || !*s)
         return 0; /* every real answer depends on something: an empty list is a damaged entry */
-    while (*s) {
+    for (; *s; n++) {
         const char *end = strchr(s, SEP_ITEM), *f = end ? memchr(s, SEP_FIELD, (size_t)(end - s)) : NULL;
         if (!f || (size_t)(f - s) >= sizeof path)
             return 0; /* malformed: never trusted */
@@ -273,9 +263,9 @@ int tl_deps_hold(const char *s)
         path[f - s] = 0;
         const char *id = current_id(path, (size_t)(f - s), scratch);
         size_t idlen = (size_t)(end - f - 1);
-        if (strlen(id) != idlen || !bytes_equal(id, f + 1, idlen))
+        if (strlen(id) != idlen || !tl_bytes_equal(id, f + 1, idlen))
             return 0;
         s = end + 1;
     }
-    return 1;
+    return n;
 }

@@ -44,7 +44,8 @@ void tl_deps_note_serialized(const char *s);
 
 /* "path\x1fid\x1e..." (no tabs or newlines); NULL when d is unmemoizable or cannot be serialized. */
 char *tl_deps_serialize(const tl_deps *d);
-/* 1 when every dependency in s stats as recorded (0 for an empty or malformed list). */
+/* The number of dependencies in s when every one stats as recorded, else 0 (also for an empty or
+ * malformed list). */
 int tl_deps_hold(const char *s);
 
 #endif

@@ -482,11 +482,10 @@ static char *closure_key(const tl_invocation *inv, const tl_config *cfg, const c
 static int closure_from_memo(tl_invocation *inv, tl_memo *memo, const char *key)
 {
     const char *v = tl_memo_get(memo, key), *deps = v ? strchr(v, '\x1d') : NULL;
-    if (!deps || !tl_deps_hold(deps + 1))
+    int held = deps ? tl_deps_hold(deps + 1) : 0;
+    if (!held)
         return 0;
-    inv->closure_ndeps = 0;
-    for (const char *q = deps + 1; *q; q++)
-        inv->closure_ndeps += *q == '\x1e';
+    inv->closure_ndeps = held;
     for (const char *p = v; p < deps;) {
         const char *end = memchr(p, '\x1e', (size_t)(deps - p)), *f1 = memchr(p, '\x1f', (size_t)(deps - p));
         const char *f2 = f1 ? memchr(f1 + 1, '\x1f', (size_t)(deps - f1 - 1)) : NULL;

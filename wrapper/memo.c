@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "deps.h"
 
 #define MEMO_FILE "memo-v2"
@@ -172,7 +173,7 @@ tl_memo *tl_memo_open(const char *dir)
 static struct entry *find(const tl_memo *m, const char *key, size_t n)
 {
     for (int i = m->n - 1; i >= 0; i--)
-        if (m->e[i].klen == n && memcmp(m->e[i].key, key, n) == 0)
+        if (m->e[i].klen == n && tl_bytes_equal(m->e[i].key, key, n))
             return &m->e[i];
     return NULL;
 }
