@@ -152,9 +152,10 @@ if calls:
     print()
     print("System calls per cache hit (counted in strace logs; deterministic): everything the call makes beyond what bare")
     print("`ccache` makes (ccache itself does less behind trueline-cc: it is handed the compiler's path and")
-    print("`CCACHE_COMPILERCHECK=string:`), and as shipped the wrapper's own process, which waits for ccache:")
+    print("`CCACHE_COMPILERCHECK=string:`), and as shipped the wrapper's process unfollowed (it execs ccache with the")
+    print("verification hook, so this counts ccache's calls too):")
     print()
-    print("| compile | bare ccache (whole tree) | extra in the tree, stamp off | extra in the tree, as shipped | trueline-cc's own process, as shipped |")
+    print("| compile | bare ccache (whole tree) | extra in the tree, stamp off | extra in the tree, as shipped | trueline-cc's process unfollowed, as shipped |")
     print("|---|---|---|---|---|")
     for name, bare, extra_off, own_on, extra_on in calls:
         print(f"| {name} | {bare} | {extra_off:+d} | {extra_on:+d} | {own_on} |")
