@@ -380,6 +380,15 @@ const char *tl_memo_get(tl_memo *m, const char *key)
     return m ? lookup(m, key) : NULL;
 }
 
+#ifdef TL_FUZZING
+void tl_memo_fuzz_each(const tl_memo *m, void (*fn)(const char *key, size_t klen, const char *val, size_t vlen, void *ctx),
+                       void *ctx)
+{
+    for (int i = 0; m && i < m->n; i++)
+        fn(m->e[i].key, m->e[i].klen, m->e[i].val, m->e[i].vlen, ctx);
+}
+#endif
+
 void tl_memo_put(tl_memo *m, const char *key, const char *val)
 {
     if (!m || !m->dir || strpbrk(key, "\t\n") || strpbrk(val, "\t\n"))

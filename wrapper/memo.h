@@ -28,6 +28,13 @@ void tl_memo_file_store(tl_memo *m, const char *path, const struct stat *before,
  * string belongs to the memo. put: a later put or a save replaces an older value under the same key. */
 const char *tl_memo_get(tl_memo *m, const char *key);
 void tl_memo_put(tl_memo *m, const char *key, const char *val);
+
+#ifdef TL_FUZZING
+#include <stddef.h>
+/* fuzz/targets/memo.c: every entry as loaded, in file order (key and value as stored, not terminated). */
+void tl_memo_fuzz_each(const tl_memo *m, void (*fn)(const char *key, size_t klen, const char *val, size_t vlen, void *ctx),
+                       void *ctx);
+#endif
 /* stdout of argv (argv[0] an absolute path, run without a shell, stdin /dev/null, stderr dropped),
  * trailing newlines removed; memoized by the stat of argv[0]. Returns NULL when it could not run or
  * exited non-zero. The string belongs to the memo. */

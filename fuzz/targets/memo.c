@@ -1,0 +1,121 @@
+/* wrapper/memo.c: the memo file's records (KLEN:VLEN:key<TAB>value), lookups, the dependency lists stored in
+ * values (wrapper/deps.c), and a save and reload. Properties beyond "no crash":
+ * - every loaded key (one a C string can name) is found, with the value of its last record;
+ * - after a put and a save, a fresh load finds the new entry and every earlier one with the same value. */
+#include "fuzz_util.h"
+#include "deps.h"
+#include "memo.h"
+
+#include <stdbool.h>
+#include <sys/stat.h>
+
+static char g_dir[64];
+
+static void cleanup(void)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/memo-v2", g_dir);
+    unlink(path);
+    rmdir(g_dir);
+}
+
+struct seen {
+    char **key, **val;
+    int n, cap;
+    int records; /* all of them, plain or not */
+};
+
+static char *copy(const char *p, size_t n)
+{
+    char *s = malloc(n + 1);
+    if (!s)
+        abort();
+    memcpy(s, p, n);
+    s[n] = 0;
+    return s;
+}
+
+/* Keys and values a C string can carry whole (no NUL, tab or newline): the others cannot be asked for. */
+static bool plain(const char *p, size_t n)
+{
+    return !memchr(p, 0, n) && !memchr(p, '\t', n) && !memchr(p, '\n', n);
+}
+
+static void collect(const char *key, size_t klen, const char *val, size_t vlen, void *ctx)
+{
+    struct seen *s = ctx;
+    s->records++;
+    fuzz_touch((const unsigned char *)key, klen);
+    fuzz_touch((const unsigned char *)val, vlen);
+    if (!plain(key, klen) || !plain(val, vlen) || s->n >= 512)
+        return;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        s->key = realloc(s->key, (size_t)s->cap * sizeof *s->key);
+        s->val = realloc(s->val, (size_t)s->cap * sizeof *s->val);
+        if (!s->key || !s->val)
+            abort();
+    }
+    s->key[s->n] = copy(key, klen);
+    s->val[s->n++] = copy(val, vlen);
+}
+
+/* The value of key's last record among those seen (the one a lookup must return). */
+static const char *last_value(const struct seen *s, const char *key)
+{
+    for (int i = s->n - 1; i >= 0; i--)
+        if (strcmp(s->key[i], key) == 0)
+            return s->val[i];
+    return NULL;
+}
+
+static void check_lookups(tl_memo *m, const struct seen *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        const char *v = tl_memo_get(m, s->key[i]);
+        if (!v || strcmp(v, last_value(s, s->key[i])) != 0)
+            abort();
+        const char *deps = strchr(v, '\x1d');
+        if (deps)
+            (void)tl_deps_hold(deps + 1);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!g_dir[0]) {
+        snprintf(g_dir, sizeof g_dir, "/tmp/tl-fuzz-memo.%d", (int)getpid());
+        if (mkdir(g_dir, 0700) != 0)
+            abort();
+        atexit(cleanup);
+    }
+    char path[128];
+    snprintf(path, sizeof path, "%s/memo-v2", g_dir);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+        abort();
+    struct seen s = { 0 };
+    tl_memo *m = tl_memo_open(g_dir);
+    tl_memo_fuzz_each(m, collect, &s);
+    check_lookups(m, &s);
+    tl_memo_put(m, "fuzz\x1fnew", "value");
+    tl_error err;
+    int saved = tl_memo_save(m, &err) == 0;
+    tl_memo_close(m);
+    if (saved) {
+        m = tl_memo_open(g_dir);
+        const char *v = tl_memo_get(m, "fuzz\x1fnew");
+        if (!v || strcmp(v, "value") != 0)
+            abort();
+        /* a save keeps every record unless the file is over its bound (memo.c drops the oldest half) */
+        if (!last_value(&s, "fuzz\x1fnew") && s.records < 2048)
+            check_lookups(m, &s);
+        tl_memo_close(m);
+    }
+    for (int i = 0; i < s.n; i++)
+        free(s.key[i]), free(s.val[i]);
+    free(s.key);
+    free(s.val);
+    unlink(path);
+    return 0;
+}
