@@ -35,19 +35,21 @@ static char *copy(const char *p, size_t n)
     return s;
 }
 
-/* Keys and values a C string can carry whole (no NUL, tab or newline): the others cannot be asked for. */
+/* Keys a C string can carry whole (no NUL, tab or newline): the others cannot be asked for. */
 static bool plain(const char *p, size_t n)
 {
     return !memchr(p, 0, n) && !memchr(p, '\t', n) && !memchr(p, '\n', n);
 }
 
+/* Every record whose key a C string can name. Its value is kept as a lookup returns it: a C string, so up to
+ * its first NUL. */
 static void collect(const char *key, size_t klen, const char *val, size_t vlen, void *ctx)
 {
     struct seen *s = ctx;
     s->records++;
     fuzz_touch((const unsigned char *)key, klen);
     fuzz_touch((const unsigned char *)val, vlen);
-    if (!plain(key, klen) || !plain(val, vlen) || s->n >= 512)
+    if (!plain(key, klen))
         return;
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 16;
@@ -71,7 +73,7 @@ static const char *last_value(const struct seen *s, const char *key)
 
 static void check_lookups(tl_memo *m, const struct seen *s)
 {
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; i < s->n && i < 512; i++) {
         const char *v = tl_memo_get(m, s->key[i]);
         if (!v || strcmp(v, last_value(s, s->key[i])) != 0)
             abort();
