@@ -25,16 +25,6 @@ struct seen {
     int records; /* all of them, plain or not */
 };
 
-static char *copy(const char *p, size_t n)
-{
-    char *s = malloc(n + 1);
-    if (!s)
-        abort();
-    memcpy(s, p, n);
-    s[n] = 0;
-    return s;
-}
-
 /* Keys a C string can carry whole (no NUL, tab or newline): the others cannot be asked for. */
 static bool plain(const char *p, size_t n)
 {
@@ -58,8 +48,8 @@ static void collect(const char *key, size_t klen, const char *val, size_t vlen, 
         if (!s->key || !s->val)
             abort();
     }
-    s->key[s->n] = copy(key, klen);
-    s->val[s->n++] = copy(val, vlen);
+    s->key[s->n] = fuzz_strndup((const uint8_t *)key, klen);
+    s->val[s->n++] = fuzz_strndup((const uint8_t *)val, vlen);
 }
 
 /* The value of key's last record among those seen (the one a lookup must return). */
