@@ -177,7 +177,16 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
 {
     (void)p;
     const struct tl_image *h = &f->host;
-    if (!h->has_debug_info || h->nsubprograms == 0)
+    if (!h->has_debug_info)
+        return;
+    /* A walk stopped early (a sibling chain pointing backwards, the time limit) leaves the subprograms after
+     * the stop unread: their symbols would be reported as lacking DWARF when the DWARF is only unreadable. */
+    if (h->dwarf_read_error)
+        tl_emit(out, "dwarf-symbols", TL_SEV_WARNING, f->display, NULL, NULL,
+                "the DWARF (.debug_info) could not be read to its end%s%s%s: %zu subprograms read; symbols without "
+                "a subprogram are not reported",
+                f->warning ? " (" : "", f->warning ? f->warning : "", f->warning ? ")" : "", h->nsubprograms);
+    if (h->nsubprograms == 0)
         return;
     struct key *subs = calloc(h->nsubprograms, sizeof *subs), *funcs = calloc(h->nfuncs ? h->nfuncs : 1, sizeof *funcs);
     size_t ns = 0, nf = 0;
@@ -196,7 +205,8 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
         qsort(subs, ns, sizeof *subs, by_key);
         qsort(funcs, nf, sizeof *funcs, by_key);
         struct ctx c = { .f = f, .sev = sev, .out = out };
-        symbols_to_dwarf(&c, subs, ns, funcs, nf);
+        if (!h->dwarf_read_error)
+            symbols_to_dwarf(&c, subs, ns, funcs, nf);
         dwarf_to_symbols(&c, subs, ns, funcs, nf);
         /* the summary fails the run only for problems beyond those listed one by one (so that suppressing the
          * listed ones is enough) */

@@ -45,6 +45,24 @@ n=$(nm --defined-only m_renamed.o | grep -c ' T ')
 contains "dwarf-symbols: counts reported" ds_ren.txt "$n symbols, $n subprograms, 1 disagreements \\(init_maths\\)"
 run ds_mixed.txt --checks dwarf-symbols libc_mixed.so
 contains "dwarf-symbols: function from the TU without -g has no subprogram" ds_mixed.txt 'nodebug_fn: function symbol at 0x[0-9a-f]+ has no DWARF subprogram'
+# A .debug_info whose walk stops early (tests/lib/mutate.py's cycle-self-sibling: a DIE whose DW_AT_sibling
+# points at itself) is said to be unreadable, and the symbols after the stop are not blamed for lacking DWARF.
+cat > sib.c <<'EOF'
+struct pt { int x, y; };
+int first(int v) { struct pt p = { v, v }; return p.x + p.y; }
+int second(int v) { int acc = 0; for (int i = 0; i < v; i++) { int t = i * 2; acc += t; } return acc; }
+EOF
+gcc -g -O0 -c sib.c -o sib.o && python3 "$TRUELINE_ROOT/tests/lib/mutate.py" sib.o sibm >/dev/null
+if [ -f sibm/sib.o.cycle-self-sibling ]; then
+  run ds_sib.txt --checks dwarf-symbols sibm/sib.o.cycle-self-sibling
+  contains "dwarf-symbols: a sibling chain pointing backwards is reported, not passed silently" ds_sib.txt \
+    'warning \[dwarf-symbols\] the DWARF \(.debug_info\) could not be read to its end: [0-9]+ subprograms read'
+  lacks "... and no symbol is blamed for the DWARF it could not read" ds_sib.txt 'has no DWARF subprogram'
+  run ds_sib_ok.txt --checks dwarf-symbols sib.o
+  lacks "... the unmutated object has no such warning" ds_sib_ok.txt 'could not be read to its end'
+else
+  fail "mutate.py wrote no cycle-self-sibling mutant of sib.o"
+fi
 # identical-code folding puts thousands of symbols on one address (one subprogram): matching them pairwise per
 # symbol was cubic (12,000 aliases: 20 s). The timeout is a hang guard, not a speed target.
 python3 -c 'print("extern \"C\" int f(int x) { return x * 3 + 1; }")
