@@ -33,10 +33,11 @@ static struct cached *find_cached(const char *path, size_t len)
     return NULL;
 }
 
-int tl_stat_cached(const char *path, struct stat *st)
+/* stat(2) through the cache; *entry is path's cache entry (NULL only when the cache could not grow). */
+static int stat_entry(const char *path, size_t len, struct stat *st, struct cached **entry)
 {
-    size_t len = strlen(path);
     struct cached *c = find_cached(path, len);
+    *entry = c;
     if (c) {
         if (c->err) {
             errno = c->err;
@@ -57,11 +58,18 @@ int tl_stat_cached(const char *path, struct stat *st)
     char *p = malloc(len + 1);
     if (p) {
         memcpy(p, path, len + 1);
-        g_cache[g_ncache++] = (struct cached){ p, len, *st, e, "" };
+        g_cache[g_ncache] = (struct cached){ p, len, *st, e, "" };
+        *entry = &g_cache[g_ncache++];
     }
 out:
     errno = e;
     return rc;
+}
+
+int tl_stat_cached(const char *path, struct stat *st)
+{
+    struct cached *c;
+    return stat_entry(path, strlen(path), st, &c);
 }
 
 /* ---- identities ---- */
@@ -241,8 +249,8 @@ char *tl_deps_serialize(const tl_deps *d)
 static const char *current_id(const char *path, size_t len, char scratch[160])
 {
     struct stat st;
-    int ok = tl_stat_cached(path, &st) == 0;
-    struct cached *c = find_cached(path, len); /* NULL only when the cache could not grow */
+    struct cached *c;
+    int ok = stat_entry(path, len, &st, &c) == 0; /* one search of the cache, not two */
     if (c && c->id[0])
         return c->id;
     stat_id(ok ? &st : NULL, c ? c->id : scratch);
