@@ -145,7 +145,9 @@ static int wrap(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, int pri
     double fp_ms = 0;
     if (pipeline(inv, cfg, memo, &fp_ms, &err) != 0)
         return wrapper_failed(inv, cfg, err.msg);
-    tl_incache_probe(inv, memo); /* before the save: the answer is memoized */
+    tl_prov_set_config(cfg);
+    if (tl_prov_may_verify_in_cache(inv))
+        tl_incache_probe(inv, memo); /* before the save: the answer is memoized */
     if (tl_memo_save(memo, &merr) != 0)
         inv->memo_problem = strdup(merr.msg); /* slower next time, never a failed compile */
     if (inv->explain)
@@ -154,7 +156,6 @@ static int wrap(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, int pri
         printf("%s\n", inv->fp_hex);
         return 0;
     }
-    tl_prov_set_config(cfg);
     return tl_run_exec(inv);
 }
 

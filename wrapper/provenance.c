@@ -388,6 +388,11 @@ int tl_prov_run(const tl_invocation *inv, char *const argv[])
     return status;
 }
 
+int tl_prov_may_verify_in_cache(const tl_invocation *inv)
+{
+    return inv->cache == TL_CACHE_CCACHE && set()->stamp && set()->verify && g_set.in_cache;
+}
+
 int tl_prov_verify_in_cache(const tl_invocation *inv)
 {
     if (!is_stamped_compile(inv) || !stage_applies(inv) || !g_stage || !set()->verify || !g_set.in_cache ||

@@ -77,6 +77,9 @@ int tl_prov_wanted(const struct tl_invocation *inv);
 /* For a compile the wrapper would wait for only to verify the cache hit: arms the hook that verifies in
  * ccache's own process (verify_in_cache.c) and returns 0, so the wrapper can exec the cache; -1 to wait. */
 int tl_prov_verify_in_cache(const struct tl_invocation *inv);
+/* Whether the configuration lets a hit of this cache be verified in ccache's process at all (the probe that
+ * looks at ccache's loader runs only then: a warm run with stamping off has no use for it). */
+int tl_prov_may_verify_in_cache(const struct tl_invocation *inv);
 /* trueline-cc --trueline-hook-fixup OUT FP ARGV_HASH CACHE-ARGV...: the hook found the object wrong;
  * report and repair it as the waiting wrapper does, then exit with the result (argv: after the option). */
 int tl_prov_fixup(int argc, char **argv);
