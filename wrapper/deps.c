@@ -46,7 +46,15 @@ static int stat_entry(const char *path, size_t len, struct stat *st, struct cach
         *st = c->st;
         return 0;
     }
-    int rc = stat(path, st), e = rc ? errno : 0;
+    /* path need not end at len (a dependency list is read in place): stat a NUL-ended copy, kept */
+    char *p = malloc(len + 1);
+    if (!p) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(p, path, len);
+    p[len] = 0;
+    int rc = stat(p, st), e = rc ? errno : 0;
     if (g_ncache == g_capcache) {
         int cap = g_capcache ? g_capcache * 2 : 128; /* a warm nvcc run stats ~40 paths: never regrown */
         struct cached *grown = realloc(g_cache, (size_t)cap * sizeof *grown);
@@ -55,13 +63,11 @@ static int stat_entry(const char *path, size_t len, struct stat *st, struct cach
         g_cache = grown;
         g_capcache = cap;
     }
-    char *p = malloc(len + 1);
-    if (p) {
-        memcpy(p, path, len + 1);
-        g_cache[g_ncache] = (struct cached){ p, len, *st, e, "" };
-        *entry = &g_cache[g_ncache++];
-    }
+    g_cache[g_ncache] = (struct cached){ p, len, *st, e, "" };
+    *entry = &g_cache[g_ncache++];
+    p = NULL;
 out:
+    free(p);
     errno = e;
     return rc;
 }
@@ -74,27 +80,6 @@ int tl_stat_cached(const char *path, struct stat *st)
 
 /* ---- identities ---- */
 
-/* Two digits per table lookup: formatting identities was the costliest part of a warm run's checks. */
-static char *put_hex(char *o, unsigned long long v, char after)
-{
-    static const char pairs[] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-                                "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-                                "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-                                "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-                                "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-                                "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-                                "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-                                "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-    int n = (64 - __builtin_clzll(v | 1) + 3) / 4; /* digits, without leading zeros; "0" for 0 */
-    int i = n;
-    for (; i >= 2; i -= 2, v >>= 8)
-        memcpy(o + i - 2, pairs + 2 * (v & 0xff), 2);
-    if (i)
-        o[0] = pairs[2 * (v & 0xf) + 1];
-    o[n] = after;
-    return o + n + 1;
-}
-
 /* dev:ino:size:mtime.ns:ctime.ns:mode in hex, "-" when absent. By hand, not snprintf: a warm nvcc
  * lookup checks ~25 of these, and snprintf was a third of the wrapper's instructions (callgrind). */
 static void stat_id(const struct stat *st, char out[160])
@@ -105,14 +90,14 @@ static void stat_id(const struct stat *st, char out[160])
         return;
     }
     char *o = out;
-    o = put_hex(o, (unsigned long long)st->st_dev, ':');
-    o = put_hex(o, (unsigned long long)st->st_ino, ':');
-    o = put_hex(o, (unsigned long long)st->st_size, ':');
-    o = put_hex(o, (unsigned long long)st->st_mtim.tv_sec, '.');
-    o = put_hex(o, (unsigned long long)st->st_mtim.tv_nsec, ':');
-    o = put_hex(o, (unsigned long long)st->st_ctim.tv_sec, '.');
-    o = put_hex(o, (unsigned long long)st->st_ctim.tv_nsec, ':');
-    o = put_hex(o, (unsigned long long)st->st_mode, 0);
+    o = tl_put_hex(o, (unsigned long long)st->st_dev, ':');
+    o = tl_put_hex(o, (unsigned long long)st->st_ino, ':');
+    o = tl_put_hex(o, (unsigned long long)st->st_size, ':');
+    o = tl_put_hex(o, (unsigned long long)st->st_mtim.tv_sec, '.');
+    o = tl_put_hex(o, (unsigned long long)st->st_mtim.tv_nsec, ':');
+    o = tl_put_hex(o, (unsigned long long)st->st_ctim.tv_sec, '.');
+    o = tl_put_hex(o, (unsigned long long)st->st_ctim.tv_nsec, ':');
+    o = tl_put_hex(o, (unsigned long long)st->st_mode, 0);
 }
 
 /* ---- recording ---- */
@@ -259,17 +244,15 @@ static const char *current_id(const char *path, size_t len, char scratch[160])
 
 int tl_deps_hold(const char *s)
 {
-    char path[4096], scratch[160];
+    char scratch[160];
     int n = 0;
     if (!s || !*s)
         return 0; /* every real answer depends on something: an empty list is a damaged entry */
     for (; *s; n++) {
         const char *end = strchr(s, SEP_ITEM), *f = end ? memchr(s, SEP_FIELD, (size_t)(end - s)) : NULL;
-        if (!f || (size_t)(f - s) >= sizeof path)
+        if (!f || f == s || (size_t)(f - s) >= 4096)
             return 0; /* malformed: never trusted */
-        memcpy(path, s, (size_t)(f - s));
-        path[f - s] = 0;
-        const char *id = current_id(path, (size_t)(f - s), scratch);
+        const char *id = current_id(s, (size_t)(f - s), scratch); /* the path, read in place */
         size_t idlen = (size_t)(end - f - 1);
         if (strlen(id) != idlen || !tl_bytes_equal(id, f + 1, idlen))
             return 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bytes.h"
 #include "compiler.h"
 #include "deps.h"
 #include "dynlibs.h"
@@ -25,7 +26,9 @@ const char *const tl_fingerprint_env[] = {
     "NVCC_CCBIN", NULL,
 };
 
-static void add_comp(tl_invocation *inv, const char *role, const char *path, tl_hash128 h, int hit)
+/* role and path as (pointer, length): the closure memo's value is read in place; path NULL: absent */
+static void add_compn(tl_invocation *inv, const char *role, size_t rlen, const char *path, size_t plen,
+                      tl_hash128 h, int hit)
 {
     int n = inv->ncomps;
     /* grown in powers of two, not by one: a warm nvcc closure adds ~25 and the allocator never reuses */
@@ -36,7 +39,12 @@ static void add_comp(tl_invocation *inv, const char *role, const char *path, tl_
         inv->comps = c;
     }
     tl_component *c = inv->comps;
-    c[inv->ncomps++] = (tl_component){ strdup(role), path ? strdup(path) : NULL, h, hit };
+    c[inv->ncomps++] = (tl_component){ strndup(role, rlen), path ? strndup(path, plen) : NULL, h, hit };
+}
+
+static void add_comp(tl_invocation *inv, const char *role, const char *path, tl_hash128 h, int hit)
+{
+    add_compn(inv, role, strlen(role), path, path ? strlen(path) : 0, h, hit);
 }
 
 /* Records a component; its content is hashed later, all at once (hash_components). */
@@ -373,13 +381,16 @@ static void fp_env_values(const char *v[NFP_ENV])
         for (size_t i = 0; i < NFP_ENV; i++)
             len[i] = strlen(tl_fingerprint_env[i]);
     memset(v, 0, NFP_ENV * sizeof *v);
-    for (char **e = environ; e && *e; e++)
-        for (size_t i = 0; i < NFP_ENV; i++) /* the first byte rules out most names at once */
-            if (!v[i] && (*e)[0] == tl_fingerprint_env[i][0] && strncmp(*e, tl_fingerprint_env[i], len[i]) == 0 &&
-                (*e)[len[i]] == '=') {
-                v[i] = *e + len[i] + 1;
+    for (char **e = environ; e && *e; e++) {
+        /* the name's length and first byte rule out most names at once (strncmp was 6 % of a warm hit) */
+        size_t nl = (size_t)(strchrnul(*e, '=') - *e);
+        for (size_t i = 0; i < NFP_ENV; i++)
+            if (!v[i] && nl == len[i] && (*e)[nl] == '=' && (*e)[0] == tl_fingerprint_env[i][0] &&
+                tl_bytes_equal(*e, tl_fingerprint_env[i], nl)) {
+                v[i] = *e + nl + 1;
                 break;
             }
+    }
 }
 
 static void hash_env_value(tl_invocation *inv, tl_hasher *h, const char *name, const char *v)
@@ -490,19 +501,10 @@ static int closure_from_memo(tl_invocation *inv, tl_memo *memo, const char *key)
         const char *end = memchr(p, '\x1e', (size_t)(deps - p)), *f1 = memchr(p, '\x1f', (size_t)(deps - p));
         const char *f2 = f1 ? memchr(f1 + 1, '\x1f', (size_t)(deps - f1 - 1)) : NULL;
         tl_hash128 hash;
-        char role[256], path[4096], hex[TL_HASH_HEX_LEN + 1];
-        if (!end || !f2 || f2 > end || f1 - p >= (long)sizeof role || f2 - f1 - 1 >= (long)sizeof path ||
-            end - f2 - 1 != TL_HASH_HEX_LEN)
+        if (!end || !f2 || f2 > end || f1 - p >= 256 || f2 - f1 - 1 >= 4096 || end - f2 - 1 != TL_HASH_HEX_LEN ||
+            tl_hash_from_hexn(f2 + 1, TL_HASH_HEX_LEN, &hash) != 0)
             goto bad;
-        memcpy(role, p, (size_t)(f1 - p));
-        role[f1 - p] = 0;
-        memcpy(path, f1 + 1, (size_t)(f2 - f1 - 1));
-        path[f2 - f1 - 1] = 0;
-        memcpy(hex, f2 + 1, TL_HASH_HEX_LEN);
-        hex[TL_HASH_HEX_LEN] = 0;
-        if (tl_hash_from_hex(hex, &hash) != 0)
-            goto bad;
-        add_comp(inv, role, path[0] ? path : NULL, hash, 1);
+        add_compn(inv, p, (size_t)(f1 - p), f2 > f1 + 1 ? f1 + 1 : NULL, (size_t)(f2 - f1 - 1), hash, 1);
         p = end + 1;
     }
     return 1;

@@ -116,13 +116,11 @@ static void nvcc_host(tl_invocation *inv, const char *ccbin)
     const char *slash = strrchr(inv->compiler_path, '/'), *env_path = getenv("PATH");
     int dl = slash ? (int)(slash - inv->compiler_path) : 1;
     const char *dir = slash ? inv->compiler_path : ".";
-    char *path = NULL, *name = NULL;
     struct stat st;
-    if (asprintf(&path, "%.*s/../nvvm/bin:%.*s:%s", dl, dir, dl, dir, env_path ? env_path : "") < 0)
-        path = NULL;
+    char *path = tl_concatn(dir, (size_t)dl, TL_S("/../nvvm/bin:"), dir, (size_t)dl, TL_S(":"),
+                            TL_S(env_path ? env_path : ""), NULL);
     int is_dir = ccbin && stat(ccbin, &st) == 0 && S_ISDIR(st.st_mode);
-    if (asprintf(&name, is_dir ? "%s/gcc" : "%s", ccbin ? ccbin : "gcc") < 0)
-        name = NULL;
+    char *name = tl_concatn(TL_S(ccbin ? ccbin : "gcc"), TL_S(is_dir ? "/gcc" : ""), NULL);
     if (!ccbin)
         from = "PATH (gcc)";
     free(inv->host_compiler);

@@ -14,6 +14,7 @@
 
 #include "bytes.h"
 #include "deps.h"
+#include "strv.h"
 
 #define MEMO_FILE "memo-v2"
 #define MEMO_HEADER "trueline-memo 2\n"
@@ -106,25 +107,20 @@ static const char *get_len(const char *p, const char *end, char stop, size_t *ou
     return p + 1;
 }
 
-/* Counts the records first (m NULL), then adds them: the entry array is allocated once at its size
- * instead of doubling (each doubling copied it into fresh pages, a page fault per 4 KiB). */
-static int parse(tl_memo *m, const char *p, const char *end)
+static void parse(tl_memo *m, const char *p, const char *end)
 {
-    int n = 0;
-    for (; p < end; n++) {
+    while (p < end) {
         size_t kl, vl;
         const char *key = get_len(p, end, ':', &kl);
         key = key ? get_len(key, end, ':', &vl) : NULL;
         if (!key || kl == 0 || kl >= (size_t)(end - key) || vl >= (size_t)(end - key) - kl - 1 ||
             key[kl] != '\t' || key[kl + 1 + vl] != '\n')
             break;
-        if (m && grow(m) != 0)
+        if (grow(m) != 0)
             break;
-        if (m)
-            m->e[m->n++] = (struct entry){ key, key + kl + 1, kl, vl, 0, 0, 0 };
+        m->e[m->n++] = (struct entry){ key, key + kl + 1, kl, vl, 0, 0, 0 };
         p = key + kl + 1 + vl + 1;
     }
-    return n;
 }
 
 static void load(tl_memo *m, const char *path)
@@ -144,7 +140,10 @@ static void load(tl_memo *m, const char *path)
         if (p != MAP_FAILED && len >= sizeof MEMO_HEADER - 1 && memcmp(p, MEMO_HEADER, sizeof MEMO_HEADER - 1) == 0) {
             m->maps[m->nmaps++] = (struct mapping){ p, len };
             const char *from = (const char *)p + sizeof MEMO_HEADER - 1, *end = (const char *)p + len;
-            int want = m->n + parse(NULL, from, end) + 16; /* and room for what this run adds */
+            /* Sized once, by the file: no record is under 64 bytes in practice (a key holds a path or a hash),
+             * and the untouched tail of the array costs no page. A count pass cost as much as the parse;
+             * regrowing (doubling, a copy into fresh pages) only follows a file of tiny records. */
+            int want = m->n + (int)(len / 64) + 16; /* and room for what this run adds */
             struct entry *e = want > m->cap ? realloc(m->e, (size_t)want * sizeof *e) : m->e;
             if (e) {
                 m->e = e;
@@ -164,9 +163,10 @@ tl_memo *tl_memo_open(const char *dir)
     if (!m || !dir)
         return m;
     m->dir = strdup(dir);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/" MEMO_FILE, dir);
-    load(m, path);
+    char *path = tl_concatn(TL_S(dir), TL_S("/" MEMO_FILE), NULL);
+    if (path)
+        load(m, path);
+    free(path);
     return m;
 }
 
@@ -324,8 +324,25 @@ void tl_memo_close(tl_memo *m)
     free(m);
 }
 
+/* kind:path:dev:ino:size:mtime.ns:ctime.ns, by hand where it surely fits (every warm run makes one) */
 static void stat_key(char *out, size_t n, const char *kind, const char *path, const struct stat *st)
 {
+    size_t kl = strlen(kind), pl = strlen(path);
+    if (kl + pl + 128 <= n && st->st_mtim.tv_sec >= 0 && st->st_ctim.tv_sec >= 0) {
+        char *o = out;
+        memcpy(o, kind, kl);
+        o[kl] = ':';
+        memcpy(o += kl + 1, path, pl);
+        o[pl] = ':';
+        o = tl_put_hex(o + pl + 1, (unsigned long long)st->st_dev, ':');
+        o = tl_put_hex(o, (unsigned long long)st->st_ino, ':');
+        o = tl_put_hex(o, (unsigned long long)st->st_size, ':');
+        o = tl_put_dec(o, (unsigned long long)st->st_mtim.tv_sec, 1, '.');
+        o = tl_put_dec(o, (unsigned long long)st->st_mtim.tv_nsec, 9, ':');
+        o = tl_put_dec(o, (unsigned long long)st->st_ctim.tv_sec, 1, '.');
+        tl_put_dec(o, (unsigned long long)st->st_ctim.tv_nsec, 9, 0);
+        return;
+    }
     snprintf(out, n, "%s:%s:%llx:%llx:%llx:%lld.%09ld:%lld.%09ld", kind, path, (unsigned long long)st->st_dev,
              (unsigned long long)st->st_ino, (unsigned long long)st->st_size, (long long)st->st_mtim.tv_sec,
              st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);

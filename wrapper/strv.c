@@ -42,6 +42,28 @@ void tl_strv_push(tl_strv *s, const char *str)
     tl_strv_insert(s, s->n, str);
 }
 
+char *tl_concatn(const char *s, ...)
+{
+    va_list ap;
+    size_t n = 1;
+    va_start(ap, s);
+    for (const char *p = s; p; p = va_arg(ap, const char *))
+        n += va_arg(ap, size_t);
+    va_end(ap);
+    char *out = malloc(n), *o = out;
+    if (!out)
+        return NULL;
+    va_start(ap, s);
+    for (const char *p = s; p; p = va_arg(ap, const char *)) {
+        size_t len = va_arg(ap, size_t);
+        memcpy(o, p, len);
+        o += len;
+    }
+    va_end(ap);
+    *o = 0;
+    return out;
+}
+
 void tl_strv_pushf(tl_strv *s, const char *fmt, ...)
 {
     char buf[8192];

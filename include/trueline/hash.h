@@ -17,6 +17,7 @@ int tl_hash_file(const char *path, tl_hash128 *out, tl_error *err);
 /* Writes 32 lowercase hex digits plus NUL. */
 void tl_hash_hex(tl_hash128 h, char out[TL_HASH_HEX_LEN + 1]);
 int tl_hash_from_hex(const char *hex, tl_hash128 *out);
+int tl_hash_from_hexn(const char *hex, size_t len, tl_hash128 *out); /* exactly len hex digits, no end needed */
 int tl_hash_equal(tl_hash128 a, tl_hash128 b);
 
 /* Streaming: combine many parts in order (the fingerprint of a toolchain). */
