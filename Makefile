@@ -98,7 +98,7 @@ WRAPPER_MUSL := $(if $(SAN),,$(MUSL_GCC))
 MUSL_HDRS    := gelf.h libelf.h ini.h xxhash.h zstd.h zlib.h zconf.h libiberty/libiberty.h libiberty/ansidecl.h
 MUSL_ARCHIVES = $(foreach l,libelf libzstd libxxhash libinih libiberty libz,$(shell $(CC) -print-file-name=$(l).a))
 MUSL_CFLAGS  := $(BASE_CFLAGS) -I$(BUILD)/musl-include $(CFLAGS)
-MUSL_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj-musl/%.o) $(WRAPPER_SRC:%.c=$(BUILD)/obj-musl/%.o) $(BUILD)/obj-musl/wrapper/musl/fortify.o $(BUILD)/obj-musl/wrapper/musl/arena.o $(BUILD)/obj-musl/wrapper/musl/getenv.o
+MUSL_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj-musl/%.o) $(WRAPPER_SRC:%.c=$(BUILD)/obj-musl/%.o) $(BUILD)/obj-musl/wrapper/musl/fortify.o $(BUILD)/obj-musl/wrapper/musl/arena.o $(BUILD)/obj-musl/wrapper/musl/getenv.o $(BUILD)/obj-musl/wrapper/musl/string.o
 
 $(BUILD)/musl-include/.linked:
 	@mkdir -p $(dir $@)
@@ -127,6 +127,9 @@ $(BUILD)/bin/trueline-check: $(CHECKER_OBJ) $(LIBTL)
 $(BUILD)/tests/%: tests/unit/%.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL) $(CHECKER_LIBS) $(ALL_LDFLAGS)
+
+# Includes the musl build's string functions to compare them with the C library's.
+$(BUILD)/tests/musl_string: wrapper/musl/string.c
 
 # The decompression floor bench/device.sh states the device audit against (bench/zstd_floor.c).
 $(BUILD)/bench/zstd_floor: bench/zstd_floor.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL)

@@ -1,0 +1,70 @@
+/* wrapper/musl/string.c (the SSE2 strlen, strchr, strchrnul and memchr of the musl-linked trueline-cc),
+ * renamed and compared with the C library's at every alignment, length and target position up to a few
+ * 16-byte blocks, and on strings that end at the last byte before an unmapped page. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define TL_STR_NAME(name) tl_sse_##name
+#include "../../wrapper/musl/string.c"
+#include "unit.h"
+
+#if defined(__x86_64__) && defined(__SSE2__)
+static _Alignas(16) char buf[256];
+
+static int check_all(void)
+{
+    int bad = 0;
+    for (size_t at = 0; at < 16; at++)
+        for (size_t len = 0; len < 80; len++) {
+            memset(buf, 'x', sizeof buf);
+            char *s = buf + 32 + at;
+            s[len] = 0;
+            s[-1] = '/'; /* before the start: never found */
+            bad |= tl_sse_strlen(s) != len;
+            bad |= tl_sse_strchr(s, '/') != NULL || tl_sse_strchrnul(s, '/') != s + len;
+            bad |= tl_sse_strchr(s, 0) != s + len;
+            for (size_t pos = 0; pos < len; pos++) {
+                s[pos] = (char)0xe9; /* a byte above 0x7f: signedness */
+                bad |= tl_sse_strchr(s, 0xe9) != s + pos || tl_sse_strchrnul(s, 0xe9) != s + pos;
+                for (size_t n = 0; n <= len + 1; n++)
+                    bad |= tl_sse_memchr(s, 0xe9, n) != memchr(s, 0xe9, n);
+                s[pos] = 'x';
+            }
+            for (size_t n = 0; n <= len; n++)
+                bad |= tl_sse_memchr(s, '/', n) != NULL;
+        }
+    return bad;
+}
+
+static int check_page_end(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    char *m = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED || mprotect(m + page, (size_t)page, PROT_NONE) != 0)
+        return 1;
+    int bad = 0;
+    for (size_t len = 1; len < 40; len++) {
+        char *s = m + page - len; /* the last byte of the page is the NUL */
+        memset(s, 'y', len - 1);
+        s[len - 1] = 0;
+        bad |= tl_sse_strlen(s) != len - 1 || tl_sse_strchr(s, 'z') != NULL;
+        bad |= tl_sse_memchr(s, 'z', len) != NULL || tl_sse_memchr(s, 0, len) != s + len - 1;
+    }
+    munmap(m, (size_t)page * 2);
+    return bad;
+}
+#endif
+
+int main(void)
+{
+#if defined(__x86_64__) && defined(__SSE2__)
+    UNIT_CHECK("SSE2 string functions agree with the C library at every alignment and length", check_all() == 0);
+    UNIT_CHECK("SSE2 string functions stop before an unmapped page", check_page_end() == 0);
+#else
+    printf("SKIP %s: the SSE2 string functions are built on x86-64 only\n", __FILE__);
+#endif
+    UNIT_EXIT();
+}
