@@ -1,6 +1,7 @@
 #include "compiler.h"
 
 #include "deps.h"
+#include "strv.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -107,6 +108,51 @@ static tl_memo *g_memo;
 void tl_find_program_memo(tl_memo *m)
 {
     g_memo = m;
+}
+
+/* readlink of /proc/self/exe costs ~13 us in a fresh process (the kernel builds /proc/PID first); the
+ * stamping stage and the in-cache hook need it on every hit. Memoized by the path this executable was run
+ * as (absolute only) and the identity of the file that path names now; the dependency is the real path's
+ * own identity, so a replaced or moved executable is looked up again. */
+const char *tl_self_path(void)
+{
+    static char *self;
+    static int tried;
+    if (tried)
+        return self;
+    tried = 1;
+    const char *fn = (const char *)getauxval(AT_EXECFN);
+    char *key = NULL, id[40], buf[4096];
+    know_self();
+    if (g_memo && self_known && fn && fn[0] == '/') {
+        snprintf(id, sizeof id, "%llx:%llx", (unsigned long long)self_st.st_dev, (unsigned long long)self_st.st_ino);
+        key = tl_concatn(TL_S("s\x1f"), TL_S(fn), TL_S("\x1f"), TL_S(id), NULL);
+    }
+    const char *v = key ? tl_memo_get(g_memo, key) : NULL, *sep = v ? strchr(v, '\x1d') : NULL;
+    if (sep && sep > v && tl_deps_hold(sep + 1)) {
+        self = strndup(v, (size_t)(sep - v));
+        free(key);
+        return self;
+    }
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0) {
+        buf[n] = 0;
+        self = strdup(buf);
+    }
+    tl_deps d = { { 0 }, 0 };
+    tl_deps_begin(&d);
+    if (self)
+        tl_deps_note(self);
+    tl_deps_end(&d);
+    char *ser = key && self ? tl_deps_serialize(&d) : NULL;
+    char *val = ser ? tl_concatn(TL_S(self), TL_S("\x1d"), TL_S(ser), NULL) : NULL;
+    if (val)
+        tl_memo_put(g_memo, key, val);
+    free(val);
+    free(ser);
+    free(key);
+    tl_deps_free(&d);
+    return self;
 }
 
 /* The PATH walk. Every directory looked in before the hit and every candidate that exists is a dependency

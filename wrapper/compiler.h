@@ -21,6 +21,9 @@ void tl_find_program_memo(tl_memo *m);
 int tl_is_self(const char *path);
 /* The value for TL_ACTIVE_ENV in children: the inherited list plus this executable. */
 const char *tl_active_env_value(void);
+/* This executable's real path (readlink of /proc/self/exe), memoized in the memo tl_find_program uses;
+ * NULL when it cannot be had. Call it once before that memo is saved for the answer to be kept. */
+const char *tl_self_path(void);
 
 /* Fills mode, cache, compiler_arg/compiler_path, cache_path, user_args from argv. Returns -1 with err
  * when there is nothing to run (status 127), -2 on a bad [wrapper] cache value (status 2), -3 when the named

@@ -152,6 +152,8 @@ static int wrap(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, int pri
     tl_prov_set_config(cfg);
     if (tl_prov_may_verify_in_cache(inv))
         tl_incache_probe(inv, memo); /* before the save: the answer is memoized */
+    if (tl_prov_wanted(inv))
+        tl_self_path(); /* the stage and the hook need it: memoized, so asked before the save */
     if (tl_memo_save(memo, &merr) != 0)
         inv->memo_problem = strdup(merr.msg); /* slower next time, never a failed compile */
     if (inv->explain)

@@ -7,6 +7,7 @@
  * ccache 4.7 may follow symlinks when guessing. The real compiler and the encoded record travel in
  * TRUELINE_STAGE_* variables, which neither ccache nor sccache hashes; the stage removes them before it
  * runs the compiler, so a trueline-cc masquerading as the host compiler under nvcc never sees them. */
+#include "compiler.h"
 #include "provenance.h"
 
 #include <errno.h>
@@ -153,10 +154,11 @@ static int ensure_dir(const char *path)
 char *tl_stage_path(const char *real_compiler, tl_error *err)
 {
     char self[PATH_MAX], dir[PATH_MAX], link[PATH_MAX + 256], cur[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
+    const char *me = tl_self_path();
+    size_t n = me ? strlen(me) : 0;
+    if (!n || n >= sizeof self)
         return tl_fail(err, "stage: cannot find trueline-cc itself (/proc/self/exe)"), NULL;
-    self[n] = 0;
+    memcpy(self, me, n + 1);
     const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     char hex[TL_HASH_HEX_LEN + 1];
     /* One directory per (trueline-cc binary, real compiler): several builds of trueline-cc never share
@@ -175,7 +177,7 @@ char *tl_stage_path(const char *real_compiler, tl_error *err)
     base = base ? base + 1 : real_compiler;
     snprintf(link, sizeof link, "%s/%s", dir, base);
     ssize_t m = readlink(link, cur, sizeof cur - 1);
-    if (m > 0 && (size_t)m == (size_t)n && memcmp(cur, self, (size_t)n) == 0)
+    if (m > 0 && (size_t)m == n && memcmp(cur, self, n) == 0)
         return strdup(link);
     if (ensure_dir(dir) != 0)
         return tl_fail(err, "stage: cannot create %s: %s", dir, strerror(errno)), NULL;

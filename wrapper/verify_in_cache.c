@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "deps.h"
 #include "trueline/elf_file.h"
 
@@ -75,10 +76,10 @@ void tl_incache_probe(tl_invocation *inv, tl_memo *memo)
  * carry the library's path (it splits on spaces and colons). */
 static int locate(char *self, size_t self_len, char *lib, size_t lib_len)
 {
-    ssize_t n = readlink("/proc/self/exe", self, self_len - 1);
-    if (n <= 0)
+    const char *me = tl_self_path();
+    if (!me || strlen(me) >= self_len)
         return -1;
-    self[n] = 0;
+    strcpy(self, me);
     const char *slash = strrchr(self, '/');
     if (!slash || snprintf(lib, lib_len, "%.*s/../lib/trueline/" HOOK_LIB, (int)(slash - self), self) >= (int)lib_len)
         return -1;
