@@ -53,21 +53,28 @@ int tl_config_load_file(tl_config *cfg, const char *path, tl_error *err)
 
 int tl_config_load(tl_config *cfg, tl_error *err)
 {
-    char xdg[4096];
     const char *env = getenv("TRUELINE_CONFIG");
     if (env && *env)
         return tl_config_load_file(cfg, env, err); /* named explicitly: missing is an error */
-    const char *x = getenv("XDG_CONFIG_HOME");
-    const char *home = getenv("HOME");
-    if (x && *x)
-        snprintf(xdg, sizeof xdg, "%s/trueline/config.ini", x);
-    else
-        snprintf(xdg, sizeof xdg, "%s/.config/trueline/config.ini", home ? home : "/nonexistent");
+    const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    const char *base = x && *x ? x : home ? home : "/nonexistent";
+    const char *rest = x && *x ? "/trueline/config.ini" : "/.config/trueline/config.ini";
+    /* on the heap: trueline-cc loads this on every compile, and a 4 KiB stack buffer is a page fault */
+    size_t bl = strlen(base), rl = strlen(rest);
+    char *xdg = malloc(bl + rl + 1);
+    if (!xdg)
+        return tl_fail(err, "out of memory");
+    memcpy(xdg, base, bl);
+    memcpy(xdg + bl, rest, rl + 1);
     const char *order[] = { ".trueline.ini", xdg, "/etc/trueline.ini" };
+    int rc = 0;
     for (size_t i = 0; i < sizeof order / sizeof *order; i++)
-        if (access(order[i], F_OK) == 0)
-            return tl_config_load_file(cfg, order[i], err);
-    return 0;
+        if (access(order[i], F_OK) == 0) {
+            rc = tl_config_load_file(cfg, order[i], err);
+            break;
+        }
+    free(xdg);
+    return rc;
 }
 
 /* TRUELINE_<SECTION>_<KEY>, upper case, '-' and '.' as '_'. By hand: it runs for every key looked up

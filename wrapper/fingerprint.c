@@ -397,8 +397,10 @@ static void hash_env_value(tl_invocation *inv, tl_hasher *h, const char *name, c
 {
     tl_hasher_update_str(h, name);
     tl_hasher_update_str(h, v); /* NULL hashes differently from "" */
-    if (v)
-        tl_strv_pushf(&inv->env_hashed, "%s=%s", name, v);
+    char *both = v ? tl_concatn(TL_S(name), TL_S("="), TL_S(v), NULL) : NULL; /* no 8 KiB stack buffer */
+    if (both)
+        tl_strv_push(&inv->env_hashed, both);
+    free(both);
 }
 
 static void hash_env(tl_invocation *inv, tl_hasher *h, const char *name)
