@@ -114,6 +114,16 @@ void tl_find_program_memo(tl_memo *m)
  * stamping stage and the in-cache hook need it on every hit. Memoized by the path this executable was run
  * as (absolute only) and the identity of the file that path names now; the dependency is the real path's
  * own identity, so a replaced or moved executable is looked up again. */
+__attribute__((noinline)) static char *read_proc_self(void) /* the miss: its buffer off the warm frame */
+{
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return NULL;
+    buf[n] = 0;
+    return strdup(buf);
+}
+
 const char *tl_self_path(void)
 {
     static char *self;
@@ -122,7 +132,7 @@ const char *tl_self_path(void)
         return self;
     tried = 1;
     const char *fn = (const char *)getauxval(AT_EXECFN);
-    char *key = NULL, id[40], buf[4096];
+    char *key = NULL, id[40];
     know_self();
     if (g_memo && self_known && fn && fn[0] == '/') {
         snprintf(id, sizeof id, "%llx:%llx", (unsigned long long)self_st.st_dev, (unsigned long long)self_st.st_ino);
@@ -134,11 +144,7 @@ const char *tl_self_path(void)
         free(key);
         return self;
     }
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n > 0) {
-        buf[n] = 0;
-        self = strdup(buf);
-    }
+    self = read_proc_self();
     tl_deps d = { { 0 }, 0 };
     tl_deps_begin(&d);
     if (self)

@@ -198,7 +198,9 @@ void tl_prov_prepare_env(const tl_invocation *inv)
 {
     if (!stage_applies(inv) || !g_stage)
         return;
-    char cwd[4096], li[256];
+    char li[256], *cwd = malloc(4096); /* on the heap: 4 KiB of stack is a page fault on every hit */
+    if (!cwd)
+        return;
     tl_note n = note_for(inv, TL_NOTE_COMPILE, inv->source, cwd, li, sizeof li);
     tl_error err;
     char *hex = tl_stage_note_env(&n, argv_max(), &err);
@@ -209,6 +211,7 @@ void tl_prov_prepare_env(const tl_invocation *inv)
     /* ccache 4.7 may follow the stage symlink when it guesses the compiler type by name. */
     if (inv->cache == TL_CACHE_CCACHE && !getenv("CCACHE_COMPILERTYPE"))
         setenv("CCACHE_COMPILERTYPE", inv->family == TL_FAM_NVCC ? "nvcc" : inv->family == TL_FAM_CLANG ? "clang" : "gcc", 1);
+    free(cwd);
 }
 
 /* ---- after the compile ---- */

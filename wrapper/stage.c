@@ -8,6 +8,7 @@
  * TRUELINE_STAGE_* variables, which neither ccache nor sccache hashes; the stage removes them before it
  * runs the compiler, so a trueline-cc masquerading as the host compiler under nvcc never sees them. */
 #include "compiler.h"
+#include "strv.h"
 #include "provenance.h"
 
 #include <errno.h>
@@ -151,38 +152,13 @@ static int ensure_dir(const char *path)
     return mkdir(buf, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-char *tl_stage_path(const char *real_compiler, tl_error *err)
+/* A new stage link, made by symlink to a private name and rename: concurrent first uses all end with the
+ * same link. Apart from the warm path (its buffers would be ~12 KiB of stack touched on every hit). */
+__attribute__((noinline)) static char *make_link(const char *self, const char *dir, const char *link, tl_error *err)
 {
-    char self[PATH_MAX], dir[PATH_MAX], link[PATH_MAX + 256], cur[PATH_MAX];
-    const char *me = tl_self_path();
-    size_t n = me ? strlen(me) : 0;
-    if (!n || n >= sizeof self)
-        return tl_fail(err, "stage: cannot find trueline-cc itself (/proc/self/exe)"), NULL;
-    memcpy(self, me, n + 1);
-    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    char hex[TL_HASH_HEX_LEN + 1];
-    /* One directory per (trueline-cc binary, real compiler): several builds of trueline-cc never share
-     * a link, and sccache, which caches compiler detection per path, sees each toolchain at its own. */
-    tl_hasher *h = tl_hasher_new();
-    tl_hasher_update_str(h, self);
-    tl_hasher_update_str(h, real_compiler);
-    tl_hash_hex(tl_hasher_final(h), hex);
-    if (x && *x)
-        snprintf(dir, sizeof dir, "%s" STAGE_DIR "%.16s", x, hex);
-    else if (home && *home)
-        snprintf(dir, sizeof dir, "%s/.cache" STAGE_DIR "%.16s", home, hex);
-    else
-        return tl_fail(err, "stage: neither XDG_CACHE_HOME nor HOME is set"), NULL;
-    const char *base = strrchr(real_compiler, '/');
-    base = base ? base + 1 : real_compiler;
-    snprintf(link, sizeof link, "%s/%s", dir, base);
-    ssize_t m = readlink(link, cur, sizeof cur - 1);
-    if (m > 0 && (size_t)m == n && memcmp(cur, self, n) == 0)
-        return strdup(link);
+    char tmp[PATH_MAX + 300];
     if (ensure_dir(dir) != 0)
         return tl_fail(err, "stage: cannot create %s: %s", dir, strerror(errno)), NULL;
-    /* symlink to a private name, then rename: concurrent first uses all end with the same link. */
-    char tmp[PATH_MAX + 300];
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", link, (long)getpid());
     unlink(tmp);
     if (symlink(self, tmp) != 0 || rename(tmp, link) != 0) {
@@ -191,4 +167,38 @@ char *tl_stage_path(const char *real_compiler, tl_error *err)
         return tl_fail(err, "stage: cannot create %s: %s", link, strerror(e)), NULL;
     }
     return strdup(link);
+}
+
+char *tl_stage_path(const char *real_compiler, tl_error *err)
+{
+    const char *self = tl_self_path();
+    size_t n = self ? strlen(self) : 0;
+    if (!n || n >= PATH_MAX)
+        return tl_fail(err, "stage: cannot find trueline-cc itself (/proc/self/exe)"), NULL;
+    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char hex[TL_HASH_HEX_LEN + 1];
+    /* One directory per (trueline-cc binary, real compiler): several builds of trueline-cc never share
+     * a link, and sccache, which caches compiler detection per path, sees each toolchain at its own. */
+    tl_hasher *h = tl_hasher_new();
+    tl_hasher_update_str(h, self);
+    tl_hasher_update_str(h, real_compiler);
+    tl_hash_hex(tl_hasher_final(h), hex);
+    if ((!x || !*x) && (!home || !*home))
+        return tl_fail(err, "stage: neither XDG_CACHE_HOME nor HOME is set"), NULL;
+    const char *base = strrchr(real_compiler, '/');
+    base = base ? base + 1 : real_compiler;
+    char *dir = x && *x ? tl_concatn(TL_S(x), TL_S(STAGE_DIR), hex, (size_t)16, NULL)
+                        : tl_concatn(TL_S(home), TL_S("/.cache" STAGE_DIR), hex, (size_t)16, NULL);
+    char *link = dir ? tl_concatn(TL_S(dir), TL_S("/"), TL_S(base), NULL) : NULL;
+    char *cur = malloc(n + 2), *out = NULL;
+    if (!dir || !link || !cur || strlen(dir) >= PATH_MAX || strlen(link) >= PATH_MAX) {
+        tl_fail(err, "stage: no room for the stage directory's path");
+    } else {
+        ssize_t m = readlink(link, cur, n + 1); /* one byte more than self: a longer target differs */
+        out = m > 0 && (size_t)m == n && memcmp(cur, self, n) == 0 ? strdup(link) : make_link(self, dir, link, err);
+    }
+    free(cur);
+    free(link);
+    free(dir);
+    return out;
 }

@@ -24,6 +24,7 @@
 
 #include "compiler.h"
 #include "deps.h"
+#include "strv.h"
 #include "trueline/elf_file.h"
 
 #define HOOK_LIB "libtrueline-hook.so"
@@ -49,11 +50,11 @@ void tl_incache_probe(tl_invocation *inv, tl_memo *memo)
     inv->cache_preloads = 0;
     if (inv->cache != TL_CACHE_CCACHE || !inv->cache_path)
         return;
-    char key[4200];
-    snprintf(key, sizeof key, "i\x1f%s", inv->cache_path);
-    const char *v = memo ? tl_memo_get(memo, key) : NULL;
+    char *key = tl_concatn(TL_S("i\x1f"), TL_S(inv->cache_path), NULL);
+    const char *v = memo && key ? tl_memo_get(memo, key) : NULL;
     if (v && (v[0] == '0' || v[0] == '1') && v[1] == '\x1d' && tl_deps_hold(v + 2)) {
         inv->cache_preloads = v[0] == '1';
+        free(key);
         return;
     }
     tl_deps d = { { 0 }, 0 };
@@ -62,47 +63,49 @@ void tl_incache_probe(tl_invocation *inv, tl_memo *memo)
     inv->cache_preloads = has_interp(inv->cache_path);
     tl_deps_end(&d);
     char *ser = memo ? tl_deps_serialize(&d) : NULL;
-    char *val = ser ? malloc(strlen(ser) + 3) : NULL;
-    if (val) {
-        sprintf(val, "%c\x1d%s", inv->cache_preloads ? '1' : '0', ser);
+    char *val = ser && key ? tl_concatn(TL_S(inv->cache_preloads ? "1\x1d" : "0\x1d"), TL_S(ser), NULL) : NULL;
+    if (val)
         tl_memo_put(memo, key, val);
-    }
     free(val);
     free(ser);
+    free(key);
     tl_deps_free(&d);
 }
 
 /* This executable and the hook library beside it; -1 when either cannot be had or LD_PRELOAD could not
  * carry the library's path (it splits on spaces and colons). */
-static int locate(char *self, size_t self_len, char *lib, size_t lib_len)
+static char *locate(const char **self)
 {
-    const char *me = tl_self_path();
-    if (!me || strlen(me) >= self_len)
-        return -1;
-    strcpy(self, me);
-    const char *slash = strrchr(self, '/');
-    if (!slash || snprintf(lib, lib_len, "%.*s/../lib/trueline/" HOOK_LIB, (int)(slash - self), self) >= (int)lib_len)
-        return -1;
-    return strpbrk(lib, " :") || access(lib, R_OK) != 0 ? -1 : 0;
+    *self = tl_self_path();
+    const char *slash = *self ? strrchr(*self, '/') : NULL;
+    char *lib = slash ? tl_concatn(*self, (size_t)(slash - *self), TL_S("/../lib/trueline/" HOOK_LIB), NULL) : NULL;
+    if (lib && (strpbrk(lib, " :") || access(lib, R_OK) != 0)) {
+        free(lib);
+        lib = NULL;
+    }
+    return lib;
 }
 
 int tl_incache_arm(const tl_invocation *inv, const char *out, const char *ah)
 {
-    char self[4096], lib[4200];
-    if (!inv->cache_preloads || locate(self, sizeof self, lib, sizeof lib) != 0)
+    const char *self; /* on the heap, not in 8 KiB of frame: this runs on every hit */
+    char *lib = inv->cache_preloads ? locate(&self) : NULL;
+    if (!lib)
         return -1;
     const char *old = getenv("LD_PRELOAD");
     if (old && *old) {
-        char *both = malloc(strlen(lib) + strlen(old) + 2);
-        if (!both)
+        char *both = tl_concatn(TL_S(lib), TL_S(":"), TL_S(old), NULL);
+        if (!both) {
+            free(lib);
             return -1;
-        sprintf(both, "%s:%s", lib, old);
+        }
         setenv(TL_HOOK_ENV_PRELOAD, old, 1); /* the hook puts it back before ccache's main runs */
         setenv("LD_PRELOAD", both, 1);
         free(both);
     } else {
         setenv("LD_PRELOAD", lib, 1);
     }
+    free(lib);
     char pid[32];
     snprintf(pid, sizeof pid, "%ld", (long)getpid()); /* exec keeps the pid: only ccache itself acts */
     setenv(TL_HOOK_ENV_PID, pid, 1);
