@@ -1,5 +1,6 @@
 #include "compiler.h"
 
+#include "bytes.h"
 #include "deps.h"
 #include "strv.h"
 
@@ -31,7 +32,6 @@ const char *tl_basename(const char *path)
 
 static struct stat self_st;
 static int self_known = -1;
-static char active_buf[4096];
 
 /* The size our own ELF file has: its section header table ends it (as every linker writes it). */
 static off_t own_elf_size(void)
@@ -98,9 +98,13 @@ const char *tl_active_env_value(void)
     const char *active = getenv(TL_ACTIVE_ENV);
     if (!self_known)
         return active ? active : "";
-    snprintf(active_buf, sizeof active_buf, "%s%s%llx:%llx", active && *active ? active : "",
-             active && *active ? " " : "", (unsigned long long)self_st.st_dev, (unsigned long long)self_st.st_ino);
-    return active_buf;
+    /* on the heap: a static 4 KiB buffer kept the hot .bss variables a page apart */
+    static char *value;
+    char id[40];
+    tl_put_hex(tl_put_hex(id, (unsigned long long)self_st.st_dev, ':'), (unsigned long long)self_st.st_ino, 0);
+    free(value);
+    value = active && *active ? tl_concatn(TL_S(active), TL_S(" "), TL_S(id), NULL) : strdup(id);
+    return value ? value : "";
 }
 
 static tl_memo *g_memo;

@@ -35,9 +35,10 @@ static int read_record(const char *path, tl_record_check *c, tl_verify_result *r
     /* A host object of a hit is usually small (a few KB for gcc, tens of KB with nvcc's fatbin): one read
      * and libelf on the memory image costs 1 system call where ELF_C_READ's lazy reads cost 7 (fcntl,
      * fstat, 4 preads); larger files keep the lazy reads, which never touch the bulk of the object. */
-    static char image[128 << 10];
-    ssize_t got = read(fd, image, sizeof image);
-    Elf *elf = got > 0 && (size_t)got < sizeof image ? elf_memory(image, (size_t)got) : elf_begin(fd, ELF_C_READ, NULL);
+    enum { IMAGE = 128 << 10 };
+    char *image = malloc(IMAGE); /* not static: 128 KiB of .bss split the hot variables over more pages */
+    ssize_t got = image ? read(fd, image, IMAGE) : -1;
+    Elf *elf = got > 0 && (size_t)got < IMAGE ? elf_memory(image, (size_t)got) : elf_begin(fd, ELF_C_READ, NULL);
     GElf_Ehdr eh;
     size_t shstrndx;
     int rc = -1;
@@ -68,6 +69,7 @@ static int read_record(const char *path, tl_record_check *c, tl_verify_result *r
 out:
     if (elf)
         elf_end(elf);
+    free(image);
     close(fd);
     return rc;
 }
