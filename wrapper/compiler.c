@@ -142,9 +142,10 @@ const char *tl_self_path(void)
         snprintf(id, sizeof id, "%llx:%llx", (unsigned long long)self_st.st_dev, (unsigned long long)self_st.st_ino);
         key = tl_concatn(TL_S("s\x1f"), TL_S(fn), TL_S("\x1f"), TL_S(id), NULL);
     }
-    const char *v = key ? tl_memo_get(g_memo, key) : NULL, *sep = v ? strchr(v, '\x1d') : NULL;
-    if (sep && sep > v && tl_deps_hold(sep + 1)) {
-        self = strndup(v, (size_t)(sep - v));
+    size_t len;
+    const char *v = tl_memo_get_held(g_memo, key, &len);
+    if (v && len) {
+        self = strndup(v, len);
         free(key);
         return self;
     }
@@ -154,12 +155,8 @@ const char *tl_self_path(void)
     if (self)
         tl_deps_note(self);
     tl_deps_end(&d);
-    char *ser = key && self ? tl_deps_serialize(&d) : NULL;
-    char *val = ser ? tl_concatn(TL_S(self), TL_S("\x1d"), TL_S(ser), NULL) : NULL;
-    if (val)
-        tl_memo_put(g_memo, key, val);
-    free(val);
-    free(ser);
+    if (self)
+        tl_memo_put_held(g_memo, key, self, &d);
     free(key);
     tl_deps_free(&d);
     return self;
@@ -208,28 +205,17 @@ char *tl_find_program(const char *name, const char *path)
                            TL_S(active ? active : ""), NULL);
     if (!key)
         return search(name, path);
-    const char *v = g_memo ? tl_memo_get(g_memo, key) : NULL;
-    const char *sep = v ? strchr(v, '\x1d') : NULL;
-    if (sep && tl_deps_hold(sep + 1)) {
-        tl_deps_note_serialized(sep + 1); /* an outer recording (the closure) depends on them too */
+    size_t len;
+    const char *v = tl_memo_get_held(g_memo, key, &len); /* an outer recording (the closure) joins its deps */
+    if (v) {
         free(key);
-        return sep == v ? NULL : strndup(v, (size_t)(sep - v));
+        return len ? strndup(v, len) : NULL;
     }
     tl_deps d = { { 0 }, 0 };
     tl_deps_begin(&d);
     char *found = search(name, path);
     tl_deps_end(&d);
-    char *ser = g_memo ? tl_deps_serialize(&d) : NULL;
-    if (ser) {
-        size_t n = (found ? strlen(found) : 0) + strlen(ser) + 2;
-        char *val = malloc(n);
-        if (val) {
-            snprintf(val, n, "%s\x1d%s", found ? found : "", ser);
-            tl_memo_put(g_memo, key, val);
-            free(val);
-        }
-        free(ser);
-    }
+    tl_memo_put_held(g_memo, key, found, &d);
     tl_deps_free(&d);
     free(key);
     return found;

@@ -404,6 +404,26 @@ const char *tl_memo_get(tl_memo *m, const char *key)
     return m ? lookup(m, key) : NULL;
 }
 
+const char *tl_memo_get_held(tl_memo *m, const char *key, size_t *len)
+{
+    const char *v = m && key ? lookup(m, key) : NULL, *sep = v ? strchr(v, '\x1d') : NULL;
+    if (!sep || !tl_deps_hold(sep + 1))
+        return NULL;
+    tl_deps_note_serialized(sep + 1);
+    *len = (size_t)(sep - v);
+    return v;
+}
+
+void tl_memo_put_held(tl_memo *m, const char *key, const char *answer, const tl_deps *d)
+{
+    char *ser = m && key ? tl_deps_serialize(d) : NULL;
+    char *val = ser ? tl_concatn(TL_S(answer ? answer : ""), TL_S("\x1d"), TL_S(ser), NULL) : NULL;
+    if (val)
+        tl_memo_put(m, key, val);
+    free(val);
+    free(ser);
+}
+
 #ifdef TL_FUZZING
 void tl_memo_fuzz_each(const tl_memo *m, void (*fn)(const char *key, size_t klen, const char *val, size_t vlen, void *ctx),
                        void *ctx)

@@ -51,8 +51,9 @@ void tl_incache_probe(tl_invocation *inv, tl_memo *memo)
     if (inv->cache != TL_CACHE_CCACHE || !inv->cache_path)
         return;
     char *key = tl_concatn(TL_S("i\x1f"), TL_S(inv->cache_path), NULL);
-    const char *v = memo && key ? tl_memo_get(memo, key) : NULL;
-    if (v && (v[0] == '0' || v[0] == '1') && v[1] == '\x1d' && tl_deps_hold(v + 2)) {
+    size_t len;
+    const char *v = tl_memo_get_held(memo, key, &len);
+    if (v && len == 1 && (v[0] == '0' || v[0] == '1')) {
         inv->cache_preloads = v[0] == '1';
         free(key);
         return;
@@ -62,12 +63,7 @@ void tl_incache_probe(tl_invocation *inv, tl_memo *memo)
     tl_deps_note(inv->cache_path);
     inv->cache_preloads = has_interp(inv->cache_path);
     tl_deps_end(&d);
-    char *ser = memo ? tl_deps_serialize(&d) : NULL;
-    char *val = ser && key ? tl_concatn(TL_S(inv->cache_preloads ? "1\x1d" : "0\x1d"), TL_S(ser), NULL) : NULL;
-    if (val)
-        tl_memo_put(memo, key, val);
-    free(val);
-    free(ser);
+    tl_memo_put_held(memo, key, inv->cache_preloads ? "1" : "0", &d);
     free(key);
     tl_deps_free(&d);
 }
