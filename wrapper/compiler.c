@@ -61,6 +61,19 @@ static void know_self(void)
         self_known = stat("/proc/self/exe", &self_st) == 0;
 }
 
+/* Whether the space-separated list (TRUELINE_CC_ACTIVE's value) has id as one of its entries. */
+static int list_has(const char *list, const char *id)
+{
+    size_t n = strlen(id);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchrnul(p, ' ');
+        if ((size_t)(end - p) == n && memcmp(p, id, n) == 0)
+            return 1;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 static int is_self_stat(const char *path, const struct stat *st)
 {
     char id[64];
@@ -73,15 +86,8 @@ static int is_self_stat(const char *path, const struct stat *st)
         if (tl_hash_file(path, &a, NULL) == 0 && tl_hash_file("/proc/self/exe", &b, NULL) == 0 && tl_hash_equal(a, b))
             return 1;
     }
-    const char *active = getenv(TL_ACTIVE_ENV);
-    if (!active || !*active)
-        return 0;
-    snprintf(id, sizeof id, "%llx:%llx", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
-    size_t n = strlen(id);
-    for (const char *p = active; (p = strstr(p, id)); p += n)
-        if ((p == active || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
-            return 1;
-    return 0;
+    tl_put_hex(tl_put_hex(id, (unsigned long long)st->st_dev, ':'), (unsigned long long)st->st_ino, 0);
+    return list_has(getenv(TL_ACTIVE_ENV), id);
 }
 
 /* Identity by (device, inode), never by name: a masquerade link, a hard link or a copy under another
@@ -102,6 +108,8 @@ const char *tl_active_env_value(void)
     static char *value;
     char id[40];
     tl_put_hex(tl_put_hex(id, (unsigned long long)self_st.st_dev, ':'), (unsigned long long)self_st.st_ino, 0);
+    if (list_has(active, id)) /* already there (run.c sets it again before the exec) */
+        return active;
     free(value);
     value = active && *active ? tl_concatn(TL_S(active), TL_S(" "), TL_S(id), NULL) : strdup(id);
     return value ? value : "";
