@@ -61,6 +61,13 @@ static void know_self(void)
         self_known = stat("/proc/self/exe", &self_st) == 0;
 }
 
+/* "dev:ino" in hex: how TRUELINE_CC_ACTIVE and the memo name an executable. */
+static const char *dev_ino(const struct stat *st, char out[40])
+{
+    tl_put_hex(tl_put_hex(out, (unsigned long long)st->st_dev, ':'), (unsigned long long)st->st_ino, 0);
+    return out;
+}
+
 /* Whether the space-separated list (TRUELINE_CC_ACTIVE's value) has id as one of its entries. */
 static int list_has(const char *list, const char *id)
 {
@@ -76,7 +83,7 @@ static int list_has(const char *list, const char *id)
 
 static int is_self_stat(const char *path, const struct stat *st)
 {
-    char id[64];
+    char id[40];
     know_self();
     if (self_known && st->st_dev == self_st.st_dev && st->st_ino == self_st.st_ino)
         return 1;
@@ -86,8 +93,7 @@ static int is_self_stat(const char *path, const struct stat *st)
         if (tl_hash_file(path, &a, NULL) == 0 && tl_hash_file("/proc/self/exe", &b, NULL) == 0 && tl_hash_equal(a, b))
             return 1;
     }
-    tl_put_hex(tl_put_hex(id, (unsigned long long)st->st_dev, ':'), (unsigned long long)st->st_ino, 0);
-    return list_has(getenv(TL_ACTIVE_ENV), id);
+    return list_has(getenv(TL_ACTIVE_ENV), dev_ino(st, id));
 }
 
 /* Identity by (device, inode), never by name: a masquerade link, a hard link or a copy under another
@@ -107,8 +113,7 @@ const char *tl_active_env_value(void)
     /* on the heap: a static 4 KiB buffer kept the hot .bss variables a page apart */
     static char *value;
     char id[40];
-    tl_put_hex(tl_put_hex(id, (unsigned long long)self_st.st_dev, ':'), (unsigned long long)self_st.st_ino, 0);
-    if (list_has(active, id)) /* already there (run.c sets it again before the exec) */
+    if (list_has(active, dev_ino(&self_st, id))) /* already there (run.c sets it again before the exec) */
         return active;
     free(value);
     value = active && *active ? tl_concatn(TL_S(active), TL_S(" "), TL_S(id), NULL) : strdup(id);
@@ -147,12 +152,11 @@ const char *tl_self_path(void)
     char *key = NULL, id[40];
     know_self();
     if (g_memo && self_known && fn && fn[0] == '/') {
-        snprintf(id, sizeof id, "%llx:%llx", (unsigned long long)self_st.st_dev, (unsigned long long)self_st.st_ino);
-        key = tl_concatn(TL_S("s\x1f"), TL_S(fn), TL_S("\x1f"), TL_S(id), NULL);
+        key = tl_concatn(TL_S("s\x1f"), TL_S(fn), TL_S("\x1f"), TL_S(dev_ino(&self_st, id)), NULL);
     }
+    const char *v;
     size_t len;
-    const char *v = tl_memo_get_held(g_memo, key, &len);
-    if (v && len) {
+    if (tl_memo_get_held(g_memo, key, &v, &len) && len) {
         self = strndup(v, len);
         free(key);
         return self;
@@ -213,9 +217,9 @@ char *tl_find_program(const char *name, const char *path)
                            TL_S(active ? active : ""), NULL);
     if (!key)
         return search(name, path);
+    const char *v;
     size_t len;
-    const char *v = tl_memo_get_held(g_memo, key, &len); /* an outer recording (the closure) joins its deps */
-    if (v) {
+    if (tl_memo_get_held(g_memo, key, &v, &len)) { /* an outer recording (the closure) joins its deps */
         free(key);
         return len ? strndup(v, len) : NULL;
     }

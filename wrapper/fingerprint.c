@@ -491,17 +491,19 @@ static char *closure_key(const tl_invocation *inv, const tl_config *cfg, const c
     return key;
 }
 
-/* Value: "role\x1fpath\x1fhash\x1e..." (empty path: absent), "\x1d", then the dependencies. */
+/* An answer-with-dependencies memo entry (memo.h): the answer is "role\x1fpath\x1fhash\x1e..." (empty
+ * path: absent). */
 static int closure_from_memo(tl_invocation *inv, tl_memo *memo, const char *key)
 {
-    const char *v = tl_memo_get(memo, key), *deps = v ? strchr(v, '\x1d') : NULL;
-    int held = deps ? tl_deps_hold(deps + 1) : 0;
+    const char *v;
+    size_t len;
+    int held = tl_memo_get_held(memo, key, &v, &len);
     if (!held)
         return 0;
     inv->closure_ndeps = held;
-    for (const char *p = v; p < deps;) {
-        const char *end = memchr(p, '\x1e', (size_t)(deps - p)), *f1 = memchr(p, '\x1f', (size_t)(deps - p));
-        const char *f2 = f1 ? memchr(f1 + 1, '\x1f', (size_t)(deps - f1 - 1)) : NULL;
+    for (const char *p = v, *stop = v + len; p < stop;) {
+        const char *end = memchr(p, '\x1e', (size_t)(stop - p)), *f1 = memchr(p, '\x1f', (size_t)(stop - p));
+        const char *f2 = f1 ? memchr(f1 + 1, '\x1f', (size_t)(stop - f1 - 1)) : NULL;
         tl_hash128 hash;
         if (!end || !f2 || f2 > end || f1 - p >= 256 || f2 - f1 - 1 >= 4096 || end - f2 - 1 != TL_HASH_HEX_LEN ||
             tl_hash_from_hexn(f2 + 1, TL_HASH_HEX_LEN, &hash) != 0)
@@ -523,36 +525,28 @@ bad: /* a damaged value is never trusted: start over cold */
 
 static void closure_to_memo(const tl_invocation *inv, tl_memo *memo, const char *key, const tl_deps *d)
 {
-    char *deps = tl_deps_serialize(d);
-    tl_strv parts = { 0 };
-    for (int i = 0; deps && i < inv->ncomps; i++) {
-        char hex[TL_HASH_HEX_LEN + 1];
-        tl_hash_hex(inv->comps[i].hash, hex);
+    size_t n = 1;
+    for (int i = 0; i < inv->ncomps; i++) {
         const char *path = inv->comps[i].path ? inv->comps[i].path : "";
         if (strpbrk(inv->comps[i].role, "\t\n\x1d\x1e\x1f") || strpbrk(path, "\t\n\x1d\x1e\x1f"))
-            goto out;
-        tl_strv_pushf(&parts, "%s\x1f%s\x1f%s\x1e", inv->comps[i].role, path, hex);
+            return; /* would not read back */
+        n += strlen(inv->comps[i].role) + strlen(path) + TL_HASH_HEX_LEN + 3;
     }
-    if (deps) {
-        tl_strv_pushf(&parts, "\x1d%s", deps);
-        size_t n = 1, at = 0;
-        for (int i = 0; i < parts.n; i++)
-            n += strlen(parts.v[i]);
-        char *o = malloc(n);
-        for (int i = 0; o && i < parts.n; i++) {
-            size_t l = strlen(parts.v[i]);
-            memcpy(o + at, parts.v[i], l);
-            at += l;
-        }
-        if (o) {
-            o[at] = 0;
-            tl_memo_put(memo, key, o);
-            free(o);
-        }
+    char *answer = malloc(n), *o = answer;
+    for (int i = 0; answer && i < inv->ncomps; i++) {
+        o = stpcpy(o, inv->comps[i].role);
+        *o++ = '\x1f';
+        o = stpcpy(o, inv->comps[i].path ? inv->comps[i].path : "");
+        *o++ = '\x1f';
+        tl_hash_hex(inv->comps[i].hash, o);
+        o += TL_HASH_HEX_LEN;
+        *o++ = '\x1e';
     }
-out:
-    tl_strv_free(&parts);
-    free(deps);
+    if (answer) {
+        *o = 0;
+        tl_memo_put_held(memo, key, answer, d);
+    }
+    free(answer);
 }
 
 int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_error *err)

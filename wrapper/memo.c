@@ -404,14 +404,16 @@ const char *tl_memo_get(tl_memo *m, const char *key)
     return m ? lookup(m, key) : NULL;
 }
 
-const char *tl_memo_get_held(tl_memo *m, const char *key, size_t *len)
+int tl_memo_get_held(tl_memo *m, const char *key, const char **answer, size_t *len)
 {
     const char *v = m && key ? lookup(m, key) : NULL, *sep = v ? strchr(v, '\x1d') : NULL;
-    if (!sep || !tl_deps_hold(sep + 1))
-        return NULL;
+    int held = sep ? tl_deps_hold(sep + 1) : 0;
+    if (!held)
+        return 0;
     tl_deps_note_serialized(sep + 1);
+    *answer = v;
     *len = (size_t)(sep - v);
-    return v;
+    return held;
 }
 
 void tl_memo_put_held(tl_memo *m, const char *key, const char *answer, const tl_deps *d)

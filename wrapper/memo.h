@@ -28,12 +28,12 @@ void tl_memo_file_store(tl_memo *m, const char *path, const struct stat *before,
  * string belongs to the memo. put: a later put or a save replaces an older value under the same key. */
 const char *tl_memo_get(tl_memo *m, const char *key);
 void tl_memo_put(tl_memo *m, const char *key, const char *val);
-/* An answer memoized with what it depends on (deps.h), as the value "ANSWER\x1dDEPENDENCIES". get: the answer
- * (not NUL-ended, *len bytes) when every dependency still holds, else NULL; the dependencies also join any
- * recording in progress. put: stores answer (NULL: "") with the dependencies recorded in d, unless d could
- * not be memoized. */
+/* An answer memoized with what it depends on (deps.h), as the value "ANSWER\x1dDEPENDENCIES". get: the number
+ * of dependencies when every one still holds (the answer in *answer, not NUL-ended, *len bytes), else 0;
+ * the dependencies also join any recording in progress. put: stores answer (NULL: "") with the dependencies
+ * recorded in d, unless d could not be memoized. */
 struct tl_deps;
-const char *tl_memo_get_held(tl_memo *m, const char *key, size_t *len);
+int tl_memo_get_held(tl_memo *m, const char *key, const char **answer, size_t *len);
 void tl_memo_put_held(tl_memo *m, const char *key, const char *answer, const struct tl_deps *d);
 
 #ifdef TL_FUZZING

@@ -51,9 +51,9 @@ void tl_incache_probe(tl_invocation *inv, tl_memo *memo)
     if (inv->cache != TL_CACHE_CCACHE || !inv->cache_path)
         return;
     char *key = tl_concatn(TL_S("i\x1f"), TL_S(inv->cache_path), NULL);
+    const char *v;
     size_t len;
-    const char *v = tl_memo_get_held(memo, key, &len);
-    if (v && len == 1 && (v[0] == '0' || v[0] == '1')) {
+    if (tl_memo_get_held(memo, key, &v, &len) && len == 1 && (v[0] == '0' || v[0] == '1')) {
         inv->cache_preloads = v[0] == '1';
         free(key);
         return;
@@ -68,8 +68,8 @@ void tl_incache_probe(tl_invocation *inv, tl_memo *memo)
     tl_deps_free(&d);
 }
 
-/* This executable and the hook library beside it; -1 when either cannot be had or LD_PRELOAD could not
- * carry the library's path (it splits on spaces and colons). */
+/* The hook library beside this executable (*self: its real path); NULL when either cannot be had or
+ * LD_PRELOAD could not carry the library's path (it splits on spaces and colons). */
 static char *locate(const char **self)
 {
     *self = tl_self_path();
