@@ -20,7 +20,9 @@ struct cached {
     size_t len; /* compared before the bytes: a warm nvcc run looks up ~50 paths among ~35 */
     struct stat st;
     int err; /* 0: st valid */
-    char id[160]; /* stat_id of st, made on first use ("" until then) */
+    char *id; /* stat_id of st, made on first use (NULL until then), idlen bytes: sized to fit, not a fixed
+               * buffer per entry that would spread ~40 entries over more pages (a page fault each) */
+    size_t idlen;
 };
 static struct cached *g_cache;
 static int g_ncache, g_capcache;
@@ -56,14 +58,14 @@ static int stat_entry(const char *path, size_t len, struct stat *st, struct cach
     p[len] = 0;
     int rc = stat(p, st), e = rc ? errno : 0;
     if (g_ncache == g_capcache) {
-        int cap = g_capcache ? g_capcache * 2 : 128; /* a warm nvcc run stats ~40 paths: never regrown */
+        int cap = g_capcache ? g_capcache * 2 : 64; /* a warm nvcc run stats ~40 paths: never regrown */
         struct cached *grown = realloc(g_cache, (size_t)cap * sizeof *grown);
         if (!grown)
             goto out;
         g_cache = grown;
         g_capcache = cap;
     }
-    g_cache[g_ncache] = (struct cached){ p, len, *st, e, "" };
+    g_cache[g_ncache] = (struct cached){ p, len, *st, e, NULL, 0 };
     *entry = &g_cache[g_ncache++];
     p = NULL;
 out:
@@ -82,12 +84,12 @@ int tl_stat_cached(const char *path, struct stat *st)
 
 /* dev:ino:size:mtime.ns:ctime.ns:mode in hex, "-" when absent. By hand, not snprintf: a warm nvcc
  * lookup checks ~25 of these, and snprintf was a third of the wrapper's instructions (callgrind). */
-static void stat_id(const struct stat *st, char out[160])
+static size_t stat_id(const struct stat *st, char out[160])
 {
     if (!st) {
         out[0] = '-';
         out[1] = 0;
-        return;
+        return 1;
     }
     char *o = out;
     o = tl_put_hex(o, (unsigned long long)st->st_dev, ':');
@@ -98,6 +100,7 @@ static void stat_id(const struct stat *st, char out[160])
     o = tl_put_hex(o, (unsigned long long)st->st_ctim.tv_sec, '.');
     o = tl_put_hex(o, (unsigned long long)st->st_ctim.tv_nsec, ':');
     o = tl_put_hex(o, (unsigned long long)st->st_mode, 0);
+    return (size_t)(o - out) - 1;
 }
 
 /* ---- recording ---- */
@@ -193,20 +196,22 @@ void tl_deps_note(const char *path)
     tl_deps_note_stat(path, ok ? &st : NULL);
 }
 
-void tl_deps_note_serialized(const char *s)
+void tl_deps_note_serialized(const char *s, size_t n)
 {
     if (!g_nactive)
         return;
-    while (s && *s) {
-        const char *end = strchr(s, SEP_ITEM), *f = strchr(s, SEP_FIELD);
+    for (const char *stop = s + n; s < stop;) {
+        const char *end = memchr(s, SEP_ITEM, (size_t)(stop - s)), *f;
         if (!end)
-            end = s + strlen(s);
-        if (f && f < end) {
+            end = stop;
+        f = memchr(s, SEP_FIELD, (size_t)(end - s));
+        if (f && end - f - 1 < 160) {
             char id[160];
-            snprintf(id, sizeof id, "%.*s", (int)(end - f - 1), f + 1);
+            memcpy(id, f + 1, (size_t)(end - f - 1));
+            id[end - f - 1] = 0;
             add_item(s, (size_t)(f - s), id);
         }
-        s = *end ? end + 1 : end;
+        s = end + 1;
     }
 }
 
@@ -230,33 +235,37 @@ char *tl_deps_serialize(const tl_deps *d)
     return out;
 }
 
-/* The identity of path as it stats now (through the cache, formatted once per process). */
-static const char *current_id(const char *path, size_t len, char scratch[160])
+/* The identity of path as it stats now (through the cache, formatted once per process); *len its length. */
+static const char *current_id(const char *path, size_t len, char scratch[160], size_t *idlen)
 {
     struct stat st;
     struct cached *c;
     int ok = stat_entry(path, len, &st, &c) == 0; /* one search of the cache, not two */
-    if (c && c->id[0])
-        return c->id;
-    stat_id(ok ? &st : NULL, c ? c->id : scratch);
-    return c ? c->id : scratch;
+    if (c && c->id)
+        return *idlen = c->idlen, c->id;
+    *idlen = stat_id(ok ? &st : NULL, scratch);
+    if (c && (c->id = malloc(*idlen + 1)) != NULL) {
+        memcpy(c->id, scratch, *idlen + 1);
+        c->idlen = *idlen;
+    }
+    return scratch;
 }
 
-int tl_deps_hold(const char *s)
+int tl_deps_hold(const char *s, size_t n)
 {
     char scratch[160];
-    int n = 0;
-    if (!s || !*s)
+    int held = 0;
+    if (!s || !n)
         return 0; /* every real answer depends on something: an empty list is a damaged entry */
-    for (; *s; n++) {
-        const char *end = strchr(s, SEP_ITEM), *f = end ? memchr(s, SEP_FIELD, (size_t)(end - s)) : NULL;
+    for (const char *stop = s + n; s < stop; held++) {
+        const char *end = memchr(s, SEP_ITEM, (size_t)(stop - s)), *f = end ? memchr(s, SEP_FIELD, (size_t)(end - s)) : NULL;
         if (!f || f == s || (size_t)(f - s) >= 4096)
             return 0; /* malformed: never trusted */
-        const char *id = current_id(s, (size_t)(f - s), scratch); /* the path, read in place */
-        size_t idlen = (size_t)(end - f - 1);
-        if (strlen(id) != idlen || !tl_bytes_equal(id, f + 1, idlen))
+        size_t idlen, want = (size_t)(end - f - 1);
+        const char *id = current_id(s, (size_t)(f - s), scratch, &idlen); /* the path, read in place */
+        if (idlen != want || !tl_bytes_equal(id, f + 1, want))
             return 0;
         s = end + 1;
     }
-    return n;
+    return held;
 }

@@ -39,13 +39,14 @@ void tl_deps_note_absent(const char *path);
 void tl_deps_note_stat(const char *path, const struct stat *st);
 /* Marks every active recording unmemoizable. */
 void tl_deps_taint(void);
-/* Adds the dependencies of a memo value (a nested answer reused inside an outer recording). */
-void tl_deps_note_serialized(const char *s);
+/* Adds the dependencies of a memo value (a nested answer reused inside an outer recording): the n bytes
+ * at s, read in place (a memo value is not NUL-ended). */
+void tl_deps_note_serialized(const char *s, size_t n);
 
 /* "path\x1fid\x1e..." (no tabs or newlines); NULL when d is unmemoizable or cannot be serialized. */
 char *tl_deps_serialize(const tl_deps *d);
-/* The number of dependencies in s when every one stats as recorded, else 0 (also for an empty or
- * malformed list). */
-int tl_deps_hold(const char *s);
+/* The number of dependencies in the n bytes at s when every one stats as recorded, else 0 (also for an
+ * empty or malformed list). */
+int tl_deps_hold(const char *s, size_t n);
 
 #endif

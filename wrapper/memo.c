@@ -404,15 +404,21 @@ const char *tl_memo_get(tl_memo *m, const char *key)
     return m ? lookup(m, key) : NULL;
 }
 
+/* Read in place (memo.h): the answer points into the mapping, so a warm hit copies none of its values. */
 int tl_memo_get_held(tl_memo *m, const char *key, const char **answer, size_t *len)
 {
-    const char *v = m && key ? lookup(m, key) : NULL, *sep = v ? strchr(v, '\x1d') : NULL;
-    int held = sep ? tl_deps_hold(sep + 1) : 0;
+    const struct entry *e = m && key ? find(m, key, strlen(key)) : NULL;
+    const char *sep = e ? memchr(e->val, '\x1d', e->vlen) : NULL;
+    if (!sep)
+        return 0;
+    const char *deps = sep + 1;
+    size_t dlen = e->vlen - (size_t)(deps - e->val);
+    int held = tl_deps_hold(deps, dlen);
     if (!held)
         return 0;
-    tl_deps_note_serialized(sep + 1);
-    *answer = v;
-    *len = (size_t)(sep - v);
+    tl_deps_note_serialized(deps, dlen);
+    *answer = e->val;
+    *len = (size_t)(sep - e->val);
     return held;
 }
 

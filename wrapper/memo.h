@@ -29,7 +29,8 @@ void tl_memo_file_store(tl_memo *m, const char *path, const struct stat *before,
 const char *tl_memo_get(tl_memo *m, const char *key);
 void tl_memo_put(tl_memo *m, const char *key, const char *val);
 /* An answer memoized with what it depends on (deps.h), as the value "ANSWER\x1dDEPENDENCIES". get: the number
- * of dependencies when every one still holds (the answer in *answer, not NUL-ended, *len bytes), else 0;
+ * of dependencies when every one still holds (the answer in *answer, not NUL-ended, *len bytes, valid until
+ * the memo is closed), else 0;
  * the dependencies also join any recording in progress. put: stores answer (NULL: "") with the dependencies
  * recorded in d, unless d could not be memoized. */
 struct tl_deps;

@@ -67,9 +67,14 @@ static void check_lookups(tl_memo *m, const struct seen *s)
         const char *v = tl_memo_get(m, s->key[i]);
         if (!v || strcmp(v, last_value(s, s->key[i])) != 0)
             abort();
-        const char *deps = strchr(v, '\x1d');
-        if (deps)
-            (void)tl_deps_hold(deps + 1);
+        const char *deps = strchr(v, '\x1d'), *a;
+        size_t alen;
+        if (!deps)
+            continue;
+        (void)tl_deps_hold(deps + 1, strlen(deps + 1));
+        /* read in place: when held, the answer is the value up to the first separator, never past the record */
+        if (tl_memo_get_held(m, s->key[i], &a, &alen) && (alen != (size_t)(deps - v) || memcmp(a, v, alen) != 0))
+            abort();
     }
 }
 
