@@ -96,7 +96,7 @@ $(LIBTL): $(LIB_OBJ)
 MUSL_GCC     ?= $(shell command -v musl-gcc 2>/dev/null)
 WRAPPER_MUSL := $(if $(SAN),,$(MUSL_GCC))
 MUSL_HDRS    := gelf.h libelf.h ini.h xxhash.h zstd.h zlib.h zconf.h libiberty/libiberty.h libiberty/ansidecl.h
-MUSL_ARCHIVES = $(foreach l,libelf libzstd libxxhash libinih libiberty libz,$(shell $(CC) -print-file-name=$(l).a))
+MUSL_ARCHIVES = $(foreach l,libxxhash libinih libelf libzstd libiberty libz,$(shell $(CC) -print-file-name=$(l).a))
 MUSL_CFLAGS  := $(BASE_CFLAGS) -I$(BUILD)/musl-include $(CFLAGS)
 MUSL_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj-musl/%.o) $(WRAPPER_SRC:%.c=$(BUILD)/obj-musl/%.o) $(BUILD)/obj-musl/wrapper/musl/fortify.o $(BUILD)/obj-musl/wrapper/musl/arena.o $(BUILD)/obj-musl/wrapper/musl/getenv.o $(BUILD)/obj-musl/wrapper/musl/string.o
 

@@ -15,13 +15,23 @@
 
 /* ---- per-process stat cache ---- */
 
+/* What the callers read of a stat, kept compactly: a struct stat is 144 bytes, and ~40 entries of them
+ * spread over one more page (a page fault each, on every warm run). */
+struct ident {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtim, ctim;
+    mode_t mode;
+};
+
 struct cached {
     char *path;
     size_t len; /* compared before the bytes: a warm nvcc run looks up ~50 paths among ~35 */
-    struct stat st;
+    struct ident st;
     int err; /* 0: st valid */
     char *id; /* stat_id of st, made on first use (NULL until then), idlen bytes: sized to fit, not a fixed
-               * buffer per entry that would spread ~40 entries over more pages (a page fault each) */
+               * buffer per entry */
     size_t idlen;
 };
 static struct cached *g_cache;
@@ -35,6 +45,17 @@ static struct cached *find_cached(const char *path, size_t len)
     return NULL;
 }
 
+static void to_stat(const struct ident *id, struct stat *st)
+{
+    memset(st, 0, sizeof *st);
+    st->st_dev = id->dev;
+    st->st_ino = id->ino;
+    st->st_size = id->size;
+    st->st_mtim = id->mtim;
+    st->st_ctim = id->ctim;
+    st->st_mode = id->mode;
+}
+
 /* stat(2) through the cache; *entry is path's cache entry (NULL only when the cache could not grow). */
 static int stat_entry(const char *path, size_t len, struct stat *st, struct cached **entry)
 {
@@ -45,7 +66,7 @@ static int stat_entry(const char *path, size_t len, struct stat *st, struct cach
             errno = c->err;
             return -1;
         }
-        *st = c->st;
+        to_stat(&c->st, st);
         return 0;
     }
     /* path need not end at len (a dependency list is read in place): stat a NUL-ended copy, kept */
@@ -65,7 +86,8 @@ static int stat_entry(const char *path, size_t len, struct stat *st, struct cach
         g_cache = grown;
         g_capcache = cap;
     }
-    g_cache[g_ncache] = (struct cached){ p, len, *st, e, NULL, 0 };
+    g_cache[g_ncache] = (struct cached){ p, len, { st->st_dev, st->st_ino, st->st_size, st->st_mtim, st->st_ctim, st->st_mode },
+                                         e, NULL, 0 };
     *entry = &g_cache[g_ncache++];
     p = NULL;
 out:

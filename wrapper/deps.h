@@ -23,7 +23,8 @@ typedef struct tl_deps {
     int unmemoizable;
 } tl_deps;
 
-/* stat(2) through the per-process cache; 0, or -1 with errno. */
+/* stat(2) through the per-process cache; 0, or -1 with errno. Of *st only the identity fields are filled
+ * (st_dev, st_ino, st_size, st_mode, st_mtim, st_ctim), the rest is zero. */
 int tl_stat_cached(const char *path, struct stat *st);
 
 /* Recording: while d is active (at most 4 nested), every tl_deps_note* call adds to it. */
