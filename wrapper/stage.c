@@ -25,11 +25,7 @@
 
 int tl_stage_is_stage(const char *argv0)
 {
-    /* by hand: musl's strstr sets up a 2 KiB shift table on the stack, on every compile */
-    for (const char *p = argv0 ? strchr(argv0, '/') : NULL; p; p = strchr(p + 1, '/'))
-        if (strncmp(p, STAGE_DIR, sizeof STAGE_DIR - 1) == 0)
-            return getenv(TL_STAGE_ENV_REAL) != NULL;
-    return 0;
+    return argv0 && strstr(argv0, STAGE_DIR) && getenv(TL_STAGE_ENV_REAL) != NULL;
 }
 
 static int nibble(char c)

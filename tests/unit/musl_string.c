@@ -1,4 +1,5 @@
-/* wrapper/musl/string.c (the SSE2 strlen, strchr, strchrnul and memchr of the musl-linked trueline-cc),
+/* wrapper/musl/string.c (the SSE2 strlen, strchr, strchrnul and memchr and the strstr of the musl-linked
+ * trueline-cc),
  * renamed and compared with the C library's at every alignment, length and target position up to a few
  * 16-byte blocks, and on strings that end at the last byte before an unmapped page. */
 #include <stdint.h>
@@ -56,6 +57,28 @@ static int check_page_end(void)
     munmap(m, (size_t)page * 2);
     return bad;
 }
+
+static int check_strstr(void)
+{
+    static const char *const hay[] = { "", "a", "aaab", "abababc", "nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 13.0",
+                                       "x86_64-linux-gnu-gcc-12", "clang++-14", "aab", "abcabd" };
+    static const char *const needle[] = { "", "a", "b", "aab", "ababc", "Cuda compilation tools", "clang", "gcc", "g++",
+                                          "abd", "abcabdx", "c" };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof hay / sizeof *hay; i++)
+        for (size_t j = 0; j < sizeof needle / sizeof *needle; j++)
+            bad |= tl_sse_strstr(hay[i], needle[j]) != strstr(hay[i], needle[j]);
+    /* a haystack ending in a prefix of the needle, on the last bytes before an unmapped page */
+    long page = sysconf(_SC_PAGESIZE);
+    char *m = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED || mprotect(m + page, (size_t)page, PROT_NONE) != 0)
+        return 1;
+    char *s = m + page - 6;
+    memcpy(s, "xxcla", 6);
+    bad |= tl_sse_strstr(s, "clang") != NULL || tl_sse_strstr(s, "cla") != s + 2;
+    munmap(m, (size_t)page * 2);
+    return bad;
+}
 #endif
 
 int main(void)
@@ -63,6 +86,7 @@ int main(void)
 #if defined(__x86_64__) && defined(__SSE2__)
     UNIT_CHECK("SSE2 string functions agree with the C library at every alignment and length", check_all() == 0);
     UNIT_CHECK("SSE2 string functions stop before an unmapped page", check_page_end() == 0);
+    UNIT_CHECK("strstr agrees with the C library, and stops at the haystack's end", check_strstr() == 0);
 #else
     printf("SKIP %s: the SSE2 string functions are built on x86-64 only\n", __FILE__);
 #endif

@@ -1,5 +1,5 @@
 /* Built only into the musl-linked trueline-cc (Makefile, WRAPPER_MUSL), in place of musl's strlen, strchr,
- * strchrnul and memchr, on x86-64 (SSE2 is part of its base ISA; elsewhere musl's own are kept).
+ * strchrnul, memchr and strstr, on x86-64 (SSE2 is part of its base ISA; elsewhere musl's own are kept).
  *
  * Why: a warm hit reads its memo entries in place, so finding separators and ends is most of what it does
  * with its instructions: musl's word-at-a-time versions were a quarter of a warm nvcc hit's ~210 k
@@ -9,12 +9,17 @@
  * crosses into a page the caller's bytes are not on: reading around the ends is safe, never a fault. The
  * bytes before the start are masked off; those past the end are never reported.
  *
+ * strstr: musl's keeps a 2 KiB shift table on the stack for needles over four bytes, which took a fresh
+ * stack page (a page fault) on every warm nvcc hit (the version banner and the host compiler's name are
+ * searched). The haystacks here are names and banners, so: the needle's first byte, then a comparison.
+ *
  * tests/unit/musl_string.c includes this file with TL_STR_NAME renaming the functions, and compares them
  * with the C library's at every alignment and length up to a few blocks. */
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <emmintrin.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifndef TL_STR_NAME
 #define TL_STR_NAME(name) name
@@ -79,6 +84,17 @@ void *TL_STR_NAME(memchr)(const void *src, int c, size_t n)
         if (n <= 16)
             return NULL;
     }
+}
+
+char *TL_STR_NAME(strstr)(const char *h, const char *n)
+{
+    size_t len = TL_STR_NAME(strlen)(n);
+    if (!len)
+        return (char *)h;
+    for (h = TL_STR_NAME(strchr)(h, n[0]); h; h = TL_STR_NAME(strchr)(h + 1, n[0]))
+        if (strncmp(h, n, len) == 0) /* stops at the haystack's end */
+            return (char *)h;
+    return NULL;
 }
 #else
 typedef int tl_musl_string_unused; /* ISO C wants something in every file */
