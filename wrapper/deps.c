@@ -79,7 +79,7 @@ static int stat_entry(const char *path, size_t len, struct stat *st, struct cach
     p[len] = 0;
     int rc = stat(p, st), e = rc ? errno : 0;
     if (g_ncache == g_capcache) {
-        int cap = g_capcache ? g_capcache * 2 : 64; /* a warm nvcc run stats ~40 paths: never regrown */
+        int cap = g_capcache ? g_capcache * 2 : 48; /* a warm nvcc run stats ~36 paths: never regrown */
         struct cached *grown = realloc(g_cache, (size_t)cap * sizeof *grown);
         if (!grown)
             goto out;

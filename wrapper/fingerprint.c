@@ -31,9 +31,9 @@ static void add_compn(tl_invocation *inv, const char *role, size_t rlen, const c
                       tl_hash128 h, int hit)
 {
     int n = inv->ncomps;
-    /* grown in powers of two, not by one: a warm nvcc closure adds ~25 and the allocator never reuses */
-    if (n == 0 || (n >= 8 && (n & (n - 1)) == 0)) {
-        tl_component *c = realloc(inv->comps, (size_t)(n == 0 ? 8 : 2 * n) * sizeof *c);
+    /* room for a warm nvcc closure's ~25 at once, then powers of two: the allocator never reuses */
+    if (n == 0 || (n >= 32 && (n & (n - 1)) == 0)) {
+        tl_component *c = realloc(inv->comps, (size_t)(n == 0 ? 32 : 2 * n) * sizeof *c);
         if (!c)
             return;
         inv->comps = c;

@@ -150,6 +150,11 @@ static void load(tl_memo *m, const char *path)
                 m->cap = want > m->cap ? want : m->cap;
             }
             parse(m, from, end);
+            /* the reserve's unused tail back (in place: the arena of the musl build) */
+            if (m->cap > m->n + 16 && (e = realloc(m->e, (size_t)(m->n + 16) * sizeof *e)) != NULL) {
+                m->e = e;
+                m->cap = m->n + 16;
+            }
         } else if (p != MAP_FAILED) {
             munmap(p, len);
         }
