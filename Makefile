@@ -128,8 +128,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL) $(CHECKER_LIBS) $(ALL_LDFLAGS)
 
-# Includes the musl build's string functions to compare them with the C library's.
+# Include the musl build's string functions (compared with the C library's) and its allocator.
 $(BUILD)/tests/musl_string: wrapper/musl/string.c
+$(BUILD)/tests/musl_arena: wrapper/musl/arena.c
 
 # The decompression floor bench/device.sh states the device audit against (bench/zstd_floor.c).
 $(BUILD)/bench/zstd_floor: bench/zstd_floor.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL)
