@@ -64,14 +64,28 @@ char *tl_concatn(const char *s, ...)
     return out;
 }
 
+/* Formatted into a small buffer first: an 8 KiB one on the stack took two fresh stack pages (page faults)
+ * on every cache hit that stamps; the rare longer string is formatted again into one of its exact size. */
 void tl_strv_pushf(tl_strv *s, const char *fmt, ...)
 {
-    char buf[8192];
+    char small[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    tl_strv_push(s, buf);
+    if (n < 0)
+        n = 0, small[0] = 0;
+    if ((size_t)n < sizeof small) {
+        tl_strv_push(s, small);
+        return;
+    }
+    char *big = xrealloc(NULL, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    grow(s);
+    s->v[s->n++] = big;
+    s->v[s->n] = NULL;
 }
 
 void tl_strv_splice(tl_strv *s, int at, int drop, const tl_strv *ins)

@@ -1,10 +1,11 @@
 /* Cache-hit verification: after a cached compile, the object's record must say it was built by this
  * toolchain (fingerprint) from this effective argv (argv hash). This file finds the record's section(s)
  * with libelf; record_check.c decides.
- * Reading goes through libelf like every other ELF access of the project: objects under 128 KB are read
- * with one read(2) and parsed with elf_memory; larger ones with ELF_C_READ (elfutils 0.188), which reads
- * lazily (one open and four small preads: ELF header, section headers, section-name table, the note),
- * never the whole object, so a large nvcc object (fatbin) costs the same.
+ * Reading goes through libelf like every other ELF access of the project, on a mapping of the object
+ * (ELF_C_READ_MMAP: fstat, mmap, munmap): the object was just written, so its pages are in the page cache
+ * and one fault maps up to sixteen of them, where reading it into a buffer faulted every 4 KiB of the
+ * buffer; a large nvcc object (fatbin) costs no more, as only the headers and the note are touched.
+ * (A file truncated by someone else while mapped could raise SIGBUS; the object is this compile's output.)
  * The host-object test is made on the header libelf already read (no second open). */
 #include "provenance.h"
 
@@ -32,13 +33,7 @@ static int read_record(const char *path, tl_record_check *c, tl_verify_result *r
         return -1;
     }
     elf_version(EV_CURRENT);
-    /* A host object of a hit is usually small (a few KB for gcc, tens of KB with nvcc's fatbin): one read
-     * and libelf on the memory image costs 1 system call where ELF_C_READ's lazy reads cost 7 (fcntl,
-     * fstat, 4 preads); larger files keep the lazy reads, which never touch the bulk of the object. */
-    enum { IMAGE = 128 << 10 };
-    char *image = malloc(IMAGE); /* not static: 128 KiB of .bss split the hot variables over more pages */
-    ssize_t got = image ? read(fd, image, IMAGE) : -1;
-    Elf *elf = got > 0 && (size_t)got < IMAGE ? elf_memory(image, (size_t)got) : elf_begin(fd, ELF_C_READ, NULL);
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     GElf_Ehdr eh;
     size_t shstrndx;
     int rc = -1;
@@ -69,7 +64,6 @@ static int read_record(const char *path, tl_record_check *c, tl_verify_result *r
 out:
     if (elf)
         elf_end(elf);
-    free(image);
     close(fd);
     return rc;
 }
