@@ -38,6 +38,15 @@ static void test_last_block(void)
     UNIT_CHECK("a shrunk last block gives its tail to the next block",
                next > q && next < q + 64 + 64 && filled(q, 64, 0xa5));
     UNIT_CHECK("the block's size follows the resize", malloc_usable_size(q) == 64);
+    /* what a shrink gives back was written: calloc must not hand it out as if fresh */
+    unsigned char *w = malloc(2000);
+    memset(w, 0xff, 2000);
+    w = realloc(w, 8);
+    unsigned char *z = calloc(1, 1500);
+    UNIT_CHECK("calloc over memory a shrink gave back is zeroed", z > w && z < w + 2000 && filled(z, 1500, 0));
+    unsigned char *g = realloc(z, 3000); /* grows in place over given-back and fresh bytes */
+    unsigned char *z2 = (g == z) ? (realloc(g, 16), calloc(1, 2900)) : NULL;
+    UNIT_CHECK("and after a grow and a second shrink", z2 && filled(z2, 2900, 0));
 }
 
 static void test_other_blocks(void)

@@ -4,13 +4,13 @@
  * allocator (mallocng) keeps memory small by mapping a fresh group for each size class and unmapping groups
  * as soon as they empty; on the hit path that was 8 mmap/munmap calls and ~11 page faults of 41 (perf stat
  * -r 500 of --trueline-print-fingerprint: 0.39 ms CPU with mallocng, 0.30 ms with this; docs/wrapper.md).
- * Here small blocks are carved from 1 MiB anonymous chunks and never reused: a hit allocates a few tens of
- * KiB in all. Blocks of 128 KiB and more (files read whole, ELF data of the object being stamped) get their
+ * Here small blocks are carved from 1 MiB anonymous chunks and never reused (only the tail a shrunk last
+ * block gives back is handed out again): a hit allocates a few tens of KiB in all. Blocks of 128 KiB and more (files read whole, ELF data of the object being stamped) get their
  * own mapping and are unmapped by free(), so the stamping stage does not keep what it frees.
  *
  * musl supports replacing malloc in a static link (its own environment bookkeeping keeps a separate internal
- * allocator). Memory from fresh anonymous mappings is zero and small blocks are never handed out twice, so
- * calloc needs no memset. Threads (the fingerprint's cold-path hashing) take a spinlock around the bump. */
+ * allocator). Memory from fresh anonymous mappings is zero, so calloc clears only what a shrunk last block
+ * gave back (see high). Threads (the fingerprint's cold-path hashing) take a spinlock around the bump. */
 #include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -24,7 +24,9 @@
 #define HDR 16 /* before each block: its size, then the offset of its own mapping (bit 0 set) or 0 */
 
 static atomic_flag lock = ATOMIC_FLAG_INIT;
-static unsigned char *cur, *end;
+/* high: the furthest any block of this chunk has reached. Below it, memory may have been written and given
+ * back by a shrink (realloc of the last block), so calloc clears what it hands out there. */
+static unsigned char *cur, *end, *high;
 
 static size_t *hdr(void *p)
 {
@@ -48,7 +50,8 @@ static void *own_mapping(size_t n, size_t align)
     return (void *)u;
 }
 
-static void *bump(size_t n, size_t align)
+/* *used: how many bytes at the block's start were handed out before (0 for fresh memory). */
+static void *bump(size_t n, size_t align, size_t *used)
 {
     while (atomic_flag_test_and_set_explicit(&lock, memory_order_acquire))
         ;
@@ -59,10 +62,13 @@ static void *bump(size_t n, size_t align)
             atomic_flag_clear_explicit(&lock, memory_order_release);
             return errno = ENOMEM, NULL;
         }
-        cur = c, end = c + CHUNK; /* the rest of the old chunk is left unused */
+        cur = high = c, end = c + CHUNK; /* the rest of the old chunk is left unused */
         u = ((uintptr_t)cur + HDR + align - 1) & ~(uintptr_t)(align - 1);
     }
     cur = (unsigned char *)(u + n);
+    *used = (uintptr_t)high > u ? ((uintptr_t)high - u < n ? (uintptr_t)high - u : n) : 0;
+    if (cur > high)
+        high = cur;
     atomic_flag_clear_explicit(&lock, memory_order_release);
     size_t *h = hdr((void *)u);
     h[0] = n;
@@ -70,27 +76,32 @@ static void *bump(size_t n, size_t align)
     return (void *)u;
 }
 
-static void *alloc(size_t n, size_t align)
+static void *alloc(size_t n, size_t align, size_t *used)
 {
+    *used = 0;
     if (align < HDR)
         align = HDR;
     if (align & (align - 1))
         return errno = EINVAL, NULL;
     /* a big alignment in a chunk could waste most of it: those get a mapping of their own too */
-    return n >= BIG || align > 256 ? own_mapping(n, align) : bump(n ? n : 1, align);
+    return n >= BIG || align > 256 ? own_mapping(n, align) : bump(n ? n : 1, align, used);
 }
 
 void *malloc(size_t n)
 {
-    return alloc(n, HDR);
+    size_t used;
+    return alloc(n, HDR, &used);
 }
 
 void *calloc(size_t count, size_t size)
 {
-    size_t n;
+    size_t n, used;
     if (__builtin_mul_overflow(count, size, &n))
         return errno = ENOMEM, NULL;
-    return alloc(n, HDR);
+    void *p = alloc(n, HDR, &used);
+    if (p && used)
+        memset(p, 0, used);
+    return p;
 }
 
 void free(void *p)
@@ -116,6 +127,8 @@ static int resize_last(unsigned char *p, size_t old, size_t n)
     int ok = p + old == cur && n <= (size_t)(end - p);
     if (ok)
         cur = p + n;
+    if (ok && cur > high)
+        high = cur;
     atomic_flag_clear_explicit(&lock, memory_order_release);
     return ok;
 }
@@ -141,14 +154,16 @@ void *realloc(void *p, size_t n)
 
 void *aligned_alloc(size_t align, size_t n)
 {
-    return alloc(n, align);
+    size_t used;
+    return alloc(n, align, &used);
 }
 
 int posix_memalign(void **out, size_t align, size_t n)
 {
     if (align < sizeof(void *))
         return EINVAL;
-    void *p = alloc(n, align);
+    size_t used;
+    void *p = alloc(n, align, &used);
     if (!p)
         return errno == EINVAL ? EINVAL : ENOMEM;
     *out = p;
@@ -157,5 +172,6 @@ int posix_memalign(void **out, size_t align, size_t n)
 
 void *memalign(size_t align, size_t n)
 {
-    return alloc(n, align);
+    size_t used;
+    return alloc(n, align, &used);
 }
