@@ -86,8 +86,8 @@ static int stat_entry(const char *path, size_t len, struct stat *st, struct cach
         g_cache = grown;
         g_capcache = cap;
     }
-    g_cache[g_ncache] = (struct cached){ p, len, { st->st_dev, st->st_ino, st->st_size, st->st_mtim, st->st_ctim, st->st_mode },
-                                         e, NULL, 0 };
+    struct ident id = { st->st_dev, st->st_ino, st->st_size, st->st_mtim, st->st_ctim, st->st_mode };
+    g_cache[g_ncache] = (struct cached){ p, len, id, e, NULL, 0 };
     *entry = &g_cache[g_ncache++];
     p = NULL;
 out:
@@ -280,7 +280,8 @@ int tl_deps_hold(const char *s, size_t n)
     if (!s || !n)
         return 0; /* every real answer depends on something: an empty list is a damaged entry */
     for (const char *stop = s + n; s < stop; held++) {
-        const char *end = memchr(s, SEP_ITEM, (size_t)(stop - s)), *f = end ? memchr(s, SEP_FIELD, (size_t)(end - s)) : NULL;
+        const char *end = memchr(s, SEP_ITEM, (size_t)(stop - s));
+        const char *f = end ? memchr(s, SEP_FIELD, (size_t)(end - s)) : NULL;
         if (!f || f == s || (size_t)(f - s) >= 4096)
             return 0; /* malformed: never trusted */
         size_t idlen, want = (size_t)(end - f - 1);

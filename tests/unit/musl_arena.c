@@ -66,7 +66,8 @@ static void test_other_blocks(void)
     UNIT_CHECK("calloc gives zeroed memory", z && filled(z, 3000, 0));
     void *al = aligned_alloc(64, 100), *page = NULL;
     UNIT_CHECK("aligned_alloc aligns", al && (uintptr_t)al % 64 == 0);
-    UNIT_CHECK("posix_memalign aligns to a page", posix_memalign(&page, 4096, 5000) == 0 && (uintptr_t)page % 4096 == 0);
+    UNIT_CHECK("posix_memalign aligns to a page",
+               posix_memalign(&page, 4096, 5000) == 0 && (uintptr_t)page % 4096 == 0);
     free(page);
 }
 

@@ -60,7 +60,8 @@ static int check_page_end(void)
 
 static int check_strstr(void)
 {
-    static const char *const hay[] = { "", "a", "aaab", "abababc", "nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 13.0",
+    static const char *const hay[] = { "", "a", "aaab", "abababc",
+                                       "nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 13.0",
                                        "x86_64-linux-gnu-gcc-12", "clang++-14", "aab", "abcabd" };
     static const char *const needle[] = { "", "a", "b", "aab", "ababc", "Cuda compilation tools", "clang", "gcc", "g++",
                                           "abd", "abcabdx", "c" };

@@ -5,8 +5,9 @@
  * as soon as they empty; on the hit path that was 8 mmap/munmap calls and ~11 page faults of 41 (perf stat
  * -r 500 of --trueline-print-fingerprint: 0.39 ms CPU with mallocng, 0.30 ms with this; docs/wrapper.md).
  * Here small blocks are carved from 1 MiB anonymous chunks and never reused (only the tail a shrunk last
- * block gives back is handed out again): a hit allocates a few tens of KiB in all. Blocks of 128 KiB and more (files read whole, ELF data of the object being stamped) get their
- * own mapping and are unmapped by free(), so the stamping stage does not keep what it frees.
+ * block gives back is handed out again): a hit allocates a few tens of KiB in all. Blocks of 128 KiB and
+ * more (files read whole, ELF data of the object being stamped) get their own mapping and are unmapped by
+ * free(), so the stamping stage does not keep what it frees.
  *
  * musl supports replacing malloc in a static link (its own environment bookkeeping keeps a separate internal
  * allocator). Memory from fresh anonymous mappings is zero, so calloc clears only what a shrunk last block
