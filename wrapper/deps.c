@@ -45,6 +45,11 @@ static struct cached *find_cached(const char *path, size_t len)
     return NULL;
 }
 
+static struct ident ident_of(const struct stat *st)
+{
+    return (struct ident){ st->st_dev, st->st_ino, st->st_size, st->st_mtim, st->st_ctim, st->st_mode };
+}
+
 static void to_stat(const struct ident *id, struct stat *st)
 {
     memset(st, 0, sizeof *st);
@@ -56,8 +61,9 @@ static void to_stat(const struct ident *id, struct stat *st)
     st->st_mode = id->mode;
 }
 
-/* stat(2) through the cache; *entry is path's cache entry (NULL only when the cache could not grow). */
-static int stat_entry(const char *path, size_t len, struct stat *st, struct cached **entry)
+/* stat(2) through the cache, the identity in *id; *entry is path's cache entry (NULL only when the cache
+ * could not grow). */
+static int stat_entry(const char *path, size_t len, struct ident *id, struct cached **entry)
 {
     struct cached *c = find_cached(path, len);
     *entry = c;
@@ -66,7 +72,7 @@ static int stat_entry(const char *path, size_t len, struct stat *st, struct cach
             errno = c->err;
             return -1;
         }
-        to_stat(&c->st, st);
+        *id = c->st;
         return 0;
     }
     /* path need not end at len (a dependency list is read in place): stat a NUL-ended copy, kept */
@@ -77,7 +83,10 @@ static int stat_entry(const char *path, size_t len, struct stat *st, struct cach
     }
     memcpy(p, path, len);
     p[len] = 0;
-    int rc = stat(p, st), e = rc ? errno : 0;
+    struct stat st;
+    int rc = stat(p, &st), e = rc ? errno : 0;
+    if (rc == 0)
+        *id = ident_of(&st);
     if (g_ncache == g_capcache) {
         int cap = g_capcache ? g_capcache * 2 : 48; /* a warm nvcc run stats ~36 paths: never regrown */
         struct cached *grown = realloc(g_cache, (size_t)cap * sizeof *grown);
@@ -86,8 +95,7 @@ static int stat_entry(const char *path, size_t len, struct stat *st, struct cach
         g_cache = grown;
         g_capcache = cap;
     }
-    struct ident id = { st->st_dev, st->st_ino, st->st_size, st->st_mtim, st->st_ctim, st->st_mode };
-    g_cache[g_ncache] = (struct cached){ p, len, id, e, NULL, 0 };
+    g_cache[g_ncache] = (struct cached){ p, len, rc == 0 ? *id : (struct ident){ 0 }, e, NULL, 0 };
     *entry = &g_cache[g_ncache++];
     p = NULL;
 out:
@@ -99,14 +107,18 @@ out:
 int tl_stat_cached(const char *path, struct stat *st)
 {
     struct cached *c;
-    return stat_entry(path, strlen(path), st, &c);
+    struct ident id;
+    int rc = stat_entry(path, strlen(path), &id, &c);
+    if (rc == 0)
+        to_stat(&id, st);
+    return rc;
 }
 
 /* ---- identities ---- */
 
 /* dev:ino:size:mtime.ns:ctime.ns:mode in hex, "-" when absent. By hand, not snprintf: a warm nvcc
  * lookup checks ~25 of these, and snprintf was a third of the wrapper's instructions (callgrind). */
-static size_t stat_id(const struct stat *st, char out[160])
+static size_t stat_id(const struct ident *st, char out[160])
 {
     if (!st) {
         out[0] = '-';
@@ -114,14 +126,14 @@ static size_t stat_id(const struct stat *st, char out[160])
         return 1;
     }
     char *o = out;
-    o = tl_put_hex(o, (unsigned long long)st->st_dev, ':');
-    o = tl_put_hex(o, (unsigned long long)st->st_ino, ':');
-    o = tl_put_hex(o, (unsigned long long)st->st_size, ':');
-    o = tl_put_hex(o, (unsigned long long)st->st_mtim.tv_sec, '.');
-    o = tl_put_hex(o, (unsigned long long)st->st_mtim.tv_nsec, ':');
-    o = tl_put_hex(o, (unsigned long long)st->st_ctim.tv_sec, '.');
-    o = tl_put_hex(o, (unsigned long long)st->st_ctim.tv_nsec, ':');
-    o = tl_put_hex(o, (unsigned long long)st->st_mode, 0);
+    o = tl_put_hex(o, (unsigned long long)st->dev, ':');
+    o = tl_put_hex(o, (unsigned long long)st->ino, ':');
+    o = tl_put_hex(o, (unsigned long long)st->size, ':');
+    o = tl_put_hex(o, (unsigned long long)st->mtim.tv_sec, '.');
+    o = tl_put_hex(o, (unsigned long long)st->mtim.tv_nsec, ':');
+    o = tl_put_hex(o, (unsigned long long)st->ctim.tv_sec, '.');
+    o = tl_put_hex(o, (unsigned long long)st->ctim.tv_nsec, ':');
+    o = tl_put_hex(o, (unsigned long long)st->mode, 0);
     return (size_t)(o - out) - 1;
 }
 
@@ -195,7 +207,8 @@ void tl_deps_note_stat(const char *path, const struct stat *st)
         }
     }
     char id[160];
-    stat_id(st, id);
+    struct ident i = st ? ident_of(st) : (struct ident){ 0 };
+    stat_id(st ? &i : NULL, id);
     add_item(path, strlen(path), id);
 }
 
@@ -260,7 +273,7 @@ char *tl_deps_serialize(const tl_deps *d)
 /* The identity of path as it stats now (through the cache, formatted once per process); *len its length. */
 static const char *current_id(const char *path, size_t len, char scratch[160], size_t *idlen)
 {
-    struct stat st;
+    struct ident st;
     struct cached *c;
     int ok = stat_entry(path, len, &st, &c) == 0; /* one search of the cache, not two */
     if (c && c->id)

@@ -397,10 +397,8 @@ static void hash_env_value(tl_invocation *inv, tl_hasher *h, const char *name, c
 {
     tl_hasher_update_str(h, name);
     tl_hasher_update_str(h, v); /* NULL hashes differently from "" */
-    char *both = v ? tl_concatn(TL_S(name), TL_S("="), TL_S(v), NULL) : NULL; /* no 8 KiB stack buffer */
-    if (both)
-        tl_strv_push(&inv->env_hashed, both);
-    free(both);
+    if (v)
+        tl_strv_push_owned(&inv->env_hashed, tl_concatn(TL_S(name), TL_S("="), TL_S(v), NULL));
 }
 
 static void hash_env(tl_invocation *inv, tl_hasher *h, const char *name)
@@ -505,7 +503,7 @@ static int closure_from_memo(tl_invocation *inv, tl_memo *memo, const char *key)
         const char *end = memchr(p, '\x1e', (size_t)(stop - p)), *f1 = memchr(p, '\x1f', (size_t)(stop - p));
         const char *f2 = f1 ? memchr(f1 + 1, '\x1f', (size_t)(stop - f1 - 1)) : NULL;
         tl_hash128 hash;
-        if (!end || !f2 || f2 > end || f1 - p >= 256 || f2 - f1 - 1 >= 4096 || end - f2 - 1 != TL_HASH_HEX_LEN ||
+        if (!end || !f2 || f2 > end || end - f2 - 1 != TL_HASH_HEX_LEN ||
             tl_hash_from_hexn(f2 + 1, TL_HASH_HEX_LEN, &hash) != 0)
             goto bad;
         add_compn(inv, p, (size_t)(f1 - p), f2 > f1 + 1 ? f1 + 1 : NULL, (size_t)(f2 - f1 - 1), hash, 1);

@@ -140,17 +140,11 @@ static void load(tl_memo *m, const char *path)
         if (p != MAP_FAILED && len >= sizeof MEMO_HEADER - 1 && memcmp(p, MEMO_HEADER, sizeof MEMO_HEADER - 1) == 0) {
             m->maps[m->nmaps++] = (struct mapping){ p, len };
             const char *from = (const char *)p + sizeof MEMO_HEADER - 1, *end = (const char *)p + len;
-            /* Sized once, by the file: no record is under 64 bytes in practice (a key holds a path or a hash),
-             * and the untouched tail of the array costs no page. A count pass cost as much as the parse;
-             * regrowing (doubling, a copy into fresh pages) only follows a file of tiny records. */
-            int want = m->n + (int)(len / 64) + 16; /* and room for what this run adds */
-            struct entry *e = want > m->cap ? realloc(m->e, (size_t)want * sizeof *e) : m->e;
-            if (e) {
-                m->e = e;
-                m->cap = want > m->cap ? want : m->cap;
-            }
+            /* The index grows by doubling while it is parsed and gives back what it did not fill: in the musl
+             * build the allocator does both in place (nothing else is allocated meanwhile), so neither copies
+             * nor leaves a gap of untouched pages before the next blocks. Room stays for what this run adds. */
             parse(m, from, end);
-            /* the reserve's unused tail back (in place: the arena of the musl build) */
+            struct entry *e;
             if (m->cap > m->n + 16 && (e = realloc(m->e, (size_t)(m->n + 16) * sizeof *e)) != NULL) {
                 m->e = e;
                 m->cap = m->n + 16;

@@ -22,7 +22,8 @@ static const char *const stat_names[TL_STAT_N] = {
 };
 
 /* The counter's file (which < 0: their directory), on the heap: path buffers on the stack (8 KiB) took two
- * fresh stack pages, page faults, on every verified hit. NULL without a cache directory. */
+ * fresh stack pages, page faults, on every verified hit. NULL without a cache directory. snprintf, not
+ * tl_concatn: the hook shares this file and links no strv.c. */
 static char *stats_path(int which)
 {
     const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");

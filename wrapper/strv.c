@@ -29,17 +29,28 @@ static void grow(tl_strv *s)
     }
 }
 
-void tl_strv_insert(tl_strv *s, int at, const char *str)
+static void insert_owned(tl_strv *s, int at, char *str)
 {
     grow(s);
     memmove(s->v + at + 1, s->v + at, (size_t)(s->n - at) * sizeof *s->v);
-    s->v[at] = xstrdup(str);
+    s->v[at] = str;
     s->v[++s->n] = NULL;
+}
+
+void tl_strv_insert(tl_strv *s, int at, const char *str)
+{
+    insert_owned(s, at, xstrdup(str));
 }
 
 void tl_strv_push(tl_strv *s, const char *str)
 {
-    tl_strv_insert(s, s->n, str);
+    insert_owned(s, s->n, xstrdup(str));
+}
+
+void tl_strv_push_owned(tl_strv *s, char *str)
+{
+    if (str)
+        insert_owned(s, s->n, str);
 }
 
 char *tl_concatn(const char *s, ...)
@@ -83,9 +94,7 @@ void tl_strv_pushf(tl_strv *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    grow(s);
-    s->v[s->n++] = big;
-    s->v[s->n] = NULL;
+    tl_strv_push_owned(s, big);
 }
 
 void tl_strv_splice(tl_strv *s, int at, int drop, const tl_strv *ins)

@@ -9,6 +9,8 @@ typedef struct tl_strv {
 } tl_strv;
 
 void tl_strv_push(tl_strv *s, const char *str);
+/* Takes str (malloc'd) itself instead of a copy; NULL pushes nothing. */
+void tl_strv_push_owned(tl_strv *s, char *str);
 void tl_strv_pushf(tl_strv *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tl_strv_insert(tl_strv *s, int at, const char *str);
 /* Replaces s[at, at+drop) by copies of ins in one move: folding a long options file stays linear. */
