@@ -482,11 +482,9 @@ static char *closure_key(const tl_invocation *inv, const tl_config *cfg, const c
     for (int i = 0; i < sel.n; i++)
         tl_hasher_update_str(h, sel.v[i]);
     tl_strv_free(&sel);
-    char hex[TL_HASH_HEX_LEN + 1], *key = malloc(TL_HASH_HEX_LEN + 4);
+    char hex[TL_HASH_HEX_LEN + 1];
     tl_hash_hex(tl_hasher_final(h), hex);
-    if (key)
-        snprintf(key, TL_HASH_HEX_LEN + 4, "t\x1f%s", hex);
-    return key;
+    return tl_concatn(TL_S("t\x1f"), hex, (size_t)TL_HASH_HEX_LEN, NULL);
 }
 
 /* An answer-with-dependencies memo entry (memo.h): the answer is "role\x1fpath\x1fhash\x1e..." (empty

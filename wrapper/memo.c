@@ -28,9 +28,10 @@
  * when it is first looked up. */
 struct entry {
     const char *key, *val;
-    size_t klen, vlen; /* klen compared first: most keys share a prefix ("r\x1f", "f:/usr/...") */
-    int fresh; /* added by this process */
-    int key_owned, val_owned; /* our own NUL-terminated copies; else they point into a mapping */
+    unsigned klen, vlen; /* klen compared first: most keys share a prefix ("r\x1f", "f:/usr/..."); a record's
+                          * lengths have at most 8 hex digits */
+    unsigned char fresh; /* added by this process */
+    unsigned char key_owned, val_owned; /* our own NUL-terminated copies; else they point into a mapping */
 };
 
 struct mapping {
@@ -69,7 +70,7 @@ static void add(tl_memo *m, const char *key, const char *val, int fresh)
         free(v);
         return;
     }
-    m->e[m->n++] = (struct entry){ k, v, strlen(k), strlen(v), fresh, 1, 1 };
+    m->e[m->n++] = (struct entry){ k, v, (unsigned)strlen(k), (unsigned)strlen(v), (unsigned char)fresh, 1, 1 };
 }
 
 static void free_entries(tl_memo *m)
@@ -118,7 +119,7 @@ static void parse(tl_memo *m, const char *p, const char *end)
             break;
         if (grow(m) != 0)
             break;
-        m->e[m->n++] = (struct entry){ key, key + kl + 1, kl, vl, 0, 0, 0 };
+        m->e[m->n++] = (struct entry){ key, key + kl + 1, (unsigned)kl, (unsigned)vl, 0, 0, 0 };
         p = key + kl + 1 + vl + 1;
     }
 }

@@ -29,8 +29,8 @@ void tl_run_prepare_env(const tl_invocation *inv)
     setenv(TL_ACTIVE_ENV, tl_active_env_value(), 1);
     if (inv->cache == TL_CACHE_CCACHE) {
         /* ccache then identifies the compiler by our fingerprint instead of the driver's size+mtime. */
-        char v[TL_HASH_HEX_LEN + 16];
-        snprintf(v, sizeof v, "string:%s", inv->fp_hex);
+        char v[TL_HASH_HEX_LEN + 16] = "string:"; /* joined by hand: no printf code on a cache hit */
+        memcpy(v + 7, inv->fp_hex, sizeof inv->fp_hex);
         setenv("CCACHE_COMPILERCHECK", v, 1);
     } else if (inv->cache == TL_CACHE_SCCACHE) {
         setenv("SCCACHE_C_CUSTOM_CACHE_BUSTER", inv->fp_hex, 1);
