@@ -321,11 +321,13 @@ static enum tl_family family_by_version(const char *v)
     return TL_FAM_OTHER;
 }
 
-void tl_detect_family(tl_invocation *inv, tl_memo *memo)
+void tl_detect_family(tl_invocation *inv, tl_memo *memo, int want_version)
 {
+    inv->family = family_by_name(inv->compiler_arg);
+    if (inv->family != TL_FAM_OTHER && !want_version)
+        return; /* a warm hit with nothing to record: no probe lookup (its key, search and copy) */
     char *probe[] = { inv->compiler_path, "--version", NULL };
     const char *v = tl_memo_probe(memo, probe);
-    inv->family = family_by_name(inv->compiler_arg);
     if (inv->family == TL_FAM_OTHER)
         inv->family = family_by_version(v);
     if (v) {

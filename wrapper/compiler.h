@@ -29,7 +29,8 @@ const char *tl_self_path(void);
  * when there is nothing to run (status 127), -2 on a bad [wrapper] cache value (status 2), -3 when the named
  * compiler exists but is not executable (status 126, as a shell). */
 int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg, tl_error *err);
-/* Family from the name, else from the memoized --version probe; also fills inv->version. */
-void tl_detect_family(tl_invocation *inv, tl_memo *memo);
+/* Family from the name, else from the memoized --version probe, which also fills inv->version; with
+ * want_version 0 a family known by name is all (inv->version stays NULL). */
+void tl_detect_family(tl_invocation *inv, tl_memo *memo, int want_version);
 
 #endif

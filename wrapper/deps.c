@@ -283,24 +283,24 @@ static int id_holds(const char *path, size_t len, const char *s, size_t n)
                                          (unsigned long long)st.size,         (unsigned long long)st.mtim.tv_sec,
                                          (unsigned long long)st.mtim.tv_nsec, (unsigned long long)st.ctim.tv_sec,
                                          (unsigned long long)st.ctim.tv_nsec, (unsigned long long)st.mode };
-    static const char after[8] = ":::.:.:"; /* the last field ends the text */
+    static const char after[8] = { ':', ':', ':', '.', ':', '.', ':', SEP_ITEM };
+    /* The text is followed by SEP_ITEM (tl_deps_hold found it there), which is no hex digit: every field's
+     * digits end by the time s reaches it, so no bound is checked per byte. */
     const char *end = s + n;
     for (int i = 0; i < 8; i++) {
+        const char *digits = s;
         unsigned long long v = 0;
-        int digits = 0;
-        for (; s < end && *s != after[i]; s++, digits++) {
-            unsigned ch = (unsigned char)*s;
-            unsigned d = ch - '0' <= 9 ? ch - '0' : ch - 'a' <= 5 ? ch - 'a' + 10 : 16;
-            if (d == 16 || digits == 16)
-                return 0;
+        for (;; s++) {
+            unsigned ch = (unsigned char)*s, d = ch - '0';
+            if (d > 9 && (d = ch - 'a' + 10) - 10 > 5)
+                break;
             v = v << 4 | d;
         }
-        if (!digits || v != want[i])
+        if (s == digits || s - digits > 16 || v != want[i] || *s != after[i])
             return 0;
-        if (i < 7 && s++ == end) /* past the separator; the text ended before the last field */
-            return 0;
+        s++;
     }
-    return s == end;
+    return s == end + 1;
 }
 
 int tl_deps_hold(const char *s, size_t n)

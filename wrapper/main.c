@@ -116,7 +116,8 @@ static int run_nested(int argc, char **argv)
 static int pipeline(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, double *fp_ms, tl_error *err)
 {
     double t0 = now_ms(inv->explain);
-    tl_detect_family(inv, memo);
+    /* the version goes into provenance records and explain's report, nowhere else */
+    tl_detect_family(inv, memo, inv->explain || tl_prov_stamps());
     if (tl_effective_argv(inv, err) != 0)
         return -1;
     tl_analyze(inv);
@@ -147,9 +148,9 @@ static int wrap(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, int pri
 {
     tl_error err = { { 0 } }, merr;
     double fp_ms = 0;
+    tl_prov_set_config(cfg);
     if (pipeline(inv, cfg, memo, &fp_ms, &err) != 0)
         return wrapper_failed(inv, cfg, err.msg);
-    tl_prov_set_config(cfg);
     if (tl_prov_may_verify_in_cache(inv))
         tl_incache_probe(inv, memo); /* before the save: the answer is memoized */
     if (tl_prov_wanted(inv))

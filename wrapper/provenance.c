@@ -86,6 +86,11 @@ static int is_link(const tl_invocation *inv)
 static int stage_applies(const tl_invocation *inv);
 static char *g_stage;
 
+int tl_prov_stamps(void)
+{
+    return set()->stamp;
+}
+
 int tl_prov_wanted(const tl_invocation *inv)
 {
     /* The cache runs the stage, which stamps on a miss; without verification nothing is left to do after

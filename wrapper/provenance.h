@@ -72,6 +72,8 @@ void tl_prov_set_config(const struct tl_config *cfg);
 const char *tl_prov_compiler_for(const struct tl_invocation *inv);
 /* Sets the stage's variables (after tl_prov_compiler_for chose the stage). */
 void tl_prov_prepare_env(const struct tl_invocation *inv);
+/* Whether the configuration stamps provenance at all (the compiler's version is then recorded). */
+int tl_prov_stamps(void);
 /* Whether the compile needs the wrapper after it ends (stamp, verify, link record) instead of exec. */
 int tl_prov_wanted(const struct tl_invocation *inv);
 /* For a compile the wrapper would wait for only to verify the cache hit: arms the hook that verifies in

@@ -26,7 +26,9 @@ void tl_run_prepare_env(const tl_invocation *inv)
 {
     for (int i = 0; i < inv->unset_env.n; i++)
         unsetenv(inv->unset_env.v[i]);
-    setenv(TL_ACTIVE_ENV, tl_active_env_value(), 1);
+    const char *active = tl_active_env_value();
+    if (active != getenv(TL_ACTIVE_ENV)) /* main set it before anything ran; a setenv again is a copy for nothing */
+        setenv(TL_ACTIVE_ENV, active, 1);
     if (inv->cache == TL_CACHE_CCACHE) {
         /* ccache then identifies the compiler by our fingerprint instead of the driver's size+mtime. */
         char v[TL_HASH_HEX_LEN + 16] = "string:"; /* joined by hand: no printf code on a cache hit */
