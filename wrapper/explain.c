@@ -82,6 +82,8 @@ void tl_explain(const tl_invocation *inv, double fingerprint_ms, FILE *out)
         fprintf(out, "trueline-cc: cache key: CCACHE_COMPILERCHECK=string:%s\n", inv->fp_hex);
     else if (inv->cache == TL_CACHE_SCCACHE)
         fprintf(out, "trueline-cc: cache key: SCCACHE_C_CUSTOM_CACHE_BUSTER=%s\n", inv->fp_hex);
-    fprintf(out, "trueline-cc: memo cache: %s%s%s\n", inv->memo_dir ? inv->memo_dir : "(off)",
-            inv->memo_problem ? ": " : "", inv->memo_problem ? inv->memo_problem : "");
+    static const char *const how[] = { "", " (read through its index)", " (read record by record: no index)" };
+    fprintf(out, "trueline-cc: memo cache: %s%s%s%s\n", inv->memo_dir ? inv->memo_dir : "(off)",
+            how[inv->memo_read >= 0 && inv->memo_read <= 2 ? inv->memo_read : 0], inv->memo_problem ? ": " : "",
+            inv->memo_problem ? inv->memo_problem : "");
 }

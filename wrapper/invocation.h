@@ -61,6 +61,7 @@ typedef struct tl_invocation {
     double resolve_ms;  /* explain: time spent finding the cache and the compiler on PATH (classify) */
     char *memo_dir;     /* where the memo cache lives (NULL: disabled) */
     char *memo_problem; /* why the memo cache could not be written, for explain */
+    int memo_read;      /* tl_memo_read_mode of the memo as opened, for explain */
 } tl_invocation;
 
 void tl_invocation_free(tl_invocation *inv);

@@ -201,6 +201,7 @@ int main(int argc, char **argv)
     /* Open before classify: where ccache and the compiler are on PATH is memoized too (compiler.c). */
     inv.memo_dir = cfg_bad ? NULL : memo_dir(&cfg);
     tl_memo *memo = tl_memo_open(inv.memo_dir);
+    inv.memo_read = tl_memo_read_mode(memo);
     tl_find_program_memo(memo);
     int rc;
     double t0 = now_ms(explain);

@@ -14,10 +14,10 @@
 
 #include "bytes.h"
 #include "deps.h"
+#include "memo_file.h"
 #include "strv.h"
 
 #define MEMO_FILE "memo-v2"
-#define MEMO_HEADER "trueline-memo 2\n"
 /* The format before records carried their lengths; removed by the next writer (never read). */
 #define MEMO_FILE_V1 "memo-v1"
 /* Bounded so a long-lived cache never grows without limit: the oldest half is dropped beyond this. */
@@ -41,10 +41,13 @@ struct mapping {
 
 struct tl_memo {
     char *dir;
-    struct entry *e;
+    struct entry *e; /* what this process added, and what it looked up through the index */
     int n, cap, dirty;
     struct mapping *maps; /* loaded files the entries point into */
     int nmaps;
+    tl_memo_index ix; /* the loaded file's index (memo_file.h); ix.table NULL: its records are all in e */
+    const char *map;
+    size_t maplen;
 };
 
 static int grow(tl_memo *m)
@@ -87,44 +90,21 @@ static void free_entries(tl_memo *m)
     free(m->maps);
 }
 
-/* Records are "KLEN:VLEN:key\tvalue\n", the lengths in hex. They let a reader step from record to record
- * without scanning the bytes between: finding the line ends of a whole memo file (tens of KB) was a fifth of a
- * warm wrapper run's instructions. A record whose lengths do not land on its tab and newline ends the reading
- * (a torn or foreign file): what follows is skipped, never trusted. */
-static const char *get_len(const char *p, const char *end, char stop, size_t *out)
-{
-    size_t v = 0;
-    int digits = 0;
-    for (; p < end && *p != stop; p++, digits++) {
-        unsigned c = (unsigned char)*p;
-        unsigned d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : 16;
-        if (d == 16 || digits == 8)
-            return NULL;
-        v = v << 4 | d;
-    }
-    if (p == end || digits == 0)
-        return NULL;
-    *out = v;
-    return p + 1;
-}
-
+/* Every record, in file order (the index record left out); a malformed one ends the reading (memo_file.h). */
 static void parse(tl_memo *m, const char *p, const char *end)
 {
-    while (p < end) {
-        size_t kl, vl;
-        const char *key = get_len(p, end, ':', &kl);
-        key = key ? get_len(key, end, ':', &vl) : NULL;
-        if (!key || kl == 0 || kl >= (size_t)(end - key) || vl >= (size_t)(end - key) - kl - 1 ||
-            key[kl] != '\t' || key[kl + 1 + vl] != '\n')
-            break;
+    tl_memo_rec r;
+    for (; p < end && tl_memo_rec_at(p, end, &r) == 0; p = r.next) {
+        if (tl_memo_rec_is_index(&r))
+            continue;
         if (grow(m) != 0)
             break;
-        m->e[m->n++] = (struct entry){ key, key + kl + 1, (unsigned)kl, (unsigned)vl, 0, 0, 0 };
-        p = key + kl + 1 + vl + 1;
+        m->e[m->n++] = (struct entry){ r.key, r.val, (unsigned)r.klen, (unsigned)r.vlen, 0, 0, 0 };
     }
 }
 
-static void load(tl_memo *m, const char *path)
+/* Maps the file; with an index (and !all) its records are found through it on demand, else all are read. */
+static void load(tl_memo *m, const char *path, int all)
 {
     int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC); /* openat: musl's open() adds an fcntl for O_CLOEXEC */
     if (fd < 0)
@@ -138,9 +118,15 @@ static void load(tl_memo *m, const char *path)
         /* trueline-cc replaces the file only by rename, never in place, so the mapping cannot shrink under us
          * (only a person truncating the file by hand while a compile reads it could cause SIGBUS). */
         void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p != MAP_FAILED && len >= sizeof MEMO_HEADER - 1 && memcmp(p, MEMO_HEADER, sizeof MEMO_HEADER - 1) == 0) {
+        if (p != MAP_FAILED && len >= sizeof TL_MEMO_HEADER - 1 &&
+            memcmp(p, TL_MEMO_HEADER, sizeof TL_MEMO_HEADER - 1) == 0) {
             m->maps[m->nmaps++] = (struct mapping){ p, len };
-            const char *from = (const char *)p + sizeof MEMO_HEADER - 1, *end = (const char *)p + len;
+            const char *from = (const char *)p + sizeof TL_MEMO_HEADER - 1, *end = (const char *)p + len;
+            if (!all && tl_memo_index_open(p, len, &m->ix) == 0) {
+                m->map = p, m->maplen = len;
+                close(fd);
+                return;
+            }
             /* The index grows by doubling while it is parsed and gives back what it did not fill: in the musl
              * build the allocator does both in place (nothing else is allocated meanwhile), so neither copies
              * nor leaves a gap of untouched pages before the next blocks. Room stays for what this run adds. */
@@ -165,17 +151,23 @@ tl_memo *tl_memo_open(const char *dir)
     m->dir = strdup(dir);
     char *path = tl_concatn(TL_S(dir), TL_S("/" MEMO_FILE), NULL);
     if (path)
-        load(m, path);
+        load(m, path, 0);
     free(path);
     return m;
 }
 
-static struct entry *find(const tl_memo *m, const char *key, size_t n)
+/* The entry of key: one added or looked up already (the latest), else the file's record through its index,
+ * kept as an entry from then on. The pointer is valid until the next find or add. */
+static struct entry *find(tl_memo *m, const char *key, size_t n)
 {
     for (int i = m->n - 1; i >= 0; i--)
         if (m->e[i].klen == n && tl_bytes_equal(m->e[i].key, key, n))
             return &m->e[i];
-    return NULL;
+    tl_memo_rec r;
+    if (tl_memo_index_find(&m->ix, m->map, m->maplen, key, n, &r) != 0 || grow(m) != 0)
+        return NULL;
+    m->e[m->n] = (struct entry){ r.key, r.val, (unsigned)r.klen, (unsigned)r.vlen, 0, 0, 0 };
+    return &m->e[m->n++];
 }
 
 /* The value as a C string (copied out of the mapping on first use); NULL when absent or out of memory. */
@@ -262,7 +254,7 @@ __attribute__((noinline)) static int save_dirty(tl_memo *m, tl_error *err)
     tl_memo now = { 0 };
     char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/" MEMO_FILE, m->dir);
-    load(&now, path);
+    load(&now, path, 1);
     for (int i = 0; i < m->n; i++) {
         if (!m->e[i].fresh)
             continue;
@@ -297,17 +289,16 @@ __attribute__((noinline)) static int save_dirty(tl_memo *m, tl_error *err)
         tl_fail(err, "%s: cannot write memo cache: %s", tmp, strerror(errno));
         goto out;
     }
-    int bad = write_all(fd, MEMO_HEADER, sizeof MEMO_HEADER - 1);
-    for (int i = from; i < now.n && !bad; i++) {
-        char lens[40];
-        size_t kl = now.e[i].klen, vl = now.e[i].vlen;
-        int ln = snprintf(lens, sizeof lens, "%zx:%zx:", kl, vl);
-        bad |= write_all(fd, lens, (size_t)ln);
-        bad |= write_all(fd, now.e[i].key, kl);
-        bad |= write_all(fd, "\t", 1);
-        bad |= write_all(fd, now.e[i].val, vl);
-        bad |= write_all(fd, "\n", 1);
-    }
+    tl_memo_rec *recs = malloc((size_t)(now.n - from + 1) * sizeof *recs);
+    size_t len = 0;
+    char *file = NULL;
+    for (int i = from; recs && i < now.n; i++)
+        recs[i - from] = (tl_memo_rec){ now.e[i].key, now.e[i].val, now.e[i].klen, now.e[i].vlen, NULL };
+    if (recs)
+        file = tl_memo_file_build(recs, now.n - from, &len);
+    int bad = !file || write_all(fd, file, len) != 0;
+    free(file);
+    free(recs);
     if (close(fd) != 0 || bad || rename(tmp, path) != 0) {
         tl_fail(err, "%s: cannot write memo cache: %s", path, strerror(errno));
         unlink(tmp);
@@ -320,6 +311,11 @@ __attribute__((noinline)) static int save_dirty(tl_memo *m, tl_error *err)
 out:
     free_entries(&now);
     return rc;
+}
+
+int tl_memo_read_mode(const tl_memo *m)
+{
+    return !m || !m->nmaps ? 0 : m->ix.table ? 1 : 2;
 }
 
 void tl_memo_close(tl_memo *m)
@@ -436,14 +432,24 @@ void tl_memo_put_held(tl_memo *m, const char *key, const char *answer, const tl_
 void tl_memo_fuzz_each(const tl_memo *m, void (*fn)(const char *key, size_t klen, const char *val, size_t vlen, void *ctx),
                        void *ctx)
 {
+    if (m && m->ix.table) { /* read through the index: every record of the file, as a full reading has them */
+        tl_memo_rec r;
+        const char *end = m->map + m->maplen;
+        for (const char *p = m->map + sizeof TL_MEMO_HEADER - 1; p < end && tl_memo_rec_at(p, end, &r) == 0; p = r.next)
+            if (!tl_memo_rec_is_index(&r))
+                fn(r.key, r.klen, r.val, r.vlen, ctx);
+        return;
+    }
     for (int i = 0; m && i < m->n; i++)
         fn(m->e[i].key, m->e[i].klen, m->e[i].val, m->e[i].vlen, ctx);
 }
+
+
 #endif
 
 void tl_memo_put(tl_memo *m, const char *key, const char *val)
 {
-    if (!m || !m->dir || strpbrk(key, "\t\n") || strpbrk(val, "\t\n"))
+    if (!m || !m->dir || strpbrk(key, "\t\n") || strpbrk(val, "\t\n") || strcmp(key, TL_MEMO_INDEX_KEY) == 0)
         return;
     const char *old = lookup(m, key);
     if (old && strcmp(old, val) == 0)

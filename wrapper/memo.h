@@ -16,6 +16,10 @@ tl_memo *tl_memo_open(const char *dir);
 /* Writes new entries back; returns -1 with err set when the directory or file cannot be written. */
 int tl_memo_save(tl_memo *m, tl_error *err);
 void tl_memo_close(tl_memo *m);
+/* How the file was read: 0 none was loaded, 1 through its index (records found on demand: a lookup finds a
+ * record of the key, or none where the index is damaged), 2 every record (no index, or one that does not fit
+ * the file). */
+int tl_memo_read_mode(const tl_memo *m);
 
 /* Content hash of path (following symlinks); *hit says whether it came from the memo. */
 int tl_memo_file_hash(tl_memo *m, const char *path, tl_hash128 *out, int *hit, tl_error *err);

@@ -185,7 +185,19 @@ for l in lines:
     assert (len(k), len(v)) == (int(m.group(1), 16), int(m.group(2), 16)), l
 assert lines' "$memo"
 check "no temp files left behind" test -z "$(ls -A "$XDG_CACHE_HOME/trueline" | grep -v '^memo-v2$')"
+check "the first record is the index, sized for this file" python3 -c '
+import os, sys
+d = open(sys.argv[1], "rb").read()
+first = d.split(b"\n")[1]
+k, _, v = first.split(b":", 2)[2].partition(b"\t")
+nb = int(v[8:16], 16)
+assert k == b"#index" and int(v[:8], 16) == len(d) == os.path.getsize(sys.argv[1]), (k, v[:16])
+assert nb & (nb - 1) == 0 and len(v) == 16 + 8 * nb
+n = d.count(b"\n") - 2
+assert nb >= 2 * n and sum(v[16 + 8 * i:24 + 8 * i] != b"0" * 8 for i in range(nb)) == n' "$memo"
 trueline-cc --trueline-explain gcc -c a.c -o warm.o 2>ex.txt
+contains "... a warm run reads it through the index" ex.txt 'memo cache: .* \(read through its index\)'
+
 check "after the race every component comes from the memo" test "$(grep -c 'component .* (memo)$' ex.txt)" = "$(grep -c 'component .*: [0-9a-f]\{32\} /' ex.txt)"
 check "... and the fingerprint equals the racers'" grep -q "fingerprint: $(cat fp.1)" ex.txt
 cp "$memo" memo.good
@@ -203,6 +215,11 @@ EOF
 trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c > fp.torn 2>ex.torn
 check "a record with a wrong length: the same fingerprint, nothing after it trusted" cmp -s fp.torn fp.1
 contains "... the closure is walked again" ex.torn 'closure: walked'
+cp memo.good "$memo"; printf '4:1:f:/x\ty\n' >> "$memo" # a record appended by hand: the index no longer fits
+trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c > fp.appended 2>ex.appended
+check "a memo edited after its index was written: the same fingerprint" cmp -s fp.appended fp.1
+contains "... read record by record" ex.appended 'memo cache: .* \(read record by record: no index\)'
+contains "... and its entries still trusted (the closure from the memo)" ex.appended 'closure: from the memo'
 printf 'trueline-memo 1\nold\tformat\n' > "$XDG_CACHE_HOME/trueline/memo-v1"
 rm -f "$memo"; trueline-cc --trueline-print-fingerprint gcc -c a.c >/dev/null
 check "the first-format memo file (memo-v1) is removed by the next writer" test ! -e "$XDG_CACHE_HOME/trueline/memo-v1" -a -s "$memo"
