@@ -68,23 +68,35 @@ def ccache_counts():
     c = dict(l.split("\t") for l in out.splitlines() if "\t" in l)
     return int(c.get("direct_cache_hit", 0)) + int(c.get("preprocessed_cache_hit", 0)), int(c.get("cache_miss", 0))
 
-def pairs(base, tl, env=None):
+def rounds(base, cands, env=None):
+    """Each round runs base and every candidate once, in an order that rotates and reverses from round to
+    round, so that a slow moment of the host hits all alike; the rows of one call are compared within the
+    same time. Per candidate: medians of the base's and the candidate's wall times, of the per-round
+    differences in wall and in CPU time."""
     # Both sides get the same environment, the bare call too (ccache ignores trueline's variables): Python
     # turns an env dict into the child's environment on every call, ~35 us here, which env=None skips; given
     # to one side only, that was counted as the wrapper's (the sessions before the eighth).
-    for c in (base, tl, base, tl):  # fill the cache, the memo and the page cache
-        run(c, env=env)
+    cmds = [base] + cands
+    for _ in range(2):  # fill the cache, the memo and the page cache
+        for c in cmds:
+            run(c, env=env)
     h0, m0 = ccache_counts()
-    bw, tw, dw, dc = [], [], [], []
-    for i in range(PAIRS):  # alternate which goes first so drift hits both alike
-        if i % 2 == 0:
-            b = run(base, env); t = run(tl, env)
-        else:
-            t = run(tl, env); b = run(base, env)
-        bw.append(b[0]); tw.append(t[0]); dw.append(t[0] - b[0]); dc.append(t[1] - b[1])
+    res = [[] for _ in cmds]
+    for i in range(PAIRS):
+        order = list(range(len(cmds)))
+        order = order[i % len(order):] + order[:i % len(order)]
+        for k in (order if i % 2 == 0 else order[::-1]):
+            res[k].append(run(cmds[k], env))
     h1, m1 = ccache_counts()
-    assert m1 == m0 and h1 - h0 == 2 * PAIRS, "not all timed calls were cache hits"
-    return med(bw), med(tw), med(dw), med(dc)
+    assert m1 == m0 and h1 - h0 == len(cmds) * PAIRS, "not all timed calls were cache hits"
+    out = []
+    for k in range(1, len(cmds)):
+        out.append((med(r[0] for r in res[0]), med(r[0] for r in res[k]),
+                    med(a[0] - b[0] for a, b in zip(res[k], res[0])), med(a[1] - b[1] for a, b in zip(res[k], res[0]))))
+    return out
+
+def pairs(base, tl, env=None):
+    return rounds(base, [tl], env)[0]
 
 def syscalls(cmd, env=None, follow=False):
     """System calls of cmd (follow: with every child), counted in strace's log (strace -c also counted
@@ -159,11 +171,13 @@ if CCACHE:
     for name, b, t in cases:
         # The wrapper alone (provenance stamping off: it execs ccache), then as shipped (the cache runs the
         # stamping stage on misses; on a hit the wrapper waits for ccache and verifies the object's record).
+        # The design floor and the wrapper in the same rounds: their difference is trueline-cc's own code.
         rp = replayed(t, name.split()[0])
+        both = rounds(b, ([[rp[0]]] if rp else []) + [t], NOPROV)
         if rp:
             rows.append((name + ", design floor: trueline-cc's %d system calls replayed, nothing else" % rp[1],)
-                        + pairs(b, [rp[0]], NOPROV))
-        rows.append((name + ", wrapper only (provenance stamp off)",) + pairs(b, t, NOPROV))
+                        + both[0])
+        rows.append((name + ", wrapper only (provenance stamp off)",) + both[-1])
         rows.append((name + ", as shipped (with provenance stage)",) + pairs(b, t))
         if name.startswith("gcc"):
             rows.append((name + ", wrapper only, the memo holding %d other records" % BIG_MEMO,) + big_memo(b, t))
