@@ -48,6 +48,8 @@ struct tl_memo {
     tl_memo_index ix; /* the loaded file's index (memo_file.h); ix.table NULL: its records are all in e */
     const char *map;
     size_t maplen;
+    int fd; /* the indexed file's, open until tl_memo_close: on a hit the exec closes it (O_CLOEXEC), a
+               system call less on every compile; -1 when none */
 };
 
 static int grow(tl_memo *m)
@@ -124,7 +126,9 @@ static void load(tl_memo *m, const char *path, int all)
             const char *from = (const char *)p + sizeof TL_MEMO_HEADER - 1, *end = (const char *)p + len;
             if (!all && tl_memo_index_open(p, len, &m->ix) == 0) {
                 m->map = p, m->maplen = len;
-                close(fd);
+                if (m->fd >= 0)
+                    close(m->fd);
+                m->fd = fd;
                 return;
             }
             /* The index grows by doubling while it is parsed and gives back what it did not fill: in the musl
@@ -146,6 +150,8 @@ static void load(tl_memo *m, const char *path, int all)
 tl_memo *tl_memo_open(const char *dir)
 {
     tl_memo *m = calloc(1, sizeof *m);
+    if (m)
+        m->fd = -1;
     if (!m || !dir)
         return m;
     m->dir = strdup(dir);
@@ -251,7 +257,7 @@ int tl_memo_save(tl_memo *m, tl_error *err)
 
 __attribute__((noinline)) static int save_dirty(tl_memo *m, tl_error *err)
 {
-    tl_memo now = { 0 };
+    tl_memo now = { .fd = -1 };
     char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/" MEMO_FILE, m->dir);
     load(&now, path, 1);
@@ -323,6 +329,8 @@ void tl_memo_close(tl_memo *m)
     if (!m)
         return;
     free_entries(m);
+    if (m->fd >= 0)
+        close(m->fd);
     free(m->dir);
     free(m);
 }

@@ -260,6 +260,27 @@ check "a new 'as' in an earlier PATH directory: the fingerprint changes" test -n
 contains "... it is the host assembler now" ex6.txt "component as: [0-9a-f]{32} $TC/early/as"
 rm "$TC/early/as"
 check "... and removing it again restores the fingerprint" test "$(tfp ex7.txt)" = "$fp4"
+# The directory the driver is found in is no dependency of its PATH lookup (compiler.c): the driver's own
+# identity covers it, a stat less on every warm lookup. Read from the memo's record of that lookup.
+python3 - "$XDG_CACHE_HOME/trueline/memo-v2" "$TC/early" > lookup.txt <<'PY'
+import re, sys
+for l in open(sys.argv[1], encoding="latin-1").read().split("\n"):
+    m = re.match(r"[0-9a-f]+:[0-9a-f]+:", l)
+    k, _, v = l[m.end():].partition("\t") if m else ("", "", "")
+    if k.startswith("r\x1fgcc\x1f" + sys.argv[2] + ":"):
+        found, _, deps = v.partition("\x1d")
+        print("found", found)
+        for d in deps.split("\x1e"):
+            print("dep", d.partition("\x1f")[0])
+PY
+contains "the memoized PATH lookup of gcc found the fake driver" lookup.txt "^found $TC/bin/gcc\$"
+contains "... depends on the driver itself" lookup.txt "^dep $TC/bin/gcc\$"
+contains "... and on the earlier PATH directory" lookup.txt "^dep $TC/early\$"
+lacks "... but not on the driver's own directory" lookup.txt "^dep $TC/bin\$"
+{ cat "$TC/bin/gcc"; echo "# a new build of the driver"; } > "$T/gcc.new" && chmod +x "$T/gcc.new" && mv "$T/gcc.new" "$TC/bin/gcc"
+fp10=$(tfp ex10.txt)
+check "the driver replaced (renamed over): the fingerprint changes" test -n "$fp10" -a "$fp10" != "$fp4"
+contains "... the closure was walked again" ex10.txt 'closure: walked'
 
 # Damaged closure/PATH-lookup entries (a path that is not the one found, a hash that is not hex, no
 # dependencies) are never trusted: the lookups are redone and the fingerprint is the memo-less one.
