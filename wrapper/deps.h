@@ -47,7 +47,10 @@ void tl_deps_note_serialized(const char *s, size_t n);
 /* "path\x1fid\x1e..." (no tabs or newlines); NULL when d is unmemoizable or cannot be serialized. */
 char *tl_deps_serialize(const tl_deps *d);
 /* The number of dependencies in the n bytes at s when every one stats as recorded, else 0 (also for an
- * empty or malformed list). */
-int tl_deps_hold(const char *s, size_t n);
+ * empty or malformed list). borrow: the bytes stay valid until tl_stat_cache_drop (a memo mapping), so the
+ * stat cache keeps pointers into them instead of copies. */
+int tl_deps_hold(const char *s, size_t n, int borrow);
+/* Empties the per-process stat cache (before what it borrowed is unmapped). */
+void tl_stat_cache_drop(void);
 
 #endif

@@ -328,6 +328,7 @@ void tl_memo_close(tl_memo *m)
 {
     if (!m)
         return;
+    tl_stat_cache_drop(); /* it may point into the mappings */
     free_entries(m);
     if (m->fd >= 0)
         close(m->fd);
@@ -417,7 +418,7 @@ int tl_memo_get_held(tl_memo *m, const char *key, const char **answer, size_t *l
         return 0;
     const char *deps = sep + 1;
     size_t dlen = e->vlen - (size_t)(deps - e->val);
-    int held = tl_deps_hold(deps, dlen);
+    int held = tl_deps_hold(deps, dlen, !e->val_owned); /* else it lies in a mapping, kept until close */
     if (!held)
         return 0;
     tl_deps_note_serialized(deps, dlen);

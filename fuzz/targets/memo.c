@@ -84,7 +84,7 @@ static void check_lookups(tl_memo *m, const struct seen *s, bool exact)
         size_t alen;
         if (!deps)
             continue;
-        (void)tl_deps_hold(deps + 1, strlen(deps + 1));
+        (void)tl_deps_hold(deps + 1, strlen(deps + 1), 0);
         /* read in place: when held, the answer is the value up to the first separator, never past the record */
         if (tl_memo_get_held(m, s->key[i], &a, &alen) && (alen != (size_t)(deps - v) || memcmp(a, v, alen) != 0))
             abort();
