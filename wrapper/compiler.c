@@ -55,7 +55,8 @@ static void know_self(void)
         return;
     const char *fn = (const char *)getauxval(AT_EXECFN);
     off_t size = own_elf_size();
-    if (fn && size > 0 && stat(fn, &self_st) == 0 && S_ISREG(self_st.st_mode) && self_st.st_size == size)
+    /* through the stat cache: on a hit the memoized tl_self_path depends on this same path */
+    if (fn && size > 0 && tl_stat_cached(fn, &self_st) == 0 && S_ISREG(self_st.st_mode) && self_st.st_size == size)
         self_known = 1;
     else
         self_known = stat("/proc/self/exe", &self_st) == 0;

@@ -4,13 +4,13 @@
  * allocator (mallocng) keeps memory small by mapping a fresh group for each size class and unmapping groups
  * as soon as they empty; on the hit path that was 8 mmap/munmap calls and ~11 page faults of 41 (perf stat
  * -r 500 of --trueline-print-fingerprint: 0.39 ms CPU with mallocng, 0.30 ms with this; docs/wrapper.md).
- * Here small blocks are carved from 1 MiB anonymous chunks and never reused (only the tail a shrunk last
+ * Here small blocks are carved from chunks (the first in .bss, then 1 MiB anonymous ones) and never reused (only the tail a shrunk last
  * block gives back is handed out again): a hit allocates a few tens of KiB in all. Blocks of 128 KiB and
  * more (files read whole, ELF data of the object being stamped) get their own mapping and are unmapped by
  * free(), so the stamping stage does not keep what it frees.
  *
  * musl supports replacing malloc in a static link (its own environment bookkeeping keeps a separate internal
- * allocator). Memory from fresh anonymous mappings is zero, so calloc clears only what a shrunk last block
+ * allocator). Fresh memory (.bss, anonymous mappings) is zero, so calloc clears only what a shrunk last block
  * gave back (see high). Threads (the fingerprint's cold-path hashing) take a spinlock around the bump. */
 #include <errno.h>
 #include <stdatomic.h>
@@ -24,10 +24,15 @@
 #define PAGE ((size_t)4096)
 #define HDR 16 /* before each block: its size, then the offset of its own mapping (bit 0 set) or 0 */
 
+/* The first chunk is in .bss: the kernel sets it up with the executable, so a hit (a few tens of KiB) makes
+ * no mmap of its own, and its first blocks share a page with the other zeroed variables. */
+#define FIRST_CHUNK ((size_t)256 << 10)
+static unsigned char first_chunk[FIRST_CHUNK] __attribute__((aligned(64), section(".lbss")));
+
 static atomic_flag lock = ATOMIC_FLAG_INIT;
 /* high: the furthest any block of this chunk has reached. Below it, memory may have been written and given
  * back by a shrink (realloc of the last block), so calloc clears what it hands out there. */
-static unsigned char *cur, *end, *high;
+static unsigned char *cur = first_chunk, *end = first_chunk + FIRST_CHUNK, *high = first_chunk;
 
 static size_t *hdr(void *p)
 {
@@ -57,7 +62,7 @@ static void *bump(size_t n, size_t align, size_t *used)
     while (atomic_flag_test_and_set_explicit(&lock, memory_order_acquire))
         ;
     uintptr_t u = ((uintptr_t)cur + HDR + align - 1) & ~(uintptr_t)(align - 1);
-    if (!cur || u + n > (uintptr_t)end) {
+    if (u + n > (uintptr_t)end) {
         unsigned char *c = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (c == MAP_FAILED) {
             atomic_flag_clear_explicit(&lock, memory_order_release);
