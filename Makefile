@@ -101,6 +101,8 @@ MUSL_HDRS    := gelf.h libelf.h ini.h xxhash.h zstd.h zlib.h zconf.h libiberty/l
 # code spans three 64 KiB fault-around windows instead of four (the rest of libc comes from the final -lc).
 MUSL_ARCHIVES = $(foreach l,libxxhash libinih,$(shell $(CC) -print-file-name=$(l).a)) -lc \
                 $(foreach l,libelf libzstd libiberty libz,$(shell $(CC) -print-file-name=$(l).a))
+# wrapper/musl/getenv.c indexes the environment; its wrappers tell it when the environment changes.
+MUSL_ENV_WRAP := -Wl,--wrap=setenv -Wl,--wrap=unsetenv -Wl,--wrap=putenv
 MUSL_CFLAGS  := $(BASE_CFLAGS) -I$(BUILD)/musl-include $(CFLAGS)
 MUSL_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj-musl/%.o) $(WRAPPER_SRC:%.c=$(BUILD)/obj-musl/%.o) $(BUILD)/obj-musl/wrapper/musl/fortify.o $(BUILD)/obj-musl/wrapper/musl/arena.o $(BUILD)/obj-musl/wrapper/musl/getenv.o $(BUILD)/obj-musl/wrapper/musl/string.o
 
@@ -115,7 +117,7 @@ $(BUILD)/obj-musl/%.o: %.c $(BUILD)/musl-include/.linked
 ifneq ($(WRAPPER_MUSL),)
 $(BUILD)/bin/trueline-cc: $(MUSL_OBJ)
 	@mkdir -p $(dir $@)
-	$(WRAPPER_MUSL) $(LDFLAGS) -static -o $@ $(MUSL_OBJ) $(MUSL_ARCHIVES)
+	$(WRAPPER_MUSL) $(LDFLAGS) -static -o $@ $(MUSL_OBJ) $(MUSL_ARCHIVES) $(MUSL_ENV_WRAP)
 else
 WRAPPER_STATIC := $(if $(SAN),,-static)
 $(BUILD)/bin/trueline-cc: $(WRAPPER_OBJ) $(LIBTL)
@@ -135,6 +137,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL
 # Include the musl build's string functions (compared with the C library's) and its allocator.
 $(BUILD)/tests/musl_string: wrapper/musl/string.c
 $(BUILD)/tests/musl_arena: wrapper/musl/arena.c
+$(BUILD)/tests/musl_getenv: wrapper/musl/getenv.c
 
 # The decompression floor bench/device.sh states the device audit against (bench/zstd_floor.c).
 $(BUILD)/bench/zstd_floor: bench/zstd_floor.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL)
