@@ -45,7 +45,7 @@ static const char **probe(const char *name, size_t len)
     uint32_t h = (a * 0x9e3779b1u ^ b * 0x85ebca6bu ^ (uint32_t)len) * 0xc2b2ae35u;
     h ^= h >> 15;
     for (uint32_t i = h & (SLOTS - 1);; i = (i + 1) & (SLOTS - 1))
-        if (!table[i] || (memcmp(table[i], name, len) == 0 && table[i][len] == '='))
+        if (!table[i] || (strncmp(table[i], name, len) == 0 && table[i][len] == '=')) /* stops at the entry's end */
             return &table[i];
 }
 
