@@ -77,10 +77,13 @@ $(BUILD)/obj-hook/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PIC_CFLAGS) -MMD -MP -c $< -o $@
 
-# --gc-sections drops what the hook does not reach (lib/note.c's argv hash and its xxHash calls)
+# --gc-sections drops what the hook does not reach (lib/note.c's argv hash and its xxHash calls).
+# -z noseparate-code: two segments (code with its read-only data, then data) instead of four; ccache's
+# loader maps the hook on every cache hit, and the two extra mappings were two mmaps and two page faults
+# of ~15 KB of code and tables.
 $(HOOK_LIB): $(HOOK_OBJ) wrapper/hook/verify.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(HOOK_OBJ) -Wl,--version-script=wrapper/hook/verify.map -Wl,--gc-sections -Wl,-z,defs -Wl,-z,now -Wl,-O1
+	$(CC) -shared -o $@ $(HOOK_OBJ) -Wl,--version-script=wrapper/hook/verify.map -Wl,--gc-sections -Wl,-z,defs -Wl,-z,now -Wl,-O1 -Wl,-z,noseparate-code
 
 $(LIBTL): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -129,6 +129,7 @@ if have ccache; then
     check "hit path: the wrapper execs ccache, no second process waits" \
       [ -n "$wp" ] && grep -Eq "^$wp +execve\\(\"[^\"]*ccache\"" hit.st && ! grep -Eq "^$wp +(vfork|clone)" hit.st
     check "hit path: ccache loads the hook" grep -Eq "^$wp +openat\\(.*libtrueline-hook\\.so\", O_RDONLY" hit.st
+    lacks "hit path: the hook verifies the hit itself (no repair run)" hit.st 'trueline-hook-fixup'
     check "hit path: the object is read once, to verify it" [ "$(grep -Ec "^$wp +(open|openat)\\(.*\"v1c\.o\", O_RDONLY" hit.st)" = 1 ]
     n=$(grep -Ec "^$wp +access\\(.*trueline" hit.st)
     check "hit path: the configuration is looked up once ($n access calls, the hook library's one included)" \
