@@ -15,20 +15,43 @@ static const char *str(const char *s)
     return s && *s ? s : "-";
 }
 
+static const char *source_of(const struct tl_provenance *n)
+{
+    return str(n->is_link ? n->output : n->source);
+}
+
+static const char *line_info(const struct tl_provenance *n, char out[80])
+{
+    snprintf(out, 80, "%s%s", n->lineinfo_forced ? "forced " : "not forced", n->lineinfo_forced ? str(n->lineinfo_level) : "");
+    return out;
+}
+
+static int widest(int w, const char *s)
+{
+    int n = (int)strlen(s);
+    return n > w ? n : w;
+}
+
+/* Columns as wide as their longest value: a source path or nvcc's version string ("Cuda compilation tools,
+ * release 13.0, V13.0.88") cut to a fixed width misread as another version. */
 static void text_file(FILE *out, const struct tl_file *f)
 {
     fprintf(out, "%s: %zu provenance record%s\n", f->display, f->nnotes, f->nnotes == 1 ? "" : "s");
+    int ws = 6, wv = 7, wl = 9; /* "SOURCE", "VERSION", "LINE INFO" */
+    char li[80];
+    for (size_t i = 0; i < f->nnotes; i++) {
+        ws = widest(ws, source_of(&f->notes[i]));
+        wv = widest(wv, str(f->notes[i].compiler_version));
+        wl = widest(wl, line_info(&f->notes[i], li));
+    }
     if (f->nnotes)
-        fprintf(out, "  %-4s %-28s %-6s %-40s %-16s %-18s %s\n", "KIND", "SOURCE", "COMP", "VERSION",
-                "FINGERPRINT", "LINE INFO", "-G");
+        fprintf(out, "  %-4s %-*s %-6s %-*s %-16s %-*s %s\n", "KIND", ws, "SOURCE", "COMP", wv, "VERSION",
+                "FINGERPRINT", wl, "LINE INFO", "-G");
     for (size_t i = 0; i < f->nnotes; i++) {
         const struct tl_provenance *n = &f->notes[i];
-        char li[64];
-        snprintf(li, sizeof li, "%s%s", n->lineinfo_forced ? "forced " : "not forced",
-                 n->lineinfo_forced ? str(n->lineinfo_level) : "");
-        fprintf(out, "  %-4s %-28s %-6s %-40.40s %-16.16s %-18s %s\n", n->is_link ? "link" : n->at_link ? "cc@l" : "cc",
-                str(n->is_link ? n->output : n->source), str(n->compiler), str(n->compiler_version),
-                str(n->fingerprint), li, n->device_debug ? "yes" : "no");
+        fprintf(out, "  %-4s %-*s %-6s %-*s %-16.16s %-*s %s\n", n->is_link ? "link" : n->at_link ? "cc@l" : "cc",
+                ws, source_of(n), str(n->compiler), wv, str(n->compiler_version), str(n->fingerprint), wl,
+                line_info(n, li), n->device_debug ? "yes" : "no");
     }
     size_t missing = 0;
     for (size_t c = 0; c < f->host.ncus; c++) {

@@ -59,6 +59,9 @@ for s in a.c sub/c.c m.c; do
 done
 contains "table: b.o keeps its own compile record" app.txt '^  cc +b\.c +gcc '
 contains "table: the link record names the output" app.txt '^  link +app +gcc '
+check "table: every row's fingerprint starts under the FINGERPRINT header (columns as wide as their values)" \
+  awk '/ KIND /{c = index($0, "FINGERPRINT")} /^  (cc|cc@l|link) /{n++; if (substr($0, c, 17) !~ /^[0-9a-f]+ $/) bad++}
+       END {exit !(c > 0 && n == 5 && !bad)}' app.txt
 trueline-check --provenance --format json app > app.json
 check "json: at_link set on exactly the three records, argv left out of them, kept in the link record" python3 -c '
 import json,sys; r=json.load(open("app.json"))[0]["records"]
@@ -84,6 +87,9 @@ if have_nvcc; then
   check "nvcc -odir: both objects stamped with their own source" \
     [ "$(src_of od/k.o),$(src_of od/j.o)" = "k.cu,j.cu" ]
   check "nvcc -odir: nothing stamped in the cwd" [ ! -e k.o ] && [ ! -e j.o ]
+  trueline-check --provenance od/k.o > nvtable.txt
+  contains "table: nvcc's version string whole, not cut to a column" nvtable.txt \
+    '^  cc +k\.cu +nvcc +Cuda compilation tools, release [0-9]+\.[0-9]+, V[0-9]+\.[0-9]+\.[0-9]+ +[0-9a-f]{16} '
   if have ccache; then
     CCACHE_DIR="$T/ccache" trueline-cc ccache nvcc -arch=sm_90 -c k.cu j.cu 2> nv.err; rc=$?
     check "ccache nvcc -c k.cu j.cu: exit 0" [ $rc -eq 0 ]
