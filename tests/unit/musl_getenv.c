@@ -105,8 +105,21 @@ int main(void)
     snprintf(big[399], sizeof big[399], "PATH=/last");
     bigenv[400] = NULL;
     environ = bigenv;
-    UNIT_CHECK("an environment too big for the table is scanned",
+    UNIT_CHECK("a big environment (400 entries) gets a table of its size",
                tl_idx_getenv("PATH") && strcmp(tl_idx_getenv("PATH"), "/last") == 0 && tl_idx_getenv("V7") &&
                    strcmp(tl_idx_getenv("V7"), "7") == 0 && tl_idx_getenv("V400") == NULL);
+    clearenv();
+    tl_idx___wrap_setenv("PATH", "/bin", 1);
+    (void)tl_idx_getenv("PATH"); /* the index is current: every setenv below updates it in place */
+    int grown = 1;
+    for (int i = 0; i < 300 && grown; i++) {
+        char name[16], value[16];
+        snprintf(name, sizeof name, "G%d", i);
+        snprintf(value, sizeof value, "%d", i * 7);
+        tl_idx___wrap_setenv(name, value, 1);
+        grown = tl_idx_getenv(name) && strcmp(tl_idx_getenv(name), value) == 0 && tl_idx_getenv("PATH") &&
+                strcmp(tl_idx_getenv("PATH"), "/bin") == 0 && tl_idx_getenv("G300") == NULL;
+    }
+    UNIT_CHECK("300 new names set one by one: each found, the table regrown as it fills", grown);
     UNIT_EXIT();
 }

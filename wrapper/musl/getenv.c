@@ -20,14 +20,13 @@ extern char **environ;
 #define TL_ENV_NAME(name) name
 #endif
 
-#define SLOTS 128 /* a power of two; environments of more than SLOTS/2 entries are scanned instead */
-
-/* "NAME=value" of each name's first definition, NULL: an empty slot. Only the pointer is kept (1 KiB in
- * all): names are short, and at most half the slots are used, so a probe rarely compares twice. */
-static const char *table[SLOTS];
+/* "NAME=value" of each name's first definition, NULL: an empty slot; at most half the slots used, so a
+ * probe rarely compares twice. Sized to the environment (a CI job's has 100-200 entries, a shell's ~40)
+ * and taken from the allocator (the musl build's bump arena: it is on pages a hit touches anyway). */
+static const char **table;
+static size_t mask; /* slots - 1 */
 static char **indexed_env; /* the environ the table was built from */
 static unsigned indexed_gen, gen = 1;
-static int too_big;
 static atomic_flag lock = ATOMIC_FLAG_INIT;
 
 static const char **probe(const char *name, size_t len)
@@ -44,21 +43,29 @@ static const char **probe(const char *name, size_t len)
     }
     uint32_t h = (a * 0x9e3779b1u ^ b * 0x85ebca6bu ^ (uint32_t)len) * 0xc2b2ae35u;
     h ^= h >> 15;
-    for (uint32_t i = h & (SLOTS - 1);; i = (i + 1) & (SLOTS - 1))
+    for (size_t i = h & mask;; i = (i + 1) & mask)
         if (!table[i] || (strncmp(table[i], name, len) == 0 && table[i][len] == '=')) /* stops at the entry's end */
             return &table[i];
 }
 
-static void build(void)
+/* 0, or -1 when no table could be had (getenv then scans). */
+static int build(void)
 {
-    memset(table, 0, sizeof table);
-    too_big = 0;
-    size_t n = 0;
-    for (char **e = environ; e && *e; e++, n++) {
-        if (n >= SLOTS / 2) {
-            too_big = 1;
-            break;
-        }
+    size_t n = 0, slots = 64;
+    for (char **e = environ; e && *e; e++)
+        n++;
+    while (slots < 2 * n)
+        slots *= 2;
+    if (!table || slots > mask + 1) {
+        const char **t = malloc(slots * sizeof *t); /* the old one is left: the arena does not reuse */
+        if (!t)
+            return -1;
+        free(table);
+        table = t;
+        mask = slots - 1;
+    }
+    memset(table, 0, (mask + 1) * sizeof *table);
+    for (char **e = environ; e && *e; e++) {
         const char *eq = strchr(*e, '=');
         const char **slot = eq ? probe(*e, (size_t)(eq - *e)) : NULL; /* no '=': getenv never finds it */
         if (slot && !*slot) /* else an earlier definition, which wins */
@@ -66,6 +73,7 @@ static void build(void)
     }
     indexed_env = environ;
     indexed_gen = gen;
+    return 0;
 }
 
 static char *scan(const char *name, size_t len)
@@ -89,10 +97,8 @@ char *TL_ENV_NAME(getenv)(const char *name)
         return NULL;
     while (atomic_flag_test_and_set_explicit(&lock, memory_order_acquire))
         ;
-    if (indexed_env != environ || indexed_gen != gen)
-        build();
     char *v;
-    if (too_big) {
+    if ((indexed_env != environ || indexed_gen != gen || !table) && build() != 0) {
         v = scan(name, len);
     } else {
         const char *entry = *probe(name, len);
@@ -109,12 +115,15 @@ int TL_ENV_NAME(__real_putenv)(char *string);
 int TL_ENV_NAME(__wrap_setenv)(const char *name, const char *value, int overwrite)
 {
     size_t len = name_len(name);
-    int current = len && !too_big && indexed_env == environ && indexed_gen == gen;
+    int current = len && table && indexed_env == environ && indexed_gen == gen;
     int rc = TL_ENV_NAME(__real_setenv)(name, value, overwrite);
     /* Other entries keep their strings when the array moves: with the index current, only this name's
      * slot changes (trueline-cc sets a variable early on every run; a rebuild was half of getenv's work). */
     char *now = current && rc == 0 ? scan(name, len) : NULL;
-    if (now) {
+    size_t n = 0;
+    for (char **e = environ; now && *e; e++)
+        n++;
+    if (now && 2 * n <= mask + 1) { /* a new name must not fill the table past half */
         *probe(name, len) = now - len - 1;
         indexed_env = environ;
     } else {
