@@ -20,32 +20,44 @@ extern char **environ;
 #define TL_ENV_NAME(name) name
 #endif
 
-/* "NAME=value" of each name's first definition, NULL: an empty slot; at most half the slots used, so a
- * probe rarely compares twice. Sized to the environment (a CI job's has 100-200 entries, a shell's ~40)
- * and taken from the allocator (the musl build's bump arena: it is on pages a hit touches anyway). */
-static const char **table;
+/* "NAME=value" of each name's first definition (NULL: an empty slot) and its name's hash, compared before
+ * the bytes; at most half the slots used. Sized to the environment (a CI job's has 100-200 entries, a
+ * shell's ~40) and taken from the allocator (the musl build's bump arena: pages a hit touches anyway). */
+struct slot {
+    const char *entry;
+    uint32_t hash;
+};
+static struct slot *table;
 static size_t mask; /* slots - 1 */
 static char **indexed_env; /* the environ the table was built from */
 static unsigned indexed_gen, gen = 1;
 static atomic_flag lock = ATOMIC_FLAG_INIT;
 
-static const char **probe(const char *name, size_t len)
+/* From the length and the first and last eight bytes, not every byte (a byte loop was most of the cost);
+ * names that differ only in between share a hash and are told apart by their bytes. */
+static uint32_t hash_name(const char *name, size_t len)
 {
-    /* From the length and the first and last four bytes, not every byte: the names looked up differ there
-     * (TRUELINE_PROVENANCE_STAMP/_VERIFY, NVCC_PREPEND/APPEND_FLAGS), and a byte loop was most of the cost. */
-    uint32_t a, b;
-    if (len >= 4) {
-        memcpy(&a, name, 4);
-        memcpy(&b, name + len - 4, 4);
+    uint64_t a = 0, b = 0;
+    if (len >= 8) {
+        memcpy(&a, name, 8);
+        memcpy(&b, name + len - 8, 8);
     } else {
-        a = (unsigned char)name[0];
-        b = (unsigned char)name[len - 1] | (unsigned char)name[len / 2] << 8;
+        memcpy(&a, name, len);
     }
-    uint32_t h = (a * 0x9e3779b1u ^ b * 0x85ebca6bu ^ (uint32_t)len) * 0xc2b2ae35u;
-    h ^= h >> 15;
-    for (size_t i = h & mask;; i = (i + 1) & mask)
-        if (!table[i] || (strncmp(table[i], name, len) == 0 && table[i][len] == '=')) /* stops at the entry's end */
-            return &table[i];
+    uint64_t h = (a ^ (uint64_t)len << 56) * 0x9e3779b97f4a7c15u ^ b * 0xc2b2ae3d27d4eb4fu;
+    h ^= h >> 29; /* every input bit reaches the low bits the mask keeps */
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
+static struct slot *probe(const char *name, size_t len, uint32_t h)
+{
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        struct slot *s = &table[i];
+        if (!s->entry || (s->hash == h && strncmp(s->entry, name, len) == 0 && s->entry[len] == '='))
+            return s; /* strncmp stops at the entry's end */
+    }
 }
 
 /* 0, or -1 when no table could be had (getenv then scans). */
@@ -57,7 +69,7 @@ static int build(void)
     while (slots < 2 * n)
         slots *= 2;
     if (!table || slots > mask + 1) {
-        const char **t = malloc(slots * sizeof *t); /* the old one is left: the arena does not reuse */
+        struct slot *t = malloc(slots * sizeof *t); /* the old one is left: the arena does not reuse */
         if (!t)
             return -1;
         free(table);
@@ -67,9 +79,12 @@ static int build(void)
     memset(table, 0, (mask + 1) * sizeof *table);
     for (char **e = environ; e && *e; e++) {
         const char *eq = strchr(*e, '=');
-        const char **slot = eq ? probe(*e, (size_t)(eq - *e)) : NULL; /* no '=': getenv never finds it */
-        if (slot && !*slot) /* else an earlier definition, which wins */
-            *slot = *e;
+        if (!eq)
+            continue; /* not NAME=value: getenv never finds it */
+        uint32_t h = hash_name(*e, (size_t)(eq - *e));
+        struct slot *slot = probe(*e, (size_t)(eq - *e), h);
+        if (!slot->entry) /* else an earlier definition, which wins */
+            *slot = (struct slot){ *e, h };
     }
     indexed_env = environ;
     indexed_gen = gen;
@@ -79,7 +94,7 @@ static int build(void)
 static char *scan(const char *name, size_t len)
 {
     for (char **e = environ; *e; e++)
-        if (strncmp(*e, name, len) == 0 && (*e)[len] == '=')
+        if ((*e)[0] == name[0] && strncmp(*e, name, len) == 0 && (*e)[len] == '=')
             return *e + len + 1;
     return NULL;
 }
@@ -101,7 +116,7 @@ char *TL_ENV_NAME(getenv)(const char *name)
     if ((indexed_env != environ || indexed_gen != gen || !table) && build() != 0) {
         v = scan(name, len);
     } else {
-        const char *entry = *probe(name, len);
+        const char *entry = probe(name, len, hash_name(name, len))->entry;
         v = entry ? (char *)entry + len + 1 : NULL;
     }
     atomic_flag_clear_explicit(&lock, memory_order_release);
@@ -124,7 +139,8 @@ int TL_ENV_NAME(__wrap_setenv)(const char *name, const char *value, int overwrit
     for (char **e = environ; now && *e; e++)
         n++;
     if (now && 2 * n <= mask + 1) { /* a new name must not fill the table past half */
-        *probe(name, len) = now - len - 1;
+        uint32_t h = hash_name(name, len);
+        *probe(name, len, h) = (struct slot){ now - len - 1, h };
         indexed_env = environ;
     } else {
         gen++;
