@@ -108,6 +108,26 @@ int main(void)
     UNIT_CHECK("a big environment (400 entries) gets a table of its size",
                tl_idx_getenv("PATH") && strcmp(tl_idx_getenv("PATH"), "/last") == 0 && tl_idx_getenv("V7") &&
                    strcmp(tl_idx_getenv("V7"), "7") == 0 && tl_idx_getenv("V400") == NULL);
+    /* a family of names that differ in their last bytes only (CI_VAR_1..CI_VAR_150): the hash must spread
+     * them, or every lookup walks a long run of slots (the first version of the index put CI_VAR_10..19 in
+     * one slot) */
+    static char fam[150][32];
+    static char *famenv[151];
+    for (int i = 0; i < 150; i++) {
+        snprintf(fam[i], sizeof fam[i], "CI_VAR_%d=%d", i + 1, i);
+        famenv[i] = fam[i];
+    }
+    famenv[150] = NULL;
+    environ = famenv;
+    (void)tl_idx_getenv("CI_VAR_1");
+    size_t displaced = 0, used = 0;
+    for (size_t i = 0; i <= mask; i++)
+        if (table[i].entry) {
+            used++;
+            displaced += (i - (table[i].hash & mask)) & mask; /* slots past its home */
+        }
+    UNIT_CHECK("150 names differing in their last bytes: spread over the table (mean displacement under 1)",
+               used == 150 && displaced < used);
     clearenv();
     tl_idx___wrap_setenv("PATH", "/bin", 1);
     (void)tl_idx_getenv("PATH"); /* the index is current: every setenv below updates it in place */
