@@ -34,6 +34,10 @@ int tl_memo_rec_at(const char *p, const char *end, tl_memo_rec *r)
     if (!key || kl == 0 || kl >= (size_t)(end - key) || vl >= (size_t)(end - key) - kl - 1 || key[kl] != '\t' ||
         key[kl + 1 + vl] != '\n')
         return -1;
+    /* The writer's keys and values are C strings: a NUL is damage (a block of zeros a crash left), and a
+     * value read through it would be cut short, dependencies and all. */
+    if (memchr(key, 0, kl + 1 + vl))
+        return -1;
     *r = (tl_memo_rec){ key, key + kl + 1, kl, vl, key + kl + 1 + vl + 1 };
     return 0;
 }
@@ -91,7 +95,8 @@ int tl_memo_index_find(const tl_memo_index *ix, const char *map, size_t len, con
     size_t mask = ix->buckets - 1, b = (size_t)key_hash(key, klen) & mask;
     for (size_t i = 0; i < ix->buckets; i++, b = (b + 1) & mask) {
         long off = hex8(ix->table + b * HEX8);
-        if (off <= 0 || (size_t)off >= len || tl_memo_rec_at(map + off, map + len, r) != 0)
+        /* every record follows the header's or the previous record's newline: an offset elsewhere is damage */
+        if (off <= 0 || (size_t)off >= len || map[off - 1] != '\n' || tl_memo_rec_at(map + off, map + len, r) != 0)
             return -1; /* empty bucket: absent (a damaged one reads the same) */
         if (r->klen == klen && memcmp(r->key, key, klen) == 0)
             return 0;

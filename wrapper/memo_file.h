@@ -2,7 +2,8 @@
  *
  * "trueline-memo 2\n", then records "KLEN:VLEN:key\tvalue\n" with the lengths in hex (at most 8 digits), so a
  * reader steps from record to record without scanning the bytes between. A record whose lengths do not land
- * on its tab and newline ends the reading (a torn or foreign file): nothing after it is trusted.
+ * on its tab and newline, or that holds a NUL byte, ends the reading (a torn or foreign file): nothing after
+ * it is trusted. Through the index, such a record, or an offset not at a record's start, reads as absent.
  *
  * The first record is an index (key "#index"), so a warm compile finds its few records without reading every
  * record of a file that grows with each toolchain, PATH and trueline-cc build it has seen (up to 4096
