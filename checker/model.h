@@ -26,6 +26,7 @@ struct tl_function {
     unsigned has_lines : 1;  /* at least one line row inside [addr, addr+size) */
     uint64_t covered;        /* bytes of [addr, addr+size) covered by line rows */
     char *cu;                /* name of the compile unit whose rows cover it (NULL when none) */
+    unsigned cu_unit;        /* host: 1 + index into image.cus of that unit (also when it has no name); 0: none */
     /* Host ET_REL: addr is section-relative; the reader compares it with relocated DWARF addresses through
      * TL_ADDR_KEY(shndx, addr). Linked files: the key is the address itself. */
 };

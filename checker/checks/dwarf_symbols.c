@@ -64,7 +64,29 @@ struct ctx {
     struct tl_findings *out;
     size_t reported;
     char missing[256];
+    const unsigned char *bare; /* per unit of image.cus: it has line tables but no subprogram at all */
+    size_t skipped;
 };
+
+/* Units with no subprogram: clang's -gline-tables-only (what trueline-cc forces for clang by default) and
+ * the skeleton units of -gsplit-dwarf, whose subprograms are in the .dwo. Their functions have nothing to
+ * be compared with; line-tables still checks their rows. NULL when out of memory (all are compared). */
+static unsigned char *units_without_subprograms(const struct tl_image *h)
+{
+    unsigned char *bare = malloc(h->ncus ? h->ncus : 1);
+    if (!bare)
+        return NULL;
+    memset(bare, 1, h->ncus);
+    for (size_t i = 0; i < h->nsubprograms; i++)
+        if (h->subprograms[i].cu >= 0 && (size_t)h->subprograms[i].cu < h->ncus)
+            bare[h->subprograms[i].cu] = 0;
+    return bare;
+}
+
+static int in_bare_unit(const struct ctx *c, const struct tl_function *fn)
+{
+    return c->bare && fn->cu_unit && fn->cu_unit <= c->f->host.ncus && c->bare[fn->cu_unit - 1];
+}
 
 static void problem(struct ctx *c, const char *mangled, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void problem(struct ctx *c, const char *mangled, const char *fmt, ...)
@@ -147,6 +169,10 @@ static void symbols_to_dwarf(struct ctx *c, const struct key *subs, size_t ns, c
                 continue; /* GCC's split-off unlikely part of a function: DWARF 4 from GCC 8 lists it in the
                            * parent's DW_AT_ranges or not at all (libnccl.so.2: 87 such symbols, none with a
                            * subprogram) */
+            if (!any && in_bare_unit(c, fn)) {
+                c->skipped++;
+                continue;
+            }
             if (!any)
                 problem(c, fn->name, "function symbol at 0x%llx has no DWARF subprogram", (unsigned long long)fn->addr);
             else if (!match)
@@ -205,9 +231,15 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
         qsort(subs, ns, sizeof *subs, by_key);
         qsort(funcs, nf, sizeof *funcs, by_key);
         struct ctx c = { .f = f, .sev = sev, .out = out };
+        c.bare = units_without_subprograms(h);
         if (!h->dwarf_read_error)
             symbols_to_dwarf(&c, subs, ns, funcs, nf);
         dwarf_to_symbols(&c, subs, ns, funcs, nf);
+        if (c.skipped)
+            tl_emit(out, "dwarf-symbols", TL_SEV_INFO, f->display, NULL, NULL,
+                    "%zu functions not compared: their units have line tables but no subprograms (clang "
+                    "-gline-tables-only, or the skeletons of -gsplit-dwarf)", c.skipped);
+        free((void *)c.bare);
         /* the summary fails the run only for problems beyond those listed one by one (so that suppressing the
          * listed ones is enough) */
         if (c.reported)

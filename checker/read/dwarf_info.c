@@ -338,7 +338,8 @@ int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds,
             continue;
         Dwarf_Half tag = 0;
         dwarf_tag(cu_die, &tag, &derr);
-        if (tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit)
+        /* a DWARF 5 skeleton (-gsplit-dwarf) names its unit and holds its line table; the rest is in the .dwo */
+        if (tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit || tag == DW_TAG_skeleton_unit)
             read_cu(&w, cu_die, &cu_cap);
         dwarf_dealloc_die(cu_die);
     }

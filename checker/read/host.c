@@ -42,6 +42,8 @@ static void count_per_cu(struct tl_image *img, const int *func_cu, int is_rel)
             continue;
         if (!fn->cu)
             fn->cu = tl_strdup(img->cus[cu].name);
+        if (!fn->cu_unit)
+            fn->cu_unit = (unsigned)cu + 1;
         img->cus[cu].funcs++;
         img->cus[cu].funcs_covered += fn->has_lines;
     }

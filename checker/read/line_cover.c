@@ -126,8 +126,10 @@ static void measure(struct tl_image *img, const struct cover *c, const uint64_t 
         int cu = unit >= 0 ? unit_cu[unit] : -1;
         if (func_cu)
             func_cu[i] = cu;
-        if (cu >= 0)
+        if (cu >= 0) {
             fn->cu = tl_strdup(img->cus[cu].name);
+            fn->cu_unit = (unsigned)cu + 1;
+        }
     }
 }
 

@@ -45,6 +45,33 @@ n=$(nm --defined-only m_renamed.o | grep -c ' T ')
 contains "dwarf-symbols: counts reported" ds_ren.txt "$n symbols, $n subprograms, 1 disagreements \\(init_maths\\)"
 run ds_mixed.txt --checks dwarf-symbols libc_mixed.so
 contains "dwarf-symbols: function from the TU without -g has no subprogram" ds_mixed.txt 'nodebug_fn: function symbol at 0x[0-9a-f]+ has no DWARF subprogram'
+# Units with line tables but no subprograms: clang's -gline-tables-only (trueline-cc's forced level for clang)
+# and gcc's -gsplit-dwarf skeletons (DWARF 5 DW_TAG_skeleton_unit). Their functions have nothing to compare
+# with: no error, an info that says how many were left out; their line rows still count for line-tables.
+printf 'int full_g(int x) { return x * 2; }\n' > bu_a.c
+printf 'int lt_only(int x) { return x + 3; }\nint lt_only2(int x) { return lt_only(x) * 5; }\n' > bu_b.c
+gcc -g -fPIC -c bu_a.c -o bu_a.o
+gcc -g -gsplit-dwarf -fPIC -c bu_b.c -o bu_split.o && gcc -shared bu_a.o bu_split.o -o libbu_split.so
+run ds_split.txt --checks dwarf-symbols,line-tables libbu_split.so
+check "dwarf-symbols: a -gsplit-dwarf unit beside a -g one is no error (exit 0)" test "$(rc_of ds_split.txt)" = 0
+contains "dwarf-symbols: ... its 2 functions said to be left out" ds_split.txt \
+  'libbu_split.so: info \[dwarf-symbols\] 2 functions not compared: their units have line tables but no subprograms'
+"$C" --format json libbu_split.so > ds_split.json
+check "json: the skeleton unit is read (2 compile units, its line rows counted)" python3 -c '
+import json,sys; i=json.load(open("ds_split.json"))["files"][0]["images"][0]
+cu=i["compile_units"]; sys.exit(0 if len(cu)==2 and all(c["line_rows"]>0 for c in cu) else 1)'
+if [ "$HAVE_CLANG" = 1 ]; then
+  clang -g -fPIC -c bu_a.c -o bu_ca.o && clang -gline-tables-only -fPIC -c bu_b.c -o bu_lt.o
+  clang -shared bu_ca.o bu_lt.o -o libbu_lt.so
+  run ds_lt.txt --checks dwarf-symbols,line-tables libbu_lt.so
+  check "dwarf-symbols: a clang -gline-tables-only unit beside a -g one is no error (exit 0)" test "$(rc_of ds_lt.txt)" = 0
+  contains "dwarf-symbols: ... its 2 functions said to be left out" ds_lt.txt 'info \[dwarf-symbols\] 2 functions not compared'
+  # a renamed function in the -g unit of the same library is still found
+  objcopy --redefine-sym full_g=full_h libbu_lt.so libbu_lt_ren.so
+  run ds_lt_ren.txt --checks dwarf-symbols libbu_lt_ren.so
+  contains "dwarf-symbols: ... while the -g unit's functions are still compared" ds_lt_ren.txt \
+    'error \[dwarf-symbols\] full_h: the DWARF subprogram at 0x[0-9a-f]+ is named full_g'
+fi
 # A .debug_info whose walk stops early (tests/lib/mutate.py's cycle-self-sibling: a DIE whose DW_AT_sibling
 # points at itself) is said to be unreadable, and the symbols after the stop are not blamed for lacking DWARF.
 cat > sib.c <<'EOF'
