@@ -66,6 +66,15 @@ static int container_has_ptx(const struct tl_image *v, size_t i, size_t j)
     return 0;
 }
 
+/* Whether any image of the container holds a device function (a damaged one is assumed to). */
+static int container_has_code(const struct tl_image *v, size_t i, size_t j)
+{
+    for (size_t k = i; k < j; k++)
+        if (v[k].nfuncs || v[k].dev.error)
+            return 1;
+    return 0;
+}
+
 static const char *container_name(const struct tl_image *v, size_t i, size_t j, char *buf, size_t n)
 {
     const char *kernel = NULL;
@@ -122,6 +131,8 @@ static void required(const struct tl_file *f, const struct arch *req, size_t nre
             ;
         if (v[i].dev.error && !v[i].dev.sm)
             continue; /* the "damaged" marker */
+        if (!container_has_code(v, i, j))
+            continue; /* nvlink's device-link container, a .cu of host code only: nothing to run on any GPU */
         containers++;
         char name[256], miss[512] = "";
         size_t lm = 0;

@@ -94,6 +94,10 @@ void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct
                     img->label, img->dev.error);
             continue;
         }
+        /* An image without a device function (a .cu of host code only, nvlink's device-link container) has
+         * no code for line rows to describe: nvcc -lineinfo gives it none, and it is no finding. */
+        if (img->nfuncs == 0)
+            continue;
         if (img->kind == TL_IMAGE_PTX) {
             ptx++;
             ptx_lines += img->dev.has_lineinfo;
@@ -118,7 +122,7 @@ void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct
             report_missing(f, miss, nmiss, sev, out);
         for (size_t i = 0; i < f->ndevices; i++) {
             const struct tl_image *img = &f->devices[i];
-            if (img->kind == TL_IMAGE_PTX && !img->dev.error && !img->dev.has_lineinfo)
+            if (img->kind == TL_IMAGE_PTX && !img->dev.error && !img->dev.has_lineinfo && img->nfuncs)
                 tl_emit(out, "line-tables", sev, f->display, NULL, HINT,
                         "PTX image %s has no .loc/.file line directives", img->label);
         }

@@ -149,6 +149,20 @@ expect_rc "cuda-arch: sm_90a required but only sm_90 built" 1 $TC --config arch4
 printf '[cuda-arch]\nrequire-ptx = yes\n' >arch5.ini
 $TC --config arch5.ini --checks cuda-arch app >arch5.txt 2>&1
 contains "cuda-arch: the device-link container has no PTX fallback" arch5.txt 'fatbin\[0\].*lacks a PTX fallback'
+# Images without a device function: a .cu of host code only (nvcc -lineinfo gives its empty cubin and PTX no
+# line rows) and nvlink's device-link container of a non-rdc shared library (no kernel, never PTX). Neither
+# has code for a line table or for a GPU to run: no finding. (Before the eleventh session both failed.)
+printf 'int host_only(int x) { return x + 1; }\n' > hostonly.cu
+nvcc -c -lineinfo -arch=sm_90 hostonly.cu -o hostonly.o
+$TC --checks line-tables hostonly.o >hostonly.txt 2>&1
+lacks "line-tables: a .cu without device functions is no device finding" hostonly.txt 'device code has no line|PTX image .* has no \.loc'
+nvcc -shared -lineinfo $PIC -arch=sm_90 kern.cu -o libnolink.so
+printf '[cuda-arch]\nsass = sm_90\nrequire-ptx = true\n' >arch7.ini
+$TC --config arch7.ini --checks cuda-arch,line-tables libnolink.so >arch7.txt 2>&1
+lacks "cuda-arch: nvlink's kernel-less device-link container needs no PTX or SASS" arch7.txt 'error \[cuda-arch\]'
+lacks "line-tables: ... nor line rows" arch7.txt '\[line-tables\].*(device code has no line|fatbin\[0\])'
+$TC --config arch7.ini --checks cuda-arch hostonly.o li.o >arch7b.txt 2>&1
+lacks "cuda-arch: the host-only .cu's container is not held to the policy" arch7b.txt 'hostonly.o: error'
 $TC --release --checks cuda-arch dbg.o >rel.txt 2>&1
 contains "--release warns on -G images" rel.txt 'warning \[cuda-arch\] 2 device-debug \(-G\) images'
 $TC --checks cuda-arch dbg.o >norel.txt 2>&1
