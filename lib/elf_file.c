@@ -178,11 +178,43 @@ static int inflate_zlib(const unsigned char *src, size_t n, unsigned char *dst, 
     return (rc == Z_STREAM_END || rc == Z_OK || rc == Z_BUF_ERROR) && done_out == want ? 0 : -1;
 }
 
+/* GNU's older form (gcc -gz=zlib-gnu, binutils before 2.26 by default): a section named .zdebug_*, holding
+ * "ZLIB", the uncompressed size as 8 big-endian bytes, then a zlib stream. libelf's elf_compress_gnu would
+ * inflate it in place in libelf's own copy; done here like SHF_COMPRESSED so that the same bounds apply. */
+static int gnu_zdebug(const char *name, tl_bytes *out, tl_error *err)
+{
+    const unsigned char *p = out->p;
+    if (out->n < 12 || memcmp(p, "ZLIB", 4) != 0)
+        return tl_fail(err, "section %s lacks the ZLIB header of GNU-compressed debug sections", name);
+    unsigned long long size = 0;
+    for (int i = 4; i < 12; i++)
+        size = size << 8 | p[i];
+    char what[300];
+    snprintf(what, sizeof what, "compressed section %s", name);
+    if (size > TL_SECTION_MAX)
+        return tl_fail(err, "compressed section %s declares an implausible size %llu", name, size);
+    if (tl_decompress_check(what, out->n - 12, size, TL_ZLIB_MAX_RATIO, err) != 0)
+        return -1;
+    unsigned char *dst = malloc(size ? size : 1);
+    if (!dst)
+        return tl_fail(err, "out of memory decompressing %s", name);
+    if (inflate_zlib(p + 12, out->n - 12, dst, size) != 0) {
+        free(dst);
+        return tl_fail(err, "section %s: corrupt zlib data", name);
+    }
+    tl_bytes_free(out);
+    *out = (tl_bytes){ .p = dst, .n = size, .owned = dst };
+    return 0;
+}
+
 int tl_elf_section_bytes(const tl_elf *e, Elf_Scn *scn, tl_bytes *out, tl_error *err)
 {
     GElf_Shdr sh;
     if (tl_elf_section_raw(e, scn, out, err) != 0)
         return -1;
+    if (gelf_getshdr(scn, &sh) && !(sh.sh_flags & SHF_COMPRESSED) && sh.sh_type != SHT_NOBITS &&
+        strncmp(tl_elf_section_name(e, &sh), ".zdebug_", 8) == 0)
+        return gnu_zdebug(tl_elf_section_name(e, &sh), out, err);
     if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED))
         return 0;
     const char *name = tl_elf_section_name(e, &sh);

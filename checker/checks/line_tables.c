@@ -36,6 +36,12 @@ void tl_line_tables_host(const struct tl_file *f, enum tl_severity sev, struct t
         }
     if (total == 0)
         return;
+    if (!h->has_debug_line && f->line_error) { /* sections there but damaged: say so, not "no .debug_line" */
+        tl_emit(out, "line-tables", sev, f->display, NULL, NULL,
+                "the debug sections cannot be read (%s): none of its %zu functions has usable line information",
+                f->line_error, total);
+        return;
+    }
     if (!h->has_debug_line) {
         tl_emit(out, "line-tables", sev, f->display, NULL, HINT_G,
                 "no .debug_line: none of its %zu functions has line information%s%s%s", total,

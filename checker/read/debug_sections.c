@@ -6,6 +6,7 @@
  * the debug sections hold zeros where RELA entries point: names (strp) and addresses are in the addends. */
 #include "read/host_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,7 +131,8 @@ int tl_debug_sections_load(struct tl_debug_sections *ds, const tl_elf *e, tl_err
         if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)
             continue;
         const char *name = tl_elf_section_name(e, &sh);
-        if (strncmp(name, ".debug_", 7) != 0)
+        int gnu = strncmp(name, ".zdebug_", 8) == 0; /* gcc -gz=zlib-gnu: read as the .debug_ section it holds */
+        if (strncmp(name, ".debug_", 7) != 0 && !gnu)
             continue;
         if (tl_grow((void **)&ds->v, &cap, ds->n + 1, sizeof *ds->v) != 0)
             return tl_fail(err, "out of memory");
@@ -138,7 +140,10 @@ int tl_debug_sections_load(struct tl_debug_sections *ds, const tl_elf *e, tl_err
         tl_error why;
         if (tl_elf_section_bytes(e, scn, &d->bytes, &why) != 0)
             return tl_fail(err, "%s: %s", name, why.msg);
-        d->name = name;
+        d->owned_name = gnu ? malloc(strlen(name)) : NULL;
+        if (d->owned_name)
+            sprintf(d->owned_name, ".%s", name + 2);
+        d->name = d->owned_name ? d->owned_name : name;
         ds->n++;
         if (syms && relocate(e, elf_ndxscn(scn), &d->bytes, syms, nsyms) != 0)
             return tl_fail(err, "out of memory");
@@ -156,8 +161,10 @@ const struct tl_debug_section *tl_debug_section(const struct tl_debug_sections *
 
 void tl_debug_sections_free(struct tl_debug_sections *ds)
 {
-    for (size_t i = 0; i < ds->n; i++)
+    for (size_t i = 0; i < ds->n; i++) {
         tl_bytes_free(&ds->v[i].bytes);
+        free(ds->v[i].owned_name);
+    }
     free(ds->v);
     memset(ds, 0, sizeof *ds);
 }

@@ -9,7 +9,8 @@
 /* DWARF sections of one ELF (the file itself or its separate debug file), decompressed and, for ET_REL,
  * relocated (TL_ADDR_KEY encoding for address-sized relocations, see model.h). */
 struct tl_debug_section {
-    const char *name;     /* ".debug_info" ... (points into libelf's string table) */
+    const char *name;     /* ".debug_info" ... (points into libelf's string table, or to owned_name) */
+    char *owned_name;     /* ".debug_info" for a GNU-compressed ".zdebug_info" */
     tl_bytes bytes;
 };
 struct tl_debug_sections {
@@ -33,9 +34,9 @@ int tl_read_functions(struct tl_image *img, const tl_elf *sym, tl_error *err);
 int tl_read_dynamic(struct tl_file *f, const tl_elf *e, tl_error *err);
 void tl_read_comments(struct tl_file *f, const tl_elf *e);
 
-/* Separate debug info: build-id under the debug dirs (--debug-dir, /usr/lib/debug), then .gnu_debuglink with
- * its CRC verified. Returns the opened debug ELF in *out (caller closes) or 0 when none is usable; a CRC
- * mismatch sets f->warning. */
+/* Separate debug info: build-id under the debug dirs (--debug-dir, /usr/lib/debug) with the candidate's own
+ * build-id verified, then .gnu_debuglink with its CRC verified. Returns the opened debug ELF in *out (caller
+ * closes) or 0 when none is usable; a build-id or CRC mismatch sets f->warning. */
 int tl_find_debug_file(struct tl_file *f, const tl_elf *e, const struct tl_options *o, tl_elf *out);
 
 /* libdwarf: CUs (name, producer, language, version, stmt_list) and subprograms with code. */

@@ -52,7 +52,7 @@ Elf_Scn *tl_elf_section(const tl_elf *e, const char *name, GElf_Shdr *shdr);
 const char *tl_elf_section_name(const tl_elf *e, const GElf_Shdr *shdr);
 /* Raw file bytes of a section (bounds-checked; SHT_NOBITS gives n = 0). */
 int tl_elf_section_raw(const tl_elf *e, Elf_Scn *scn, tl_bytes *out, tl_error *err);
-/* Section bytes with SHF_COMPRESSED undone (zlib via zlib, zstd via libzstd). */
+/* Section bytes with SHF_COMPRESSED undone (zlib via zlib, zstd via libzstd), and GNU's .zdebug_* form. */
 int tl_elf_section_bytes(const tl_elf *e, Elf_Scn *scn, tl_bytes *out, tl_error *err);
 
 #endif

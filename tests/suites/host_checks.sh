@@ -45,6 +45,33 @@ n=$(nm --defined-only m_renamed.o | grep -c ' T ')
 contains "dwarf-symbols: counts reported" ds_ren.txt "$n symbols, $n subprograms, 1 disagreements \\(init_maths\\)"
 run ds_mixed.txt --checks dwarf-symbols libc_mixed.so
 contains "dwarf-symbols: function from the TU without -g has no subprogram" ds_mixed.txt 'nodebug_fn: function symbol at 0x[0-9a-f]+ has no DWARF subprogram'
+# GNU's older compressed form (.zdebug_*, gcc -gz=zlib-gnu): read like SHF_COMPRESSED sections; before the
+# eleventh session such files read as having no .debug_line at all
+printf 'int zg_fn(int x) { return x * 7; }\n' > zg.c
+if gcc -g -gz=zlib-gnu -fPIC -c zg.c -o zg.o 2>/dev/null && readelf -S zg.o | grep -q zdebug_line; then
+  gcc -shared -g -gz=zlib-gnu -fPIC zg.c -o libzg.so
+  run zg.txt --checks line-tables,dwarf-symbols zg.o libzg.so
+  check "zlib-gnu (.zdebug_*) object and library: line tables and DWARF read (exit 0)" test "$(rc_of zg.txt)" = 0
+  # the same object with its .zdebug_info's "ZLIB" magic overwritten: named, exit 2
+  python3 - zg.o zg_bad.o <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+shoff, = struct.unpack_from("<Q", b, 0x28); shentsize, shnum, shstrndx = struct.unpack_from("<HHH", b, 0x3a)
+sec = lambda i: struct.unpack_from("<IIQQQQIIQQ", b, shoff + i * shentsize)
+stroff = sec(shstrndx)[4]
+for i in range(shnum):
+    s = sec(i); name = bytes(b[stroff + s[0]:]).split(b"\0")[0]
+    if name == b".zdebug_info": b[s[4]:s[4] + 4] = b"XLIB"
+open(sys.argv[2], "wb").write(b)
+PY
+  run zgbad.txt --checks line-tables zg_bad.o zg.o
+  check "zlib-gnu: a damaged .zdebug_info is a finding (exit 1), the other file still checked" \
+    test "$(rc_of zgbad.txt)" = 1 && ! grep -q '^zg\.o' zgbad.txt
+  contains "zlib-gnu: ... the message names the file, the section and what is wrong" zgbad.txt \
+    'zg_bad\.o: error \[line-tables\] the debug sections cannot be read \(\.zdebug_info: .*ZLIB header'
+else
+  skip "gcc cannot write -gz=zlib-gnu sections"
+fi
 # Units with line tables but no subprograms: clang's -gline-tables-only (trueline-cc's forced level for clang)
 # and gcc's -gsplit-dwarf skeletons (DWARF 5 DW_TAG_skeleton_unit). Their functions have nothing to compare
 # with: no error, an info that says how many were left out; their line rows still count for line-tables.
