@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "inputs.h"
+#include "read/cubin.h"
 #include "read/cubin_lines.h"
 #include "read/device.h"
 #include "report/json_write.h"
@@ -109,6 +110,19 @@ static int one_image(const char *display, const char *label, const unsigned char
     return 1;
 }
 
+static void cubin_file_label(const char *display, const unsigned char *p, size_t n, const struct tl_device_ref *r,
+                             char *label, size_t cap)
+{
+    struct tl_image img;
+    memset(&img, 0, sizeof img);
+    char arch[32];
+    if (tl_cubin_summarize(p, n, display, &img) == 0) {
+        tl_device_arch_name(arch, sizeof arch, img.dev.sm, img.dev.arch_suffix, 0);
+        tl_device_label(label, cap, r, r->fe.container, r->fe.index, arch);
+    }
+    tl_image_free(&img);
+}
+
 static int symbolize_input(const struct tl_input *in, const struct tl_options *o, const struct location *loc)
 {
     struct tl_input_bytes b;
@@ -139,6 +153,8 @@ static int symbolize_input(const struct tl_input *in, const struct tl_options *o
             failed = 1;
             continue;
         }
+        if (r->is_cubin_file) /* no fatbin entry to name the arch: the cubin's own header does (as --list) */
+            cubin_file_label(in->display, p, n, r, label, sizeof label);
         int k = one_image(in->display, label, p, n, loc, o->format && strcmp(o->format, "json") == 0);
         if (k < 0)
             failed = 1;

@@ -245,6 +245,7 @@ PY
 )
 $TC --symbolize out/li.o.0.0.sm_90.cubin "$off" >pc.txt 2>&1
 contains "--symbolize PC form (file offset in the cubin) resolves to the kernel offset" pc.txt '^_Z5kernBPfi\+0xe0 .*' 
+contains "--symbolize on a standalone cubin names its arch from the cubin's header (not sm_0)" pc.txt '^_Z5kernBPfi\+0xe0 \(cubin sm_90\)'
 
 # --- damaged inputs: clear message naming the file, exit 2, other entries still listed
 objcopy -O binary --only-section=.nv_fatbin li.o li.fatbin
