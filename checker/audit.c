@@ -1,6 +1,7 @@
 #include "audit.h"
 #include "trueline/cpus.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -255,24 +256,36 @@ int tl_audit_exit_status(const struct tl_results *r, const struct tl_options *o)
     return 0;
 }
 
+/* The report has only been written once its stream is flushed: a full disk or a closed stdout shows up here, not
+ * in the reports' own ferror(), which runs while the last buffer is still held. Closes out unless it is stdout. */
+static int finish_output(FILE *out, const char *name)
+{
+    int err = fflush(out) != 0 ? errno : ferror(out) ? (errno ? errno : EIO) : 0;
+    if (out != stdout && fclose(out) != 0 && !err)
+        err = errno;
+    if (err)
+        fprintf(stderr, "trueline-check: cannot write %s: %s\n", name, strerror(err));
+    return err ? -1 : 0;
+}
+
 int tl_audit_main(const struct tl_options *o, const struct tl_policy *p)
 {
     struct tl_results r;
     tl_audit_run(o, p, &r);
     FILE *out = stdout;
     if (o->output && !(out = fopen(o->output, "w"))) {
-        fprintf(stderr, "trueline-check: %s: cannot write report\n", o->output);
+        fprintf(stderr, "trueline-check: cannot write %s: %s\n", o->output, strerror(errno));
         tl_results_free(&r);
         return 2;
     }
     int rc = tl_report_write(out, &r, o);
-    if (o->write_baseline && tl_baseline_write(&r, o, o->write_baseline) != 0)
-        rc = -1;
-    if (out != stdout)
-        fclose(out);
-    int status = rc != 0 ? 2 : tl_audit_exit_status(&r, o);
-    if (rc != 0)
+    int wrc = finish_output(out, o->output ? o->output : "standard output");
+    if (rc != 0 && wrc == 0) /* not a write error (said above): an unknown format */
         fprintf(stderr, "trueline-check: report format '%s' failed\n", o->format);
+    /* tl_baseline_write names the baseline file and the error itself. */
+    if (o->write_baseline && tl_baseline_write(&r, o, o->write_baseline) != 0)
+        wrc = -1;
+    int status = rc != 0 || wrc != 0 ? 2 : tl_audit_exit_status(&r, o);
     for (size_t i = 0; i < r.nfiles; i++)
         if (r.files[i].error)
             fprintf(stderr, "trueline-check: %s: %s\n", r.files[i].display, r.files[i].error);

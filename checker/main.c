@@ -26,7 +26,7 @@ static void usage(FILE *out)
         "  --format text|json|sarif|junit   report format (default text)\n"
         "  --output FILE                    write the report to FILE\n"
         "  --fail-on error|warning|info     exit 1 at or above this severity (default error)\n"
-        "  --checks ID,ID                   run only these checks\n"
+        "  --checks ID,ID                   run only these checks (ids as --list-checks shows them)\n"
         "  --policy NAME                    platform policy for symbol-versions (e.g. manylinux_2_28)\n"
         "  --config FILE                    policy/config file (default: the standard lookup)\n"
         "  --baseline FILE / --write-baseline FILE   only new findings count / record the current ones\n"
@@ -37,7 +37,8 @@ static void usage(FILE *out)
         "  --timeout S                      give up on one input after S seconds (exit 2; others still checked)\n"
         "  --max-input-mb N                 refuse to decompress more than N MiB for one section or entry\n"
         "  --progress / --no-progress, --color / --no-color\n"
-        "exit status: 0 clean, 1 findings at or above --fail-on, 2 usage error or unreadable input\n");
+        "exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or config error, unreadable input\n"
+        "             or a report that could not be written\n");
 }
 
 enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
@@ -173,7 +174,15 @@ static int run_mode(struct tl_options *o, const struct tl_policy *p)
         return tl_tool_symbolize(o);
     case TL_MODE_COREDUMP: return tl_tool_coredump(o);
     case TL_MODE_PROVENANCE: return tl_tool_provenance(o);
-    default: return tl_audit_main(o, p);
+    default: {
+        /* Only the audit reads the policy; checked before any input is read, as a usage error. */
+        tl_error err;
+        if (tl_policy_validate(p, &err) != 0) {
+            fprintf(stderr, "trueline-check: %s\n", err.msg);
+            return 2;
+        }
+        return tl_audit_main(o, p);
+    }
     }
 }
 

@@ -1,6 +1,6 @@
 /* symbol-versions: the highest GLIBC_, GLIBCXX_, CXXABI_ and GCC_ version each file needs, the symbols that
  * need it, and pass/fail against a platform policy: --policy TAG (conf/manylinux.tsv) or explicit maxima in
- * the config ([symbol-versions] glibc = 2.28, glibcxx = 3.4.24, cxxabi = 1.3.11, gcc = 7.0.0). */
+ * the config ([symbol-versions] glibc = 2.28, glibcxx = 3.4.24, cxxabi = 1.3.11, gcc = 7.0.0; GLIBC_2.28 too). */
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 enum { P_GLIBC, P_GLIBCXX, P_CXXABI, P_GCC, NPREFIX };
 static const char *const prefixes[NPREFIX] = { "GLIBC_", "GLIBCXX_", "CXXABI_", "GCC_" };
 static const char *const keys[NPREFIX] = { "glibc", "glibcxx", "cxxabi", "gcc" };
+static const char *const examples[NPREFIX] = { "2.28", "3.4.24", "1.3.11", "7.0.0" }; /* manylinux_2_28 */
 
 /* Dotted versions compared numerically: "3.4.9" < "3.4.24". Returns -1 when not numeric (GLIBC_PRIVATE). */
 static int parse_version(const char *s, unsigned v[4])
@@ -31,6 +32,16 @@ static int parse_version(const char *s, unsigned v[4])
         s = end + 1;
     }
     return 0;
+}
+
+/* A maximum, from the config or the policy table: "2.17", or "GLIBC_2.17" as objdump prints it (the key's own
+ * prefix, any case; users copy it from there). The numeric part, NULL when it is not a version. */
+static const char *max_version(int k, const char *s, unsigned v[4])
+{
+    size_t pl = strlen(prefixes[k]);
+    if (strncasecmp(s, prefixes[k], pl) == 0)
+        s += pl;
+    return parse_version(s, v) == 0 ? s : NULL;
 }
 
 static int cmp_version(const unsigned a[4], const unsigned b[4])
@@ -126,6 +137,41 @@ static const char *limits(const struct tl_policy *p, const char *max[NPREFIX], i
     return label;
 }
 
+struct sv_check {
+    const struct tl_policy *p;
+    tl_error *err;
+    int failed;
+};
+
+static void check_max(const char *key, const char *value, int line, void *ctx)
+{
+    struct sv_check *c = ctx;
+    unsigned v[4];
+    char where[1200];
+    (void)line;
+    for (int k = 0; k < NPREFIX && !c->failed; k++)
+        if (strcasecmp(key, keys[k]) == 0 && !max_version(k, value, v)) {
+            c->failed = 1;
+            tl_policy_value_origin(c->p, "symbol-versions", key, value, where, sizeof where);
+            tl_fail(c->err, "%s: [symbol-versions] %s = '%s' is not a version; valid: a dotted version such as %s "
+                    "or, as objdump prints it, %s%s", where, key, value, examples[k], prefixes[k], examples[k]);
+        }
+}
+
+/* Config load: a maximum this check cannot parse would switch its limit off, so it stops the run instead.
+ * Every file entry (also those a later one overrides), then the values in effect (the environment's too). */
+int tl_symbol_versions_validate(const struct tl_policy *p, tl_error *err)
+{
+    struct sv_check c = { p, err, 0 };
+    tl_config_each(p->cfg, "symbol-versions", check_max, &c);
+    for (int k = 0; k < NPREFIX && !c.failed; k++) {
+        const char *v = tl_config_get(p->cfg, "symbol-versions", keys[k]);
+        if (v)
+            check_max(keys[k], v, 0, &c);
+    }
+    return c.failed ? -1 : 0;
+}
+
 struct need {
     unsigned best[4];
     const char *best_name, *file;
@@ -159,6 +205,34 @@ static void names_needing(const struct tl_file *f, int k, const unsigned at_leas
         snprintf(buf + used, n - used, " and %zu more", *count - 8);
 }
 
+/* One prefix: above the maximum is a finding at sev; otherwise the highest version, as info. A maximum that
+ * does not parse (a policy table row; the config's are checked at load) is never reported as met. */
+static void judge(const struct tl_file *f, int k, const struct need *n, const char *max, const char *label,
+                  enum tl_severity sev, struct tl_findings *out)
+{
+    char names[1024];
+    size_t count;
+    unsigned lim[4];
+    const char *num = max ? max_version(k, max, lim) : NULL;
+    if (max && !num) {
+        tl_emit(out, "symbol-versions", TL_SEV_ERROR, f->display, NULL, "write the maximum as a dotted version",
+                "the %s maximum '%s' of %s is not a version; needs %s (from %s)", prefixes[k], max, label,
+                n->best_name, n->file ? n->file : "?");
+    } else if (num && cmp_version(n->best, lim) > 0) {
+        names_needing(f, k, lim, 1, names, sizeof names, &count);
+        tl_emit(out, "symbol-versions", sev, f->display, NULL,
+                "build on (or for) the oldest platform you support, e.g. inside the manylinux image, or avoid "
+                "the newer symbols",
+                "needs %s (from %s) but %s allows at most %s%s; %zu symbol(s) need more: %s", n->best_name,
+                n->file ? n->file : "?", label, prefixes[k], num, count, names);
+    } else {
+        names_needing(f, k, n->best, 0, names, sizeof names, &count);
+        tl_emit(out, "symbol-versions", TL_SEV_INFO, f->display, NULL, NULL,
+                "highest %s version needed: %s (from %s), by %s%s%s", prefixes[k], n->best_name,
+                n->file ? n->file : "?", names, max ? "; within " : "", max ? label : "");
+    }
+}
+
 static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
 {
     if (f->elf_type == 1)
@@ -186,26 +260,9 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
             }
         }
     }
-    for (int k = 0; k < NPREFIX; k++) {
-        if (!need[k].have)
-            continue;
-        char names[1024];
-        size_t count;
-        unsigned lim[4];
-        if (max[k] && parse_version(max[k], lim) == 0 && cmp_version(need[k].best, lim) > 0) {
-            names_needing(f, k, lim, 1, names, sizeof names, &count);
-            tl_emit(out, "symbol-versions", sev, f->display, NULL,
-                    "build on (or for) the oldest platform you support, e.g. inside the manylinux image, or avoid "
-                    "the newer symbols",
-                    "needs %s (from %s) but %s allows at most %s%s; %zu symbol(s) need more: %s", need[k].best_name,
-                    need[k].file ? need[k].file : "?", label, prefixes[k], max[k], count, names);
-        } else {
-            names_needing(f, k, need[k].best, 0, names, sizeof names, &count);
-            tl_emit(out, "symbol-versions", TL_SEV_INFO, f->display, NULL, NULL, "highest %s version needed: %s (from %s), by %s%s%s",
-                    prefixes[k], need[k].best_name, need[k].file ? need[k].file : "?", names,
-                    max[k] ? "; within " : "", max[k] ? label : "");
-        }
-    }
+    for (int k = 0; k < NPREFIX; k++)
+        if (need[k].have)
+            judge(f, k, &need[k], max[k], label, sev, out);
 }
 
 const struct tl_check tl_check_symbol_versions = {

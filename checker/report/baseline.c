@@ -1,5 +1,7 @@
 /* Baseline: the fingerprints of a previous JSON report (the "fingerprint" members of its findings). Our own
  * output is the only producer, so the scan looks for that member rather than parsing arbitrary JSON. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,15 +51,22 @@ int tl_baseline_apply(struct tl_results *r, const char *path)
     return 0;
 }
 
+/* Errors name the baseline file and the reason; a full disk shows only when the buffer is flushed, after
+ * tl_report_json's own ferror(). */
 int tl_baseline_write(const struct tl_results *r, const struct tl_options *o, const char *path)
 {
     FILE *out = fopen(path, "w");
     if (!out) {
-        fprintf(stderr, "trueline-check: %s: cannot write baseline\n", path);
+        fprintf(stderr, "trueline-check: cannot write baseline %s: %s\n", path, strerror(errno));
         return -1;
     }
     int rc = tl_report_json(out, r, o);
-    if (fclose(out) != 0)
-        rc = -1;
-    return rc;
+    int err = fflush(out) != 0 ? errno : ferror(out) ? (errno ? errno : EIO) : 0;
+    if (fclose(out) != 0 && !err)
+        err = errno;
+    if (err || rc != 0) {
+        fprintf(stderr, "trueline-check: cannot write baseline %s: %s\n", path, strerror(err ? err : EIO));
+        return -1;
+    }
+    return 0;
 }

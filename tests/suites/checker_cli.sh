@@ -23,3 +23,77 @@ trueline-check --list-checks >"$T/checks"
 for id in line-tables dwarf-symbols stl-leak symbol-versions mixed-toolchain cuda-arch provenance; do
   contains "check $id registered" "$T/checks" "^$id "
 done
+
+q() { "$@" >/dev/null 2>&1; } # for expect_rc: the exit status is the test, the output is noise
+
+# --checks: an unknown id is a usage error that names it and the valid ids (it used to run nothing and exit 0);
+# blanks around the ids are trimmed ("line-tables, stl-leak" used to drop line-tables).
+gcc -c "$T/a.c" -o "$T/nodbg.o" # no line info: a line-tables error
+trueline-check --checks stl_leak "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
+check "checks option: unknown id exits 2" [ $rc -eq 2 ]
+contains "checks option: unknown id named" "$T/err" "--checks: unknown check 'stl_leak'"
+contains "checks option: valid ids listed" "$T/err" "valid ids.*line-tables, dwarf-symbols, stl-leak, symbol-versions"
+lacks "checks option: nothing audited after the usage error" "$T/out" "checked"
+trueline-check --checks "stl-leak, line-tables" "$T/nodbg.o" >"$T/out" 2>&1; rc=$?
+contains "checks option: id after ', ' still runs" "$T/out" "error \[line-tables\]"
+check "checks option: trimmed list fails on its finding (exit 1)" [ $rc -eq 1 ]
+expect_rc "checks option: a list naming no check is a usage error" 2 q trueline-check --checks " , " "$T/a.o"
+
+# [checks] in the config: an unknown id or severity stops the run (exit 2), naming file, line, key and what is valid.
+printf '; a comment\n\n[checks]\n# another\nline-table = off\n' > "$T/unk.ini"
+trueline-check --config "$T/unk.ini" "$T/nodbg.o" >"$T/out" 2>"$T/err"; rc=$?
+check "config checks: unknown id exits 2" [ $rc -eq 2 ]
+contains "config checks: unknown id with file and line" "$T/err" "unk\.ini:5: \[checks\] unknown check 'line-table'"
+contains "config checks: unknown id lists the valid ids" "$T/err" "valid ids.*line-tables"
+printf '[wrapper]\ncache = none\n[checks]\nline-tables = offf\n' > "$T/sev.ini"
+trueline-check --config "$T/sev.ini" "$T/nodbg.o" >"$T/out" 2>"$T/err"; rc=$?
+check "config checks: bad severity exits 2" [ $rc -eq 2 ]
+contains "config checks: bad severity named with what is valid" "$T/err" \
+  "sev\.ini:4: \[checks\] line-tables = 'offf' is not a severity; valid: error, warning, info or off"
+TRUELINE_CHECKS_STL_LEAK=bogus trueline-check "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
+check "config checks: bad severity from the environment exits 2" [ $rc -eq 2 ]
+contains "config checks: environment variable named" "$T/err" "environment variable TRUELINE_CHECKS_STL_LEAK: .*'bogus'"
+printf '[checks]\nLine-Tables = warn\n' > "$T/alias.ini"
+trueline-check --config "$T/alias.ini" --checks line-tables "$T/nodbg.o" >"$T/out" 2>&1; rc=$?
+contains "config checks: id in any case and the warn alias still work" "$T/out" "warning \[line-tables\]"
+check "config checks: a valid config still audits (exit 0 on a warning)" [ $rc -eq 0 ]
+
+# [symbol-versions] maxima: GLIBC_2.17 (objdump's spelling) means 2.17; a value that is not a version used to switch
+# the limit off and report "within the configured maxima", now it stops the run naming file and key.
+printf '#include <stdlib.h>\nint main(void) { return reallocarray(0, 2, 2) != 0; }\n' > "$T/sv.c"
+gcc -o "$T/sv" "$T/sv.c" # reallocarray@GLIBC_2.26
+printf '[symbol-versions]\nglibc = GLIBC_2.17\n' > "$T/svp.ini"
+trueline-check --config "$T/svp.ini" --checks symbol-versions "$T/sv" >"$T/out" 2>&1; rc=$?
+check "symbol-versions: GLIBC_2.17 maximum enforced (exit 1)" [ $rc -eq 1 ]
+contains "symbol-versions: GLIBC_2.17 read as 2.17" "$T/out" "allows at most GLIBC_2\.17; [0-9]+ symbol\(s\) need more: .*reallocarray@GLIBC_2\.26"
+lacks "symbol-versions: no claim of being within the maxima" "$T/out" "within the configured maxima"
+printf '[symbol-versions]\nglibc = GLIBC_99.0\n' > "$T/svhigh.ini"
+expect_rc "symbol-versions: prefixed maximum above the need passes" 0 \
+  q trueline-check --config "$T/svhigh.ini" --checks symbol-versions "$T/sv"
+printf '[symbol-versions]\nglibc = abc\n' > "$T/svbad.ini"
+trueline-check --config "$T/svbad.ini" --checks symbol-versions "$T/sv" >"$T/out" 2>"$T/err"; rc=$?
+check "symbol-versions: unparseable maximum exits 2" [ $rc -eq 2 ]
+contains "symbol-versions: unparseable maximum names file and key" "$T/err" \
+  "svbad\.ini:2: \[symbol-versions\] glibc = 'abc' is not a version"
+lacks "symbol-versions: unparseable maximum is not reported as met" "$T/out" "within"
+
+# Writing the report: a full disk or a closed stdout is exit 2 with the reason (it used to be exit 0, silent).
+if [ -w /dev/full ]; then
+  trueline-check --format sarif --output /dev/full "$T/a.o" 2>"$T/err"; rc=$?
+  check "report write: --output on a full disk exits 2" [ $rc -eq 2 ]
+  contains "report write: --output error names file and reason" "$T/err" "cannot write /dev/full: No space left on device"
+  trueline-check "$T/a.o" >/dev/full 2>"$T/err"; rc=$?
+  check "report write: stdout on a full disk exits 2" [ $rc -eq 2 ]
+  contains "report write: stdout error named" "$T/err" "cannot write standard output: No space left on device"
+  trueline-check --write-baseline /dev/full "$T/a.o" >/dev/null 2>"$T/err"; rc=$?
+  check "report write: baseline on a full disk exits 2" [ $rc -eq 2 ]
+  contains "report write: baseline error names the baseline file" "$T/err" "cannot write baseline /dev/full: No space left on device"
+  lacks "report write: baseline error is not blamed on the format" "$T/err" "report format"
+else
+  skip "report write: no writable /dev/full"
+fi
+trueline-check "$T/a.o" >&- 2>"$T/err"; rc=$?
+check "report write: closed stdout exits 2" [ $rc -eq 2 ]
+contains "report write: closed stdout named" "$T/err" "cannot write standard output"
+trueline-check --output "$T/nodir/r.txt" "$T/a.o" 2>"$T/err"; rc=$?
+contains "report write: unopenable --output names the reason" "$T/err" "cannot write .*nodir/r\.txt: No such file or directory"
