@@ -28,11 +28,31 @@ static int add_entry(void *user, const char *section, const char *key, const cha
     return 1;
 }
 
+/* inih as Debian builds it (r55, INI_HANDLER_LINENO 0) does not pass line numbers to the handler, so the
+ * reader counts them: the handler runs right after the line it parses was read. A line longer than inih's
+ * buffer comes in pieces; only a piece that starts a line counts. */
+struct parse_ctx {
+    tl_config *cfg;
+    FILE *f;
+    int line, at_start;
+};
+
+static char *read_line(char *str, int num, void *stream)
+{
+    struct parse_ctx *p = stream;
+    char *s = fgets(str, num, p->f);
+    if (s) {
+        size_t n = strlen(s);
+        p->line += p->at_start;
+        p->at_start = n && s[n - 1] == '\n';
+    }
+    return s;
+}
+
 static int parse_handler(void *user, const char *section, const char *key, const char *value)
 {
-    /* inih (r55) does not pass line numbers to the handler; record the entry index instead. */
-    tl_config *cfg = user;
-    return add_entry(user, section, key, value, cfg->n + 1);
+    struct parse_ctx *p = user;
+    return add_entry(p->cfg, section, key, value, p->line);
 }
 
 int tl_config_load_file(tl_config *cfg, const char *path, tl_error *err)
@@ -40,7 +60,8 @@ int tl_config_load_file(tl_config *cfg, const char *path, tl_error *err)
     FILE *f = fopen(path, "r");
     if (!f)
         return tl_fail(err, "%s: cannot open config: %s", path, strerror(errno));
-    int rc = ini_parse_file(f, parse_handler, cfg);
+    struct parse_ctx p = { cfg, f, 0, 1 };
+    int rc = ini_parse_stream(read_line, &p, parse_handler, &p);
     fclose(f);
     if (rc > 0)
         return tl_fail(err, "%s:%d: config syntax error", path, rc);
@@ -93,6 +114,15 @@ static void env_name(char *out, size_t n, const char *section, const char *key)
     out[o] = 0;
 }
 
+/* The file entry in effect for section.key (the last one, as tl_config_get reads it), or NULL. */
+static const struct tl_config_entry *entry_of(const tl_config *cfg, const char *section, const char *key)
+{
+    for (int i = cfg ? cfg->n - 1 : -1; i >= 0; i--)
+        if (strcasecmp(cfg->entries[i].section, section) == 0 && strcasecmp(cfg->entries[i].key, key) == 0)
+            return &cfg->entries[i];
+    return NULL;
+}
+
 const char *tl_config_get(const tl_config *cfg, const char *section, const char *key)
 {
     char name[256];
@@ -100,10 +130,8 @@ const char *tl_config_get(const tl_config *cfg, const char *section, const char 
     const char *env = getenv(name);
     if (env)
         return env;
-    for (int i = cfg ? cfg->n - 1 : -1; i >= 0; i--)
-        if (strcasecmp(cfg->entries[i].section, section) == 0 && strcasecmp(cfg->entries[i].key, key) == 0)
-            return cfg->entries[i].value;
-    return NULL;
+    const struct tl_config_entry *e = entry_of(cfg, section, key);
+    return e ? e->value : NULL;
 }
 
 const char *tl_config_get_or(const tl_config *cfg, const char *section, const char *key, const char *dflt)
@@ -112,19 +140,103 @@ const char *tl_config_get_or(const tl_config *cfg, const char *section, const ch
     return v ? v : dflt;
 }
 
-int tl_config_bool(const tl_config *cfg, const char *section, const char *key, int dflt)
+int tl_config_parse_bool(const char *v)
 {
-    const char *v = tl_config_get(cfg, section, key);
-    if (!v)
-        return dflt;
     const char *yes[] = { "1", "true", "yes", "on" }, *no[] = { "0", "false", "no", "off" };
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; v && i < 4; i++) {
         if (strcasecmp(v, yes[i]) == 0)
             return 1;
         if (strcasecmp(v, no[i]) == 0)
             return 0;
     }
     return -1;
+}
+
+int tl_config_bool(const tl_config *cfg, const char *section, const char *key, int dflt)
+{
+    const char *v = tl_config_get(cfg, section, key);
+    return v ? tl_config_parse_bool(v) : dflt;
+}
+
+void tl_config_origin(const tl_config *cfg, const char *section, const char *key, char *buf, size_t n)
+{
+    char name[256];
+    env_name(name, sizeof name, section, key);
+    const struct tl_config_entry *e = entry_of(cfg, section, key);
+    if (getenv(name))
+        snprintf(buf, n, "%s", name);
+    else if (e && cfg->path)
+        snprintf(buf, n, "%s:%d", cfg->path, e->line);
+    else
+        snprintf(buf, n, "%s", cfg && cfg->path ? cfg->path : "default");
+}
+
+/* "a, b or c" for messages. */
+static void join_valid(const char *const *valid, char *buf, size_t n)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; valid[i] && o < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", i == 0 ? "" : valid[i + 1] ? ", " : " or ", valid[i]);
+}
+
+static int bad_value(const tl_config *cfg, const char *section, const char *key, const char *v, const char *valid,
+                     tl_error *err)
+{
+    char where[300];
+    tl_config_origin(cfg, section, key, where, sizeof where);
+    return tl_fail(err, "%s: [%s] %s = %s: expected %s", where, section, key, v, valid);
+}
+
+int tl_config_bool_checked(const tl_config *cfg, const char *section, const char *key, int dflt, tl_error *err)
+{
+    const char *v = tl_config_get(cfg, section, key);
+    int b = v ? tl_config_parse_bool(v) : dflt;
+    if (b < 0)
+        return bad_value(cfg, section, key, v, "true or false (also 1/0, yes/no, on/off)", err);
+    return b;
+}
+
+const char *tl_config_enum(const tl_config *cfg, const char *section, const char *key, const char *dflt,
+                           const char *const *valid, tl_error *err)
+{
+    const char *v = tl_config_get(cfg, section, key);
+    if (!v)
+        return dflt;
+    for (int i = 0; valid[i]; i++)
+        if (strcmp(v, valid[i]) == 0)
+            return valid[i];
+    char list[256];
+    join_valid(valid, list, sizeof list);
+    bad_value(cfg, section, key, v, list, err);
+    return NULL;
+}
+
+/* Only file entries can be unknown keys: looking for unknown TRUELINE_* variables would mean a scan of the
+ * whole environment on every compile. */
+int tl_config_check_keys(const tl_config *cfg, const struct tl_config_section *known, tl_error *err)
+{
+    for (int i = 0; cfg && i < cfg->n; i++) {
+        const struct tl_config_entry *e = &cfg->entries[i];
+        const struct tl_config_section *s = known;
+        while (s->name && strcasecmp(s->name, e->section) != 0)
+            s++;
+        if (!s->name)
+            continue; /* another tool's section (the checker's [checks], ...): not ours to judge */
+        int k = 0;
+        while (s->keys[k] && strcasecmp(s->keys[k], e->key) != 0)
+            k++;
+        if (s->keys[k])
+            continue;
+        char list[256];
+        size_t o = 0;
+        list[0] = 0;
+        for (int j = 0; s->keys[j] && o < sizeof list; j++)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", j ? ", " : "", s->keys[j]);
+        return tl_fail(err, "%s:%d: [%s] %s: unknown key (the keys of [%s]: %s)", cfg->path ? cfg->path : "config",
+                       e->line, e->section, e->key, s->name, list);
+    }
+    return 0;
 }
 
 void tl_config_each(const tl_config *cfg, const char *section,

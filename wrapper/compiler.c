@@ -237,6 +237,20 @@ char *tl_find_program(const char *name, const char *path)
     return found;
 }
 
+/* nvcc's -ccbin (or NVCC_CCBIN) naming a masquerade link: what runs there is trueline-cc's nested mode,
+ * which runs the first program of the link's name on the PATH it was given that is not a trueline-cc
+ * (main.c run_nested), so that program is the answer. Any other path is tl_find_program's; the extra
+ * tl_is_self is answered by the stat cache, and only when that path was refused. */
+char *tl_find_program_past_link(const char *name, const char *path, int *via_link)
+{
+    *via_link = 0;
+    char *found = tl_find_program(name, path);
+    if (found || !strchr(name, '/') || !tl_is_masquerade_name(tl_basename(name)) || !tl_is_self(name))
+        return found;
+    *via_link = 1;
+    return tl_find_program(tl_basename(name), path); /* memoized like every PATH lookup */
+}
+
 static enum tl_cache cache_by_name(const char *name)
 {
     const char *b = tl_basename(name);
@@ -257,16 +271,17 @@ int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg,
         inv->compiler_arg = strdup(self);
     } else {
         if (argc < 2)
-            return tl_fail(err, "usage: trueline-cc [ccache|sccache] COMPILER ARGS...");
+            return tl_fail(err, "usage: trueline-cc [ccache|sccache] COMPILER ARGS..."), -2;
         inv->mode = TL_MODE_LAUNCHER;
         inv->cache = cache_by_name(argv[1]);
         if (inv->cache != TL_CACHE_NONE) {
+            /* a usage error (status 2), whether or not the cache is installed */
+            if (argc < 3)
+                return tl_fail(err, "usage: trueline-cc %s COMPILER ARGS... (no compiler given)", argv[1]), -2;
             inv->mode = TL_MODE_CHAINED;
             if (!(inv->cache_path = tl_find_program(argv[1], path)))
                 return tl_fail(err, "%s: cache program not found on PATH", argv[1]);
             i = 2;
-            if (argc < 3)
-                return tl_fail(err, "usage: trueline-cc %s COMPILER ARGS...", argv[1]);
         }
         inv->compiler_arg = strdup(argv[i++]);
     }
@@ -276,8 +291,9 @@ int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg,
         if (c && *c && strcmp(c, "none") != 0) {
             inv->cache = cache_by_name(c);
             if (inv->cache == TL_CACHE_NONE) {
-                tl_fail(err, "%s: [wrapper] cache = %s: expected none, ccache or sccache",
-                        cfg && cfg->path ? cfg->path : "environment", c);
+                char where[300];
+                tl_config_origin(cfg, "wrapper", "cache", where, sizeof where);
+                tl_fail(err, "%s: [wrapper] cache = %s: expected none, ccache or sccache", where, c);
                 return -2;
             }
             if (!(inv->cache_path = tl_find_program(c, path)))

@@ -15,6 +15,9 @@ int tl_is_masquerade_name(const char *base);
 const char *tl_basename(const char *path);
 /* First executable `name` on `path` (a PATH-style list) that is not a trueline-cc; malloc'ed, or NULL. */
 char *tl_find_program(const char *name, const char *path);
+/* tl_find_program, except that a path naming a masquerade link to trueline-cc (nvcc -ccbin DIR/g++) resolves
+ * as that link runs: the first `g++` on path that is not a trueline-cc (*via_link set to 1). */
+char *tl_find_program_past_link(const char *name, const char *path, int *via_link);
 /* The memo tl_find_program keeps its answers in (NULL: none); set once the memo is open. */
 void tl_find_program_memo(tl_memo *m);
 /* 1 when path resolves to this trueline-cc or one listed in TL_ACTIVE_ENV. */
@@ -26,8 +29,9 @@ const char *tl_active_env_value(void);
 const char *tl_self_path(void);
 
 /* Fills mode, cache, compiler_arg/compiler_path, cache_path, user_args from argv. Returns -1 with err
- * when there is nothing to run (status 127), -2 on a bad [wrapper] cache value (status 2), -3 when the named
- * compiler exists but is not executable (status 126, as a shell). */
+ * when there is nothing to run (status 127), -2 on a usage error (`trueline-cc ccache` without a compiler)
+ * or a bad [wrapper] cache value (status 2), -3 when the named compiler exists but is not executable
+ * (status 126, as a shell). */
 int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg, tl_error *err);
 /* Family from the name, else from the memoized --version probe, which also fills inv->version; with
  * want_version 0 a family known by name is all (inv->version stays NULL). */

@@ -124,11 +124,15 @@ static void nvcc_host(tl_invocation *inv, const char *ccbin)
     if (!ccbin)
         from = "PATH (gcc)";
     free(inv->host_compiler);
-    /* NULL: hashed as an absent host compiler */
-    inv->host_compiler = path && name ? tl_find_program(name, path) : NULL;
+    /* NULL: hashed as an absent host compiler. A -ccbin naming a masquerade link (CMake setups put one first
+     * on PATH) is what that link runs: the next of its name on nvcc's PATH, which is `path`. */
+    int via_link = 0;
+    inv->host_compiler = path && name ? tl_find_program_past_link(name, path, &via_link) : NULL;
     free(path);
     free(name);
-    set_str(&inv->host_from, from);
+    char *how = via_link ? tl_concatn(TL_S(from), TL_S(", a trueline-cc link: the next of its name on PATH"), NULL) : NULL;
+    set_str(&inv->host_from, how ? how : from);
+    free(how);
 }
 
 void tl_analyze(tl_invocation *inv)
@@ -219,15 +223,11 @@ static int host_is_clang(const tl_invocation *inv)
 
 int tl_force(tl_invocation *inv, const tl_config *cfg, tl_error *err)
 {
-    const char *where = cfg && cfg->path ? cfg->path : "environment";
-    int device = tl_config_bool(cfg, "wrapper", "device_lineinfo", 1);
-    const char *level = tl_config_get_or(cfg, "wrapper", "host_debug", "g1");
-    if (device < 0)
-        return tl_fail(err, "%s: [wrapper] device_lineinfo = %s: expected true or false", where,
-                       tl_config_get(cfg, "wrapper", "device_lineinfo"));
     static const char *const levels[] = { "keep", "g", "g1", "g2", "g3", NULL };
-    if (!in_list(level, levels))
-        return tl_fail(err, "%s: [wrapper] host_debug = %s: expected keep, g, g1, g2 or g3", where, level);
+    int device = tl_config_bool_checked(cfg, "wrapper", "device_lineinfo", 1, err);
+    const char *level = device < 0 ? NULL : tl_config_enum(cfg, "wrapper", "host_debug", "g1", levels, err);
+    if (!level)
+        return -1; /* err names where the value was set and what is valid */
     if (inv->family == TL_FAM_OTHER)
         return 0;
     if (inv->no_force) {

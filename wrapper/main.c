@@ -41,11 +41,11 @@ static double now_ms(int wanted)
 }
 
 /* Heap, not a 4 KiB stack buffer: main's frame is the stack's top, and every page it reaches down is
- * one more page fault on each cache hit. */
-static char *memo_dir(const tl_config *cfg)
+ * one more page fault on each cache hit. NULL with [fingerprint] memo off. */
+static char *memo_dir(const tl_config *cfg, int memo_on)
 {
     char *dir = NULL;
-    if (tl_config_bool(cfg, "fingerprint", "memo", 1) == 0)
+    if (!memo_on)
         return NULL;
     const char *d = tl_config_get(cfg, "fingerprint", "memo_dir");
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -58,6 +58,38 @@ static char *memo_dir(const tl_config *cfg)
     return dir;
 }
 
+/* The keys of the sections trueline-cc owns, as conf/trueline.ini documents them. The checker reads the
+ * same file with sections of its own ([checks], [suppress], ...): those are left alone. */
+static const char *const wrapper_keys[] = { "cache", "device_lineinfo", "host_debug", "on_error", "explain", NULL };
+static const char *const fingerprint_keys[] = { "memo", "memo_dir", "env", "extra_files", NULL };
+static const char *const provenance_keys[] = { "stamp", "links", "verify", "verify_in_cache", "on_mismatch",
+                                               "record_argv", "argv_max", NULL };
+static const struct tl_config_section wrapper_sections[] = {
+    { "wrapper", wrapper_keys }, { "fingerprint", fingerprint_keys }, { "provenance", provenance_keys }, { NULL, NULL }
+};
+
+/* The values main and provenance.c read up front, and the keys of our sections, checked before anything
+ * runs: a typo fails like a broken file ([wrapper] on_error) instead of silently meaning a default (a bad
+ * yes/no used to read as "on", TRUELINE_EXPLAIN=false turned explain on). Nothing here reads a file or
+ * makes a system call: this runs on every cache hit. ([wrapper] cache, host_debug and device_lineinfo are
+ * checked where they are used: compiler.c, force.c.) */
+static int check_config(const tl_config *cfg, int *explain, int *memo_on, tl_error *err)
+{
+    static const char *const on_error[] = { "fail", "passthrough", NULL };
+    const char *e = getenv("TRUELINE_EXPLAIN");
+    int env_explain = e && *e ? tl_config_parse_bool(e) : 0; /* empty: off, as documented */
+    if (env_explain < 0)
+        return tl_fail(err, "TRUELINE_EXPLAIN: explain = %s: expected true or false (also 1/0, yes/no, on/off)", e);
+    int cfg_explain = tl_config_bool_checked(cfg, "wrapper", "explain", 0, err);
+    if (cfg_explain < 0 || (*memo_on = tl_config_bool_checked(cfg, "fingerprint", "memo", 1, err)) < 0)
+        return -1;
+    *explain |= env_explain || cfg_explain;
+    if (!tl_config_enum(cfg, "wrapper", "on_error", "fail", on_error, err) ||
+        tl_config_check_keys(cfg, wrapper_sections, err) != 0)
+        return -1;
+    return tl_prov_set_config(cfg, err);
+}
+
 /* The wrapper could not do its job: by [wrapper] on_error, fail the compile (default) or run the
  * compiler exactly as the user wrote it, with a warning. */
 static int wrapper_failed(const tl_invocation *inv, const tl_config *cfg, const char *msg)
@@ -65,7 +97,8 @@ static int wrapper_failed(const tl_invocation *inv, const tl_config *cfg, const 
     const char *policy = tl_config_get_or(cfg, "wrapper", "on_error", "fail");
     if (strcmp(policy, "passthrough") != 0 || !inv->compiler_path) {
         fprintf(stderr, "trueline-cc: error: %s\n", msg);
-        if (strcmp(policy, "fail") != 0 && strcmp(policy, "passthrough") != 0)
+        /* check_config's own message when on_error itself was the bad value (a broken file is not checked) */
+        if (strcmp(policy, "fail") != 0 && strcmp(policy, "passthrough") != 0 && !strstr(msg, "] on_error = "))
             fprintf(stderr, "trueline-cc: error: [wrapper] on_error = %s: expected fail or passthrough\n", policy);
         fprintf(stderr, "trueline-cc: the compile was not run (set [wrapper] on_error = passthrough, or "
                         "TRUELINE_WRAPPER_ON_ERROR=passthrough, to run it unwrapped)\n");
@@ -148,7 +181,6 @@ static int wrap(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, int pri
 {
     tl_error err = { { 0 } }, merr;
     double fp_ms = 0;
-    tl_prov_set_config(cfg);
     if (pipeline(inv, cfg, memo, &fp_ms, &err) != 0)
         return wrapper_failed(inv, cfg, err.msg);
     if (tl_prov_may_verify_in_cache(inv))
@@ -192,14 +224,13 @@ int main(int argc, char **argv)
     setenv(TL_ACTIVE_ENV, tl_active_env_value(), 1);
     tl_config cfg = { 0 };
     tl_error cfg_err = { { 0 } }, err = { { 0 } };
-    int cfg_bad = tl_config_load(&cfg, &cfg_err) != 0;
-    const char *e = getenv("TRUELINE_EXPLAIN");
-    explain |= (e && *e && strcmp(e, "0") != 0) || tl_config_bool(&cfg, "wrapper", "explain", 0) == 1;
+    int memo_on = 1;
+    int cfg_bad = tl_config_load(&cfg, &cfg_err) != 0 || check_config(&cfg, &explain, &memo_on, &cfg_err) != 0;
 
     tl_invocation inv = { 0 };
     inv.explain = explain;
     /* Open before classify: where ccache and the compiler are on PATH is memoized too (compiler.c). */
-    inv.memo_dir = cfg_bad ? NULL : memo_dir(&cfg);
+    inv.memo_dir = cfg_bad ? NULL : memo_dir(&cfg, memo_on);
     tl_memo *memo = tl_memo_open(inv.memo_dir);
     inv.memo_read = tl_memo_read_mode(memo);
     tl_find_program_memo(memo);

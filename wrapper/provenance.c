@@ -31,17 +31,52 @@ struct prov_settings {
 };
 static struct prov_settings g_set;
 
-void tl_prov_set_config(const tl_config *cfg)
+/* A yes/no key; a bad value takes the default, and the first bad value of the section is the error. */
+static int prov_bool(const tl_config *cfg, const char *key, int *bad, tl_error *e)
 {
-    g_set.stamp = tl_config_bool(cfg, "provenance", "stamp", 1) != 0;
-    g_set.links = tl_config_bool(cfg, "provenance", "links", 1) != 0;
-    g_set.verify = tl_config_bool(cfg, "provenance", "verify", 1) != 0;
-    g_set.in_cache = tl_config_bool(cfg, "provenance", "verify_in_cache", 1) != 0;
-    g_set.fail = strcmp(tl_config_get_or(cfg, "provenance", "on_mismatch", "recompile"), "fail") == 0;
+    int b = tl_config_bool_checked(cfg, "provenance", key, 1, *bad ? NULL : e);
+    *bad |= b < 0;
+    return b != 0;
+}
+
+/* Bytes of argv recorded: digits only (strtoull alone would take "-1" as ULLONG_MAX, and "abc" as 0). */
+static size_t prov_argv_max(const tl_config *cfg, int *bad, tl_error *e)
+{
     const char *v = tl_config_get(cfg, "provenance", "argv_max");
-    g_set.argv_max = tl_config_bool(cfg, "provenance", "record_argv", 1) == 0 ? 0
-                     : v ? (size_t)strtoul(v, NULL, 10) : TL_NOTE_ARGV_MAX_DEFAULT;
+    if (!v)
+        return TL_NOTE_ARGV_MAX_DEFAULT;
+    unsigned long long n = strtoull(v, NULL, 10);
+    if (*v && !v[strspn(v, "0123456789")] && strlen(v) <= 18)
+        return (size_t)n;
+    char where[300];
+    tl_config_origin(cfg, "provenance", "argv_max", where, sizeof where);
+    if (!*bad)
+        tl_fail(e, "%s: [provenance] argv_max = %s: expected a number of bytes (0 or more)", where, v);
+    *bad = 1;
+    return TL_NOTE_ARGV_MAX_DEFAULT;
+}
+
+/* Every value is checked as it is read: a bad one used to mean "on" (tl_config_bool's -1 is not 0), and
+ * on_mismatch = FAIL meant recompile. */
+int tl_prov_set_config(const tl_config *cfg, tl_error *err)
+{
+    static const char *const mismatch[] = { "recompile", "fail", NULL };
+    tl_error e = { { 0 } };
+    int bad = 0;
+    g_set.stamp = prov_bool(cfg, "stamp", &bad, &e);
+    g_set.links = prov_bool(cfg, "links", &bad, &e);
+    g_set.verify = prov_bool(cfg, "verify", &bad, &e);
+    g_set.in_cache = prov_bool(cfg, "verify_in_cache", &bad, &e);
+    int record_argv = prov_bool(cfg, "record_argv", &bad, &e);
+    const char *m = tl_config_enum(cfg, "provenance", "on_mismatch", "recompile", mismatch, bad ? NULL : &e);
+    bad |= !m;
+    g_set.fail = m && strcmp(m, "fail") == 0;
+    size_t max = prov_argv_max(cfg, &bad, &e);
+    g_set.argv_max = record_argv ? max : 0;
     g_set.loaded = 1;
+    if (bad && err)
+        *err = e;
+    return bad ? -1 : 0;
 }
 
 static void settings(void)
@@ -51,7 +86,7 @@ static void settings(void)
         tl_error err;
         if (tl_config_load(&cfg, &err) != 0) /* main already reported a broken file */
             memset(&cfg, 0, sizeof cfg);
-        tl_prov_set_config(&cfg);
+        tl_prov_set_config(&cfg, NULL); /* a bad value takes its default here: main refused it already */
         tl_config_free(&cfg);
     }
 }

@@ -66,8 +66,9 @@ int tl_prov_is_host_object(const char *path);
 /* The run step's hooks (provenance.c; run.c calls them). */
 struct tl_invocation;
 struct tl_config;
-/* Hands over main's configuration: the [provenance] settings are read from it once. */
-void tl_prov_set_config(const struct tl_config *cfg);
+/* Hands over main's configuration: the [provenance] settings are read from it once. -1 with err naming
+ * the key, where it was set and the valid values when one is not valid (it then takes its default). */
+int tl_prov_set_config(const struct tl_config *cfg, tl_error *err);
 /* The compiler the cache should run: the stamping stage for -c compiles, else the real compiler. */
 const char *tl_prov_compiler_for(const struct tl_invocation *inv);
 /* Sets the stage's variables (after tl_prov_compiler_for chose the stage). */

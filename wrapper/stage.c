@@ -10,10 +10,10 @@
 #include "compiler.h"
 #include "strv.h"
 #include "provenance.h"
+#include "run.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,30 +75,16 @@ char *tl_stage_note_env(const tl_note *n, size_t argv_max, tl_error *err)
     return hex;
 }
 
+/* Through run.c's tl_run_wait, the one spawn-and-wait that forwards SIGINT/TERM/HUP/QUIT to its child: ccache
+ * answers its own SIGTERM by killing its compiler, which is this stage, and a plain fork+wait here left the
+ * real compiler running as an orphan. */
 static int run_real(const char *real, char **argv)
 {
-    pid_t pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, "trueline-cc (stage): cannot fork: %s\n", strerror(errno));
-        return 127;
-    }
-    if (pid == 0) {
-        argv[0] = (char *)real;
-        execv(real, argv);
-        fprintf(stderr, "trueline-cc (stage): cannot run %s: %s\n", real, strerror(errno));
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return 127;
-    if (WIFSIGNALED(st)) {
-        /* Same death as the compiler's, so the cache (and make) see the signal. */
-        signal(WTERMSIG(st), SIG_DFL);
-        raise(WTERMSIG(st));
-        return 128 + WTERMSIG(st);
-    }
-    return WEXITSTATUS(st);
+    argv[0] = (char *)real;
+    int st = tl_run_wait(argv);
+    if (WIFSIGNALED(st))
+        tl_exit_like(st); /* the compiler's own death, so the cache (and make) see the signal */
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 127;
 }
 
 int tl_stage_main(int argc, char **argv)

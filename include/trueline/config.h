@@ -1,11 +1,13 @@
 /* Configuration: one INI file (inih), found by the documented lookup order, overridden by environment. */
 #ifndef TRUELINE_CONFIG_H
 #define TRUELINE_CONFIG_H
+#include <stddef.h>
+
 #include "trueline/diag.h"
 
 struct tl_config_entry {
     char *section, *key, *value;
-    int line;
+    int line; /* the entry's line in the file (1-based) */
 };
 
 typedef struct tl_config {
@@ -26,6 +28,26 @@ const char *tl_config_get(const tl_config *cfg, const char *section, const char 
 const char *tl_config_get_or(const tl_config *cfg, const char *section, const char *key, const char *dflt);
 /* Boolean: 1/0 for true/yes/on/1 and false/no/off/0; dflt when unset; -1 when set to anything else. */
 int tl_config_bool(const tl_config *cfg, const char *section, const char *key, int dflt);
+/* The one yes/no parser behind tl_config_bool: 1, 0, or -1 for anything else (NULL included). */
+int tl_config_parse_bool(const char *v);
+/* Where section.key's value comes from, for messages: the TRUELINE_<SECTION>_<KEY> variable when it is set,
+ * else "FILE:LINE" of the file entry in effect, else the file (or "default"). */
+void tl_config_origin(const tl_config *cfg, const char *section, const char *key, char *buf, size_t n);
+/* tl_config_bool, but a value that is not yes/no is -1 with err: "ORIGIN: [section] key = v: expected ...". */
+int tl_config_bool_checked(const tl_config *cfg, const char *section, const char *key, int dflt, tl_error *err);
+/* A key with a fixed set of values (valid: NULL-terminated, compared exactly): the value (an element of
+ * valid), dflt when unset, or NULL with err naming the origin and the valid values. */
+const char *tl_config_enum(const tl_config *cfg, const char *section, const char *key, const char *dflt,
+                           const char *const *valid, tl_error *err);
+/* The keys one tool knows in one section it owns (keys NULL-terminated); a list ends with { NULL, NULL }. */
+struct tl_config_section {
+    const char *name;
+    const char *const *keys;
+};
+/* -1 with err "FILE:LINE: [section] key: unknown key (...)" for the first file entry of a listed section
+ * whose key is not listed (case-insensitively, as tl_config_get matches); other sections are another
+ * tool's and are left alone. Environment variables are not enumerated. */
+int tl_config_check_keys(const tl_config *cfg, const struct tl_config_section *known, tl_error *err);
 /* Calls fn for each entry of section in file order (environment overrides are not enumerated). */
 void tl_config_each(const tl_config *cfg, const char *section,
                     void (*fn)(const char *key, const char *value, int line, void *ctx), void *ctx);
