@@ -1,6 +1,8 @@
 /* Separate debug files, found the way gdb finds them: build-id first (DIR/.build-id/xx/rest.debug), then
  * .gnu_debuglink (name + CRC-32 of the debug file, zlib's polynomial) next to the file, in .debug/, and under
- * each debug dir. A debug file whose CRC differs is not used: it belongs to another build. */
+ * each debug dir. A debug file whose own build-id differs from the file's (a build-id path filled by hand or
+ * by a broken packaging step), or whose CRC differs from the debuglink's, is not used: it belongs to another
+ * build, and its DWARF would describe other code. */
 #include "read/host_internal.h"
 
 #include <libgen.h>
@@ -55,18 +57,28 @@ static int has_debug_info(const tl_elf *e)
 
 static int by_build_id(struct tl_file *f, const tl_elf *e, const char *const *dirs, size_t ndirs, tl_elf *out)
 {
-    char hex[256], path[PATH_MAX];
+    char hex[256], got[256], path[PATH_MAX];
     if (build_id(e, hex, sizeof hex) != 0)
         return -1;
     for (size_t i = 0; i < ndirs; i++) {
         snprintf(path, sizeof path, "%s/.build-id/%.2s/%s.debug", dirs[i], hex, hex + 2);
-        if (open_if(path, out) == 0) {
-            if (has_debug_info(out)) {
-                f->debug_file = strdup(path);
-                return 0;
-            }
+        if (open_if(path, out) != 0)
+            continue;
+        if (!has_debug_info(out)) {
             tl_elf_close(out);
+            continue;
         }
+        /* the path says only where the file was put; the note inside it says which build it came from */
+        int has_id = build_id(out, got, sizeof got) == 0;
+        if (!has_id || strcmp(got, hex) != 0) {
+            free(f->warning);
+            f->warning = tl_asprintf("separate debug file %s has build-id %s but the file's is %s: it is from "
+                                     "another build; not used", path, has_id ? got : "(none)", hex);
+            tl_elf_close(out);
+            continue;
+        }
+        f->debug_file = strdup(path);
+        return 0;
     }
     return -1;
 }
@@ -148,5 +160,18 @@ int tl_find_debug_file(struct tl_file *f, const tl_elf *e, const struct tl_optio
     memset(out, 0, sizeof *out);
     if (by_build_id(f, e, dirs, n, out) == 0)
         return 1;
-    return by_debuglink(f, e, dirs, n, out) == 0 ? 1 : 0;
+    /* A build-id candidate of another build stays reported whatever .gnu_debuglink then finds (the debug store
+     * holds a wrong file); by_debuglink's own warnings (CRC, not found) are added to it. */
+    char *before = f->warning;
+    f->warning = NULL;
+    int found = by_debuglink(f, e, dirs, n, out) == 0;
+    if (before && f->warning) {
+        char *both = tl_asprintf("%s; %s", before, f->warning);
+        free(f->warning);
+        free(before);
+        f->warning = both;
+    } else if (before) {
+        f->warning = before;
+    }
+    return found;
 }

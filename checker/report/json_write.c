@@ -6,6 +6,42 @@
 
 #include "trueline/hash.h"
 
+size_t tl_utf8_seq(const unsigned char *p)
+{
+    /* the second byte's range narrows where an overlong form, a surrogate or a code point past U+10FFFF
+     * would start */
+    unsigned char lo = 0x80, hi = 0xbf;
+    size_t n;
+    if (p[0] < 0x80)
+        return 1;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+        n = 2;
+    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+        n = 3;
+        if (p[0] == 0xe0)
+            lo = 0xa0;
+        if (p[0] == 0xed)
+            hi = 0x9f;
+    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+        n = 4;
+        if (p[0] == 0xf0)
+            lo = 0x90;
+        if (p[0] == 0xf4)
+            hi = 0x8f;
+    } else {
+        return 0;
+    }
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++) /* a NUL fails here too: never read past the string's end */
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* JSON text must be UTF-8 (RFC 8259 §8.1), but file names, symbols and messages are bytes: a byte that does not
+ * belong to a well-formed UTF-8 sequence is written as the four characters \ooo (backslash, three octal digits,
+ * as `ls -b` shows it), so the document stays valid and the byte can still be told apart. */
 static void put_escaped(FILE *out, const char *s)
 {
     if (!s) {
@@ -14,6 +50,16 @@ static void put_escaped(FILE *out, const char *s)
     }
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        size_t n = tl_utf8_seq(p);
+        if (n == 0) {
+            fprintf(out, "\\\\%03o", *p); /* written \\351, read back as the text \351 */
+            continue;
+        }
+        if (n > 1) {
+            fwrite(p, 1, n, out);
+            p += n - 1;
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", out); break;
         case '\\': fputs("\\\\", out); break;

@@ -3,8 +3,11 @@
  *
  * Names come from the input's name (as the user gave it) and numbers only, never from strings inside the
  * binary (identifiers are attacker-controlled); every byte outside [A-Za-z0-9._+-] becomes '_', a leading '.'
- * too, so a name can neither contain '/' nor be "." or "..". Files are created with O_EXCL|O_NOFOLLOW relative
- * to DIR's descriptor: an existing file or a planted symlink is an error, never followed or overwritten. */
+ * too, so a name can neither contain '/' nor be "." or "..". <input> is the file name, or the whole path when
+ * another input of the run has the same file name; what still repeats gets ~2, ~3... ('~' is never left in a
+ * sanitized name), so that no two images of one run get the same name. Files are created with
+ * O_EXCL|O_NOFOLLOW relative to DIR's descriptor: an existing file or a planted symlink is an error, never
+ * followed or overwritten. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -28,19 +31,28 @@ static void sanitize(char *s)
         s[0] = '_';
 }
 
-static char *base_name(const char *display)
+/* Longest <input> part kept (its tail, the file name's end): with "~N" and ".rel<c>.<e>.<arch>.cubin" a name
+ * stays under NAME_MAX (255) */
+#define BASE_MAX 200
+
+/* The <input> part from the input's display name: the whole of it, or only what follows its last '/' before an
+ * archive member's '(' ("dir/lib.a(m.o)" gives "lib.a(m.o"); the member's ')' dropped; sanitized. */
+static char *flat_name(const char *display, int whole)
 {
     const char *paren = strchr(display, '(');
-    const char *slash = NULL;
-    /* "dir/lib.a(member.o)": the slash that matters is before the archive name */
-    for (const char *p = display; *p && (!paren || p < paren); p++)
+    const char *start = display;
+    for (const char *p = display; !whole && *p && (!paren || p < paren); p++)
         if (*p == '/')
-            slash = p;
-    char *b = strdup(slash ? slash + 1 : display);
+            start = p + 1;
+    size_t n = strlen(start);
+    if (n && start[n - 1] == ')')
+        n--;
+    if (n > BASE_MAX) {
+        start += n - BASE_MAX;
+        n = BASE_MAX;
+    }
+    char *b = strndup(start, n);
     if (b) {
-        size_t n = strlen(b);
-        if (n && b[n - 1] == ')')
-            b[n - 1] = 0;
         sanitize(b);
         if (!b[0]) {
             free(b);
@@ -48,6 +60,95 @@ static char *base_name(const char *display)
         }
     }
     return b;
+}
+
+struct slot {
+    const char *name;
+    size_t i; /* index of the input */
+};
+
+static int by_name(const void *a, const void *b)
+{
+    const struct slot *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* v: the inputs ordered by their current name, then by input order */
+static void sort_slots(struct slot *v, char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct slot){ names[i], i };
+    qsort(v, n, sizeof *v, by_name);
+}
+
+/* the end of the run of equal names that starts at v[a] */
+static size_t run_end(const struct slot *v, size_t n, size_t a)
+{
+    size_t b = a + 1;
+    while (b < n && strcmp(v[b].name, v[a].name) == 0)
+        b++;
+    return b;
+}
+
+/* A file name that different inputs share (x1/k.o, x2/k.o): each of them is named by its whole path. */
+static int whole_paths_where_shared(const struct tl_inputs *ins, char **names, struct slot *v)
+{
+    sort_slots(v, names, ins->n);
+    for (size_t a = 0, b; a < ins->n; a = b) {
+        b = run_end(v, ins->n, a);
+        int differ = 0;
+        for (size_t k = a + 1; k < b; k++)
+            differ |= strcmp(ins->v[v[k].i].display, ins->v[v[a].i].display) != 0;
+        for (size_t k = a; differ && k < b; k++) {
+            free(names[v[k].i]);
+            if ((names[v[k].i] = flat_name(ins->v[v[k].i].display, 1)) == NULL)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* What still repeats (an input given twice, an archive's members of one name, paths that sanitize alike): the
+ * second and later in input order get ~2, ~3...; no sanitized name holds '~', so these meet no other name. */
+static int number_repeats(size_t n, char **names, struct slot *v)
+{
+    sort_slots(v, names, n);
+    for (size_t a = 0, b; a < n; a = b) {
+        b = run_end(v, n, a);
+        for (size_t k = a + 1; k < b; k++) {
+            char *s = tl_asprintf("%s~%zu", names[v[k].i], k - a + 1);
+            if (!s)
+                return -1;
+            free(names[v[k].i]);
+            names[v[k].i] = s;
+        }
+    }
+    return 0;
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; names && i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* The <input> part of every input's output names, distinct across the run; NULL when out of memory. */
+static char **output_bases(const struct tl_inputs *ins)
+{
+    char **names = calloc(ins->n ? ins->n : 1, sizeof *names);
+    struct slot *v = malloc((ins->n ? ins->n : 1) * sizeof *v);
+    int ok = names && v;
+    for (size_t i = 0; ok && i < ins->n; i++)
+        ok = (names[i] = flat_name(ins->v[i].display, 0)) != NULL;
+    ok = ok && whole_paths_where_shared(ins, names, v) == 0 && number_repeats(ins->n, names, v) == 0;
+    free(v);
+    if (!ok) {
+        free_names(names, ins->n);
+        return NULL;
+    }
+    return names;
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n)
@@ -86,7 +187,7 @@ static int write_image(int dirfd, const char *dir, const char *name, const unsig
     return 0;
 }
 
-static int extract_one(const struct tl_input *in, int dirfd, const struct tl_options *o)
+static int extract_one(const struct tl_input *in, const char *base, int dirfd, const struct tl_options *o)
 {
     struct tl_input_bytes b;
     tl_error err;
@@ -100,7 +201,6 @@ static int extract_one(const struct tl_input *in, int dirfd, const struct tl_opt
     int rc = tl_device_enumerate(in->display, data, size, &refs, &err);
     if (rc != 0)
         fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
-    char *base = base_name(in->display);
     struct tl_fatbin_scratch s = { 0 };
     for (size_t i = 0; i < refs.n; i++) {
         const struct tl_device_ref *r = &refs.v[i];
@@ -126,7 +226,6 @@ static int extract_one(const struct tl_input *in, int dirfd, const struct tl_opt
         tl_fatbin_scratch_shrink(&s);
     }
     tl_fatbin_scratch_free(&s);
-    free(base);
     tl_device_refs_free(&refs);
     tl_input_unmap(&b);
     return rc;
@@ -145,10 +244,14 @@ int tl_tool_extract(const struct tl_options *o)
     }
     struct tl_inputs ins = { 0 };
     tl_inputs_expand(&ins, o->inputs, o->ninputs);
-    int status = 0;
-    for (size_t i = 0; i < ins.n; i++)
-        if (extract_one(&ins.v[i], dirfd, o) != 0)
+    char **bases = output_bases(&ins);
+    int status = bases ? 0 : 2;
+    if (!bases)
+        fprintf(stderr, "trueline-check: --extract: out of memory\n");
+    for (size_t i = 0; bases && i < ins.n; i++)
+        if (extract_one(&ins.v[i], bases[i], dirfd, o) != 0)
             status = 2;
+    free_names(bases, ins.n);
     tl_inputs_free(&ins);
     close(dirfd);
     return status;

@@ -1,5 +1,6 @@
-/* report/json_write.c, the one JSON writer: separators in both spacings, line breaks, escapes, null, long
- * formatted strings, and nesting past the depth limit (left out whole, the document stays balanced). */
+/* report/json_write.c, the one JSON writer: separators in both spacings, line breaks, escapes (bytes outside
+ * UTF-8 included), null, long formatted strings, and nesting past the depth limit (left out whole, the document
+ * stays balanced). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,34 @@ int main(void)
     UNIT_STREQ("escapes: quote, backslash, \\n \\r \\t, other controls as \\u00XX, the rest as is", text(&d),
                "\"q\\\" b\\\\ n\\n r\\r t\\t \\u0001 \\u001f \x7f é\"");
     free(d.buf);
+
+    /* bytes outside well-formed UTF-8 (RFC 3629) become the text \ooo: a Latin-1 byte, a stray continuation,
+     * 0xff, an overlong '/', a surrogate, a code point past U+10FFFF, a sequence cut by the string's end;
+     * 2-, 3- and 4-byte sequences up to U+10FFFF pass as they are */
+    start(&d, 1);
+    tl_jw_str(&d.w, NULL, "lat\xe9.o \x80 \xff \xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x82");
+    UNIT_STREQ("bytes outside UTF-8 as \\ooo, one per byte", text(&d),
+               "\"lat\\\\351.o \\\\200 \\\\377 \\\\300\\\\257 \\\\355\\\\240\\\\200 "
+               "\\\\364\\\\220\\\\200\\\\200 \\\\342\\\\202\"");
+    free(d.buf);
+
+    start(&d, 1);
+    tl_jw_str(&d.w, "cl\xe9", "é € \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf \xed\x9f\xbf \xef\xbf\xbf ctl\x01");
+    UNIT_STREQ("well-formed UTF-8 unchanged (U+10FFFF, U+D7FF, U+FFFF too); keys escaped alike", text(&d),
+               "\"cl\\\\351\":\"é € \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf \xed\x9f\xbf \xef\xbf\xbf ctl\\u0001\"");
+    free(d.buf);
+
+    UNIT_CHECK("tl_utf8_seq: lengths, and 0 where no sequence starts",
+               tl_utf8_seq((const unsigned char *)"a") == 1 && tl_utf8_seq((const unsigned char *)"") == 1 &&
+               tl_utf8_seq((const unsigned char *)"\xc3\xa9") == 2 &&
+               tl_utf8_seq((const unsigned char *)"\xe0\xa0\x80") == 3 &&
+               tl_utf8_seq((const unsigned char *)"\xf0\x90\x80\x80") == 4 &&
+               tl_utf8_seq((const unsigned char *)"\xc1\xbf") == 0 &&
+               tl_utf8_seq((const unsigned char *)"\xe0\x9f\xbf") == 0 &&
+               tl_utf8_seq((const unsigned char *)"\xf0\x8f\xbf\xbf") == 0 &&
+               tl_utf8_seq((const unsigned char *)"\xf5\x80\x80\x80") == 0 &&
+               tl_utf8_seq((const unsigned char *)"\xf0\x90\x80") == 0 &&
+               tl_utf8_seq((const unsigned char *)"\xe9.o") == 0);
 
     start(&d, 1);
     tl_jw_object(&d.w, NULL);
