@@ -101,43 +101,88 @@ static char *read_text(const char *path, tl_error *err)
     return buf;
 }
 
-/* nvcc reads -optf/--options-file (a comma-separated list of files, like its other list options)
- * and does not know @file (`nvcc @f` is "Don't know what to do with '@f'"). */
+/* nvcc refuses to open a 16th nested options file: "nvcc fatal   : Too many options file opened 'F'" (nvcc 13.0,
+ * measured with a chain of files; a file naming itself stops there too). */
+#define OPTF_MAX_DEPTH 15
+
+/* The file list of an -optf/--options-file option at a[i] (the next word for the separate form), and in
+ * *take how many words the option spans; NULL when a[i] is not one, or when its value is missing (nvcc
+ * reports that itself). */
+static const char *optf_value(char *const *a, int n, int i, int *take)
+{
+    *take = 1;
+    if (strcmp(a[i], "-optf") == 0 || strcmp(a[i], "--options-file") == 0) {
+        *take = 2;
+        return i + 1 < n ? a[i + 1] : NULL;
+    }
+    if (strncmp(a[i], "-optf=", 6) == 0)
+        return a[i] + 6;
+    if (strncmp(a[i], "--options-file=", 15) == 0)
+        return a[i] + 15;
+    return NULL;
+}
+
+/* Appends to out the words of every file of a comma-separated list, with the -optf options inside expanded
+ * in place as nvcc does (a nested -G or -ccbin counts as much as a top-level one). Nested names are relative
+ * to the current directory, not to the including file (nvcc --dryrun). Nested names read go to nested. */
+static int optf_expand(const char *list, int depth, tl_strv *out, tl_strv *nested, tl_error *err)
+{
+    char *copy = strdup(list);
+    int rc = copy ? 0 : tl_fail(err, "out of memory");
+    for (char *save = NULL, *f = copy ? strtok_r(copy, ",", &save) : NULL; f && rc == 0;
+         f = strtok_r(NULL, ",", &save)) {
+        if (depth > OPTF_MAX_DEPTH) {
+            rc = tl_fail(err, "%s: options files nested more than %d deep (a file that includes itself?); nvcc "
+                              "stops there too: \"Too many options file opened\"", f, OPTF_MAX_DEPTH);
+            break;
+        }
+        char *text = read_text(f, err);
+        if (!text) {
+            rc = -1;
+            break;
+        }
+        tl_strv words = { 0 };
+        tl_nvcc_optf_split(text, &words);
+        free(text);
+        if (depth > 1)
+            tl_strv_push(nested, f);
+        for (int i = 0, take; i < words.n && rc == 0; i += take) {
+            const char *v = optf_value(words.v, words.n, i, &take);
+            if (v)
+                rc = optf_expand(v, depth + 1, out, nested, err);
+            else
+                tl_strv_push(out, words.v[i]);
+        }
+        tl_strv_free(&words);
+    }
+    free(copy);
+    return rc;
+}
+
+/* nvcc reads -optf/--options-file (a comma-separated list of files, like its other list options, nested
+ * files included) and does not know @file (`nvcc @f` is "Don't know what to do with '@f'"). */
 static int fold_optf(tl_invocation *inv, tl_error *err)
 {
     tl_strv *a = &inv->args;
-    for (int i = 0; i < a->n; i++) {
-        const char *v = NULL;
-        int take = 1;
-        if (strcmp(a->v[i], "-optf") == 0 || strcmp(a->v[i], "--options-file") == 0) {
-            if (i + 1 >= a->n)
-                continue; /* nvcc reports the missing value itself */
-            v = a->v[i + 1];
-            take = 2;
-        } else if (strncmp(a->v[i], "-optf=", 6) == 0) {
-            v = a->v[i] + 6;
-        } else if (strncmp(a->v[i], "--options-file=", 15) == 0) {
-            v = a->v[i] + 15;
-        } else {
+    for (int i = 0, take; i < a->n; i++) {
+        const char *v = optf_value(a->v, a->n, i, &take);
+        if (!v)
             continue;
+        tl_strv words = { 0 }, nested = { 0 };
+        if (optf_expand(v, 1, &words, &nested, err) != 0) {
+            tl_strv_free(&words);
+            tl_strv_free(&nested);
+            return -1;
         }
-        tl_strv words = { 0 };
-        char *list = strdup(v);
-        for (char *save = NULL, *f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
-            char *text = read_text(f, err);
-            if (!text) {
-                free(list);
-                tl_strv_free(&words);
-                return -1;
-            }
-            tl_nvcc_optf_split(text, &words);
-            free(text);
-        }
-        char *joined = tl_strv_join(&words, 0);
-        tl_strv_pushf(&inv->folds, "options file %s: %s", list, joined);
+        /* the list as given, then the nested files (before the splice, which frees the argument v points into) */
+        char *inner = tl_strv_join(&nested, 0), *joined = tl_strv_join(&words, 0);
+        tl_strv_pushf(&inv->folds, "options file %s%s%s%s: %s", v, nested.n ? " (nested: " : "", inner,
+                      nested.n ? ")" : "", joined);
+        free(inner);
         free(joined);
-        free(list);
+        tl_strv_free(&nested);
         tl_strv_splice(a, i, take, &words);
+        /* the spliced words are fully expanded already: continue after them */
         i += words.n - 1;
         tl_strv_free(&words);
     }
@@ -374,6 +419,18 @@ static void fold_response_files(tl_invocation *inv)
     free(orig);
 }
 
+int tl_argv_exec_too_big(const tl_strv *args)
+{
+    size_t total = 0;
+    for (int i = 0; i < args->n; i++) {
+        size_t n = strlen(args->v[i]) + 1;
+        total += n + sizeof(char *);
+        if (n > TL_ARGV_EXEC_MAX || total > TL_ARGV_EXEC_MAX)
+            return 1;
+    }
+    return 0;
+}
+
 int tl_effective_argv(tl_invocation *inv, tl_error *err)
 {
     tl_strv_free(&inv->args);
@@ -390,7 +447,8 @@ int tl_effective_argv(tl_invocation *inv, tl_error *err)
         tl_strv a = { 0 };
         tl_strv_push(&a, inv->compiler_path);
         tl_strv_append(&a, &inv->args);
-        tl_ccc_override(&a, ccc, stderr);
+        /* too big to exec: clang gets the variable and the response files and prints its own report */
+        tl_ccc_override(&a, ccc, tl_argv_exec_too_big(&inv->args) ? NULL : stderr);
         tl_strv_free(&inv->args);
         for (int i = 1; i < a.n; i++)
             tl_strv_push(&inv->args, a.v[i]);

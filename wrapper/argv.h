@@ -11,6 +11,14 @@
  * input named by the arguments cannot be read (e.g. an -optf file). */
 int tl_effective_argv(tl_invocation *inv, tl_error *err);
 
+/* Linux's exec refuses (E2BIG) arguments plus environment over ARG_MAX (a quarter of the stack limit, 2 MiB
+ * by default) and any single string over MAX_ARG_STRLEN (128 KiB). Response and options files exist to get
+ * past that, so their expansion can be too big to exec: past this size (strings and pointers, or one
+ * string), the compiler gets the files themselves (run.c). Fixed, not sysconf(_SC_ARG_MAX): no system
+ * call, and well under the limit left beside any environment. */
+#define TL_ARGV_EXEC_MAX (128 * 1024)
+int tl_argv_exec_too_big(const tl_strv *args);
+
 /* nvcc 13's split of NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS (measured, see docs/wrapper.md): whitespace
  * separates words, double quotes group and stay in the word, single quotes do not group. Returns -1
  * (nothing pushed) when the value holds a backslash, which nvcc itself refuses. */

@@ -2,6 +2,9 @@
 
 #include <string.h>
 
+#include "argv.h"
+#include "run.h"
+
 static const char *mode_name(enum tl_mode m)
 {
     return m == TL_MODE_CHAINED ? "chained" : m == TL_MODE_MASQUERADE ? "masquerade" : "launcher";
@@ -52,6 +55,11 @@ void tl_explain(const tl_invocation *inv, double fingerprint_ms, FILE *out)
     for (int i = 0; i < inv->notes.n; i++)
         fprintf(out, "trueline-cc: note: %s\n", inv->notes.v[i]);
     put_argv(out, "effective argv", inv->compiler_path, &inv->args);
+    if (tl_run_keeps_files(inv))
+        fprintf(out, "trueline-cc: note: the effective argv is too large to exec (over %d KiB in all or in one "
+                     "argument): the compiler gets the arguments as given plus the forced flags, the folded "
+                     "variables stay in its environment (and are hashed)\n",
+                TL_ARGV_EXEC_MAX / 1024);
     fprintf(out, "trueline-cc: effective argv hash: %s\n", inv->argv_hex);
     if (inv->host_compiler || inv->host_from)
         fprintf(out, "trueline-cc: host compiler: %s (from %s)\n", inv->host_compiler ? inv->host_compiler : "(not found)",

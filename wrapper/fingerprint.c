@@ -11,6 +11,7 @@
 #include "compiler.h"
 #include "deps.h"
 #include "dynlibs.h"
+#include "run.h"
 
 const char *const tl_fingerprint_env[] = {
     /* gcc: where the driver finds cc1/as/specs, and search paths it adds (gcc's "Environment Variables") */
@@ -197,9 +198,59 @@ static int gnu_closure(tl_invocation *inv, tl_memo *memo, const char *driver, co
     return rc;
 }
 
+/* A probe of the driver with the call's sub-tool selectors (-B, --sysroot ...), memoized like the
+ * -print-prog-name probes; NULL when it gave nothing. */
+static char *driver_print(const tl_invocation *inv, tl_memo *memo, const char *opt)
+{
+    tl_strv argv = { 0 };
+    tl_strv_push(&argv, inv->compiler_path);
+    driver_selectors(&inv->args, &argv);
+    tl_strv_push(&argv, opt);
+    const char *out = tl_memo_probe(memo, argv.v);
+    tl_strv_free(&argv);
+    return out && *out ? strdup(out) : NULL;
+}
+
+/* Where gcc takes a file named by -fplugin=/-specs= from (NULL: as written).
+ * -fplugin=NAME with neither '/' nor '.' is a short name (gcc/plugin.cc, add_new_plugin): cc1 loads
+ * <plugindir>/NAME.so, plugindir being the last -iplugindir=DIR or, without one, what the driver's
+ * %:find-plugindir() passes, the same lookup as -print-file-name=plugin. -specs=FILE: the driver looks in
+ * its startfile prefixes (-B dirs and its own) first and falls back to the name as written (gcc.cc,
+ * find_a_file), which is exactly what -print-file-name=FILE prints. Both probes run only on a closure memo
+ * miss, and only when such an option is present. */
+static char *gcc_arg_file(const tl_invocation *inv, tl_memo *memo, const char *opt, const char *file)
+{
+    if (strncmp(opt, "-fplugin=", 9) == 0) {
+        if (!*file || strpbrk(file, "./"))
+            return NULL;
+        const char *dir = NULL;
+        for (int i = 0; i < inv->args.n; i++)
+            if (strncmp(inv->args.v[i], "-iplugindir=", 12) == 0)
+                dir = inv->args.v[i] + 12;
+        char *probed = dir ? NULL : driver_print(inv, memo, "-print-file-name=plugin");
+        if (!dir && !(dir = probed))
+            return NULL;
+        char *path = tl_concatn(TL_S(dir), TL_S("/"), TL_S(file), TL_S(".so"), NULL);
+        free(probed);
+        return path;
+    }
+    if (file[0] == '/' || !*file)
+        return NULL;
+    char *opt_name = tl_concatn(TL_S("-print-file-name="), TL_S(file), NULL);
+    char *found = opt_name ? driver_print(inv, memo, opt_name) : NULL;
+    free(opt_name);
+    if (found && found[0] != '/') { /* not in a prefix: the name as written, relative to the current directory */
+        free(found);
+        found = NULL;
+    }
+    return found;
+}
+
 /* Plugin, specs and config files named in the arguments change the compile as much as cc1 does:
- * pairs of (role, file) into out. */
-static void arg_file_list(const tl_invocation *inv, tl_strv *out)
+ * pairs of (role, file) into out. resolve: find them as gcc does (gcc_arg_file); without it (the closure
+ * memo's key) the names as written and the -iplugindir= options that choose where short plugin names
+ * point are listed instead. */
+static void arg_file_list(const tl_invocation *inv, tl_memo *memo, int resolve, tl_strv *out)
 {
     static const char *const eq_opts[] = { "-fplugin=", "-specs=", "--specs=", "--config=", NULL };
     for (int i = 0; i < inv->args.n; i++) {
@@ -209,17 +260,24 @@ static void arg_file_list(const tl_invocation *inv, tl_strv *out)
                 file = a + strlen(eq_opts[k]);
         if (!file && (strcmp(a, "--config") == 0 || strcmp(a, "--specs") == 0) && i + 1 < inv->args.n)
             file = inv->args.v[++i];
+        if (!file && !resolve && strncmp(a, "-iplugindir=", 12) == 0) {
+            tl_strv_push(out, a);
+            tl_strv_push(out, "");
+        }
         if (!file)
             continue;
         tl_strv_pushf(out, "file named by %.*s", (int)(strcspn(a, "=")), a);
-        tl_strv_push(out, file);
+        int gcc_opt = inv->family == TL_FAM_GCC && strncmp(a, "--config", 8) != 0; /* plugins and specs */
+        char *where = resolve && gcc_opt ? gcc_arg_file(inv, memo, a, file) : NULL;
+        tl_strv_push(out, where ? where : file);
+        free(where);
     }
 }
 
 static int arg_files(tl_invocation *inv, tl_memo *memo, tl_error *err)
 {
     tl_strv files = { 0 };
-    arg_file_list(inv, &files);
+    arg_file_list(inv, memo, 1, &files);
     int rc = 0;
     for (int i = 0; i + 1 < files.n && rc == 0; i += 2)
         rc = hash_comp(inv, memo, files.v[i], files.v[i + 1], err);
@@ -406,6 +464,25 @@ static void hash_env(tl_invocation *inv, tl_hasher *h, const char *name)
     hash_env_value(inv, h, name, getenv(name));
 }
 
+/* Folded variables reach the cache through the argv (argv.c). One that stays in the compiler's environment
+ * changes the compile from there, so it is hashed: CCC_OVERRIDE_OPTIONS for every family but clang (nvcc's
+ * host clang applies it), NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS that nvcc refuses (a backslash), and every
+ * folded one when the compiler gets its arguments as given (run.h, tl_run_keeps_files). Only when set: an
+ * unset one leaves the fingerprint as it was before these were hashed. */
+static void hash_unfolded_env(tl_invocation *inv, tl_hasher *h)
+{
+    static const char *const names[] = { "CCC_OVERRIDE_OPTIONS", "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS" };
+    int kept = tl_run_keeps_files(inv);
+    for (int k = 0; k < 3 && (k == 0 || inv->family == TL_FAM_NVCC); k++) { /* nvcc alone reads the NVCC_ ones */
+        const char *v = getenv(names[k]);
+        int folded = 0;
+        for (int i = 0; v && !kept && i < inv->unset_env.n && !folded; i++)
+            folded = strcmp(inv->unset_env.v[i], names[k]) == 0;
+        if (v && !folded)
+            hash_env_value(inv, h, names[k], v);
+    }
+}
+
 /* The shared libraries every executable of the closure loads (dynlibs.h), as components "library NAME":
  * role and content, so the same libraries found elsewhere share cache entries. */
 static int closure_libraries(tl_invocation *inv, tl_memo *memo, tl_error *err)
@@ -478,7 +555,7 @@ static char *closure_key(const tl_invocation *inv, const tl_config *cfg, const c
     tl_hasher_update_str(h, tl_config_get(cfg, "fingerprint", "extra_files"));
     if (inv->family == TL_FAM_GCC || inv->family == TL_FAM_CLANG)
         driver_selectors(&inv->args, &sel);
-    arg_file_list(inv, &sel);
+    arg_file_list(inv, NULL, 0, &sel);
     for (int i = 0; i < sel.n; i++)
         tl_hasher_update_str(h, sel.v[i]);
     tl_strv_free(&sel);
@@ -579,6 +656,7 @@ int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_e
     }
     for (size_t i = 0; i < NFP_ENV; i++)
         hash_env_value(inv, h, tl_fingerprint_env[i], env[i]);
+    hash_unfolded_env(inv, h);
     const char *extra_env = tl_config_get(cfg, "fingerprint", "env");
     if (extra_env) {
         char *copy = strdup(extra_env);

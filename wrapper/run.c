@@ -8,10 +8,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "argv.h"
 #include "compiler.h"
 #include "provenance.h"
 
 extern char **environ;
+
+int tl_run_keeps_files(const tl_invocation *inv)
+{
+    /* nothing folded (the common case): the arguments are the caller's, which did exec, plus forced flags */
+    return inv->folds.n > 0 && tl_argv_exec_too_big(&inv->args);
+}
 
 void tl_run_argv(const tl_invocation *inv, tl_strv *out)
 {
@@ -19,12 +26,21 @@ void tl_run_argv(const tl_invocation *inv, tl_strv *out)
     if (inv->cache != TL_CACHE_NONE && inv->cache_path)
         tl_strv_push(out, inv->cache_path);
     tl_strv_push(out, tl_prov_compiler_for(inv)); /* the stamping stage when the cache runs a -c compile */
-    tl_strv_append(out, &inv->args);
+    if (tl_run_keeps_files(inv)) {
+        /* The arguments as given (the compiler reads the files itself) and the forced flags, which force.c
+         * appended after everything folded. */
+        tl_strv_append(out, &inv->user_args);
+        tl_strv_append(out, &inv->forced);
+    } else {
+        tl_strv_append(out, &inv->args);
+    }
 }
 
 void tl_run_prepare_env(const tl_invocation *inv)
 {
-    for (int i = 0; i < inv->unset_env.n; i++)
+    /* with the arguments as given, the folded variables must still apply: the compiler folds them itself */
+    int keep = inv->unset_env.n > 0 && tl_run_keeps_files(inv);
+    for (int i = 0; i < inv->unset_env.n && !keep; i++)
         unsetenv(inv->unset_env.v[i]);
     const char *active = tl_active_env_value();
     if (active != getenv(TL_ACTIVE_ENV)) /* main set it before anything ran; a setenv again is a copy for nothing */

@@ -5,6 +5,12 @@
 #define TL_WRAPPER_RUN_H
 #include "invocation.h"
 
+/* 1 when the effective argv grew by response/options files past what exec takes (argv.h, TL_ARGV_EXEC_MAX):
+ * the compiler then gets the arguments as given plus the forced flags, and the folded variables stay in its
+ * environment (then hashed in the fingerprint, since a cache does not see them). The analysis, fingerprint
+ * and argv hash still use the effective argv; ccache expands @file and -optf itself, so its key follows the
+ * files' content (tests/suites/wrapper_argv_edge.sh). */
+int tl_run_keeps_files(const tl_invocation *inv);
 /* [cache] compiler effective-args..., NULL-terminated; env edits for the child are applied by
  * tl_run_prepare_env. */
 void tl_run_argv(const tl_invocation *inv, tl_strv *out);

@@ -4,7 +4,9 @@
 #include "../../wrapper/force.h"
 #include "unit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static char *joined(const tl_strv *v)
 {
@@ -116,6 +118,92 @@ static void debug_flags(void)
                                                          tl_is_debug_off("-g0"));
 }
 
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* nvcc's -optf folded as nvcc reads it: nested files expanded in place (their names relative to the current
+ * directory), comma lists, the nesting limit nvcc has (15 files deep, measured). */
+static void optf_nested(void)
+{
+    char dir[] = "/tmp/tl-unit-optf.XXXXXX", cwd[4096];
+    if (!mkdtemp(dir) || !getcwd(cwd, sizeof cwd) || chdir(dir) != 0) {
+        UNIT_CHECK("temporary directory for -optf files", 0);
+        return;
+    }
+    write_file("g.optf", "-G\n");
+    write_file("n.optf", "-DN=1 -optf g.optf -DAFTER --options-file=g.optf,g.optf\n");
+    write_file("self.optf", "-optf self.optf\n");
+    tl_invocation inv = { 0 };
+    tl_error err;
+    inv.family = TL_FAM_NVCC;
+    inv.compiler_path = strdup("nvcc");
+    tl_strv_push(&inv.user_args, "-c");
+    tl_strv_push(&inv.user_args, "-optf=n.optf,g.optf");
+    tl_strv_push(&inv.user_args, "k.cu");
+    UNIT_CHECK("nested -optf folds", tl_effective_argv(&inv, &err) == 0);
+    UNIT_STREQ("nested files expanded in place, words after them kept", joined(&inv.args),
+               "[-c][-DN=1][-G][-DAFTER][-G][-G][-G][k.cu]");
+    UNIT_STREQ("explain names the whole list and the nested files", inv.folds.n ? inv.folds.v[0] : "",
+               "options file n.optf,g.optf (nested: g.optf g.optf g.optf): -DN=1 -G -DAFTER -G -G -G");
+    tl_strv_free(&inv.user_args);
+    tl_strv_push(&inv.user_args, "-optf");
+    tl_strv_push(&inv.user_args, "self.optf");
+    UNIT_CHECK("a file including itself is an error, not a loop",
+               tl_effective_argv(&inv, &err) == -1 && strstr(err.msg, "self.optf: options files nested more than 15"));
+    char name[32], text[64];
+    for (int i = 1; i <= 16; i++) {
+        snprintf(name, sizeof name, "c%d.optf", i);
+        snprintf(text, sizeof text, "-optf c%d.optf", i + 1);
+        write_file(name, text);
+    }
+    write_file("c17.optf", "-DEND");
+    tl_strv_free(&inv.user_args);
+    tl_strv_push(&inv.user_args, "-optf=c3.optf");
+    UNIT_CHECK("15 files deep: folded, as nvcc reads them",
+               tl_effective_argv(&inv, &err) == 0 && inv.args.n == 1 && strcmp(inv.args.v[0], "-DEND") == 0);
+    tl_strv_free(&inv.user_args);
+    tl_strv_push(&inv.user_args, "-optf=c2.optf");
+    UNIT_CHECK("16 deep: refused, naming the 16th file as nvcc does",
+               tl_effective_argv(&inv, &err) == -1 && strncmp(err.msg, "c17.optf: ", 10) == 0);
+    tl_invocation_free(&inv);
+    for (int i = 1; i <= 17; i++) {
+        snprintf(name, sizeof name, "c%d.optf", i);
+        unlink(name);
+    }
+    unlink("g.optf");
+    unlink("n.optf");
+    unlink("self.optf");
+    UNIT_CHECK("back to the starting directory", chdir(cwd) == 0 && rmdir(dir) == 0);
+}
+
+/* The size past which the expanded argv is not exec'd (E2BIG): in all, and one argument alone. */
+static void exec_size(void)
+{
+    tl_strv v = { 0 };
+    tl_strv_push(&v, "-c");
+    UNIT_CHECK("a short argv is exec'd", !tl_argv_exec_too_big(&v));
+    char *big = malloc(TL_ARGV_EXEC_MAX + 1);
+    memset(big, 'x', TL_ARGV_EXEC_MAX);
+    big[TL_ARGV_EXEC_MAX] = 0;
+    tl_strv_push(&v, big);
+    UNIT_CHECK("one argument over 128 KiB is too big", tl_argv_exec_too_big(&v));
+    tl_strv_free(&v);
+    for (int i = 0; i < 1800; i++)
+        tl_strv_push(&v, big + TL_ARGV_EXEC_MAX - 60);
+    UNIT_CHECK("1800 arguments of 60 bytes fit (124 200 bytes with their NULs and pointers)", !tl_argv_exec_too_big(&v));
+    for (int i = 0; i < 100; i++)
+        tl_strv_push(&v, big + TL_ARGV_EXEC_MAX - 60);
+    UNIT_CHECK("1900 of them (131 100 bytes) do not", tl_argv_exec_too_big(&v));
+    tl_strv_free(&v);
+    free(big);
+}
+
 int main(void)
 {
     env_split();
@@ -123,5 +211,7 @@ int main(void)
     ccc_edits();
     ccc_long_command_line();
     debug_flags();
+    optf_nested();
+    exec_size();
     UNIT_EXIT();
 }
