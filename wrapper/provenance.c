@@ -290,7 +290,7 @@ static int compile_direct(const struct verify_job *j)
     const tl_invocation *inv = j->inv;
     tl_strv argv = { 0 };
     tl_strv_push(&argv, inv->compiler_path);
-    tl_strv_append(&argv, &inv->args);
+    tl_run_compiler_args(inv, &argv); /* as exec takes them: response files too big are kept as files */
     unsetenv(TL_STAGE_ENV_REAL);
     unsetenv(TL_STAGE_ENV_NOTE);
     int st = tl_run_wait(argv.v);

@@ -20,12 +20,8 @@ int tl_run_keeps_files(const tl_invocation *inv)
     return inv->folds.n > 0 && tl_argv_exec_too_big(&inv->args);
 }
 
-void tl_run_argv(const tl_invocation *inv, tl_strv *out)
+void tl_run_compiler_args(const tl_invocation *inv, tl_strv *out)
 {
-    /* The cache gets the real compiler's path: looked up by name it could find a masquerade link. */
-    if (inv->cache != TL_CACHE_NONE && inv->cache_path)
-        tl_strv_push(out, inv->cache_path);
-    tl_strv_push(out, tl_prov_compiler_for(inv)); /* the stamping stage when the cache runs a -c compile */
     if (tl_run_keeps_files(inv)) {
         /* The arguments as given (the compiler reads the files itself) and the forced flags, which force.c
          * appended after everything folded. */
@@ -34,6 +30,15 @@ void tl_run_argv(const tl_invocation *inv, tl_strv *out)
     } else {
         tl_strv_append(out, &inv->args);
     }
+}
+
+void tl_run_argv(const tl_invocation *inv, tl_strv *out)
+{
+    /* The cache gets the real compiler's path: looked up by name it could find a masquerade link. */
+    if (inv->cache != TL_CACHE_NONE && inv->cache_path)
+        tl_strv_push(out, inv->cache_path);
+    tl_strv_push(out, tl_prov_compiler_for(inv)); /* the stamping stage when the cache runs a -c compile */
+    tl_run_compiler_args(inv, out);
 }
 
 void tl_run_prepare_env(const tl_invocation *inv)

@@ -13,6 +13,9 @@
 int tl_run_keeps_files(const tl_invocation *inv);
 /* [cache] compiler effective-args..., NULL-terminated; env edits for the child are applied by
  * tl_run_prepare_env. */
+/* The compiler's arguments (after its path): the effective argv, or the arguments as given plus the forced
+ * flags when response files were too big to expand for exec (tl_run_keeps_files). */
+void tl_run_compiler_args(const tl_invocation *inv, tl_strv *out);
 void tl_run_argv(const tl_invocation *inv, tl_strv *out);
 /* Removes folded variables, hands the fingerprint to the cache, marks trueline-cc as active. */
 void tl_run_prepare_env(const tl_invocation *inv);
