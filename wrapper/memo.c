@@ -2,12 +2,13 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -504,13 +505,17 @@ static char *run_capture(char *const argv[])
     int pfd[2];
     if (pipe2(pfd, O_CLOEXEC) != 0)
         return NULL;
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         close(pfd[0]);
         close(pfd[1]);
         return NULL;
     }
     if (pid == 0) {
+        /* A probe dies with the wrapper (make's SIGTERM, a timeout killing trueline-cc mid-probe): it is ours
+         * alone, and its output has no reader left. The parent may already be gone before the prctl. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+            _exit(127);
         int nul = open("/dev/null", O_RDWR);
         dup2(nul, 0);
         dup2(nul, 2);

@@ -73,6 +73,25 @@ else
   skip "SIGTERM through the stamping stage: ccache not installed"
 fi
 
+# --- a probe (the family's --version) dies with trueline-cc: it is the wrapper's own child, reading nothing
+mkdir -p fake
+cat > fake/mystery-cc <<EOF
+#!/bin/sh
+[ "\$1" = --version ] && { echo \$\$ > "$T/probe.pid"; exec sleep 30; }
+exec "$(command -v gcc)" "\$@"
+EOF
+chmod +x fake/mystery-cc
+rm -f probe.pid
+XDG_CACHE_HOME=$T/probe-cache "$W" ./fake/mystery-cc -c m.c -o p.o 2>/dev/null &
+w=$!
+for _ in $(seq 100); do [ -s probe.pid ] && break; sleep 0.1; done
+kill -TERM $w; wait $w
+p=$(cat probe.pid 2>/dev/null)
+alive=no
+for _ in $(seq 20); do kill -0 "$p" 2>/dev/null && alive=yes || { alive=no; break; }; sleep 0.1; done
+[ $alive = yes ] && kill "$p" 2>/dev/null # ours: the stand-in probe this test started
+check "a --version probe does not outlive a killed trueline-cc (pid ${p:-none})" test -n "$p" -a $alive = no
+
 # --- bad values and unknown keys fail like a broken file ([wrapper] on_error) ---------------------------
 bad_env() { # NAME VALUE PATTERN
   env "$1=$2" "$W" gcc -c m.c -o bad.o > /dev/null 2> ex.txt; local rc=$?
