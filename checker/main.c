@@ -186,6 +186,28 @@ static int run_mode(struct tl_options *o, const struct tl_policy *p)
     }
 }
 
+/* The format is checked before any input is read: a misspelt one used to fail only after a whole audit, and
+ * the tools printed text for a format they do not write. */
+static int check_format(const struct tl_options *o)
+{
+    static const char *const all[] = { "text", "json", "sarif", "junit" };
+    int known = 0;
+    for (int i = 0; i < 4; i++)
+        known |= strcmp(o->format, all[i]) == 0;
+    if (!known) {
+        fprintf(stderr, "trueline-check: --format: '%s' is not text, json, sarif or junit\n", o->format);
+        return -1;
+    }
+    static const char *const tool[] = { [TL_MODE_LIST] = "--list", [TL_MODE_SYMBOLIZE] = "--symbolize",
+                                        [TL_MODE_COREDUMP] = "--coredump", [TL_MODE_PROVENANCE] = "--provenance" };
+    const char *name = (size_t)o->mode < sizeof tool / sizeof *tool ? tool[o->mode] : NULL;
+    if (name && strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0) {
+        fprintf(stderr, "trueline-check: %s writes text or json, not %s\n", name, o->format);
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct tl_options o = { .format = "text", .fail_on = TL_SEV_ERROR, .progress = -1, .color = -1 };
@@ -193,6 +215,8 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "hj:", long_opts, NULL)) != -1)
         if (parse_option(&o, c, optarg) != 0)
             return 2;
+    if (check_format(&o) != 0)
+        return 2;
     for (int i = optind; i < argc; i++)
         push(&o.inputs, &o.ninputs, argv[i]);
     if (o.ninputs == 0 && o.mode != TL_MODE_LIST_CHECKS) {

@@ -97,3 +97,11 @@ check "report write: closed stdout exits 2" [ $rc -eq 2 ]
 contains "report write: closed stdout named" "$T/err" "cannot write standard output"
 trueline-check --output "$T/nodir/r.txt" "$T/a.o" 2>"$T/err"; rc=$?
 contains "report write: unopenable --output names the reason" "$T/err" "cannot write .*nodir/r\.txt: No such file or directory"
+# --format is checked before any input is read, and a tool refuses a format it does not write
+trueline-check --format bogus "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
+check "format: an unknown --format exits 2" [ $rc -eq 2 ]
+contains "format: ... naming the value and the valid ones" "$T/err" "--format: 'bogus' is not text, json, sarif or junit"
+check "format: ... before anything is reported" [ ! -s "$T/out" ]
+trueline-check --list --format sarif "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
+check "format: --list with sarif exits 2 (it wrote text before)" [ $rc -eq 2 ] && [ ! -s "$T/out" ]
+contains "format: ... saying what --list writes" "$T/err" "--list writes text or json, not sarif"
