@@ -149,6 +149,15 @@ static void check_max(const char *key, const char *value, int line, void *ctx)
     unsigned v[4];
     char where[1200];
     (void)line;
+    int known = strcasecmp(key, "policy") == 0 || strcasecmp(key, "table") == 0;
+    for (int k = 0; k < NPREFIX; k++)
+        known |= strcasecmp(key, keys[k]) == 0;
+    if (!known && !c->failed) { /* a misspelt maximum (glibcx) would be no limit at all */
+        c->failed = 1;
+        tl_policy_value_origin(c->p, "symbol-versions", key, value, where, sizeof where);
+        tl_fail(c->err, "%s: [symbol-versions] %s: unknown key; valid: policy, table, glibc, glibcxx, cxxabi, gcc", where, key);
+        return;
+    }
     for (int k = 0; k < NPREFIX && !c->failed; k++)
         if (strcasecmp(key, keys[k]) == 0 && !max_version(k, value, v)) {
             c->failed = 1;

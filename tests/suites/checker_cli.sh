@@ -105,3 +105,8 @@ check "format: ... before anything is reported" [ ! -s "$T/out" ]
 trueline-check --list --format sarif "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
 check "format: --list with sarif exits 2 (it wrote text before)" [ $rc -eq 2 ] && [ ! -s "$T/out" ]
 contains "format: ... saying what --list writes" "$T/err" "--list writes text or json, not sarif"
+# an unknown key of [symbol-versions] (a misspelt maximum would be no limit at all)
+printf '[symbol-versions]\nglibcx = 2.17\n' > "$T/svk.ini"
+trueline-check --config "$T/svk.ini" --checks symbol-versions "$T/a.o" >/dev/null 2>"$T/err"; rc=$?
+check "symbol-versions: an unknown key exits 2" [ $rc -eq 2 ]
+contains "symbol-versions: ... naming the file, line and key" "$T/err" "svk\.ini:2: \[symbol-versions\] glibcx: unknown key"
