@@ -148,16 +148,10 @@ static int check_only(const char *list, tl_error *err)
     return 0;
 }
 
-struct cfg_check {
-    const struct tl_policy *p;
-    tl_error *err;
-    int failed;
-};
-
 /* One [checks] entry: the key is a check id (any case, as tl_config_get looks it up), the value a severity. */
 static void check_entry(const char *key, const char *value, int line, void *ctx)
 {
-    struct cfg_check *c = ctx;
+    struct tl_policy_check *c = ctx;
     char where[1200], ids[512];
     enum tl_severity s;
     (void)line; /* an entry index, not a line: tl_policy_value_origin finds the line */
@@ -182,7 +176,7 @@ int tl_policy_validate(const struct tl_policy *p, tl_error *err)
 {
     if (p->only && check_only(p->only, err) != 0)
         return -1;
-    struct cfg_check c = { p, err, 0 };
+    struct tl_policy_check c = { p, err, 0 };
     tl_config_each(p->cfg, "checks", check_entry, &c); /* every file entry, also those a later one overrides */
     /* The values in effect, which the environment may override (tl_config_each does not enumerate those). */
     for (size_t i = 0; i < tl_ncheck && !c.failed; i++) {

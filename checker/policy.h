@@ -27,8 +27,15 @@ int tl_policy_validate(const struct tl_policy *p, tl_error *err);
 void tl_policy_value_origin(const struct tl_policy *p, const char *section, const char *key, const char *value,
                             char *buf, size_t n);
 
-/* [symbol-versions] glibc, glibcxx, cxxabi, gcc: each must parse as a maximum. In checks/symbol_versions.c,
- * next to the one parser that reads them. */
+/* What a config validator walking entries with tl_config_each carries: the first failure goes to err. */
+struct tl_policy_check {
+    const struct tl_policy *p;
+    tl_error *err;
+    int failed;
+};
+
+/* [symbol-versions]: every key is one of the section's, and glibc, glibcxx, cxxabi, gcc parse as maxima.
+ * In checks/symbol_versions.c, next to the one parser that reads them. */
 int tl_symbol_versions_validate(const struct tl_policy *p, tl_error *err);
 
 #endif

@@ -137,15 +137,9 @@ static const char *limits(const struct tl_policy *p, const char *max[NPREFIX], i
     return label;
 }
 
-struct sv_check {
-    const struct tl_policy *p;
-    tl_error *err;
-    int failed;
-};
-
 static void check_max(const char *key, const char *value, int line, void *ctx)
 {
-    struct sv_check *c = ctx;
+    struct tl_policy_check *c = ctx;
     unsigned v[4];
     char where[1200];
     (void)line;
@@ -171,7 +165,7 @@ static void check_max(const char *key, const char *value, int line, void *ctx)
  * Every file entry (also those a later one overrides), then the values in effect (the environment's too). */
 int tl_symbol_versions_validate(const struct tl_policy *p, tl_error *err)
 {
-    struct sv_check c = { p, err, 0 };
+    struct tl_policy_check c = { p, err, 0 };
     tl_config_each(p->cfg, "symbol-versions", check_max, &c);
     for (int k = 0; k < NPREFIX && !c.failed; k++) {
         const char *v = tl_config_get(p->cfg, "symbol-versions", keys[k]);
