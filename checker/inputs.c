@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "model.h"
+#include "thin_archive.h"
 #include "trueline/elf_file.h"
 
 struct visited {
@@ -49,11 +50,12 @@ static int interesting_magic(const char *path)
     close(fd);
     if (n >= 4 && memcmp(m, "\177ELF", 4) == 0)
         return 1;
-    if (n >= 8 && memcmp(m, "!<arch>\n", 8) == 0)
+    if (n >= 8 && (memcmp(m, "!<arch>\n", 8) == 0 || memcmp(m, "!<thin>\n", 8) == 0))
         return 1;
     return n >= 4 && m[0] == 0x50 && m[1] == 0xED && m[2] == 0x55 && m[3] == 0xBA; /* fatbin */
 }
 
+/* 1: an archive holding its members, 2: a GNU thin archive (members in files of their own), else 0. */
 static int is_archive(const char *path)
 {
     char m[8];
@@ -62,7 +64,28 @@ static int is_archive(const char *path)
         return 0;
     ssize_t n = read(fd, m, sizeof m);
     close(fd);
-    return n == 8 && memcmp(m, "!<arch>\n", 8) == 0;
+    return n != 8 ? 0 : memcmp(m, "!<arch>\n", 8) == 0 ? 1 : memcmp(m, "!<thin>\n", 8) == 0 ? 2 : 0;
+}
+
+/* Each member of a thin archive is an input of its own, read from its file and shown as ARCHIVE(MEMBER). */
+static void expand_thin_archive(struct tl_inputs *out, const char *path)
+{
+    struct tl_input_bytes b = { 0 };
+    struct tl_input whole = { .path = (char *)path };
+    struct tl_thin_members mem = { 0 };
+    tl_error err;
+    int rc = tl_input_map(&whole, &b, &err);
+    if (rc == 0)
+        rc = tl_thin_archive_read(path, b.data, b.size, &mem, &err);
+    for (size_t i = 0; i < mem.n; i++) {
+        char *disp = tl_asprintf("%s(%s)", path, mem.v[i].name);
+        add(out, disp ? disp : path, mem.v[i].path);
+        free(disp);
+    }
+    if (rc != 0)
+        add_error(out, path, "%s", err.msg);
+    tl_thin_members_free(&mem);
+    tl_input_unmap(&b);
 }
 
 /* libelf clips a member whose header size runs past the end of the archive to what is there, silently; the size
@@ -217,8 +240,11 @@ static void expand_path(struct tl_inputs *out, const char *path, int top, struct
         if (!interesting_magic(path))
             return;
     }
-    if (is_archive(path))
+    int ar = is_archive(path);
+    if (ar == 1)
         expand_archive(out, path);
+    else if (ar == 2)
+        expand_thin_archive(out, path);
     else
         add(out, path, path);
 }

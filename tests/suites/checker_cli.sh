@@ -110,3 +110,23 @@ printf '[symbol-versions]\nglibcx = 2.17\n' > "$T/svk.ini"
 trueline-check --config "$T/svk.ini" --checks symbol-versions "$T/a.o" >/dev/null 2>"$T/err"; rc=$?
 check "symbol-versions: an unknown key exits 2" [ $rc -eq 2 ]
 contains "symbol-versions: ... naming the file, line and key" "$T/err" "svk\.ini:2: \[symbol-versions\] glibcx: unknown key"
+# GNU thin archives (ar rcT): every member is read from its own file, shown as ARCHIVE(MEMBER); a member file
+# that is gone is unreadable input (exit 2) while the others are still checked
+if have ar && have gcc; then
+  mkdir -p "$T/thin/sub"
+  printf 'int t1(int x) { return x + 1; }\n' > "$T/thin/t1.c"
+  printf 'int t2_with_a_long_member_name(int x) { return x * 2; }\n' > "$T/thin/t2.c"
+  gcc -c "$T/thin/t1.c" -o "$T/thin/t1.o"
+  gcc -g -c "$T/thin/t2.c" -o "$T/thin/sub/t2_with_a_long_member_name.o"
+  (cd "$T/thin" && ar rcT libthin.a t1.o sub/t2_with_a_long_member_name.o)
+  trueline-check --checks line-tables "$T/thin/libthin.a" >"$T/out" 2>"$T/err"; rc=$?
+  check "thin archive: both members checked, the one without -g is a finding (exit 1)" [ $rc -eq 1 ]
+  contains "thin archive: the member without -g is named as ARCHIVE(MEMBER)" "$T/out" 'libthin\.a\(t1\.o\): error \[line-tables\] no \.debug_line'
+  contains "thin archive: the long-named member in a subdirectory is found and read" "$T/out" '2 file\(s\) checked: 1 error'
+  rm "$T/thin/t1.o"
+  trueline-check --checks line-tables "$T/thin/libthin.a" >"$T/out" 2>"$T/err"; rc=$?
+  check "thin archive: a member file that is gone is unreadable input (exit 2)" [ $rc -eq 2 ]
+  contains "thin archive: ... named, the other member still checked" "$T/out" 'libthin\.a\(t1\.o\): error: cannot read: cannot open'
+else
+  skip "thin archives: ar or gcc missing"
+fi
