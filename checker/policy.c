@@ -58,70 +58,20 @@ static const char *valid_ids(char *buf, size_t n)
     return buf;
 }
 
-/* The config file's line of entry idx (its place in cfg->entries, file order). lib/config.c cannot record lines
- * (inih r55 does not pass them to its handler), so the file is read again the way inih r55 reads it: 200-byte
- * fgets (INI_MAX_LINE), ';'/'#' comment lines, '[section]' lines, and an indented line after an entry being one
- * more entry (a continuation). 0 when the file does not agree (its key differs): the message then names no line. */
-static int file_line(const tl_config *cfg, int idx)
-{
-    FILE *f = cfg->path ? fopen(cfg->path, "r") : NULL;
-    char buf[200], key[200] = "";
-    int lineno = 0, entry = -1, at_start = 1;
-    if (!f)
-        return 0;
-    while (entry < idx && fgets(buf, sizeof buf, f)) {
-        char *s = buf;
-        lineno += at_start; /* a line longer than the buffer comes in pieces, as it does to inih */
-        at_start = strchr(buf, '\n') != NULL;
-        if (lineno == 1 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
-            s += 3;
-        char *start = s;
-        while (isspace((unsigned char)*start))
-            start++;
-        if (!*start || *start == ';' || *start == '#')
-            continue;
-        if (*key && start > s) { /* continuation of the previous entry */
-            entry++;
-            continue;
-        }
-        if (*start == '[') {
-            key[0] = 0;
-            continue;
-        }
-        size_t kl = strcspn(start, "=:");
-        while (kl && isspace((unsigned char)start[kl - 1]))
-            kl--;
-        snprintf(key, sizeof key, "%.*s", (int)kl, start);
-        entry++;
-    }
-    fclose(f);
-    return entry == idx && strcasecmp(key, cfg->entries[idx].key) == 0 ? lineno : 0;
-}
-
 void tl_policy_value_origin(const struct tl_policy *p, const char *section, const char *key, const char *value,
                             char *buf, size_t n)
 {
     const tl_config *cfg = p->cfg;
-    /* tl_config_get and tl_config_each hand out the entry's own string: identity finds the entry. */
+    /* tl_config_get and tl_config_each hand out the entry's own string: identity finds the entry, also one a
+     * later entry overrides */
     for (int i = 0; cfg && i < cfg->n; i++)
         if (cfg->entries[i].value == value) {
-            int line = file_line(cfg, i);
-            const char *path = cfg->path ? cfg->path : "config";
-            if (line > 0)
-                snprintf(buf, n, "%s:%d", path, line);
-            else
-                snprintf(buf, n, "%s", path);
+            snprintf(buf, n, "%s:%d", cfg->path ? cfg->path : "config", cfg->entries[i].line);
             return;
         }
-    /* Otherwise the environment override, TRUELINE_<SECTION>_<KEY> as lib/config.c spells it. */
-    size_t o = (size_t)snprintf(buf, n, "environment variable TRUELINE_");
-    for (const char *parts[2] = { section, key }, **q = parts; q < parts + 2; q++) {
-        for (const char *c = *q; *c && o + 2 < n; c++)
-            buf[o++] = *c == '-' || *c == '.' ? '_' : (char)toupper((unsigned char)*c);
-        if (q == parts && o + 2 < n)
-            buf[o++] = '_';
-    }
-    buf[o < n ? o : n - 1] = 0;
+    char name[256]; /* otherwise the environment's override: lib/config.c names it */
+    tl_config_origin(cfg, section, key, name, sizeof name);
+    snprintf(buf, n, "environment variable %s", name);
 }
 
 static int check_only(const char *list, tl_error *err)
@@ -154,7 +104,7 @@ static void check_entry(const char *key, const char *value, int line, void *ctx)
     struct tl_policy_check *c = ctx;
     char where[1200], ids[512];
     enum tl_severity s;
-    (void)line; /* an entry index, not a line: tl_policy_value_origin finds the line */
+    (void)line; /* tl_policy_value_origin names the line, or the variable for an environment value */
     if (c->failed)
         return;
     int known = 0;
