@@ -62,6 +62,27 @@ char *tl_asprintf(const char *fmt, ...)
     return s;
 }
 
+void tl_file_warn(struct tl_file *f, const char *fmt, ...)
+{
+    va_list ap;
+    char *s = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    if (!s)
+        return;
+    if (f->warning) {
+        char *both = tl_asprintf("%s; %s", f->warning, s);
+        free(s);
+        if (!both)
+            return;
+        s = both;
+        free(f->warning);
+    }
+    f->warning = s;
+}
+
 void tl_emit(struct tl_findings *out, const char *check, enum tl_severity sev, const char *file,
              const char *symbol, const char *hint, const char *fmt, ...)
 {

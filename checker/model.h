@@ -161,5 +161,8 @@ void tl_file_free(struct tl_file *f);
 int tl_grow(void **v, size_t *cap, size_t need, size_t elem);
 char *tl_strdup(const char *s); /* NULL-safe */
 char *tl_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Adds a warning to f->warning ("first; second"): a file has one warning text, and a later reader's warning
+ * must not hide an earlier one (a debug file of another build, a damaged provenance section). */
+void tl_file_warn(struct tl_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

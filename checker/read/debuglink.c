@@ -71,9 +71,8 @@ static int by_build_id(struct tl_file *f, const tl_elf *e, const char *const *di
         /* the path says only where the file was put; the note inside it says which build it came from */
         int has_id = build_id(out, got, sizeof got) == 0;
         if (!has_id || strcmp(got, hex) != 0) {
-            free(f->warning);
-            f->warning = tl_asprintf("separate debug file %s has build-id %s but the file's is %s: it is from "
-                                     "another build; not used", path, has_id ? got : "(none)", hex);
+            tl_file_warn(f, "separate debug file %s has build-id %s but the file's is %s: it is from another build; "
+                         "not used", path, has_id ? got : "(none)", hex);
             tl_elf_close(out);
             continue;
         }
@@ -105,7 +104,7 @@ static int by_debuglink(struct tl_file *f, const tl_elf *e, const char *const *d
     const unsigned char *z = memchr(b.p, 0, b.n);
     size_t crc_at = z ? ((size_t)(z - b.p) + 4) & ~(size_t)3 : 0;
     if (!z || crc_at + 4 > b.n || z == b.p) {
-        f->warning = tl_asprintf(".gnu_debuglink is malformed");
+        tl_file_warn(f, ".gnu_debuglink is malformed");
         return -1;
     }
     const char *name = (const char *)b.p;
@@ -117,6 +116,7 @@ static int by_debuglink(struct tl_file *f, const tl_elf *e, const char *const *d
     if (!realpath(dir, rdir))
         snprintf(rdir, sizeof rdir, "%s", dir);
     int rc = -1;
+    char *other_build = NULL; /* the last candidate with another CRC: said only when none matches */
     /* candidates: next to the file, its .debug/, DIR/<real dir of the file>/, DIR/ */
     for (size_t i = 0; rc != 0 && i < 2 * ndirs + 2; i++) {
         if (i == 0)
@@ -132,20 +132,21 @@ static int by_debuglink(struct tl_file *f, const tl_elf *e, const char *const *d
         uint32_t got;
         crc_of(out, &got);
         if (got != want) {
-            free(f->warning);
-            f->warning = tl_asprintf("separate debug file %s has CRC %08x but .gnu_debuglink expects %08x: it is "
-                                     "from another build; not used", path, got, want);
+            free(other_build);
+            other_build = tl_asprintf("separate debug file %s has CRC %08x but .gnu_debuglink expects %08x: it is "
+                                      "from another build; not used", path, got, want);
             tl_elf_close(out);
             continue;
         }
-        free(f->warning);
-        f->warning = NULL;
         f->debug_file = strdup(path);
         rc = 0;
     }
-    if (rc != 0 && !f->warning)
-        f->warning = tl_asprintf("no debug info, and the separate debug file '%s' named by .gnu_debuglink was "
-                                 "not found (use --debug-dir)", name);
+    if (rc != 0 && other_build)
+        tl_file_warn(f, "%s", other_build);
+    else if (rc != 0)
+        tl_file_warn(f, "no debug info, and the separate debug file '%s' named by .gnu_debuglink was not found (use "
+                     "--debug-dir)", name);
+    free(other_build);
     free(copy);
     return rc;
 }
@@ -160,18 +161,5 @@ int tl_find_debug_file(struct tl_file *f, const tl_elf *e, const struct tl_optio
     memset(out, 0, sizeof *out);
     if (by_build_id(f, e, dirs, n, out) == 0)
         return 1;
-    /* A build-id candidate of another build stays reported whatever .gnu_debuglink then finds (the debug store
-     * holds a wrong file); by_debuglink's own warnings (CRC, not found) are added to it. */
-    char *before = f->warning;
-    f->warning = NULL;
-    int found = by_debuglink(f, e, dirs, n, out) == 0;
-    if (before && f->warning) {
-        char *both = tl_asprintf("%s; %s", before, f->warning);
-        free(f->warning);
-        free(before);
-        f->warning = both;
-    } else if (before) {
-        f->warning = before;
-    }
-    return found;
+    return by_debuglink(f, e, dirs, n, out) == 0 ? 1 : 0; /* a build-id candidate's warning stays */
 }

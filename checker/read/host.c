@@ -90,8 +90,7 @@ static void read_debug(struct tl_file *f, const tl_elf *dbg, int is_rel)
         pthread_join(t, NULL);
     if (job.rc != 0) {
         img->dwarf_read_error = 1;
-        free(f->warning);
-        f->warning = strdup(job.err.msg);
+        tl_file_warn(f, "%s", job.err.msg);
     }
     int *func_cu = calloc(img->nfuncs ? img->nfuncs : 1, sizeof *func_cu);
     if (func_cu && tl_line_cover_apply(f, img, lc, func_cu, &err) == 0)

@@ -76,8 +76,7 @@ int tl_read_notes(struct tl_file *f, const tl_elf *e)
         tl_error err;
         if (tl_elf_section_bytes(e, scn, &b, &err) != 0 ||
             tl_note_decode_all(b.p, b.n, e->ehdr.e_ident[EI_DATA] == ELFDATA2MSB, take, &s, &err) < 0) {
-            if (!f->warning)
-                f->warning = tl_asprintf("%s: %s", TL_NOTE_SECTION, err.msg);
+            tl_file_warn(f, "%s: %s", TL_NOTE_SECTION, err.msg);
             rc = 0; /* a damaged note is a finding's business, not an unreadable file */
         }
         tl_bytes_free(&b);
