@@ -65,11 +65,7 @@ static int one_core(FILE *out, struct tl_jw *jw, const char *path, const struct 
 
 int tl_tool_coredump(const struct tl_options *o)
 {
-    int json = strcmp(o->format, "json") == 0;
-    if (!json && strcmp(o->format, "text") != 0) {
-        fprintf(stderr, "trueline-check: --coredump writes text or json, not '%s'\n", o->format);
-        return TL_EXIT_BAD_INPUT;
-    }
+    int json = strcmp(o->format, "json") == 0; /* text or json: main.c checked it */
     FILE *out = o->output ? fopen(o->output, "w") : stdout;
     if (!out) {
         tl_report_error("trueline-check", o->output, "cannot write the report");

@@ -111,12 +111,7 @@ int tl_tool_provenance(const struct tl_options *o)
 {
     struct tl_inputs in = { 0 };
     tl_inputs_expand(&in, o->inputs, o->ninputs);
-    int json = o->format && strcmp(o->format, "json") == 0, rc = 0;
-    if (o->format && !json && strcmp(o->format, "text") != 0) {
-        fprintf(stderr, "trueline-check: --provenance prints text or json, not %s\n", o->format);
-        tl_inputs_free(&in);
-        return 2;
-    }
+    int json = o->format && strcmp(o->format, "json") == 0, rc = 0; /* text or json: main.c checked it */
     FILE *out = o->output ? fopen(o->output, "w") : stdout;
     if (!out) {
         fprintf(stderr, "trueline-check: %s: cannot write\n", o->output);
