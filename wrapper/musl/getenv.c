@@ -134,10 +134,11 @@ int TL_ENV_NAME(__wrap_setenv)(const char *name, const char *value, int overwrit
     int rc = TL_ENV_NAME(__real_setenv)(name, value, overwrite);
     /* Other entries keep their strings when the array moves: with the index current, only this name's
      * slot changes (trueline-cc sets a variable early on every run; a rebuild was half of getenv's work). */
-    char *now = current && rc == 0 ? scan(name, len) : NULL;
+    char *now = NULL; /* the name's first entry now, and the entries counted, in one walk */
     size_t n = 0;
-    for (char **e = environ; now && *e; e++)
-        n++;
+    for (char **e = environ; current && rc == 0 && *e; e++, n++)
+        if (!now && (*e)[0] == name[0] && strncmp(*e, name, len) == 0 && (*e)[len] == '=')
+            now = *e + len + 1;
     if (now && 2 * n <= mask + 1) { /* a new name must not fill the table past half */
         uint32_t h = hash_name(name, len);
         *probe(name, len, h) = (struct slot){ now - len - 1, h };
