@@ -73,9 +73,14 @@ static const struct tl_config_section wrapper_sections[] = {
  * yes/no used to read as "on", TRUELINE_EXPLAIN=false turned explain on). Nothing here reads a file or
  * makes a system call: this runs on every cache hit. ([wrapper] cache, host_debug and device_lineinfo are
  * checked where they are used: compiler.c, force.c.) */
+static int g_config_checked; /* check_config ran: on_error was checked first, and reported if bad */
+
 static int check_config(const tl_config *cfg, int *explain, int *memo_on, tl_error *err)
 {
     static const char *const on_error[] = { "fail", "passthrough", NULL };
+    g_config_checked = 1;
+    if (!tl_config_enum(cfg, "wrapper", "on_error", "fail", on_error, err))
+        return -1; /* first: whatever else is wrong, wrapper_failed can then trust on_error */
     const char *e = getenv("TRUELINE_EXPLAIN");
     int env_explain = e && *e ? tl_config_parse_bool(e) : 0; /* empty: off, as documented */
     if (env_explain < 0)
@@ -84,8 +89,7 @@ static int check_config(const tl_config *cfg, int *explain, int *memo_on, tl_err
     if (cfg_explain < 0 || (*memo_on = tl_config_bool_checked(cfg, "fingerprint", "memo", 1, err)) < 0)
         return -1;
     *explain |= env_explain || cfg_explain;
-    if (!tl_config_enum(cfg, "wrapper", "on_error", "fail", on_error, err) ||
-        tl_config_check_keys(cfg, wrapper_sections, err) != 0)
+    if (tl_config_check_keys(cfg, wrapper_sections, err) != 0)
         return -1;
     return tl_prov_set_config(cfg, err);
 }
@@ -97,8 +101,8 @@ static int wrapper_failed(const tl_invocation *inv, const tl_config *cfg, const 
     const char *policy = tl_config_get_or(cfg, "wrapper", "on_error", "fail");
     if (strcmp(policy, "passthrough") != 0 || !inv->compiler_path) {
         fprintf(stderr, "trueline-cc: error: %s\n", msg);
-        /* check_config's own message when on_error itself was the bad value (a broken file is not checked) */
-        if (strcmp(policy, "fail") != 0 && strcmp(policy, "passthrough") != 0 && !strstr(msg, "] on_error = "))
+        /* a file that could not be read was never checked: its on_error (the environment's) is said here */
+        if (!g_config_checked && strcmp(policy, "fail") != 0 && strcmp(policy, "passthrough") != 0)
             fprintf(stderr, "trueline-cc: error: [wrapper] on_error = %s: expected fail or passthrough\n", policy);
         fprintf(stderr, "trueline-cc: the compile was not run (set [wrapper] on_error = passthrough, or "
                         "TRUELINE_WRAPPER_ON_ERROR=passthrough, to run it unwrapped)\n");
