@@ -51,13 +51,17 @@ char *tl_strdup(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+static char *vformat(const char *fmt, va_list ap)
+{
+    char *s = NULL;
+    return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
+}
+
 char *tl_asprintf(const char *fmt, ...)
 {
     va_list ap;
-    char *s = NULL;
     va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = vformat(fmt, ap);
     va_end(ap);
     return s;
 }
@@ -65,10 +69,8 @@ char *tl_asprintf(const char *fmt, ...)
 void tl_file_warn(struct tl_file *f, const char *fmt, ...)
 {
     va_list ap;
-    char *s = NULL;
     va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = vformat(fmt, ap);
     va_end(ap);
     if (!s)
         return;
