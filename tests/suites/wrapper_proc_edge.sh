@@ -35,6 +35,10 @@ PATH="$T/mqdir:$T/fakecuda/bin:$PATH" "$W" --trueline-explain nvcc -ccbin "$T/mq
 contains "-ccbin DIR whose gcc is a masquerade link: the next gcc on PATH" ex.txt \
   'host compiler: /.*/gcc \(from -ccbin, a trueline-cc link'
 
+# A process that is running: a killed one stays a zombie until whoever inherited it reaps it (kill -0 still
+# finds it), which under CI's process tree can take a while.
+running() { local s; s=$(sed -n 's/^[0-9]* (.*) \(.\) .*/\1/p' "/proc/$1/stat" 2>/dev/null); [ -n "$s" ] && [ "$s" != Z ]; }
+
 # --- SIGTERM in chained mode reaches the compiler behind the stamping stage ------------------------------
 if have ccache; then
   export CCACHE_DIR=$T/ccache
@@ -63,7 +67,7 @@ EOF
     kill -TERM $w; wait $w; rc=$?
     p=$(cat slow.pid 2>/dev/null)
     alive=no
-    for _ in $(seq 20); do kill -0 "$p" 2>/dev/null && alive=yes || { alive=no; break; }; sleep 0.1; done
+    for _ in $(seq 50); do running "$p" && alive=yes || { alive=no; break; }; sleep 0.1; done
     [ $alive = yes ] && kill "$p" 2>/dev/null # ours: the stand-in compiler this test started
     check "$mode: SIGTERM to trueline-cc ends it like the compiler (status $rc)" test "$rc" = 143
     check "$mode: ... and the compiler with it (no orphan left running, pid ${p:-none})" test -n "$p" -a $alive = no
@@ -88,7 +92,7 @@ for _ in $(seq 100); do [ -s probe.pid ] && break; sleep 0.1; done
 kill -TERM $w; wait $w
 p=$(cat probe.pid 2>/dev/null)
 alive=no
-for _ in $(seq 20); do kill -0 "$p" 2>/dev/null && alive=yes || { alive=no; break; }; sleep 0.1; done
+for _ in $(seq 50); do running "$p" && alive=yes || { alive=no; break; }; sleep 0.1; done
 [ $alive = yes ] && kill "$p" 2>/dev/null # ours: the stand-in probe this test started
 check "a --version probe does not outlive a killed trueline-cc (pid ${p:-none})" test -n "$p" -a $alive = no
 
