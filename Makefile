@@ -60,7 +60,7 @@ help:
 	@echo "make install PREFIX=/usr/local"
 
 DEB_BUILD := gcc make pkg-config musl-tools libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libiberty-dev zlib1g-dev
-DEB_TEST  := $(DEB_BUILD) clang ccache sccache redis-server cmake binutils python3 python3-jsonschema xz-utils \
+DEB_TEST  := $(DEB_BUILD) clang ccache sccache redis-server cmake binutils python3 python3-jsonschema xz-utils dwz elfutils gfortran \
              gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu
 deps:
 	@DEB="$(DEB_TEST)" sh .ci/deps.sh
