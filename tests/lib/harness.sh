@@ -8,16 +8,52 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/tl-suite.XXXXXX")
 export XDG_CACHE_HOME="$T/xdg-cache" XDG_CONFIG_HOME="$T/xdg-config"
 trap 'rm -rf "$T"' EXIT
 SUITE=$(basename "$0" .sh)
-pass() { echo "PASS $SUITE: $*"; }
-fail() { echo "FAIL $SUITE: $*"; }
-skip() { echo "SKIP $SUITE: $*"; }
-# check NAME COMMAND...: passes when the command exits 0.
+# Verdicts go to a copy of the suite's stdout taken here, so that redirecting an assertion's output
+# (`check ... >/dev/null`) cannot swallow its verdict: every verdict printed reaches tests/run.sh.
+exec {TL_VERDICT_FD}>&1
+pass() { echo "PASS $SUITE: $*" >&"$TL_VERDICT_FD"; }
+fail() { echo "FAIL $SUITE: $*" >&"$TL_VERDICT_FD"; }
+skip() { echo "SKIP $SUITE: $*" >&"$TL_VERDICT_FD"; }
+# check NAME COMMAND...: passes when the command exits 0. The whole condition must be the one command:
+# `check n a && b` tests only a (b runs after the verdict); write `check n sh -c 'a && b'` or a function.
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n"; fi; }
 # expect_rc NAME RC COMMAND...: passes when the command exits with RC.
 expect_rc() { local n=$1 want=$2; shift 2; "$@"; local rc=$?; if [ $rc -eq "$want" ]; then pass "$n"; else fail "$n (exit $rc, want $want)"; fi; }
+# missing FILE: true (and says so) when FILE is not there to be searched; an absent report is a failure,
+# never an empty match.
+missing() { [ -e "$1" ] && return 1; echo "    | missing input: $1" >&"$TL_VERDICT_FD"; return 0; }
 # contains NAME FILE PATTERN: grep -E in a file.
-contains() { if grep -Eq -- "$3" "$2"; then pass "$1"; else fail "$1 (no /$3/ in $2)"; sed 's/^/    | /' "$2" | head -20; fi; }
-lacks() { if grep -Eq -- "$3" "$2"; then fail "$1 (unexpected /$3/ in $2)"; sed 's/^/    | /' "$2" | head -20; else pass "$1"; fi; }
+contains() {
+  if missing "$2"; then fail "$1 (missing input $2)"; return; fi
+  if grep -Eq -- "$3" "$2"; then pass "$1"; else fail "$1 (no /$3/ in $2)"; sed 's/^/    | /' "$2" | head -20; fi
+}
+# lacks NAME FILE PATTERN [ANCHOR]: the file exists and no line matches PATTERN. With ANCHOR, a line must also
+# match ANCHOR: proof that the file is the report whose lines were searched (an empty report lacks everything).
+lacks() {
+  if missing "$2"; then fail "$1 (missing input $2)"; return; fi
+  if [ -n "${4:-}" ] && ! grep -Eq -- "$4" "$2"; then
+    fail "$1 (not the expected report: no /$4/ in $2)"; sed 's/^/    | /' "$2" | head -20; return; fi
+  if grep -Eq -- "$3" "$2"; then fail "$1 (unexpected /$3/ in $2)"; sed 's/^/    | /' "$2" | head -20; else pass "$1"; fi
+}
+# same NAME A B: passes when A and B are equal and not empty (two empty fingerprints are no agreement).
+same() {
+  if [ -z "$2" ] || [ -z "$3" ]; then fail "$1 (empty value: '$2' vs '$3')"
+  elif [ "$2" = "$3" ]; then pass "$1"; else fail "$1 ('$2' != '$3')"; fi
+}
+# differ NAME A B: passes when A and B are both set and different.
+differ() {
+  if [ -z "$2" ] || [ -z "$3" ]; then fail "$1 (empty value: '$2' vs '$3')"
+  elif [ "$2" != "$3" ]; then pass "$1"; else fail "$1 (both '$2')"; fi
+}
+# premise NAME COMMAND...: a set-up step the suite's checks rely on (a fixture built, a third-party tool's
+# behaviour). Silent when it holds; when it does not, one FAIL line names the broken premise and the suite
+# stops, since every check after it would test nothing.
+premise() {
+  local n=$1; shift
+  "$@" && return 0
+  fail "premise broken, suite stopped: $n"
+  exit 1
+}
 have() { command -v "$1" >/dev/null 2>&1; }
 # The CUDA toolkit is found through nvcc on PATH or CUDA_HOME, never a fixed path.
 cuda_home() {

@@ -8,14 +8,16 @@ printf 'int a(void){return 1;}\n' > a.c
 printf 'int b(void){return 2;}\n' > b.c
 printf 'int a(void);int b(void);int main(void){return a()+b()-3;}\n' > m.c
 printf 'int v(void){return V;}\n' > v.c
-notes() { readelf -n "$1" 2>/dev/null | grep -c '^  trueline'; }
+# the number of trueline records readelf finds; "missing" when there is no file to count in
+notes() { [ -s "$1" ] || { echo missing; return; }; readelf -n "$1" 2>/dev/null | grep -c '^  trueline'; }
 
 # --- stamping without a cache (launcher mode) ---
 for f in a b m; do trueline-cc gcc -fPIC -c $f.c -o $f.o; done
 check "launcher: -c object carries one record" [ "$(notes a.o)" = 1 ]
 readelf -W -S a.o > sec.txt
 contains "note section is SHT_NOTE" sec.txt '\.note\.trueline +NOTE'
-lacks "note section is not allocated (no run-time cost)" sec.txt '\.note\.trueline +NOTE( +[0-9a-f]+){4} +[A-Z]*A'
+lacks "note section is not allocated (no run-time cost)" sec.txt '\.note\.trueline +NOTE( +[0-9a-f]+){4} +[A-Z]*A' \
+  '\.note\.trueline +NOTE'
 trueline-check --provenance a.o > table.txt; rc=$?
 check "--provenance exits 0" [ $rc -eq 0 ]
 contains "--provenance names source and compiler" table.txt 'cc +a\.c +gcc +gcc '
@@ -25,7 +27,7 @@ check "--provenance json parses and carries the fingerprint" python3 -c '
 import json,sys; d=json.load(open("table.json")); r=d[0]["records"][0]
 sys.exit(0 if len(r["fingerprint"])==32 and r["source"]=="a.c" and "-g1" in r["argv"] else 1)'
 fp=$(trueline-cc --trueline-print-fingerprint gcc -c a.c -o /dev/null)
-contains "record's fingerprint is the wrapper's" table.txt "${fp:0:16}"
+check "record's fingerprint is the wrapper's (${fp:0:16})" sh -c '[ ${#1} -eq 32 ] && grep -q -- "${1%????????????????}" table.txt' _ "$fp"
 if have clang; then
   trueline-cc clang -c a.c -o ca.o
   trueline-check --provenance ca.o > ctable.txt
@@ -52,7 +54,7 @@ check "strip --strip-all keeps the records (binutils keeps non-allocated notes)"
 objcopy --remove-section=.note.trueline sall.so none.so
 check "objcopy --remove-section removes them" [ "$(notes none.so)" = 0 ]
 readelf -lW libab.so > segs.txt
-lacks "no segment maps the notes" segs.txt 'note\.trueline'
+lacks "no segment maps the notes" segs.txt 'note\.trueline' '^ +LOAD'
 
 # --- the provenance check ---
 trueline-check --checks provenance libab.so exe > chk.txt 2>&1; rc=$?
@@ -126,14 +128,15 @@ if have ccache; then
     strace -f -e trace=execve,open,openat,access,vfork,clone,clone3 -o hit.st trueline-cc ccache gcc -DV=1 -c v.c -o v1c.o
     # the wrapper's pid: the process that execs trueline-cc (strace -f interleaves the children's lines)
     wp=$(grep -m1 'execve("[^"]*trueline-cc"' hit.st | awk '{print $1}')
-    check "hit path: the wrapper execs ccache, no second process waits" \
-      [ -n "$wp" ] && grep -Eq "^$wp +execve\\(\"[^\"]*ccache\"" hit.st && ! grep -Eq "^$wp +(vfork|clone)" hit.st
+    # execs_alone PID FILE: PID execs ccache and starts no process of its own
+    execs_alone() { [ -n "$1" ] && grep -Eq "^$1 +execve\\(\"[^\"]*ccache\"" "$2" && ! grep -Eq "^$1 +(vfork|clone)" "$2"; }
+    check "hit path: the wrapper execs ccache, no second process waits" execs_alone "$wp" hit.st
     check "hit path: ccache loads the hook" grep -Eq "^$wp +openat\\(.*libtrueline-hook\\.so\", O_RDONLY" hit.st
     lacks "hit path: the hook verifies the hit itself (no repair run)" hit.st 'trueline-hook-fixup'
     check "hit path: the object is read once, to verify it" [ "$(grep -Ec "^$wp +(open|openat)\\(.*\"v1c\.o\", O_RDONLY" hit.st)" = 1 ]
     n=$(grep -Ec "^$wp +access\\(.*trueline" hit.st)
     check "hit path: the configuration is looked up once ($n access calls, the hook library's one included)" \
-      [ "$n" -ge 1 ] && [ "$n" -le 4 ]
+      [ -n "$wp" -a "$n" -ge 1 -a "$n" -le 4 ]
     [ -n "$wp" ] && [ "$n" -ge 1 ] && [ "$n" -le 4 ] ||
       { echo "    wrapper pid '$wp'; its calls:"; grep -E "^$wp +|execve" hit.st | head -20 | sed 's/^/    | /'; }
     check "hit path: the object is verified (same bytes)" cmp -s v1.o v1c.o
@@ -142,21 +145,23 @@ if have ccache; then
     TRUELINE_PROVENANCE_VERIFY_IN_CACHE=false strace -f -e trace=execve,open,openat,vfork -o wait.st \
       trueline-cc ccache gcc -DV=1 -c v.c -o v1w.o
     wp=$(grep -m1 'execve("[^"]*trueline-cc"' wait.st | awk '{print $1}')
-    check "verify_in_cache = false: the wrapper waits (vfork) and opens the object once" \
-      grep -Eq "^$wp +vfork" wait.st && [ "$(grep -Ec "^$wp +(open|openat)\\(.*\"v1w\.o\"" wait.st)" = 1 ]
+    waits_opens_once() { [ -n "$1" ] && grep -Eq "^$1 +vfork" "$2" && [ "$(grep -Ec "^$1 +(open|openat)\\(.*\"$3\"" "$2")" = 1 ]; }
+    check "verify_in_cache = false: the wrapper waits (vfork) and opens the object once" waits_opens_once "$wp" wait.st 'v1w\.o'
     # posix_spawn's child reset all 64 signal dispositions (128 rt_sigaction calls on every hit); the waiting
     # wrapper runs ccache with vfork + execv, its child making no rt_sigaction call at all
     TRUELINE_PROVENANCE_VERIFY_IN_CACHE=false strace -f -e trace=execve,rt_sigaction,vfork,clone,clone3 -o sig.st \
       trueline-cc ccache gcc -DV=1 -c v.c -o v1s.o
     cp=$(grep -m1 'execve("[^"]*ccache"' sig.st | awk '{print $1}')
-    check "waiting wrapper: the child that runs ccache sets no signal disposition before exec" \
-      [ -n "$cp" ] && [ "$(grep -Ec "^$cp +rt_sigaction" sig.st)" = 0 ]
+    # its rt_sigaction calls up to its execve of ccache (ccache installs its own handlers after the exec)
+    before_exec() { awk -v p="$1" '$1 == p && /execve\("[^"]*ccache"/ { exit } $1 == p && / rt_sigaction\(/ { n++ } END { print n + 0 }' "$2"; }
+    check "waiting wrapper: the child that runs ccache sets no signal disposition before exec ($(before_exec "$cp" sig.st) calls)" \
+      [ -n "$cp" -a "$(before_exec "$cp" sig.st)" = 0 -a "$cp" != "$(grep -m1 'execve("[^"]*trueline-cc"' sig.st | awk '{print $1}')" ]
     # no hook library beside trueline-cc (a copy elsewhere): it waits and verifies, never hands ccache a
     # preload that is not there
     mkdir -p solo/bin && cp "$(command -v trueline-cc)" solo/bin/
     strace -f -e trace=execve,vfork -o solo.st solo/bin/trueline-cc ccache gcc -DV=1 -c v.c -o v1n.o
     wp=$(grep -m1 'execve("[^"]*trueline-cc"' solo.st | awk '{print $1}')
-    check "no hook library: the wrapper waits for ccache" grep -Eq "^$wp +vfork" solo.st
+    check "no hook library: the wrapper waits for ccache" grep -Eq "^${wp:-none} +vfork" solo.st
     check "no hook library: the hit is still the verified object" cmp -s v1.o v1n.o
     # the user's own LD_PRELOAD: ccache loads it with the hook, and everything ccache starts (the stage,
     # gcc, cc1, as on this miss) gets exactly the user's value back, never the hook
@@ -182,27 +187,22 @@ SRC
     contains "user LD_PRELOAD: ccache loaded it beside the hook" mark.txt 'ccache .*libtrueline-hook\.so:.*/mark\.so$'
     contains "user LD_PRELOAD: the compiler ccache ran got it" mark.txt "/cc1 $PWD/mark.so\$"
     lacks "user LD_PRELOAD: nothing ccache started loaded the hook" <(grep -v '/ccache ' mark.txt) 'libtrueline-hook'
-    # a failed compile is never verified against the object a previous build left
-    printf 'int broken(\n' > bad.c
-    cp v1.o old.o
-    trueline-cc ccache gcc -c bad.c -o old.o 2> bad.err; rc=$?
-    check "failed compile: the compiler's exit status" [ $rc -ne 0 ]
-    lacks "failed compile: the stale object is not verified or repaired" bad.err 'does not match|recompiling'
     # [provenance] verify = false: the stage still stamps on a miss, and with nothing to do after the
     # compile the wrapper execs ccache instead of waiting for it
     TRUELINE_PROVENANCE_VERIFY=false trueline-cc ccache gcc -DV=7 -c v.c -o nv1.o
     check "verify off: a miss is still stamped (by the stage)" bash -c "readelf -S nv1.o | grep -q '\.note\.trueline'"
     TRUELINE_PROVENANCE_VERIFY=false strace -f -e trace=execve,vfork,clone,clone3 -o nover.st trueline-cc ccache gcc -DV=7 -c v.c -o nv2.o
     wp=$(grep -m1 'execve("[^"]*trueline-cc"' nover.st | awk '{print $1}')
-    check "verify off: the wrapper execs ccache (no second process)" \
-      [ -n "$wp" ] && grep -Eq "^$wp +execve\\(\"[^\"]*ccache\"" nover.st && ! grep -Eq "^$wp +(vfork|clone)" nover.st
+    check "verify off: the wrapper execs ccache (no second process)" execs_alone "$wp" nover.st
     check "verify off: the hit returns the stamped object" cmp -s nv1.o nv2.o
     # a failed compile is never verified against the object a previous build left there
     printf 'int broken(\n' > bad.c
     cp v1.o old.o
     trueline-cc ccache gcc -c bad.c -o old.o 2> bad.err; rc=$?
-    check "failed compile: the compiler's exit status" [ $rc -ne 0 ]
-    lacks "failed compile: the stale object is not verified or repaired" bad.err 'does not match|recompiling'
+    gcc -c bad.c -o /dev/null 2> bad.gcc.err; grc=$?
+    check "failed compile: the compiler's exit status ($rc, bare gcc $grc)" [ $rc -ne 0 -a $rc -eq $grc ]
+    lacks "failed compile: the stale object is not verified or repaired" bad.err 'does not match|recompiling' 'error'
+    check "failed compile: the stale object is left as it was" cmp -s v1.o old.o
   else skip "strace not installed: hit-path syscalls not checked"; fi
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d1.o
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d2.o 2> dep.err
@@ -213,7 +213,7 @@ SRC
   touch -d '1 minute ago' "$CCACHE_DIR"/*/*/*R
   trueline-cc ccache gcc -DV=2 -c v.c -o v2.o
   r2=$(find "$CCACHE_DIR" -name '*R' -newer "$r1" | head -1)
-  check "found both cache entries" [ -n "$r2" ] && [ "$r1" != "$r2" ]
+  premise "found both cache entries" [ -n "$r1" -a -n "$r2" -a "$r1" != "$r2" ]
   cp "$r1" "$r2"
   trueline-cc ccache gcc -DV=2 -c v.c -o v2.o 2> poison.err; rc=$?
   check "poisoned hit: compile still succeeds (recompiled)" [ $rc -eq 0 ]
