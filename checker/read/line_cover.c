@@ -38,15 +38,23 @@ struct cover {
 static int on_row(const struct tl_line_unit *u, const struct tl_line_row *row, void *ctx)
 {
     struct cover *c = ctx;
-    /* One sequence may hold several DW_LNE_set_address runs (GCC 8 puts all functions of a CU in one). A new
-     * run never continues the previous one's range. Linked files: runs of code the linker discarded (COMDAT
-     * duplicates, --gc-sections) keep their rows at address 0 (or -1/-2 by newer linkers); they describe no
-     * code (libnccl.so.2: 513,429 of its 1,012,358 rows; readelf --debug-dump=decodedline prints them except
-     * those at exactly 0; all other rows are identical to readelf's, row by row). */
+    /* One sequence may hold several DW_LNE_set_address runs (GCC 8 puts all functions of a CU in one; GCC's
+     * own line programs, -gno-as-loc-support, set the address before every row). A run that moves forward in
+     * the same section continues the previous one: the previous row covers up to the new address, as in any
+     * sequence. A run that moves back, or into another section of a relocatable object, starts afresh.
+     * Linked files: runs of code the linker discarded (COMDAT duplicates, --gc-sections) keep their rows at
+     * address 0 (or -1/-2 by newer linkers); they describe no code (libnccl.so.2: 513,429 of its 1,012,358
+     * rows; readelf --debug-dump=decodedline prints them except those at exactly 0; all other rows are
+     * identical to readelf's, row by row). */
     if (row->index_in_seq == 1 || row->seq_reloc_offset != c->region) {
+        int first = row->index_in_seq == 1;
         c->region = row->seq_reloc_offset;
-        c->skip_seq = !c->is_rel && (row->address == 0 || row->address >= UINT64_MAX - 1);
-        c->have_prev = 0;
+        int discarded = !c->is_rel && (row->address == 0 || row->address >= UINT64_MAX - 1);
+        int forward = !first && !c->skip_seq && !discarded && c->have_prev && row->address >= c->prev_addr &&
+                      (!c->is_rel || TL_ADDR_SHNDX(row->address) == TL_ADDR_SHNDX(c->prev_addr));
+        c->skip_seq = discarded;
+        if (!forward)
+            c->have_prev = 0;
     }
     if (c->skip_seq)
         return 0;
