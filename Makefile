@@ -56,7 +56,7 @@ help:
 	@echo "make test       deps + build + the whole test suite (unit + suites)"
 	@echo "make asan       the whole test suite under ASan + UBSan"
 	@echo "make fuzz       build the libFuzzer targets (clang)"
-	@echo "make bench      run bench/ and write docs/benchmarks.md"
+	@echo "make bench      run bench/ and write bench/recorded/benchmarks.md"
 	@echo "make install PREFIX=/usr/local"
 
 DEB_BUILD := gcc make pkg-config musl-tools libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libiberty-dev zlib1g-dev
@@ -90,7 +90,7 @@ $(LIBTL): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # trueline-cc runs once per compile, so it is linked statically (except under sanitizers): it starts ~1 ms
-# faster than dynamically linked on the hit path (bench/wrapper.sh, docs/benchmarks.md). Where musl-gcc is
+# faster than dynamically linked on the hit path (bench/wrapper.sh, bench/recorded/benchmarks.md). Where musl-gcc is
 # installed (Debian's musl-tools; `make deps` installs it) it is linked against musl: glibc's start-up runs
 # ~45 CPUID instructions (CPU features, cache sizes), each a trap to the hypervisor on a virtual machine
 # (~6 us measured here), 0.28 ms per process, most of the 0.3 ms hit-path budget (docs/wrapper.md).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device-code benchmark: full device audit / inventory of libcublasLt.so.13 (5737 zstd entries, 1.43 GB
 # decompressed) — and PyTorch's libtorch_cuda.so when importable — against NVIDIA's `cuobjdump -lelf -lptx` on
-# the same file, in one run so the ratios are comparable. Prints a markdown table (docs/benchmarks.md "device").
+# the same file, in one run so the ratios are comparable. Prints a markdown table (bench/recorded/benchmarks.md "device").
 #   bench/device.sh [FILE...]      BENCH_CPUS=0,1 pins every command to those CPUs (the 2-core target)
 #                                  BENCH_RUNS=N repetitions, best wall time kept (default 3)
 set -u

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# PyTorch's libtorch_cuda.so against cuobjdump, on a machine with NVIDIA's GPU software stack (issue 4's last
-# benchmark). Where `import torch` works it measures (bench/device.sh on all CPUs, then pinned to CPUs 0,1);
+# PyTorch's libtorch_cuda.so against cuobjdump, on a machine with NVIDIA's GPU software stack.
+# Where `import torch` works it measures (bench/device.sh on all CPUs, then pinned to CPUs 0,1);
 # elsewhere it prints the figures last recorded on the GPU machine (bench/recorded/device_gpu.md), marked so.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

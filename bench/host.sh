@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Host-audit benchmark (issue 3): a full host audit of the CUDA toolkit's libnccl.so.2 against
+# Host-audit benchmark: a full host audit of the CUDA toolkit's libnccl.so.2 against
 # `readelf --debug-dump=decodedline` and `llvm-dwarfdump --verify` on the same file (ratios from one run, best of
 # 3, peak RSS from /usr/bin/time), and `nm -D -C | grep std::` against the stl-leak check alone on the largest
-# C++ shared object found on the machine. Prints the "## host" section of docs/benchmarks.md (bench/run.sh
+# C++ shared object found on the machine. Prints the "## host" section of bench/recorded/benchmarks.md (bench/run.sh
 # collects it). TRUELINE_BUILD selects the build; LLVM_VERIFY_TIMEOUT caps llvm-dwarfdump (default 60 s).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)

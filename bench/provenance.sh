@@ -3,7 +3,7 @@
 # runs the stamping stage, the hook preloaded into ccache verifies the record) vs off
 # (TRUELINE_PROVENANCE_STAMP=false: the wrapper execs ccache directly), and bare `ccache COMPILER`.
 # PAIRS (default 200) rounds of every variant in rotating order, after warm-up; medians of the per-round
-# differences. Prints the "provenance" section of docs/benchmarks.md (markdown) on stdout. Not part of
+# differences. Prints the "provenance" section of bench/recorded/benchmarks.md (markdown) on stdout. Not part of
 # `make test`. About 30 s on 2 cores. PIN=N runs everything on CPU N (taskset; see bench/wrapper.sh).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Runs every bench/*.sh (each prints one markdown section starting "## <name>") and writes
-# docs/benchmarks.md. Sections are independent: a new bench script adds a section, nothing else changes.
+# bench/recorded/benchmarks.md (generated: never edited by hand). Sections are independent: a new bench script adds a section, nothing else changes.
 # BENCH='glob' limits the scripts; sections of scripts not run are kept from the previous file.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 export TRUELINE_BUILD=${TRUELINE_BUILD:-$root/build}
-out=$root/docs/benchmarks.md
+out=$root/bench/recorded/benchmarks.md
 pattern=${BENCH:-*}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

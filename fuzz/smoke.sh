@@ -6,7 +6,7 @@
 # execution count and writes crashing inputs to fuzz/artifacts/<target>-crash-*; exits 1 when any target failed.
 #   fuzz/smoke.sh [SECONDS] [JOBS] [TARGET[:WORKERS]...]
 # A long campaign on a many-core machine gives each target several workers and runs all targets at once, e.g.
-#   fuzz/smoke.sh 540 11 load:24 coredump:40 ...   (docs/reliability.md records such runs)
+#   fuzz/smoke.sh 540 11 load:24 coredump:40 ...   (docs/internals/reliability.md says how far each target has run)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 secs=${1:-60}; jobs=${2:-2}; shift $(( $# >= 2 ? 2 : $# ))

@@ -28,7 +28,7 @@ void tl_jw_break(struct tl_jw *w, const char *ws);
 void tl_jw_object(struct tl_jw *w, const char *key);
 void tl_jw_array(struct tl_jw *w, const char *key);
 void tl_jw_end(struct tl_jw *w);                                    /* closes the innermost object or array */
-/* escaped (docs/json-writer.md): a byte outside well-formed UTF-8 becomes the text \ooo; NULL writes null */
+/* escaped (docs/internals/json-writer.md): a byte outside well-formed UTF-8 becomes the text \ooo; NULL writes null */
 void tl_jw_str(struct tl_jw *w, const char *key, const char *s);
 void tl_jw_strf(struct tl_jw *w, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void tl_jw_uint(struct tl_jw *w, const char *key, unsigned long long v);

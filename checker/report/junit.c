@@ -20,7 +20,7 @@ static int xml_char(const unsigned char *p, size_t n)
 
 /* Text and attribute values alike. TAB, LF and CR go as character references, which survive attribute-value
  * normalization; every byte XML cannot carry (a forbidden character, or one outside well-formed UTF-8) becomes
- * the text \ooo, three octal digits, as the JSON writer writes bytes that are not UTF-8 (docs/json-writer.md). */
+ * the text \ooo, three octal digits, as the JSON writer writes bytes that are not UTF-8 (docs/internals/json-writer.md). */
 static void xml(FILE *out, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {

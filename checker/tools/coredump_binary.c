@@ -1,4 +1,4 @@
-/* Finding a core's kernel again in the artifact that shipped it (issue 7: "by name, SM and code size"). Two
+/* Finding a core's kernel again in the artifact that shipped it by name, SM and code size. Two
  * copies can share a name and SM (Triton compiles one per specialisation: its cache held two
  * conditional_hang_kernel cubins of different sizes), so the code size must agree as well. */
 #include <ftw.h>
