@@ -1,4 +1,5 @@
 #include "checks/host_util.h"
+#include "checks/demangle_tree.h"
 
 #include <demangle.h>
 #include <stdlib.h>
@@ -150,7 +151,7 @@ int tl_cxx_classify(const char *mangled, struct tl_cxx_name *out)
     if (!mangled || strncmp(mangled, "_Z", 2) != 0)
         return -1;
     void *mem = NULL;
-    struct demangle_component *root = cplus_demangle_v3_components(mangled, DMGL_PARAMS | DMGL_ANSI, &mem);
+    struct demangle_component *root = tl_cxx_components(mangled, DMGL_PARAMS | DMGL_ANSI, &mem);
     if (!root) {
         free(mem);
         return -1;
