@@ -1,4 +1,4 @@
-# Malformed inputs (issue 6): tests/lib/mutate.py corrupts real fixtures built here and a bounded sample of the
+# Malformed inputs: tests/lib/mutate.py corrupts real fixtures built here and a bounded sample of the
 # CUDA toolkit's libraries; trueline-check must name each unreadable file with exit 2, keep checking the others,
 # never crash (no exit >= 128, no sanitizer report), never hang (per-input --timeout, plus an outer bound here).
 . "$(dirname "$0")/../lib/harness.sh"
@@ -58,23 +58,25 @@ for f in "$T"/fix/* "${toolkit[@]}"; do
   n=$($MUTATE "$f" "$T/m/$(basename "$f")" --max "$per") || { fail "mutate.py failed on $(basename "$f")"; continue; }
   total=$((total + n))
 done
-check "mutate.py wrote mutants of every fixture ($total)" [ "$total" -ge $((PER * 4)) ]
+# the mutants are the suite's inputs, not something trueline does: set-up steps
+premise "mutate.py wrote mutants of every fixture ($total)" [ "$total" -ge $((PER * 4)) ]
 for kind in trunc flip size zero bomb cycle ar; do
-  check "mutants of kind $kind exist" compgen -G "$T/m/*/*.$kind-*" >/dev/null
+  premise "mutants of kind $kind exist" compgen -G "$T/m/*/*.$kind-*"  >/dev/null
 done
 # Inputs that once crashed or hung a reader (fuzz findings, mutants): replayed through the CLI with a time bound.
 regress=("$TRUELINE_ROOT"/tests/data/regress/{load,elf_file}/*)
 if [ -e "${regress[0]}" ]; then
-  start=$SECONDS
   timeout -k 5 120 trueline-check --timeout 20 "${regress[@]}" "$T/good.o" >"$T/out" 2>"$T/err"; rc=$?
-  check "regression inputs (${#regress[@]}): exit $rc is 0, 1 or 2, in $((SECONDS - start))s (< 20)" \
-    [ $rc -le 2 ] && [ $((SECONDS - start)) -lt 20 ]
-  lacks "regression inputs: none hits the time limit" "$T/err" "time limit"
+  check "regression inputs (${#regress[@]}) with an intact object: exit $rc is 1 or 2 (a report, no crash)" [ $rc -eq 1 -o $rc -eq 2 ]
+  got=$(sed -n 's/^\([0-9]*\) file(s) checked.*/\1/p' "$T/out")
+  check "regression inputs: every input reported (${got:-none} >= $(( ${#regress[@]} + 1 )))" [ "${got:-0}" -ge $(( ${#regress[@]} + 1 )) ]
+  # the 4 GiB section that once exhausted memory: refused as unsupported input, named
+  lacks "regression inputs: none hits the time limit" "$T/err" "time limit" "^trueline-check: .*/elf_file/oom-declared-size-4g: unsupported ELF"
   sanitizer_clean "$T/err" || fail "regression inputs: sanitizer report"
 fi
 
 if [ -f "$T/fix/k.fatbin" ]; then
-  check "fatbin mutants exist" compgen -G "$T/m/k.fatbin/*.fat-*" >/dev/null
+  premise "fatbin mutants exist" compgen -G "$T/m/k.fatbin/*.fat-*" >/dev/null
   mkdir -p "$T/m/bombs"
   $MUTATE x "$T/m/bombs" --bomb zstd >/dev/null && $MUTATE x "$T/m/bombs" --bomb lz4 >/dev/null
 fi
@@ -88,13 +90,13 @@ for d in "$T"/m/*/; do
   timeout -k 5 600 trueline-check "${LIMITS[@]}" -j2 "${files[@]}" "$T/good.o" >"$T/out" 2>"$T/err"
   rc=$?
   echo "# $name: ${#files[@]} mutants in $((SECONDS - bstart))s"
-  check "$name: ${#files[@]} mutants: exit status $rc is 0, 1 or 2 (no crash, no hang)" [ $rc -le 2 ]
+  check "$name: ${#files[@]} mutants: exit status $rc is 0, 1 or 2 (no crash, no hang), a report written" [ $rc -le 2 -a -s "$T/out" ]
   if ! sanitizer_clean "$T/err"; then fail "$name: sanitizer report"; grep -E -m5 'Sanitizer|runtime error' "$T/err"; fi
   want=$(( ${#files[@]} + 1 ))
   got=$(sed -n 's/^\([0-9]*\) file(s) checked.*/\1/p' "$T/out")
   # archives expand into their members, so a mutated archive can count for several inputs
   check "$name: every input reported ($got >= $want)" [ "${got:-0}" -ge "$want" ]
-  lacks "$name: the intact object is still read" "$T/err" "good\.o:"
+  check "$name: the intact object is still read" sh -c 'grep -q "^$1" "$2" && ! grep -q "good\.o:" "$3"' _ "$T/good.o" "$T/out" "$T/err"
   unread=$(sed -n 's/.* \([0-9]*\) unreadable$/\1/p' "$T/out")
   named=$(grep -c "^trueline-check: $d" "$T/err")
   if [ "${unread:-0}" -gt 0 ]; then
@@ -116,18 +118,21 @@ for f in $(ls "$T"/m/*/* | awk 'NR % 17 == 1'); do
   else ok_alone=$((ok_alone + 1)); fi
 done
 check "sampled mutants run alone: $bad_alone reported unreadable with their name, $ok_alone readable" \
-  [ $((bad_alone + ok_alone)) -gt 0 ]
+  [ $bad_alone -gt 0 -a $((bad_alone + ok_alone)) -gt 0 ]
 f=$(ls "$T"/m/c-dwarf5.o/*trunc-at-* | head -1)
-expect_rc "a truncated object alone exits 2" 2 trueline-check "$f" >/dev/null 2>&1
+trueline-check "$f" >"$T/out1" 2>"$T/err1"; rc=$?
+check "a truncated object alone exits 2 (exit $rc)" [ $rc -eq 2 ]
+contains "... naming the file" "$T/err1" "$(basename "$f")"
 
 # --- decompression bombs: refused within the memory bound, quickly -------------------------------------------
 if [ -d "$T/m/bombs" ]; then
-  start=$SECONDS
   # ASan reserves terabytes of address space for its shadow: the limit only applies to plain builds.
   ( [ -n "${TRUELINE_SANITIZED:-}" ] || ulimit -v 4000000
     trueline-check --max-input-mb 64 --timeout 60 "$T"/m/bombs/* "$T/good.o" ) >"$T/out" 2>"$T/err"; rc=$?
-  check "real zstd/LZ4 bombs: no crash (exit $rc) under a 4 GB address-space limit" [ $rc -le 2 ]
-  check "bombs handled in under 60 s" [ $((SECONDS - start)) -lt 60 ]
+  check "real zstd/LZ4 bombs: findings, no crash (exit $rc) under a 4 GB address-space limit" [ $rc -eq 1 ]
+  contains "... the zstd bomb's image refused for its declared 1 GiB" "$T/out" 'bomb-real-zstd\.fatbin: error .*cannot be decoded: declared uncompressed size 1073741824 exceeds the limit'
+  contains "... the LZ4 bomb's image not decoded" "$T/out" 'bomb-real-lz4\.fatbin: error .*cannot be decoded'
+
   sanitizer_clean "$T/err" || fail "bombs: sanitizer report"
   contains "bombs: the intact object is still checked" "$T/out" "^3 file\(s\) checked"
 fi
@@ -142,7 +147,7 @@ if [ ${#ext[@]} -gt 0 ]; then
   (cd "$T/m" && timeout -k 5 300 trueline-check --extract "$T/x" --timeout 30 "${ext[@]}" "$T/fix/k.fatbin") \
     >"$T/lists/out" 2>"$T/lists/err"; rc=$?
   ( cd "$T" && find . -path ./x -prune -o -path ./lists -prune -o -print | sort ) >"$T/lists/after"
-  check "--extract over ${#ext[@]} hostile inputs: exit $rc is 0, 1 or 2" [ $rc -le 2 ]
+  check "--extract over ${#ext[@]} hostile inputs: exit $rc is 1 or 2 (some are unreadable)" [ $rc -eq 1 -o $rc -eq 2 ]
   sanitizer_clean "$T/lists/err" || fail "--extract: sanitizer report"
   check "... nothing written outside the extract directory" cmp -s "$T/lists/before" "$T/lists/after"
   check "... no traversal target created" bash -c '! ls /tmp/tl-evil* >/dev/null 2>&1'
