@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Malformed-input generator for trueline-check (issue 6).
+"""Malformed-input generator for trueline-check.
 
 Takes a real input (ELF object/library/executable, cubin, ar archive, fatbin) and writes structured corruptions of
 it, each named for what was broken, so a failure points at the exact mutation:

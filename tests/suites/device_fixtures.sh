@@ -151,7 +151,7 @@ $TC --config arch5.ini --checks cuda-arch app >arch5.txt 2>&1
 contains "cuda-arch: the device-link container has no PTX fallback" arch5.txt 'fatbin\[0\].*lacks a PTX fallback'
 # Images without a device function: a .cu of host code only (nvcc -lineinfo gives its empty cubin and PTX no
 # line rows) and nvlink's device-link container of a non-rdc shared library (no kernel, never PTX). Neither
-# has code for a line table or for a GPU to run: no finding. (Before the eleventh session both failed.)
+# has code for a line table or for a GPU to run: no finding.
 printf 'int host_only(int x) { return x + 1; }\n' > hostonly.cu
 nvcc -c -lineinfo -arch=sm_90 hostonly.cu -o hostonly.o
 $TC --checks line-tables hostonly.o >hostonly.txt 2>&1

@@ -1,4 +1,4 @@
-# Per-input bounds (issue 6): --timeout gives up on one input (exit 2, named) and goes on with the others, whether
+# Per-input bounds: --timeout gives up on one input (exit 2, named) and goes on with the others, whether
 # the reader polls its deadline or is stuck where it cannot (the watchdog abandons it at twice the limit);
 # --max-input-mb refuses oversized decompression. TRUELINE_TEST_STALL (checker/load.c) supplies the slow input.
 . "$(dirname "$0")/../lib/harness.sh"

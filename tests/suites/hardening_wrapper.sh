@@ -1,4 +1,4 @@
-# trueline-cc under load and faults (issue 6), beyond what wrapper_basic.sh covers (its memo race uses
+# trueline-cc under load and faults, beyond what wrapper_basic.sh covers (its memo race uses
 # --trueline-print-fingerprint; status 7, SIGTERM and SIGSEGV; an unwritable memo dir; a missing compiler):
 # 64 real parallel compiles through ccache sharing one memo and one ccache dir, kill -9 storms while the memo is
 # written, full and read-only cache filesystems, a compiler that is not executable, masquerade symlink loops,

@@ -45,8 +45,7 @@ n=$(nm --defined-only m_renamed.o | grep -c ' T ')
 contains "dwarf-symbols: counts reported" ds_ren.txt "$n symbols, $n subprograms, 1 disagreements \\(init_maths\\)"
 run ds_mixed.txt --checks dwarf-symbols libc_mixed.so
 contains "dwarf-symbols: function from the TU without -g has no subprogram" ds_mixed.txt 'nodebug_fn: function symbol at 0x[0-9a-f]+ has no DWARF subprogram'
-# GNU's older compressed form (.zdebug_*, gcc -gz=zlib-gnu): read like SHF_COMPRESSED sections; before the
-# eleventh session such files read as having no .debug_line at all
+# GNU's older compressed form (.zdebug_*, gcc -gz=zlib-gnu): read like SHF_COMPRESSED sections
 printf 'int zg_fn(int x) { return x * 7; }\n' > zg.c
 if gcc -g -gz=zlib-gnu -fPIC -c zg.c -o zg.o 2>/dev/null && readelf -S zg.o | grep -q zdebug_line; then
   gcc -shared -g -gz=zlib-gnu -fPIC zg.c -o libzg.so

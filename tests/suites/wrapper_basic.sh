@@ -9,7 +9,7 @@ printf 'int answer(void) { return 42; }\n' > a.c
 printf 'int main(void) { return 0; }\n' > m.c
 printf '#include <stdio.h>\nint main(void) { puts(MSG); return N; }\n' > msg.c
 has_debug_line() { readelf -S "$1" 2>/dev/null | grep -q '\.debug_line'; }
-# Objects equal apart from the provenance note the stamping stage adds (.note.trueline, issue 5).
+# Objects equal apart from the provenance note the stamping stage adds (.note.trueline).
 same_code() {
   objcopy --remove-section=.note.trueline "$1" "$1.bare" 2>/dev/null && objcopy --remove-section=.note.trueline "$2" "$2.bare" 2>/dev/null &&
     cmp -s "$1.bare" "$2.bare"

@@ -109,8 +109,7 @@ int main(void)
                tl_idx_getenv("PATH") && strcmp(tl_idx_getenv("PATH"), "/last") == 0 && tl_idx_getenv("V7") &&
                    strcmp(tl_idx_getenv("V7"), "7") == 0 && tl_idx_getenv("V400") == NULL);
     /* a family of names that differ in their last bytes only (CI_VAR_1..CI_VAR_150): the hash must spread
-     * them, or every lookup walks a long run of slots (the first version of the index put CI_VAR_10..19 in
-     * one slot) */
+     * them, or every lookup walks a long run of slots */
     static char fam[150][32];
     static char *famenv[151];
     for (int i = 0; i < 150; i++) {
