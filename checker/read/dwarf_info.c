@@ -2,9 +2,9 @@
  *
  * libdwarf reads our in-memory sections (dwarf_object_init_b) instead of a file descriptor, because inputs may
  * be archive members, separate debug files, or zstd-compressed (which libdwarf 20210528 cannot inflate), and
- * relocatable objects were already relocated by debug_sections.c. Only the top of each CU is walked
- * (namespaces, classes): out-of-line definitions live there, and skipping function bodies keeps large files
- * fast. */
+ * relocatable objects were already relocated by debug_sections.c. The walk enters namespaces, classes,
+ * functions and their lexical blocks (where the members of local classes and lambdas are defined), but never
+ * the trees of inlined calls, which hold no definitions and are most of a large optimised file's DIEs. */
 #include "read/host_internal.h"
 #include "trueline/limits.h"
 
@@ -202,8 +202,13 @@ static void walk_children(struct walk *w, Dwarf_Die parent, int depth)
         dwarf_tag(die, &tag, &err);
         if (tag == DW_TAG_subprogram)
             subprogram(w, die);
-        else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
-                 tag == DW_TAG_union_type || tag == DW_TAG_module)
+        /* Functions hold the out-of-line members of their local classes and lambdas (operator(), GCC's _FUN,
+         * std::call_once's callables) and GCC's nested functions, also inside lexical blocks. Inlined
+         * subroutines are not entered: their trees are concrete copies of abstract ones, with no code of their
+         * own to declare. */
+        if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block || tag == DW_TAG_namespace ||
+            tag == DW_TAG_class_type || tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+            tag == DW_TAG_module)
             walk_children(w, die, depth + 1);
         Dwarf_Off there = 0;
         int rc = dwarf_siblingof_b(w->dbg, die, 1, &next, &err);
