@@ -9,7 +9,7 @@ printf 'int a(void){return 1;}\n' > a.c
 printf 'int b(void){return 2;}\n' > b.c
 printf 'int c(void){return 3;}\n' > sub/c.c
 printf 'int a(void);int b(void);int c(void);int main(void){return a()+b()+c()-6;}\n' > m.c
-records() { readelf -n "$1" 2>/dev/null | grep -c '^  trueline'; }
+records() { [ -s "$1" ] || { echo missing; return; }; readelf -n "$1" 2>/dev/null | grep -c '^  trueline'; }
 # source recorded in the object's (only) compile record
 src_of() { trueline-check --provenance --format json "$1" | python3 -c '
 import json,sys; r=[x for x in json.load(sys.stdin)[0]["records"] if x["kind"]=="compile"]
@@ -17,7 +17,7 @@ print(r[0]["source"] if len(r)==1 else "%d compile records" % len(r))'; }
 
 # --- launcher: gcc -c with several sources, no -o: objects named after the sources, in the cwd ---
 trueline-cc gcc -c a.c b.c sub/c.c; rc=$?
-check "gcc -c a.c b.c sub/c.c: exit 0" [ $rc -eq 0 ]
+check "gcc -c a.c b.c sub/c.c: exit 0, a.o b.o c.o written" sh -c '[ $0 -eq 0 ] && [ -s a.o ] && [ -s b.o ] && [ -s c.o ]' $rc
 for s in a:a.c b:b.c c:sub/c.c; do
   o=${s%%:*}.o want=${s#*:}
   check "launcher: $o carries one record" [ "$(records $o)" = 1 ]
@@ -30,8 +30,8 @@ if have ccache; then
   rm -f a.o b.o c.o
   trueline-cc --trueline-zero-stats >/dev/null
   trueline-cc ccache gcc -c a.c b.c sub/c.c 2> chained.err; rc=$?
-  check "ccache gcc -c with three sources: exit 0" [ $rc -eq 0 ]
-  lacks "ccache multi-source: no verification complaint" chained.err 'does not match|recompiling|error'
+  check "ccache gcc -c with three sources: exit 0, a.o b.o c.o written, no verification complaint" \
+    sh -c '[ $0 -eq 0 ] && [ -s a.o ] && [ -s b.o ] && [ -s c.o ] && ! grep -Eq "does not match|recompiling|error" chained.err' $rc
   ccache --print-stats > ccs.txt
   contains "ccache did not cache it (multiple_source_files)" ccs.txt '^multiple_source_files[[:space:]]+1$'
   for s in a:a.c b:b.c c:sub/c.c; do
@@ -43,7 +43,7 @@ if have ccache; then
   contains "stats: nothing to verify (no cache hit possible)" st.txt 'verified: +0$'
   # a one-source compile in the same cache still goes through the stage and verifies
   trueline-cc ccache gcc -c a.c -o a1.o && trueline-cc ccache gcc -c a.c -o a2.o 2> one.err
-  check "one-source compile next to it: hit is byte-identical" cmp -s a1.o a2.o
+  check "one-source compile next to it: hit is byte-identical" same_bytes a1.o a2.o
   lacks "one-source compile: verified" one.err 'does not match'
   unset CCACHE_DIR CCACHE_NOHASHDIR
 else skip "ccache not installed"; fi
@@ -51,7 +51,7 @@ else skip "ccache not installed"; fi
 # --- compile-and-link in one command: compile records (cl=1) + the link record in the output ---
 trueline-cc gcc -c b.c -o b.o
 trueline-cc gcc a.c b.o sub/c.c m.c -o app; rc=$?
-check "compile-and-link: exit 0 and the program runs" [ $rc -eq 0 ] && ./app
+check "compile-and-link: exit 0 and the program runs" sh -c '[ $0 -eq 0 ] && ./app' $rc
 check "app: 3 compile records at the link + b.o's record + the link record" [ "$(records app)" = 5 ]
 trueline-check --provenance app > app.txt
 for s in a.c sub/c.c m.c; do
@@ -75,7 +75,7 @@ check "provenance check: every compile unit of app has a record (exit 0)" [ $rc 
 lacks "provenance check: no unit reported as built outside the wrapper" appchk.txt 'no provenance record'
 if have ccache; then
   CCACHE_DIR="$T/ccache" trueline-cc ccache gcc a.c b.o sub/c.c m.c -o app2; rc=$?
-  check "ccache compile-and-link: exit 0, same records" [ $rc -eq 0 ] && [ "$(records app2)" = 5 ]
+  check "ccache compile-and-link: exit 0, same records" [ $rc -eq 0 -a "$(records app2)" = 5 ]
 fi
 
 # --- nvcc: several sources, -odir, launcher and chained ---
@@ -83,16 +83,16 @@ if have_nvcc; then
   printf '__global__ void k(int *p){p[0]=1;}\n' > k.cu
   printf '__global__ void j(int *p){p[0]=2;}\n' > j.cu
   trueline-cc nvcc -arch=sm_90 -c k.cu j.cu -odir od; rc=$?
-  check "nvcc -c k.cu j.cu -odir od: exit 0" [ $rc -eq 0 ]
+  check "nvcc -c k.cu j.cu -odir od: exit 0, od/k.o and od/j.o written" sh -c '[ $0 -eq 0 ] && [ -s od/k.o ] && [ -s od/j.o ]' $rc
   check "nvcc -odir: both objects stamped with their own source" \
     [ "$(src_of od/k.o),$(src_of od/j.o)" = "k.cu,j.cu" ]
-  check "nvcc -odir: nothing stamped in the cwd" [ ! -e k.o ] && [ ! -e j.o ]
+  check "nvcc -odir: nothing stamped in the cwd" [ ! -e k.o -a ! -e j.o -a -s od/k.o ]
   trueline-check --provenance od/k.o > nvtable.txt
   contains "table: nvcc's version string whole, not cut to a column" nvtable.txt \
     '^  cc +k\.cu +nvcc +Cuda compilation tools, release [0-9]+\.[0-9]+, V[0-9]+\.[0-9]+\.[0-9]+ +[0-9a-f]{16} '
   if have ccache; then
     CCACHE_DIR="$T/ccache" trueline-cc ccache nvcc -arch=sm_90 -c k.cu j.cu 2> nv.err; rc=$?
-    check "ccache nvcc -c k.cu j.cu: exit 0" [ $rc -eq 0 ]
+    check "ccache nvcc -c k.cu j.cu: exit 0, k.o and j.o written" sh -c '[ $0 -eq 0 ] && [ -s k.o ] && [ -s j.o ]' $rc
     check "ccache nvcc multi-source: both objects stamped once, own source" \
       [ "$(records k.o)$(src_of k.o),$(records j.o)$(src_of j.o)" = "1k.cu,1j.cu" ]
     lacks "ccache nvcc multi-source: no complaint" nv.err 'does not match|error'
