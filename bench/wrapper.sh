@@ -75,7 +75,7 @@ def rounds(base, cands, env=None):
     differences in wall and in CPU time."""
     # Both sides get the same environment, the bare call too (ccache ignores trueline's variables): Python
     # turns an env dict into the child's environment on every call, ~35 us here, which env=None skips; given
-    # to one side only, that was counted as the wrapper's (the sessions before the eighth).
+    # to one side only, Python's work would be counted as the wrapper's.
     cmds = [base] + cands
     for _ in range(2):  # fill the cache, the memo and the page cache
         for c in cmds:

@@ -44,7 +44,7 @@ run_target() { # name[:workers]
   else echo "smoke: FAIL $t (exit $rc, $what; logs $here/logs/$t.*.log)"
     cat "$here/logs/$t".*.log | grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' | head -5
     # CI keeps only its log: the input itself goes there too (base64, up to 12 KiB) so that it can be replayed
-    # with `base64 -d > x && fuzz/build/TARGET x` (the third session's CI timeout left nothing to replay)
+    # with `base64 -d > x && fuzz/build/TARGET x` (a CI timeout otherwise leaves nothing to replay)
     local a
     for a in $(grep -ho "artifact_prefix='[^']*'; Test unit written to [^ ]*" "$here/logs/$t".*.log | awk '{print $NF}'); do
       [ -f "$a" ] || continue

@@ -300,7 +300,7 @@ static int same_text(const char *held, const char *s, size_t n)
  * formatted copy of each identity was ~2 KB of heap on a warm hit) and stat_id's code and digit table stay
  * out of the hit's cache footprint. It runs more instructions (~15 % more on a warm gcc hit, callgrind),
  * which are cheap next to cache misses on a cold cache: a warm hit is ~10 us faster with caches evicted
- * between runs (docs/wrapper.md, "Ninth session"). */
+ * between runs (docs/internals/wrapper-hit-path.md). */
 static int id_holds(const char *path, size_t len, int borrow, const char *s, size_t n)
 {
     struct ident st;

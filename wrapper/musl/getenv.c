@@ -2,7 +2,7 @@
  *
  * A warm wrapper run makes ~35 lookups (configuration overrides, PATH, the recursion guard, the folded
  * flag variables) in an environment of ~40 entries. A scan per lookup, even with an inline comparison, was
- * 12 % of a warm nvcc hit's instructions (callgrind, tenth session). Here the environment is indexed once,
+ * 12 % of a warm nvcc hit's instructions (callgrind). Here the environment is indexed once,
  * by a hash of each name, and a lookup is one probe or two. Same contract as getenv(3): the first
  * definition wins, a name with '=' or an empty name finds nothing.
  *
