@@ -14,8 +14,11 @@ contains "the good file is still checked" "$T/out" "3 file\(s\) checked"
 mkdir -p "$T/tree/sub" && cp "$T/a.o" "$T/tree/sub/" && ln -s .. "$T/tree/sub/loop" && printf 'text' > "$T/tree/readme"
 ar rcs "$T/tree/liba.a" "$T/a.o"
 trueline-check "$T/tree" >"$T/out" 2>&1; rc=$?
-contains "directory walk finds objects and archive members" "$T/out" "3 file\(s\) checked|2 file\(s\) checked"
-check "directory with a symlink loop terminates cleanly" [ $rc -le 1 ]
+# two ELF inputs: sub/a.o and liba.a(a.o); the text file is skipped, the loop (sub/loop -> ..) adds nothing
+contains "directory walk finds the object and the archive member, each once, through a symlink loop" "$T/out" "^2 file\(s\) checked"
+contains "... the object named by its path in the tree" "$T/out" "tree/sub/a\.o: "
+contains "... the member as ARCHIVE(MEMBER)" "$T/out" "tree/liba\.a\(a\.o\): "
+check "directory with a symlink loop terminates cleanly (exit $rc, a report)" sh -c '[ $0 -le 1 ] && grep -q "file(s) checked" "$1"' $rc "$T/out"
 
 expect_rc "usage error exits 2" 2 trueline-check --fail-on=bogus "$T/a.o"
 expect_rc "no inputs is a usage error" 2 trueline-check
@@ -33,7 +36,7 @@ trueline-check --checks stl_leak "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
 check "checks option: unknown id exits 2" [ $rc -eq 2 ]
 contains "checks option: unknown id named" "$T/err" "--checks: unknown check 'stl_leak'"
 contains "checks option: valid ids listed" "$T/err" "valid ids.*line-tables, dwarf-symbols, stl-leak, symbol-versions"
-lacks "checks option: nothing audited after the usage error" "$T/out" "checked"
+check "checks option: nothing audited after the usage error" sh -c '! grep -q checked "$1" && grep -q "unknown check" "$2"' _ "$T/out" "$T/err"
 trueline-check --checks "stl-leak, line-tables" "$T/nodbg.o" >"$T/out" 2>&1; rc=$?
 contains "checks option: id after ', ' still runs" "$T/out" "error \[line-tables\]"
 check "checks option: trimmed list fails on its finding (exit 1)" [ $rc -eq 1 ]
@@ -56,7 +59,7 @@ contains "config checks: environment variable named" "$T/err" "environment varia
 printf '[checks]\nLine-Tables = warn\n' > "$T/alias.ini"
 trueline-check --config "$T/alias.ini" --checks line-tables "$T/nodbg.o" >"$T/out" 2>&1; rc=$?
 contains "config checks: id in any case and the warn alias still work" "$T/out" "warning \[line-tables\]"
-check "config checks: a valid config still audits (exit 0 on a warning)" [ $rc -eq 0 ]
+check "config checks: a valid config still audits (exit 0 on a warning)" sh -c '[ $0 -eq 0 ] && grep -q "^1 file(s) checked: 0 error(s), 1 warning" "$1"' $rc "$T/out"
 
 # [symbol-versions] maxima: GLIBC_2.17 (objdump's spelling) means 2.17; a value that is not a version used to switch
 # the limit off and report "within the configured maxima", now it stops the run naming file and key.
@@ -66,16 +69,16 @@ printf '[symbol-versions]\nglibc = GLIBC_2.17\n' > "$T/svp.ini"
 trueline-check --config "$T/svp.ini" --checks symbol-versions "$T/sv" >"$T/out" 2>&1; rc=$?
 check "symbol-versions: GLIBC_2.17 maximum enforced (exit 1)" [ $rc -eq 1 ]
 contains "symbol-versions: GLIBC_2.17 read as 2.17" "$T/out" "allows at most GLIBC_2\.17; [0-9]+ symbol\(s\) need more: .*reallocarray@GLIBC_2\.26"
-lacks "symbol-versions: no claim of being within the maxima" "$T/out" "within the configured maxima"
+lacks "symbol-versions: no claim of being within the maxima" "$T/out" "within the configured maxima" "allows at most GLIBC_2\.17"
 printf '[symbol-versions]\nglibc = GLIBC_99.0\n' > "$T/svhigh.ini"
-expect_rc "symbol-versions: prefixed maximum above the need passes" 0 \
-  q trueline-check --config "$T/svhigh.ini" --checks symbol-versions "$T/sv"
+trueline-check --config "$T/svhigh.ini" --checks symbol-versions "$T/sv" >"$T/out" 2>&1; rc=$?
+check "symbol-versions: prefixed maximum above the need passes (exit $rc)" sh -c '[ $0 -eq 0 ] && grep -q "^1 file(s) checked: 0 error" "$1"' $rc "$T/out"
 printf '[symbol-versions]\nglibc = abc\n' > "$T/svbad.ini"
 trueline-check --config "$T/svbad.ini" --checks symbol-versions "$T/sv" >"$T/out" 2>"$T/err"; rc=$?
 check "symbol-versions: unparseable maximum exits 2" [ $rc -eq 2 ]
 contains "symbol-versions: unparseable maximum names file and key" "$T/err" \
   "svbad\.ini:2: \[symbol-versions\] glibc = 'abc' is not a version"
-lacks "symbol-versions: unparseable maximum is not reported as met" "$T/out" "within"
+check "symbol-versions: unparseable maximum is not reported as met" sh -c '! grep -q within "$1" && grep -q "is not a version" "$2"' _ "$T/out" "$T/err"
 
 # Writing the report: a full disk or a closed stdout is exit 2 with the reason (it used to be exit 0, silent).
 if [ -w /dev/full ]; then
@@ -88,7 +91,7 @@ if [ -w /dev/full ]; then
   trueline-check --write-baseline /dev/full "$T/a.o" >/dev/null 2>"$T/err"; rc=$?
   check "report write: baseline on a full disk exits 2" [ $rc -eq 2 ]
   contains "report write: baseline error names the baseline file" "$T/err" "cannot write baseline /dev/full: No space left on device"
-  lacks "report write: baseline error is not blamed on the format" "$T/err" "report format"
+  lacks "report write: baseline error is not blamed on the format" "$T/err" "report format" "cannot write baseline"
 else
   skip "report write: no writable /dev/full"
 fi
@@ -101,9 +104,9 @@ contains "report write: unopenable --output names the reason" "$T/err" "cannot w
 trueline-check --format bogus "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
 check "format: an unknown --format exits 2" [ $rc -eq 2 ]
 contains "format: ... naming the value and the valid ones" "$T/err" "--format: 'bogus' is not text, json, sarif or junit"
-check "format: ... before anything is reported" [ ! -s "$T/out" ]
+check "format: ... before anything is reported" sh -c '[ ! -s "$1" ] && grep -q "is not text, json" "$2"' _ "$T/out" "$T/err"
 trueline-check --list --format sarif "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
-check "format: --list with sarif exits 2 (it wrote text before)" [ $rc -eq 2 ] && [ ! -s "$T/out" ]
+check "format: --list with sarif exits 2 (it wrote text before)" [ $rc -eq 2 -a ! -s "$T/out" ]
 contains "format: ... saying what --list writes" "$T/err" "--list writes text or json, not sarif"
 # an unknown key of [symbol-versions] (a misspelt maximum would be no limit at all)
 printf '[symbol-versions]\nglibcx = 2.17\n' > "$T/svk.ini"
