@@ -1,4 +1,5 @@
 #include "trueline/config.h"
+#include "trueline/regular_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -57,9 +58,16 @@ static int parse_handler(void *user, const char *section, const char *key, const
 
 int tl_config_load_file(tl_config *cfg, const char *path, tl_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    /* a configuration file is small: 1 MiB bounds a mistake such as naming a log or a core */
+    tl_error why = { 0 };
+    int fd = tl_open_regular(path, 1u << 20, &why);
+    if (fd < 0)
+        return tl_fail(err, "config file %s", why.msg);
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        close(fd);
         return tl_fail(err, "%s: cannot open config: %s", path, strerror(errno));
+    }
     struct parse_ctx p = { cfg, f, 0, 1 };
     int rc = ini_parse_stream(read_line, &p, parse_handler, &p);
     fclose(f);

@@ -1,4 +1,5 @@
 #include "trueline/hash.h"
+#include "trueline/regular_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,10 +52,11 @@ static int hash_by_read(int fd, tl_hash128 *out)
 
 int tl_hash_file(const char *path, tl_hash128 *out, tl_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* only regular files: an extra_files entry naming /dev/zero or a FIFO would be read forever */
+    int fd = tl_open_regular(path, 0, err);
     struct stat st;
     if (fd < 0)
-        return tl_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
     if (fstat(fd, &st) != 0) {
         close(fd);
         return tl_fail(err, "%s: cannot stat: %s", path, strerror(errno));

@@ -105,6 +105,19 @@ int tl_is_self(const char *path)
     return tl_stat_cached(path, &st) == 0 && is_self_stat(path, &st);
 }
 
+const char *tl_self_id(void)
+{
+    static char id[40];
+    know_self();
+    return self_known ? dev_ino(&self_st, id) : NULL;
+}
+
+int tl_self_is_active(void)
+{
+    const char *id = tl_self_id();
+    return id && list_has(getenv(TL_ACTIVE_ENV), id);
+}
+
 const char *tl_active_env_value(void)
 {
     know_self();

@@ -22,6 +22,11 @@ char *tl_find_program_past_link(const char *name, const char *path, int *via_lin
 void tl_find_program_memo(tl_memo *m);
 /* 1 when path resolves to this trueline-cc or one listed in TL_ACTIVE_ENV. */
 int tl_is_self(const char *path);
+/* This executable's identity as TL_ACTIVE_ENV lists it ("dev:ino" in hex), or NULL when unknown. */
+const char *tl_self_id(void);
+/* 1 when TL_ACTIVE_ENV lists this very executable: a trueline-cc above us started this process. Any other
+ * value (one leaked into a build's environment) does not count. */
+int tl_self_is_active(void);
 /* The value for TL_ACTIVE_ENV in children: the inherited list plus this executable. */
 const char *tl_active_env_value(void);
 /* This executable's real path (readlink of /proc/self/exe), memoized in the memo tl_find_program uses;

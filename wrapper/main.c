@@ -8,6 +8,7 @@
 
 #include "argv.h"
 #include "compiler.h"
+#include "depth_guard.h"
 #include "explain.h"
 #include "fingerprint.h"
 #include "force.h"
@@ -221,7 +222,13 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? TL_EXIT_BAD_INPUT : 0;
     }
-    if (tl_is_masquerade_name(self) && getenv(TL_ACTIVE_ENV) && *getenv(TL_ACTIVE_ENV))
+    /* before anything runs a child: every mode counts, the nested one included */
+    tl_error depth_err = { { 0 } };
+    if (tl_depth_enter(tl_self_id(), argc >= 2 && !tl_is_masquerade_name(self) ? argv[1] : self, &depth_err) != 0) {
+        fprintf(stderr, "trueline-cc: error: %s\n", depth_err.msg);
+        return TL_EXIT_BAD_INPUT;
+    }
+    if (tl_is_masquerade_name(self) && tl_self_is_active())
         return run_nested(argc, argv);
 
     /* From here on every child (probes included) knows it runs under trueline-cc. */
