@@ -186,8 +186,8 @@ static int run_mode(struct tl_options *o, const struct tl_policy *p)
     }
 }
 
-/* The format is checked before any input is read: a misspelt one used to fail only after a whole audit, and
- * the tools printed text for a format they do not write. */
+/* The format is checked before any input is read, so a misspelt one fails before a whole audit runs, and a
+ * tool never prints text for a format it does not write. */
 static int check_format(const struct tl_options *o)
 {
     static const char *const all[] = { "text", "json", "sarif", "junit" };

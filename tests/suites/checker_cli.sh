@@ -80,7 +80,7 @@ contains "symbol-versions: unparseable maximum names file and key" "$T/err" \
   "svbad\.ini:2: \[symbol-versions\] glibc = 'abc' is not a version"
 check "symbol-versions: unparseable maximum is not reported as met" sh -c '! grep -q within "$1" && grep -q "is not a version" "$2"' _ "$T/out" "$T/err"
 
-# Writing the report: a full disk or a closed stdout is exit 2 with the reason (it used to be exit 0, silent).
+# Writing the report: a full disk or a closed stdout is exit 2 with the reason.
 if [ -w /dev/full ]; then
   trueline-check --format sarif --output /dev/full "$T/a.o" 2>"$T/err"; rc=$?
   check "report write: --output on a full disk exits 2" [ $rc -eq 2 ]
