@@ -2,7 +2,7 @@
 """Two trueline-cc builds against each other on the same ccache hits: bare ccache, OLD and NEW alternated
 (the order reversed every round), the wrapper alone (provenance stamping off), each build with its own warm
 memo. Prints each build's median difference to bare ccache (wall and CPU of the process tree) and the median
-of NEW - OLD. The host's speed drifts by ~1.5x over an hour here, so a change is judged only against a
+of NEW - OLD. The host's speed drifts by up to ~1.5x between runs here, so a change is judged only against a
 build measured in the same run. Usage: bench/wrapper_ab.py ROUNDS OLD/trueline-cc NEW/trueline-cc"""
 import os, statistics, subprocess, sys, tempfile, time
 N = int(sys.argv[1])
