@@ -43,12 +43,19 @@ static int load_elf(struct tl_file *f, const unsigned char *data, size_t size, c
 
 /* Fault injection for tests/suites/hardening_limits.sh, which needs an input that takes forever without having
  * one: TRUELINE_TEST_STALL=poll:SUBSTR makes the load of inputs whose name contains SUBSTR spin while polling the
- * deadline (a reader that cooperates), hang:SUBSTR sleeps without polling (a reader stuck inside a library). */
+ * deadline (a reader that cooperates), hang:SUBSTR sleeps without polling (a reader stuck inside a library),
+ * wait:SUBSTR pauses 3 s between mapping the input and reading it (tests/suites/hardening_shrink.sh). */
 static void test_stall(const char *display)
 {
     const char *v = getenv("TRUELINE_TEST_STALL");
-    if (!v || (strncmp(v, "poll:", 5) != 0 && strncmp(v, "hang:", 5) != 0) || !strstr(display, v + 5))
+    if (!v || (strncmp(v, "poll:", 5) != 0 && strncmp(v, "hang:", 5) != 0 && strncmp(v, "wait:", 5) != 0) ||
+        !strstr(display, v + 5))
         return;
+    if (v[0] == 'w') { /* wait:SUBSTR: 3 s after the input is mapped, then read it (a file that changes meanwhile) */
+        struct timespec ts = { 3, 0 };
+        nanosleep(&ts, NULL);
+        return;
+    }
     for (int i = 0; i < 600 * 100; i++) {
         if (v[0] == 'p' && tl_deadline_expired())
             return;
@@ -83,7 +90,13 @@ int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct t
         f->error = strdup(size == 0 ? "empty file" : "not an ELF file, archive, cubin or fatbin");
         rc = -1;
     }
+    int changed = tl_map_changed(b.map);
     tl_input_unmap(&b);
+    if (changed) {
+        /* what the readers saw past the new end was zeros: no finding from it can be trusted */
+        free(f->error);
+        f->error = strdup("the file changed (shrank) while it was being read; not audited");
+    }
     if (!f->error && tl_decompress_limit_hit()) {
         /* a section over --max-input-mb was left out: the audit of this input is incomplete */
         f->error = tl_asprintf("a section would decompress to more than the limit of %zu MiB (--max-input-mb); "

@@ -1,4 +1,5 @@
 #include "trueline/elf_file.h"
+#include "map_guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,15 +48,23 @@ int tl_map_file(const char *path, const unsigned char **data, size_t *size, void
         }
     }
     close(fd);
+    tl_map_guard_add(*map, *map_len);
     *data = *map ? *map : (const unsigned char *)"";
     *size = (size_t)st.st_size;
     return 0;
 }
 
+int tl_map_changed(const void *map)
+{
+    return tl_map_guard_changed(map);
+}
+
 void tl_unmap_file(void *map, size_t map_len)
 {
-    if (map)
+    if (map) {
+        tl_map_guard_remove(map);
         munmap(map, map_len);
+    }
 }
 
 int tl_elf_open_mem(tl_elf *e, const char *name, const void *data, size_t size, tl_error *err)

@@ -39,6 +39,10 @@ typedef struct tl_elf {
 int tl_map_file(const char *path, const unsigned char **data, size_t *size, void **map, size_t *map_len,
                 tl_error *err);
 void tl_unmap_file(void *map, size_t map_len);
+/* 1 when the file behind a tl_map_file mapping shrank while it was read: the pages past its new end read as
+ * zeros instead of killing the process with SIGBUS (lib/map_guard.h), so nothing read from it is to be
+ * trusted. Ask before tl_unmap_file. */
+int tl_map_changed(const void *map);
 
 int tl_elf_open_path(tl_elf *e, const char *path, tl_error *err);
 /* data must outlive e; name is copied. */
