@@ -165,6 +165,7 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
     memset(r, 0, sizeof *r);
     tl_inputs_expand(in, o->inputs, o->ninputs);
     r->nfiles = in->n;
+    r->skipped_probes = in->skipped_probes;
     r->files = calloc(in->n ? in->n : 1, sizeof *r->files);
     r->findings = calloc(in->n ? in->n : 1, sizeof *r->findings);
     w->o = o;

@@ -188,6 +188,55 @@ static int by_name(const void *a, const void *b)
 
 static void expand_path(struct tl_inputs *out, const char *path, int top, struct visited *dirs);
 
+/* CMake's compiler probes: CMakeFiles/<cmake version>/ (CompilerIdC*, CMakeDetermineCompilerABI_*.bin) and the
+ * try_compile scratch directories. CMake builds them with the bare compiler, before any launcher applies, to
+ * learn what the compiler is; they are not the project's artifacts. */
+static int cmake_probe_dir(const char *path)
+{
+    const char *name = strrchr(path, '/');
+    if (!name || name == path)
+        return 0;
+    const char *parent = name - 1;
+    while (parent > path && parent[-1] != '/')
+        parent--;
+    if ((size_t)(name - parent) != 10 || strncmp(parent, "CMakeFiles", 10) != 0)
+        return 0;
+    name++;
+    if (strcmp(name, "CMakeScratch") == 0 || strcmp(name, "CMakeTmp") == 0)
+        return 1;
+    int digits = 0, dots = 0;
+    for (const char *p = name; *p; p++) {
+        if (*p >= '0' && *p <= '9')
+            digits++;
+        else if (*p == '.')
+            dots++;
+        else
+            return 0;
+    }
+    return digits && dots;
+}
+
+/* Files a directory scan would have checked under path (ELF, archives, fatbins), for the summary's count. */
+static size_t count_checkable(const char *path, int depth)
+{
+    DIR *d = depth < 16 ? opendir(path) : NULL;
+    if (!d)
+        return 0;
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        char *p = tl_asprintf("%s/%s", path, de->d_name);
+        struct stat st;
+        if (p && lstat(p, &st) == 0)
+            n += S_ISDIR(st.st_mode) ? count_checkable(p, depth + 1) : S_ISREG(st.st_mode) && interesting_magic(p);
+        free(p);
+    }
+    closedir(d);
+    return n;
+}
+
 static void expand_dir(struct tl_inputs *out, const char *path, struct visited *dirs)
 {
     DIR *d = opendir(path);
@@ -223,6 +272,10 @@ static void expand_path(struct tl_inputs *out, const char *path, int top, struct
         return; /* dangling symlinks inside a tree are not inputs */
     }
     if (S_ISDIR(st.st_mode)) {
+        if (!top && cmake_probe_dir(path)) {
+            out->skipped_probes += count_checkable(path, 0);
+            return;
+        }
         if (!seen_before(dirs, &st))
             expand_dir(out, path, dirs);
         return;

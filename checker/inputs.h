@@ -16,6 +16,7 @@ struct tl_input {
 struct tl_inputs {
     struct tl_input *v;
     size_t n, cap;
+    size_t skipped_probes; /* files under CMake's compiler-probe directories, left out of a directory scan */
 };
 
 /* Never fails as a whole: unreadable paths become inputs carrying an error. */

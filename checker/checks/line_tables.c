@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/code_origin.h"
 #include "checks/device_checks.h"
 #include "checks/host_util.h"
 
@@ -25,41 +26,128 @@ static void per_cu(const struct tl_file *f, struct tl_findings *out)
     }
 }
 
+/* Names of the functions with line rows, sorted, built when the first .cold part outside every unit asks. */
+struct covered_names {
+    const char **v;
+    size_t n;
+    int built;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int has_covered(const struct tl_image *h, struct covered_names *c, const char *name)
+{
+    if (!c->built) {
+        c->built = 1;
+        c->v = malloc((h->nfuncs ? h->nfuncs : 1) * sizeof *c->v);
+        for (size_t i = 0; c->v && i < h->nfuncs; i++)
+            if (h->funcs[i].has_lines)
+                c->v[c->n++] = h->funcs[i].name;
+        if (c->v)
+            qsort(c->v, c->n, sizeof *c->v, cmp_str);
+    }
+    return c->v && bsearch(&name, c->v, c->n, sizeof *c->v, cmp_str) != NULL;
+}
+
+/* A GCC hot/cold split (X.cold, shown as "X [clone .cold]") is part of X: its rows, when GCC writes any, are
+ * in X's unit, and X's line rows describe the function. Covered when it lies inside a compile unit or X
+ * itself has rows. */
+static int cold_part_of_covered(const struct tl_image *h, struct covered_names *c, const struct tl_function *fn)
+{
+    const char *dot = strstr(fn->name, ".cold");
+    if (!dot || dot == fn->name)
+        return 0;
+    if (fn->cu_unit)
+        return 1;
+    char *parent = strndup(fn->name, (size_t)(dot - fn->name));
+    int yes = parent && has_covered(h, c, parent);
+    free(parent);
+    return yes;
+}
+
+/* Why a function without rows is no finding of the user's: 0 = it is the user's. */
+enum not_users { USERS = 0, CRT, COLD_PART, FOREIGN };
+
+static enum not_users classify(const struct tl_image *h, struct covered_names *c, const struct tl_function *fn,
+                               const struct tl_origin **origin)
+{
+    *origin = NULL;
+    if (tl_is_crt_function(fn->name))
+        return CRT;
+    if (cold_part_of_covered(h, c, fn))
+        return COLD_PART;
+    return (*origin = tl_host_origin(fn)) ? FOREIGN : USERS;
+}
+
+/* One finding per origin: "1281 functions of libcudart_static have no line info; NVIDIA ships it without -g". */
+static void report_foreign(const struct tl_file *f, const struct tl_origin_tally *t, struct tl_findings *out)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        char *ex = tl_demangle(t->example[i]);
+        tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
+                "%zu function%s of %s %s no line info; %s (e.g. %s)", t->count[i], t->count[i] == 1 ? "" : "s",
+                t->origin[i]->name, t->count[i] == 1 ? "has" : "have", t->origin[i]->why, ex ? ex : "?");
+        free(ex);
+    }
+}
+
 void tl_line_tables_host(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out)
 {
     const struct tl_image *h = &f->host;
-    size_t total = 0, covered = 0, listed = 0;
-    for (size_t i = 0; i < h->nfuncs; i++)
-        if (!tl_is_crt_function(h->funcs[i].name)) {
-            total++;
-            covered += h->funcs[i].has_lines;
-        }
-    if (total == 0)
+    size_t total = 0, covered = 0, listed = 0, users = 0;
+    struct tl_origin_tally foreign = { 0 };
+    struct covered_names names = { 0 };
+    unsigned char *why = h->nfuncs ? calloc(h->nfuncs, 1) : NULL; /* enum not_users per uncovered function */
+    if (h->nfuncs && !why)
         return;
+    for (size_t i = 0; i < h->nfuncs; i++) {
+        const struct tl_function *fn = &h->funcs[i];
+        const struct tl_origin *o;
+        if (fn->has_lines) {
+            total++, covered++;
+            continue;
+        }
+        why[i] = (unsigned char)classify(h, &names, fn, &o);
+        if (why[i] == CRT)
+            continue;
+        total++;
+        covered += why[i] == COLD_PART;
+        users += why[i] == USERS;
+        if (why[i] == FOREIGN)
+            tl_origin_add(&foreign, o, fn->name);
+    }
+    if (total == 0)
+        goto done;
     if (!h->has_debug_line && f->line_error) { /* sections there but damaged: say so, not "no .debug_line" */
         tl_emit(out, "line-tables", sev, f->display, NULL, NULL,
                 "the debug sections cannot be read (%s): none of its %zu functions has usable line information",
                 f->line_error, total);
-        return;
+        goto done;
     }
+    report_foreign(f, &foreign, out);
     if (!h->has_debug_line) {
-        tl_emit(out, "line-tables", sev, f->display, NULL, HINT_G,
-                "no .debug_line: none of its %zu functions has line information%s%s%s", total,
-                f->warning ? " (" : "", f->warning ? f->warning : "", f->warning ? ")" : "");
-        return;
+        if (users)
+            tl_emit(out, "line-tables", sev, f->display, NULL, HINT_G,
+                    "no .debug_line: none of its %zu functions has line information%s%s%s", users,
+                    f->warning ? " (" : "", f->warning ? f->warning : "", f->warning ? ")" : "");
+        goto done;
     }
     if (f->line_error)
         tl_emit(out, "line-tables", TL_SEV_WARNING, f->display, NULL, NULL, "%s (rows before it were used)",
                 f->line_error);
     for (size_t i = 0; i < h->nfuncs; i++) {
         const struct tl_function *fn = &h->funcs[i];
-        if (fn->has_lines || tl_is_crt_function(fn->name))
+        if (fn->has_lines || why[i] != USERS)
             continue;
         if (listed++ >= MAX_LISTED)
             continue;
         char *d = tl_demangle(fn->name);
         tl_emit(out, "line-tables", sev, f->display, d, HINT_G, "function (%llu bytes at 0x%llx) has no line rows%s%s",
-                (unsigned long long)fn->size, (unsigned long long)fn->addr, fn->cu ? "; its compile unit: " : "",
+                (unsigned long long)fn->size, (unsigned long long)fn->addr,
+                fn->cu ? "; its compile unit: " : "; no compile unit covers it (its object was built without -g)",
                 fn->cu ? fn->cu : "");
         free(d);
     }
@@ -72,6 +160,9 @@ void tl_line_tables_host(const struct tl_file *f, enum tl_severity sev, struct t
                 100.0 * (double)covered / (double)total, (unsigned long long)f->line_rows);
         per_cu(f, out);
     }
+done:
+    free(why);
+    free(names.v);
 }
 
 static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)

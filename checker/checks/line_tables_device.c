@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/code_origin.h"
 #include "checks/device_checks.h"
 #include "checks/host_util.h"
 
@@ -71,6 +72,8 @@ static void cubin_coverage(const struct tl_file *f, const struct tl_image *img, 
 {
     size_t total = 0, covered = 0;
     for (size_t k = 0; k < img->nfuncs; k++) {
+        if (!img->funcs[k].has_lines && !img->funcs[k].is_kernel && tl_device_origin(img->funcs[k].name))
+            continue;
         total++;
         covered += img->funcs[k].has_lines;
     }
@@ -80,6 +83,29 @@ static void cubin_coverage(const struct tl_file *f, const struct tl_image *img, 
                 100.0 * (double)covered / (double)total);
 }
 
+/* A helper is counted by name once per file: a fatbin repeats it in every image that divides 64-bit integers. */
+static int helper_seen(const struct tl_file *f, size_t img, size_t fn)
+{
+    const char *name = f->devices[img].funcs[fn].name;
+    for (size_t i = 0; i <= img; i++) {
+        const struct tl_image *d = &f->devices[i];
+        if (d->dev.error || d->kind == TL_IMAGE_PTX)
+            continue;
+        for (size_t k = 0; k < (i == img ? fn : d->nfuncs); k++)
+            if (!d->funcs[k].has_lines && strcmp(d->funcs[k].name, name) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+static void report_helpers(const struct tl_file *f, const struct tl_origin_tally *t, struct tl_findings *out)
+{
+    for (size_t i = 0; i < t->n; i++)
+        tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
+                "%zu device function%s of %s %s no line rows; %s (e.g. %s)", t->count[i], t->count[i] == 1 ? "" : "s",
+                t->origin[i]->name, t->count[i] == 1 ? "has" : "have", t->origin[i]->why, t->example[i]);
+}
+
 void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out)
 {
     if (sev == TL_SEV_NONE || f->ndevices == 0)
@@ -87,6 +113,7 @@ void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct
     size_t cubins = 0, cubins_lines = 0, ptx = 0, ptx_lines = 0, funcs = 0, funcs_lines = 0, nmiss = 0;
     struct missing *miss = NULL;
     size_t cap = 0;
+    struct tl_origin_tally helpers = { 0 };
     for (size_t i = 0; i < f->ndevices; i++) {
         const struct tl_image *img = &f->devices[i];
         if (img->dev.error) {
@@ -106,10 +133,17 @@ void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct
         cubins++;
         cubins_lines += img->dev.has_lineinfo;
         for (size_t k = 0; k < img->nfuncs; k++) {
+            const struct tl_function *fn = &img->funcs[k];
+            const struct tl_origin *o = fn->has_lines || fn->is_kernel ? NULL : tl_device_origin(fn->name);
+            if (o) { /* nvcc's own helper: counted once per file and name below, never the user's finding */
+                if (!helper_seen(f, i, k))
+                    tl_origin_add(&helpers, o, fn->name);
+                continue;
+            }
             funcs++;
-            funcs_lines += img->funcs[k].has_lines;
-            if (!img->funcs[k].has_lines && tl_grow((void **)&miss, &cap, nmiss + 1, sizeof *miss) == 0)
-                miss[nmiss++] = (struct missing){ img->funcs[k].name, img, img->funcs[k].is_kernel };
+            funcs_lines += fn->has_lines;
+            if (!fn->has_lines && tl_grow((void **)&miss, &cap, nmiss + 1, sizeof *miss) == 0)
+                miss[nmiss++] = (struct missing){ fn->name, img, fn->is_kernel };
         }
         cubin_coverage(f, img, out);
     }
@@ -127,6 +161,7 @@ void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct
                         "PTX image %s has no .loc/.file line directives", img->label);
         }
     }
+    report_helpers(f, &helpers, out);
     if (funcs && funcs_lines < funcs)
         tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
                 "device line coverage: %zu of %zu device functions (%.1f%%) in %zu of %zu cubins with line "

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "checks/code_origin.h"
+#include "checks/provenance.h"
 
 #define ID "provenance"
 
@@ -66,8 +68,9 @@ static int cu_matches(const struct tl_cu *cu, const struct tl_provenance *n)
 
 int tl_provenance_cu_expected(const struct tl_cu *cu)
 {
-    /* Assembler-only units (crt files, .S sources) have producer "GNU AS ..." and no wrapper to pass. */
-    return cu->name && !(cu->producer && strncmp(cu->producer, "GNU AS", 6) == 0);
+    /* Assembler-only units (crt files, .S sources) have producer "GNU AS ..." and no wrapper to pass; units the
+     * toolchain generates and compiles itself (nvcc -dlink's crt/link.stub) never pass a launcher either. */
+    return cu->name && !(cu->producer && strncmp(cu->producer, "GNU AS", 6) == 0) && !tl_cu_origin(cu);
 }
 
 int tl_provenance_cu_recorded(const struct tl_file *f, const struct tl_cu *cu)
@@ -123,12 +126,33 @@ static void toolchains(const struct tl_file *f, enum tl_severity sev, struct tl_
     }
 }
 
+/* Output of a toolchain step that is no compile: every function is the toolchain's own code (nvcc -dlink's
+ * registration functions in CMake's cmake_device_link.o when it has no DWARF to name crt/link.stub). */
+static const struct tl_origin *toolchain_output(const struct tl_file *f)
+{
+    const struct tl_origin *o = NULL;
+    for (size_t i = 0; i < f->host.nfuncs; i++) {
+        const struct tl_origin *x = tl_host_origin(&f->host.funcs[i]);
+        if (!x || x->kind != TL_ORIGIN_TOOLCHAIN)
+            return NULL;
+        if (!o || x == o)
+            o = x;
+    }
+    return o;
+}
+
 static void unrecorded_units(const struct tl_file *f, size_t ncompile, struct tl_findings *out)
 {
-    size_t missing = 0, units = 0;
+    size_t missing = 0, units = 0, made = 0;
     const char *example = NULL;
+    const struct tl_origin *maker = NULL;
     for (size_t c = 0; c < f->host.ncus; c++) {
         const struct tl_cu *cu = &f->host.cus[c];
+        const struct tl_origin *o = tl_cu_origin(cu);
+        if (o) {
+            made++;
+            maker = o;
+        }
         if (!tl_provenance_cu_expected(cu))
             continue;
         units++;
@@ -137,6 +161,18 @@ static void unrecorded_units(const struct tl_file *f, size_t ncompile, struct tl
             if (!example)
                 example = cu->name;
         }
+    }
+    if (made)
+        tl_emit(out, ID, TL_SEV_INFO, f->display, NULL, NULL, "%zu compile unit%s made by %s, not by a compile: %s",
+                made, made == 1 ? "" : "s", maker->name, maker->why);
+    if (ncompile == 0 && made && units == 0)
+        return; /* toolchain output only (cmake_device_link.o): nothing of the user's to record */
+    const struct tl_origin *tool = ncompile == 0 && units == 0 && !made ? toolchain_output(f) : NULL;
+    if (tool) {
+        tl_emit(out, ID, TL_SEV_INFO, f->display, NULL, NULL,
+                "no provenance records: all %zu of its functions are made by %s, not by a compile: %s",
+                f->host.nfuncs, tool->name, tool->why);
+        return;
     }
     if (ncompile == 0) {
         if (f->elf_type)
@@ -160,7 +196,9 @@ static void per_object(const struct tl_file *f, const struct tl_policy *p, enum 
         if (n->is_link)
             continue;
         const char *src = n->source ? n->source : "(unknown source)";
-        if (!n->lineinfo_forced)
+        /* Nothing forced because the build's own flags already asked for line info (-g, -lineinfo): the
+         * object has what forcing would have added, and the record says which flags were in effect. */
+        if (!n->lineinfo_forced && !(n->lineinfo_level && *n->lineinfo_level))
             tl_emit(out, ID, cap(sev, TL_SEV_WARNING), f->display, src,
                     "enable forced line info in trueline-cc ([wrapper] configuration)",
                     "%s was compiled without forced line info (%s; line info in effect: %s)", src,

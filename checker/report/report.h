@@ -12,6 +12,7 @@ struct tl_results {
     size_t counts[TL_SEV_ERROR + 1];            /* unsuppressed findings per severity */
     size_t suppressed;
     size_t unreadable;                          /* files with f->error */
+    size_t skipped_probes;                      /* CMake compiler-probe files a directory scan left out */
 };
 
 int tl_report_text(FILE *out, const struct tl_results *r, const struct tl_options *o);

@@ -24,8 +24,11 @@ int tl_report_text(FILE *out, const struct tl_results *r, const struct tl_option
                 fprintf(out, "    hint: %s\n", x->hint);
         }
     }
-    fprintf(out, "%zu file(s) checked: %zu error(s), %zu warning(s), %zu info, %zu suppressed, %zu unreadable\n",
+    fprintf(out, "%zu file(s) checked: %zu error(s), %zu warning(s), %zu info, %zu suppressed, %zu unreadable",
             r->nfiles, r->counts[TL_SEV_ERROR], r->counts[TL_SEV_WARNING], r->counts[TL_SEV_INFO], r->suppressed,
             r->unreadable);
+    if (r->skipped_probes)
+        fprintf(out, "; skipped %zu CMake compiler-probe file%s", r->skipped_probes, r->skipped_probes == 1 ? "" : "s");
+    fputc('\n', out);
     return 0;
 }

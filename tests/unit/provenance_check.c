@@ -71,6 +71,11 @@ int main(void)
     free(f.host.cus[3].producer);
     f.host.cus[3].producer = strdup("GNU AS 2.40");
     UNIT_CHECK("assembler units are not expected to have records", run(&f, 0, &out, "compile units", NULL) == 0);
+    f.host.cus[f.host.ncus++] = cu("/usr/local/cuda/bin/crt/link.stub", "/w/build");
+    UNIT_CHECK("nvcc -dlink's crt/link.stub unit: not built outside the wrapper",
+               run(&f, 0, &out, "no provenance record", NULL) == 0);
+    UNIT_CHECK("... but one info finding says it is the device link's",
+               run(&f, 0, &out, "1 compile unit made by the CUDA device link", &sev) == 1 && sev == TL_SEV_INFO);
 
     f.notes[f.nnotes++] = rec("d.cpp", "g++", "f9", 1, 0);
     UNIT_CHECK("two g++ fingerprints: error naming both sources",
@@ -86,6 +91,10 @@ int main(void)
     f.notes[3].fingerprint = strdup("f2");
 
     f.notes[1].lineinfo_forced = 0;
+    UNIT_CHECK("not forced, but the build's own -g1 gives line info: no finding",
+               run(&f, 0, &out, "without forced line info", NULL) == 0);
+    free(f.notes[1].lineinfo_level);
+    f.notes[1].lineinfo_level = strdup("");
     UNIT_CHECK("object without forced line info: warning",
                run(&f, 0, &out, "b.cpp was compiled without forced line info", &sev) == 1 && sev == TL_SEV_WARNING);
     f.notes[1].lineinfo_forced = 1;
@@ -98,6 +107,13 @@ int main(void)
     g.elf_type = 3;
     UNIT_CHECK("no records at all: one info finding", run(&g, 0, &out, "no provenance records", &sev) == 1 &&
                                                           sev == TL_SEV_INFO);
+    /* nvcc -dlink output without DWARF: its functions are the device link's registration code */
+    g.host.funcs = calloc(2, sizeof *g.host.funcs);
+    g.host.funcs[g.host.nfuncs++] = (struct tl_function){ .name = strdup("__cudaRegisterLinkedBinary_1a2b_8_k_cu_3c4d") };
+    g.host.funcs[g.host.nfuncs++] = (struct tl_function){ .name = strdup("_ZL26__cudaRegisterLinkedBinaryPK19__fatBinC_Wrapper_tPFvPPvES2_") };
+    UNIT_CHECK("device-link output: said to be made by the CUDA device link, not 'not built through trueline-cc'",
+               run(&g, 0, &out, "made by the CUDA device link", &sev) == 1 && sev == TL_SEV_INFO &&
+                   run(&g, 0, &out, "not built through trueline-cc", NULL) == 0);
     tl_findings_free(&out);
     tl_file_free(&f);
     tl_file_free(&g);

@@ -1,0 +1,137 @@
+/* Origins of code that is not the user's, recognised by name (see code_origin.h). One table per side: a new
+ * vendor library or toolchain helper is a row. */
+#include "checks/code_origin.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/host_util.h"
+
+static const struct tl_origin NVCC_STUBS = {
+    TL_ORIGIN_TOOLCHAIN, "nvcc's host stubs",
+    "nvcc writes this kernel-launch and registration code into the host side of every .cu file"
+};
+static const struct tl_origin DEVICE_LINK = {
+    TL_ORIGIN_TOOLCHAIN, "the CUDA device link",
+    "nvcc -dlink writes this registration code (CMake's cmake_device_link.o); the device-link step passes no "
+    "compiler launcher"
+};
+static const struct tl_origin CUDART = { TL_ORIGIN_VENDOR, "libcudart_static", "NVIDIA ships it without -g" };
+static const struct tl_origin LIBGCC = {
+    TL_ORIGIN_VENDOR, "libgcc", "GCC's runtime helpers are linked from libgcc.a / libgcc_eh.a, built without -g"
+};
+static const struct tl_origin LIBSTDCXX = {
+    TL_ORIGIN_VENDOR, "a static libstdc++",
+    "it is linked from libstdc++.a (-static-libstdc++), whose debug info the distribution ships separately"
+};
+static const struct tl_origin DEVICE_HELPERS = {
+    TL_ORIGIN_TOOLCHAIN, "nvcc's device arithmetic helpers",
+    "nvcc adds them (64-bit integer division, division and square-root slow paths) without line information"
+};
+static const struct tl_origin LINK_STUB_UNIT = {
+    TL_ORIGIN_TOOLCHAIN, "the CUDA device link",
+    "nvcc -dlink compiles its generated crt/link.stub (CMake's cmake_device_link.o); the device-link step passes "
+    "no compiler launcher"
+};
+
+struct rule {
+    const struct tl_origin *origin;
+    const char *pattern;      /* fnmatch pattern */
+    unsigned demangled : 1;   /* matched against the demangled name (C++ scopes), else the symbol name */
+    unsigned in_cu : 1;       /* also when a compile unit of the user's covers the function */
+};
+
+/* First match wins. Toolchain-made host code lives inside the user's units (nvcc's .cudafe1.cpp), so it is
+ * recognised wherever it is; vendor names only outside every unit, where a user's object built without -g
+ * would otherwise be the explanation. */
+static const struct rule HOST_RULES[] = {
+    { &NVCC_STUBS, "__device_stub__*", 1, 1 },
+    { &NVCC_STUBS, "__sti____cudaRegisterAll*", 1, 1 },
+    { &NVCC_STUBS, "__nv_*", 1, 1 },
+    { &NVCC_STUBS, "____nv_*", 1, 1 },
+    { &NVCC_STUBS, "__cudaUnregisterBinaryUtil*", 1, 1 },
+    { &DEVICE_LINK, "__cudaRegisterLinkedBinary*", 1, 1 },
+    { &DEVICE_LINK, "__fatbinwrap*", 1, 1 },
+    { &CUDART, "libcudart_static_*", 0, 0 },
+    { &CUDART, "cuda[A-Z]*", 0, 0 },
+    { &CUDART, "__cuda*", 0, 0 },
+    { &CUDART, "__cudart*", 0, 0 },
+    { &CUDART, "cudart::*", 1, 0 },
+    { &LIBGCC, "__*[dt]i[234]", 0, 0 },
+    { &LIBGCC, "__*[sdt]f[234]", 0, 0 },
+    { &LIBGCC, "__*[sdxt]c3", 0, 0 },
+    { &LIBGCC, "__fix*", 0, 0 },
+    { &LIBGCC, "__float*", 0, 0 },
+    { &LIBGCC, "__powi*", 0, 0 },
+    { &LIBGCC, "__cpu_indicator_init", 0, 0 },
+    { &LIBGCC, "_Unwind_*", 0, 0 },
+    { &LIBGCC, "__gcc_personality_v0", 0, 0 },
+    { &LIBGCC, "__register_frame*", 0, 0 },
+    { &LIBGCC, "__deregister_frame*", 0, 0 },
+    { &LIBSTDCXX, "std::*", 1, 0 },
+    { &LIBSTDCXX, "__gnu_cxx::*", 1, 0 },
+    { &LIBSTDCXX, "__cxxabiv1::*", 1, 0 },
+    { &LIBSTDCXX, "operator new*", 1, 0 },
+    { &LIBSTDCXX, "operator delete*", 1, 0 },
+    { &LIBSTDCXX, "__cxa_*", 0, 0 },
+    { &LIBSTDCXX, "__gxx_*", 0, 0 },
+    { &LIBSTDCXX, "__dynamic_cast", 0, 0 },
+};
+
+/* Device functions nvcc adds to a cubin: its integer/floating-point helpers (__cuda_sm20_div_u64,
+ * __cuda_sm3x_div_rn_noftz_f32_slowpath) and libdevice's internals, compiled from bitcode without lines. */
+static const struct rule DEVICE_RULES[] = {
+    { &DEVICE_HELPERS, "__cuda_sm[0-9]*", 0, 1 },
+    { &DEVICE_HELPERS, "__internal_*", 0, 1 },
+    { &DEVICE_HELPERS, "__nv_*", 0, 1 },
+};
+
+static const struct tl_origin *match(const struct rule *r, size_t n, const char *name, int in_cu)
+{
+    char *dem = NULL;
+    const struct tl_origin *found = NULL;
+    for (size_t i = 0; i < n && !found; i++) {
+        if (in_cu && !r[i].in_cu)
+            continue;
+        if (r[i].demangled && !dem && !(dem = tl_demangle(name)))
+            continue;
+        if (fnmatch(r[i].pattern, r[i].demangled ? dem : name, FNM_NOESCAPE) == 0)
+            found = r[i].origin;
+    }
+    free(dem);
+    return found;
+}
+
+const struct tl_origin *tl_host_origin(const struct tl_function *fn)
+{
+    char buf[512];
+    const char *base = tl_clone_base(fn->name, buf, sizeof buf);
+    return match(HOST_RULES, sizeof HOST_RULES / sizeof *HOST_RULES, base, fn->cu_unit != 0);
+}
+
+const struct tl_origin *tl_device_origin(const char *name)
+{
+    return name ? match(DEVICE_RULES, sizeof DEVICE_RULES / sizeof *DEVICE_RULES, name, 1) : NULL;
+}
+
+const struct tl_origin *tl_cu_origin(const struct tl_cu *cu)
+{
+    const char *b = cu && cu->name ? strrchr(cu->name, '/') : NULL;
+    b = b ? b + 1 : cu ? cu->name : NULL;
+    return b && strcmp(b, "link.stub") == 0 ? &LINK_STUB_UNIT : NULL;
+}
+
+void tl_origin_add(struct tl_origin_tally *t, const struct tl_origin *o, const char *example)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->origin[i] == o) {
+            t->count[i]++;
+            return;
+        }
+    if (t->n == TL_ORIGIN_MAX)
+        return;
+    t->origin[t->n] = o;
+    t->count[t->n] = 1;
+    t->example[t->n++] = example;
+}

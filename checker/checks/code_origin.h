@@ -1,0 +1,39 @@
+/* Code in an artifact that is not the user's: vendor libraries linked in without debug info (the CUDA runtime,
+ * libgcc, a static libstdc++) and code the toolchain writes itself (nvcc's host stubs, the CUDA device link,
+ * nvcc's device arithmetic helpers). Checks report such code once per origin, as what it is, instead of
+ * blaming the user for each of its functions.
+ *
+ * The origin is inferred from names: a linked file no longer says which object a function came from. Vendor
+ * origins are only trusted for functions that no DWARF compile unit claims (the user's own code, built with
+ * -g, always lies in one); toolchain-made code sits inside the user's units and is recognised by name alone. */
+#ifndef TL_CODE_ORIGIN_H
+#define TL_CODE_ORIGIN_H
+#include "model.h"
+
+enum tl_origin_kind { TL_ORIGIN_VENDOR = 1, TL_ORIGIN_TOOLCHAIN };
+
+struct tl_origin {
+    enum tl_origin_kind kind;
+    const char *name;       /* "libcudart_static" */
+    const char *why;        /* "NVIDIA ships it without -g" */
+};
+
+/* The origin of a host function without line rows; NULL when it is the user's. fn->name is the symbol name;
+ * clone suffixes (.cold, .part.N) are looked through. */
+const struct tl_origin *tl_host_origin(const struct tl_function *fn);
+/* The origin of a device function (nvcc's arithmetic helpers such as __cuda_sm20_div_u64); NULL: the user's. */
+const struct tl_origin *tl_device_origin(const char *name);
+/* A DWARF compile unit that the CUDA toolchain generates (the device link's crt/link.stub), NULL otherwise. */
+const struct tl_origin *tl_cu_origin(const struct tl_cu *cu);
+
+/* Counts per origin for one file, in order of first appearance, for reporting one finding per origin. */
+#define TL_ORIGIN_MAX 16
+struct tl_origin_tally {
+    const struct tl_origin *origin[TL_ORIGIN_MAX];
+    size_t count[TL_ORIGIN_MAX];
+    const char *example[TL_ORIGIN_MAX];   /* the first function seen (mangled) */
+    size_t n;
+};
+void tl_origin_add(struct tl_origin_tally *t, const struct tl_origin *o, const char *example);
+
+#endif
