@@ -5,6 +5,7 @@
 # broken builds are still found, each by the check that owns the defect.
 . "$(dirname "$0")/../lib/harness.sh"
 . "$(dirname "$0")/../lib/host_fixtures.sh" # cov_oracle: functions without rows, from readelf's decodedline
+. "$(dirname "$0")/../lib/accept_projects.sh"
 have ccache || { skip "ccache not installed"; exit 0; }
 have g++ || { skip "g++ not installed"; exit 0; }
 W=$(command -v trueline-cc) || { fail "trueline-cc not on PATH"; exit 0; }
@@ -27,52 +28,7 @@ uncovered_matching() { cov_oracle "$1" | grep -cE "$2"; }
 # ---- (1) CMake CUDA shared library: separable compilation, default static cudart, a __device__ function
 # called across files, a 64-bit division in a kernel; trueline-cc;ccache as both launchers.
 if have_nvcc && have cmake; then
-  mkdir -p cu
-  cat > cu/CMakeLists.txt <<'EOF'
-cmake_minimum_required(VERSION 3.18)
-project(kernels LANGUAGES CXX CUDA)
-set(CMAKE_CUDA_ARCHITECTURES 90)
-add_library(kernels SHARED scale.cu chunks.cu helpers.cu api.cpp)
-set_target_properties(kernels PROPERTIES CUDA_SEPARABLE_COMPILATION ON POSITION_INDEPENDENT_CODE ON)
-EOF
-  cat > cu/helpers.cuh <<'EOF'
-#pragma once
-#include <cstdint>
-__device__ float clampf(float x, float lo, float hi);
-__device__ uint64_t blocks_of(uint64_t n, uint64_t per);
-EOF
-  cat > cu/helpers.cu <<'EOF'
-#include "helpers.cuh"
-__device__ float clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
-__device__ uint64_t blocks_of(uint64_t n, uint64_t per) { return (n + per - 1) / per; }
-EOF
-  cat > cu/scale.cu <<'EOF'
-#include "helpers.cuh"
-__global__ void scale(float *p, uint64_t n, float f) {
-  uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
-  if (i < n) p[i] = clampf(p[i] * f, -1.0f, 1.0f);
-}
-extern "C" int launch_scale(float *p, unsigned long long n, float f) {
-  scale<<<(unsigned)((n + 255) / 256), 256>>>(p, n, f);
-  return (int)cudaGetLastError();
-}
-EOF
-  cat > cu/chunks.cu <<'EOF'
-#include "helpers.cuh"
-__global__ void chunks(uint64_t *out, uint64_t n, uint64_t per) {
-  out[threadIdx.x] = blocks_of(n + threadIdx.x, per) / (per + threadIdx.x + 1);
-}
-extern "C" int launch_chunks(uint64_t *out, unsigned long long n, unsigned long long per) {
-  chunks<<<1, 32>>>(out, n, per);
-  return (int)cudaDeviceSynchronize();
-}
-EOF
-  cat > cu/api.cpp <<'EOF'
-#include <string>
-#include <vector>
-extern "C" int launch_scale(float *p, unsigned long long n, float f);
-std::string describe(const std::vector<float> &v) { return "n=" + std::to_string(v.size()); }
-EOF
+  write_cuda_project cu
   if cmake -S cu -B cub "-DCMAKE_CUDA_COMPILER=$CUDA_HOME/bin/nvcc" "-DCMAKE_CUDA_COMPILER_LAUNCHER=$W;ccache" \
        "-DCMAKE_CXX_COMPILER_LAUNCHER=$W;ccache" > cu.cfg.log 2>&1 && cmake --build cub -j2 > cu.build.log 2>&1; then
     pass "CMake CUDA library built through trueline-cc;ccache"
