@@ -9,6 +9,7 @@
 #include "argv.h"
 #include "compiler.h"
 #include "depth_guard.h"
+#include "warn_once.h"
 #include "explain.h"
 #include "fingerprint.h"
 #include "force.h"
@@ -192,8 +193,14 @@ static int wrap(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, int pri
         tl_incache_probe(inv, memo); /* before the save: the answer is memoized */
     if (tl_prov_wanted(inv))
         tl_self_path(); /* the stage and the hook need it: memoized, so asked before the save */
-    if (tl_memo_save(memo, &merr) != 0)
+    if (tl_memo_save(memo, &merr) != 0) {
         inv->memo_problem = strdup(merr.msg); /* slower next time, never a failed compile */
+        /* every compile of the build now fingerprints cold (1 ms becomes 15-50 ms): say so, once an hour */
+        if (!inv->explain && tl_warn_once(merr.msg, 3600))
+            fprintf(stderr, "trueline-cc: warning: %s; every compile hashes the toolchain again until the memo "
+                            "cache can be written ([fingerprint] memo_dir chooses another place; said once an hour)\n",
+                    merr.msg);
+    }
     if (inv->explain)
         tl_explain(inv, fp_ms, stderr);
     if (print_fp) {

@@ -121,17 +121,25 @@ int tl_stage_main(int argc, char **argv)
     return rc;
 }
 
+/* -1 with errno from the first directory that could not be made: a parent's EACCES or EROFS, not the
+ * ENOENT its missing child then gets. */
 static int ensure_dir(const char *path)
 {
     char buf[PATH_MAX];
+    int first = 0;
     snprintf(buf, sizeof buf, "%s", path);
     for (char *p = buf + 1; *p; p++)
         if (*p == '/') {
             *p = 0;
-            mkdir(buf, 0777);
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST && !first)
+                first = errno;
             *p = '/';
         }
-    return mkdir(buf, 0777) == 0 || errno == EEXIST ? 0 : -1;
+    if (mkdir(buf, 0777) == 0 || errno == EEXIST)
+        return 0;
+    if (first)
+        errno = first;
+    return -1;
 }
 
 /* A new stage link, made by symlink to a private name and rename: concurrent first uses all end with the
