@@ -144,6 +144,7 @@ int tl_debug_sections_load(struct tl_debug_sections *ds, const tl_elf *e, tl_err
         if (d->owned_name)
             sprintf(d->owned_name, ".%s", name + 2);
         d->name = d->owned_name ? d->owned_name : name;
+        d->in_group = (sh.sh_flags & SHF_GROUP) != 0;
         ds->n++;
         if (syms && relocate(e, elf_ndxscn(scn), &d->bytes, syms, nsyms) != 0)
             return tl_fail(err, "out of memory");

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-static int build_id(const tl_elf *e, char *hex, size_t hexn)
+int tl_elf_build_id(const tl_elf *e, char *hex, size_t hexn)
 {
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
@@ -58,7 +58,7 @@ static int has_debug_info(const tl_elf *e)
 static int by_build_id(struct tl_file *f, const tl_elf *e, const char *const *dirs, size_t ndirs, tl_elf *out)
 {
     char hex[256], got[256], path[PATH_MAX];
-    if (build_id(e, hex, sizeof hex) != 0)
+    if (tl_elf_build_id(e, hex, sizeof hex) != 0)
         return -1;
     for (size_t i = 0; i < ndirs; i++) {
         snprintf(path, sizeof path, "%s/.build-id/%.2s/%s.debug", dirs[i], hex, hex + 2);
@@ -69,7 +69,7 @@ static int by_build_id(struct tl_file *f, const tl_elf *e, const char *const *di
             continue;
         }
         /* the path says only where the file was put; the note inside it says which build it came from */
-        int has_id = build_id(out, got, sizeof got) == 0;
+        int has_id = tl_elf_build_id(out, got, sizeof got) == 0;
         if (!has_id || strcmp(got, hex) != 0) {
             tl_file_warn(f, "separate debug file %s has build-id %s but the file's is %s: it is from another build; "
                          "not used", path, has_id ? got : "(none)", hex);
@@ -151,13 +151,19 @@ static int by_debuglink(struct tl_file *f, const tl_elf *e, const char *const *d
     return rc;
 }
 
+size_t tl_debug_dirs(const struct tl_options *o, const char **dirs, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < o->ndebug_dirs && n + 1 < max; i++)
+        dirs[n++] = o->debug_dirs[i];
+    dirs[n++] = "/usr/lib/debug";
+    return n;
+}
+
 int tl_find_debug_file(struct tl_file *f, const tl_elf *e, const struct tl_options *o, tl_elf *out)
 {
     const char *dirs[64];
-    size_t n = 0;
-    for (size_t i = 0; i < o->ndebug_dirs && n < 63; i++)
-        dirs[n++] = o->debug_dirs[i];
-    dirs[n++] = "/usr/lib/debug";
+    size_t n = tl_debug_dirs(o, dirs, 64);
     memset(out, 0, sizeof *out);
     if (by_build_id(f, e, dirs, n, out) == 0)
         return 1;

@@ -10,13 +10,48 @@
 
 #include <dwarf.h>
 #include <libdwarf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The sections libdwarf is shown: only those the walk reads, each name once. A relocatable object may hold
+ * several sections of one name, one per COMDAT group (gcc -g3: a .debug_macro per group of macros;
+ * -fdebug-types-section: a .debug_types, in DWARF 5 a .debug_info, per type unit), and libdwarf then refuses
+ * the whole file (DW_DLE_SECTION_DUPLICATION). The walk reads compile units, which are never in a group: of
+ * several copies, the one outside any group is shown. Type units, macros, line programs (read by
+ * line_program.c), location lists and frames are never shown. */
+static const char *const shown_sections[] = { ".debug_info", ".debug_abbrev", ".debug_str", ".debug_line_str",
+                                              ".debug_str_offsets", ".debug_addr", ".debug_ranges",
+                                              ".debug_rnglists", NULL };
+#define MAX_SHOWN (sizeof shown_sections / sizeof *shown_sections)
+
 struct obj {
-    const struct tl_debug_sections *ds;
+    const struct tl_debug_section *v[MAX_SHOWN];
+    size_t n;
     unsigned addr_size;
 };
+
+static void obj_init(struct obj *ob, const struct tl_debug_sections *ds)
+{
+    memset(ob, 0, sizeof *ob);
+    ob->addr_size = ds->addr_size;
+    for (size_t k = 0; shown_sections[k]; k++) {
+        const struct tl_debug_section *pick = NULL;
+        for (size_t i = 0; i < ds->n; i++)
+            if (strcmp(ds->v[i].name, shown_sections[k]) == 0 && (!pick || (pick->in_group && !ds->v[i].in_group)))
+                pick = &ds->v[i];
+        if (pick)
+            ob->v[ob->n++] = pick;
+    }
+}
+
+static const struct tl_debug_section *obj_section(const struct obj *ob, const char *name)
+{
+    for (size_t i = 0; i < ob->n; i++)
+        if (strcmp(ob->v[i]->name, name) == 0)
+            return ob->v[i];
+    return NULL;
+}
 
 static int sec_info(void *o, Dwarf_Half i, Dwarf_Obj_Access_Section *s, int *e)
 {
@@ -27,30 +62,59 @@ static int sec_info(void *o, Dwarf_Half i, Dwarf_Obj_Access_Section *s, int *e)
         s->name = "";
         return DW_DLV_OK;
     }
-    if (i > ob->ds->n)
+    if (i > ob->n)
         return DW_DLV_NO_ENTRY;
-    s->name = ob->ds->v[i - 1].name;
-    s->size = ob->ds->v[i - 1].bytes.n;
+    s->name = ob->v[i - 1]->name;
+    s->size = ob->v[i - 1]->bytes.n;
     s->type = SHT_PROGBITS;
     return DW_DLV_OK;
 }
 static Dwarf_Endianness byte_order(void *o) { (void)o; return DW_OBJECT_LSB; }
 static Dwarf_Small length_size(void *o) { (void)o; return 4; }
 static Dwarf_Small pointer_size(void *o) { return (Dwarf_Small)((struct obj *)o)->addr_size; }
-static Dwarf_Unsigned sec_count(void *o) { return ((struct obj *)o)->ds->n + 1; }
+static Dwarf_Unsigned sec_count(void *o) { return ((struct obj *)o)->n + 1; }
 static int load_sec(void *o, Dwarf_Half i, Dwarf_Small **data, int *e)
 {
     const struct obj *ob = o;
     (void)e;
-    if (i == 0 || i > ob->ds->n)
+    if (i == 0 || i > ob->n)
         return DW_DLV_NO_ENTRY;
-    *data = (Dwarf_Small *)(uintptr_t)ob->ds->v[i - 1].bytes.p;
+    *data = (Dwarf_Small *)(uintptr_t)ob->v[i - 1]->bytes.p;
     return DW_DLV_OK;
 }
 static const Dwarf_Obj_Access_Methods methods = { sec_info, byte_order, length_size, pointer_size, sec_count,
                                                   load_sec, NULL };
 
+/* libdwarf over an object's sections; returns DW_DLV_OK or the libdwarf code, *msg saying why. */
+static int obj_open(struct obj *ob, Dwarf_Obj_Access_Interface *iface, Dwarf_Debug *dbg, char *msg, size_t msgn)
+{
+    Dwarf_Error derr = 0;
+    iface->object = ob;
+    iface->methods = &methods;
+    int rc = dwarf_object_init_b(iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, &derr);
+    if (rc != DW_DLV_OK) {
+        snprintf(msg, msgn, "%s", rc == DW_DLV_ERROR ? dwarf_errmsg(derr) : "no DWARF");
+        /* an error made before there is a Dwarf_Debug is nobody's to free but ours (LeakSanitizer, make asan) */
+        if (rc == DW_DLV_ERROR)
+            dwarf_dealloc_error(NULL, derr);
+    }
+    return rc;
+}
+
+/* The supplementary file (dwz -m, DWARF 5 .debug_sup): its DIEs through libdwarf, its strings read here (libdwarf
+ * 20210528 resolves DW_FORM_GNU_strp_alt only through a "tied" file, which is meant for split DWARF, and gives
+ * "<DW_FORM_GNU_strp_alt-no-tied-file>" otherwise; DW_FORM_GNU_ref_alt offsets come back from
+ * dwarf_global_formref as if they were the file's own). */
+struct alt_view {
+    Dwarf_Debug dbg;                    /* NULL when there is none */
+    const struct tl_debug_section *str; /* its .debug_str */
+};
+
 struct walk {
+    struct alt_view alt;
+    const struct tl_debug_section *info; /* the file's .debug_info: DW_FORM_ref_sup4/8 values are read from it */
+    int unresolved;                      /* the names being read lie in a supplementary file that is not there */
+    size_t dropped;                      /* subprograms left out for that */
     Dwarf_Debug dbg;
     struct tl_image *img;
     size_t sub_cap;
@@ -60,46 +124,92 @@ struct walk {
     Dwarf_Off last_off; /* the DIE visited last: in a pre-order walk, the highest offset seen */
 };
 
-static const char *attr_string(Dwarf_Die die, Dwarf_Half at)
+static const char *section_string(const struct tl_debug_section *s, Dwarf_Off off)
+{
+    if (!s || off >= s->bytes.n || !memchr(s->bytes.p + off, 0, s->bytes.n - off))
+        return NULL;
+    return (const char *)s->bytes.p + off;
+}
+
+/* A string attribute; one kept in the supplementary file is read from its .debug_str, or marks the walk's
+ * names unresolved when that file is missing. */
+static const char *attr_string(struct walk *w, Dwarf_Die die, Dwarf_Half at)
 {
     Dwarf_Attribute a;
     Dwarf_Error err = 0;
+    Dwarf_Half form = 0;
+    Dwarf_Off off = 0;
     char *s = NULL;
     if (dwarf_attr(die, at, &a, &err) != DW_DLV_OK)
         return NULL;
-    if (dwarf_formstring(a, &s, &err) != DW_DLV_OK)
+    dwarf_whatform(a, &form, &err);
+    if (form == DW_FORM_GNU_strp_alt || form == DW_FORM_strp_sup) {
+        if (w->alt.str && dwarf_global_formref(a, &off, &err) == DW_DLV_OK)
+            s = (char *)section_string(w->alt.str, off);
+        if (!s)
+            w->unresolved = 1;
+    } else if (dwarf_formstring(a, &s, &err) != DW_DLV_OK) {
         s = NULL;
+    }
     dwarf_dealloc_attribute(a);
     return s;
 }
 
-static int attr_ref(Dwarf_Die die, Dwarf_Half at, Dwarf_Off *off)
+/* A reference: *in_alt is set when it points into the supplementary file's .debug_info. */
+static int attr_ref(struct walk *w, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *off, int *in_alt)
 {
     Dwarf_Attribute a;
     Dwarf_Error err = 0;
+    Dwarf_Half form = 0;
     if (dwarf_attr(die, at, &a, &err) != DW_DLV_OK)
         return -1;
-    int rc = dwarf_global_formref(a, off, &err) == DW_DLV_OK ? 0 : -1;
+    dwarf_whatform(a, &form, &err);
+    *in_alt = form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8;
+    int rc = -1;
+    if (form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8) {
+        /* libdwarf 20210528 refuses these forms (DW_DLE_BAD_REF_FORM): the value is read where it lies */
+        unsigned n = form == DW_FORM_ref_sup4 ? 4 : 8;
+        Dwarf_Off at_off = 0;
+        if (w->info && dwarf_attr_offset(die, a, &at_off, &err) == DW_DLV_OK && at_off <= w->info->bytes.n &&
+            w->info->bytes.n - at_off >= n) {
+            *off = 0;
+            for (unsigned i = 0; i < n; i++)
+                *off |= (Dwarf_Off)w->info->bytes.p[at_off + i] << (8 * i);
+            rc = 0;
+        }
+    } else {
+        rc = dwarf_global_formref(a, off, &err) == DW_DLV_OK ? 0 : -1;
+    }
     dwarf_dealloc_attribute(a);
     return rc;
 }
 
 /* Linkage name and name, following DW_AT_specification / DW_AT_abstract_origin (declarations in classes). */
-static void names_of(Dwarf_Debug dbg, Dwarf_Die die, const char **linkage, const char **name, int depth)
+/* dbg: the one die belongs to (the file's, or the supplementary file's after a DW_FORM_GNU_ref_alt). */
+static void names_of(struct walk *w, Dwarf_Debug dbg, Dwarf_Die die, const char **linkage, const char **name,
+                     int depth)
 {
     if (!*linkage)
-        *linkage = attr_string(die, DW_AT_linkage_name);
+        *linkage = attr_string(w, die, DW_AT_linkage_name);
     if (!*linkage)
-        *linkage = attr_string(die, DW_AT_MIPS_linkage_name);
+        *linkage = attr_string(w, die, DW_AT_MIPS_linkage_name);
     if (!*name)
-        *name = attr_string(die, DW_AT_name);
+        *name = attr_string(w, die, DW_AT_name);
     Dwarf_Off off;
     Dwarf_Die other;
     Dwarf_Error err = 0;
-    if (depth < 4 && (!*linkage || !*name) &&
-        (attr_ref(die, DW_AT_specification, &off) == 0 || attr_ref(die, DW_AT_abstract_origin, &off) == 0) &&
-        dwarf_offdie_b(dbg, off, 1, &other, &err) == DW_DLV_OK) {
-        names_of(dbg, other, linkage, name, depth + 1);
+    int in_alt = 0;
+    if (depth >= 4 || (*linkage && *name) ||
+        (attr_ref(w, die, DW_AT_specification, &off, &in_alt) != 0 &&
+         attr_ref(w, die, DW_AT_abstract_origin, &off, &in_alt) != 0))
+        return;
+    Dwarf_Debug there = in_alt ? w->alt.dbg : dbg;
+    if (!there) {
+        w->unresolved = 1;
+        return;
+    }
+    if (dwarf_offdie_b(there, off, 1, &other, &err) == DW_DLV_OK) {
+        names_of(w, there, other, linkage, name, depth + 1);
         dwarf_dealloc_die(other);
     }
 }
@@ -176,7 +286,12 @@ static void subprogram(struct walk *w, Dwarf_Die die)
     Dwarf_Bool has_ranges = 0;
     if (!has_lo && (dwarf_hasattr(die, DW_AT_ranges, &has_ranges, &err) != DW_DLV_OK || !has_ranges))
         return; /* a declaration or an inline-only abstract instance: no code */
-    names_of(w->dbg, die, &linkage, &name, 0);
+    w->unresolved = 0;
+    names_of(w, w->dbg, die, &linkage, &name, 0);
+    if (w->unresolved && !linkage) { /* its names are in a supplementary file that is not there */
+        w->dropped++;
+        return;
+    }
     if (!has_lo) {
         add_ranges(w, die, linkage, name);
         return;
@@ -236,15 +351,16 @@ static void read_cu(struct walk *w, Dwarf_Die cu_die, size_t *cu_cap)
         return;
     struct tl_cu *cu = &img->cus[img->ncus];
     w->cu = (int)img->ncus++;
-    cu->name = tl_strdup(attr_string(cu_die, DW_AT_name));
-    cu->comp_dir = tl_strdup(attr_string(cu_die, DW_AT_comp_dir));
-    cu->producer = tl_strdup(attr_string(cu_die, DW_AT_producer));
+    cu->name = tl_strdup(attr_string(w, cu_die, DW_AT_name));
+    cu->comp_dir = tl_strdup(attr_string(w, cu_die, DW_AT_comp_dir));
+    cu->producer = tl_strdup(attr_string(w, cu_die, DW_AT_producer));
     cu->dwarf_version = w->version;
     Dwarf_Unsigned lang = 0;
     if (dwarf_srclang(cu_die, &lang, &err) == DW_DLV_OK)
         cu->lang = (unsigned)lang;
     Dwarf_Off off;
-    cu->line_offset = attr_ref(cu_die, DW_AT_stmt_list, &off) == 0 ? off : UINT64_MAX;
+    int in_alt = 0;
+    cu->line_offset = attr_ref(w, cu_die, DW_AT_stmt_list, &off, &in_alt) == 0 && !in_alt ? off : UINT64_MAX;
     if (cu->line_offset == UINT64_MAX) {
         Dwarf_Attribute a;
         Dwarf_Unsigned u;
@@ -302,28 +418,45 @@ static const char *bad_list_section(const struct tl_debug_sections *ds)
     return NULL;
 }
 
-int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds, const tl_elf *e, tl_error *err)
+/* The supplementary file's libdwarf view; a file that cannot be read is said, and then counts as missing. */
+static void alt_open(struct walk *w, const struct tl_dwarf_alt *alt, struct obj *ob, Dwarf_Obj_Access_Interface *iface,
+                     tl_error *warn)
 {
-    struct obj ob = { ds, ds->addr_size };
-    Dwarf_Obj_Access_Interface iface = { &ob, &methods };
+    char why[256];
+    if (!alt || !alt->ds)
+        return;
+    obj_init(ob, alt->ds);
+    if (obj_open(ob, iface, &w->alt.dbg, why, sizeof why) != DW_DLV_OK) {
+        w->alt.dbg = NULL;
+        tl_fail(warn, "which libdwarf cannot read (%s: %s)", alt->path, why);
+        return;
+    }
+    w->alt.str = obj_section(ob, ".debug_str");
+}
+
+int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds, const struct tl_dwarf_alt *alt,
+                       const tl_elf *e, tl_error *err)
+{
+    struct obj ob, alt_ob;
+    Dwarf_Obj_Access_Interface iface, alt_iface;
     Dwarf_Debug dbg;
     Dwarf_Error derr = 0;
+    char why[256];
     if (!tl_debug_section(ds, ".debug_info"))
         return 0;
     img->has_debug_info = 1;
     const char *bad = bad_list_section(ds);
     if (bad)
         return tl_fail(err, "malformed %s: a unit runs past the section end", bad);
-    int rc = dwarf_object_init_b(&iface, NULL, NULL, DW_GROUPNUMBER_ANY, &dbg, &derr);
-    if (rc != DW_DLV_OK) {
-        tl_fail(err, "libdwarf cannot read .debug_info: %s", rc == DW_DLV_ERROR ? dwarf_errmsg(derr) : "no DWARF");
-        /* an error made before there is a Dwarf_Debug is nobody's to free but ours (LeakSanitizer, make asan) */
-        if (rc == DW_DLV_ERROR)
-            dwarf_dealloc_error(NULL, derr);
-        return -1;
-    }
-    struct walk w = { .dbg = dbg, .img = img, .is_rel = e->ehdr.e_type == ET_REL };
-    size_t cu_cap = 0;
+    obj_init(&ob, ds);
+    int rc = obj_open(&ob, &iface, &dbg, why, sizeof why);
+    if (rc != DW_DLV_OK)
+        return tl_fail(err, "libdwarf cannot read .debug_info: %s", why);
+    struct walk w = { .dbg = dbg, .img = img, .is_rel = e->ehdr.e_type == ET_REL,
+                      .info = obj_section(&ob, ".debug_info") };
+    tl_error alt_err = { { 0 } };
+    alt_open(&w, alt, &alt_ob, &alt_iface, &alt_err);
+    size_t cu_cap = 0, unread = 0;
     int status = 0;
     for (;;) {
         Dwarf_Unsigned hlen, abbrev, typeoff, next;
@@ -339,8 +472,10 @@ int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds,
         }
         Dwarf_Die cu_die;
         w.version = version;
-        if (dwarf_siblingof_b(dbg, NULL, 1, &cu_die, &derr) != DW_DLV_OK)
+        if (dwarf_siblingof_b(dbg, NULL, 1, &cu_die, &derr) != DW_DLV_OK) {
+            unread++;
             continue;
+        }
         Dwarf_Half tag = 0;
         dwarf_tag(cu_die, &tag, &derr);
         /* a DWARF 5 skeleton (-gsplit-dwarf) names its unit and holds its line table; the rest is in the .dwo */
@@ -348,6 +483,19 @@ int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds,
             read_cu(&w, cu_die, &cu_cap);
         dwarf_dealloc_die(cu_die);
     }
+    if (status == 0 && unread)
+        status = tl_fail(err, "libdwarf cannot read the first entry of %zu units of .debug_info", unread);
+    if (status == 0 && w.dropped && !(alt && alt->name))
+        status = tl_fail(err, "%zu subprograms are named in a supplementary DWARF file (dwz) that the file does not "
+                         "name (no .gnu_debugaltlink or .debug_sup): they are not compared", w.dropped);
+    else if (status == 0 && w.dropped)
+        status = tl_fail(err, "%zu subprograms are named in the supplementary DWARF file %s (dwz), %s: they are not "
+                         "compared", w.dropped, alt->name, alt_err.msg[0] ? alt_err.msg : "which was not found "
+                         "(looked for as named, beside the file, under the debug directories and by build-id)");
+    else if (status == 0 && alt_err.msg[0])
+        status = tl_fail(err, "the supplementary DWARF file %s (dwz), %s", alt->name, alt_err.msg);
+    if (w.alt.dbg)
+        dwarf_object_finish(w.alt.dbg, &derr);
     dwarf_object_finish(dbg, &derr);
     return status;
 }

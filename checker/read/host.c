@@ -53,6 +53,7 @@ static void count_per_cu(struct tl_image *img, const int *func_cu, int is_rel)
 struct dwarf_job {
     struct tl_image *img;
     const struct tl_debug_sections *ds;
+    const struct tl_dwarf_alt *alt;
     const tl_elf *e;
     tl_error err;
     int rc;
@@ -61,13 +62,14 @@ struct dwarf_job {
 static void *dwarf_thread(void *arg)
 {
     struct dwarf_job *j = arg;
-    j->rc = tl_read_dwarf_info(j->img, j->ds, j->e, &j->err);
+    j->rc = tl_read_dwarf_info(j->img, j->ds, j->alt, j->e, &j->err);
     return NULL;
 }
 
-static void read_debug(struct tl_file *f, const tl_elf *dbg, int is_rel)
+/* path: dbg's file (for a supplementary file named relative to it). */
+static void read_debug(struct tl_file *f, const tl_elf *dbg, const char *path, const struct tl_options *o, int is_rel)
 {
-    struct tl_debug_sections ds;
+    struct tl_debug_sections ds, alt_ds = { 0 };
     tl_error err;
     struct tl_image *img = &f->host;
     if (tl_debug_sections_load(&ds, dbg, &err) != 0) {
@@ -76,9 +78,20 @@ static void read_debug(struct tl_file *f, const tl_elf *dbg, int is_rel)
         tl_debug_sections_free(&ds);
         return;
     }
+    /* dwz -m: names shared with other files live in a supplementary file */
+    tl_elf alt_elf; /* open while its sections are read: they point into it */
+    char *alt_name = NULL, *alt_path = NULL;
+    struct tl_dwarf_alt alt = { 0 };
+    int have_alt = tl_find_dwarf_alt(f, dbg, path, o, &alt_elf, &alt_name, &alt_path) == 1;
+    if (have_alt && tl_debug_sections_load(&alt_ds, &alt_elf, &err) == 0)
+        alt.ds = &alt_ds;
+    else if (have_alt)
+        tl_file_warn(f, "supplementary DWARF file %s: %s", alt_path, err.msg);
+    alt.name = alt_name;
+    alt.path = alt_path;
     /* .debug_info (libdwarf) and .debug_line (ours) are independent until CUs and rows meet: read them side by
      * side (on libnccl.so.2 the two take about the same time). */
-    struct dwarf_job job = { .img = img, .ds = &ds, .e = dbg };
+    struct dwarf_job job = { .img = img, .ds = &ds, .alt = &alt, .e = dbg };
     pthread_t t;
     const struct tl_debug_section *dl = tl_debug_section(&ds, ".debug_line");
     /* small files: a thread costs more than it saves, and -j already keeps the CPUs busy */
@@ -99,6 +112,11 @@ static void read_debug(struct tl_file *f, const tl_elf *dbg, int is_rel)
         tl_line_cover_apply(f, img, lc, NULL, &err);
     free(func_cu);
     tl_debug_sections_free(&ds);
+    tl_debug_sections_free(&alt_ds);
+    if (have_alt)
+        tl_elf_close(&alt_elf);
+    free(alt_name);
+    free(alt_path);
 }
 
 static int has_section(const tl_elf *e, const char *name)
@@ -147,7 +165,7 @@ int tl_read_host(struct tl_file *f, const tl_elf *e, const struct tl_options *o)
             tl_elf_close(&dbg);
         return -1;
     }
-    read_debug(f, src, e->ehdr.e_type == ET_REL);
+    read_debug(f, src, separate ? f->debug_file : f->path, o, e->ehdr.e_type == ET_REL);
     if (separate)
         tl_elf_close(&dbg);
     return 0;

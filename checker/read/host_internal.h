@@ -12,6 +12,7 @@ struct tl_debug_section {
     const char *name;     /* ".debug_info" ... (points into libelf's string table, or to owned_name) */
     char *owned_name;     /* ".debug_info" for a GNU-compressed ".zdebug_info" */
     tl_bytes bytes;
+    unsigned in_group : 1;/* SHF_GROUP: one of a COMDAT group's copies (-g3 .debug_macro, type units) */
 };
 struct tl_debug_sections {
     struct tl_debug_section *v;
@@ -38,9 +39,31 @@ void tl_read_comments(struct tl_file *f, const tl_elf *e);
  * build-id verified, then .gnu_debuglink with its CRC verified. Returns the opened debug ELF in *out (caller
  * closes) or 0 when none is usable; a build-id or CRC mismatch sets f->warning. */
 int tl_find_debug_file(struct tl_file *f, const tl_elf *e, const struct tl_options *o, tl_elf *out);
+/* The directories separate debug files are looked for under: --debug-dir in order, then /usr/lib/debug. */
+size_t tl_debug_dirs(const struct tl_options *o, const char **dirs, size_t max);
 
-/* libdwarf: CUs (name, producer, language, version, stmt_list) and subprograms with code. */
-int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds, const tl_elf *e, tl_error *err);
+/* A supplementary DWARF file: dwz -m moves what several files share into one common file, named in each by
+ * .gnu_debugaltlink (DWARF 5: .debug_sup); names and declarations are then read from it (DW_FORM_GNU_strp_alt,
+ * DW_FORM_GNU_ref_alt, DW_FORM_strp_sup, DW_FORM_ref_sup4/8). */
+struct tl_dwarf_alt {
+    const char *name;                   /* as the file names it; NULL when it names none */
+    const char *path;                   /* where it was found; NULL when not found */
+    const struct tl_debug_sections *ds; /* its sections; NULL when not found */
+};
+/* Finds the file that e's .gnu_debugaltlink or .debug_sup names: as named (absolute, or relative to the
+ * directory of `path`, e's file), under each debug dir, beside `path`, by build-id under the debug dirs. A
+ * candidate whose build-id (.debug_sup: checksum) differs is another build's: not used, said in f's warning.
+ * Returns 1 with *out opened (caller closes), 0 when e names none, -1 when none usable; *name (caller frees)
+ * gets the name as written whenever there is one. */
+int tl_find_dwarf_alt(struct tl_file *f, const tl_elf *e, const char *path, const struct tl_options *o, tl_elf *out,
+                      char **name, char **found);
+/* The hex build-id of e (NT_GNU_BUILD_ID); -1 when it has none. */
+int tl_elf_build_id(const tl_elf *e, char *hex, size_t hexn);
+
+/* libdwarf: CUs (name, producer, language, version, stmt_list) and subprograms with code. alt may be NULL.
+ * Subprograms whose names lie in a supplementary file that is missing are left out, and said in err (-1). */
+int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds, const struct tl_dwarf_alt *alt,
+                       const tl_elf *e, tl_error *err);
 
 /* Own line decoder: rows -> covered address ranges (decode: touches nothing but its result, so it can run
  * beside tl_read_dwarf_info), then per-function coverage and per-CU rows (apply: needs the CUs; frees lc).
