@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/dwarf_names.h"
 #include "checks/host_util.h"
 
 #define MAX_LISTED 50
@@ -35,24 +36,6 @@ static size_t lower(const struct key *v, size_t n, uint64_t key)
     return lo;
 }
 
-/* A symbol's names, worked out once: as written, without a clone suffix (.isra.0, .cold), and unqualified
- * (demangled) where some subprogram at its address has only a DW_AT_name. */
-struct sym_names {
-    const char *sym;
-    char *base, *plain;
-};
-
-static int names_match(const struct sym_names *n, const struct tl_subprogram *s)
-{
-    const char *base = n->base ? n->base : n->sym;
-    const char *names[2] = { s->linkage_name, s->name };
-    for (int i = 0; i < 2; i++)
-        if (names[i] && (strcmp(n->sym, names[i]) == 0 || strcmp(base, names[i]) == 0))
-            return 1;
-    /* gcc -g1 (what trueline-cc forces by default) gives C++ subprograms a DW_AT_name but no linkage name */
-    return !s->linkage_name && s->name && n->plain && strcmp(n->plain, s->name) == 0;
-}
-
 static const char *sub_name(const struct tl_subprogram *s)
 {
     return s->linkage_name ? s->linkage_name : s->name ? s->name : "(unnamed)";
@@ -65,7 +48,10 @@ struct ctx {
     size_t reported;
     char missing[256];
     const unsigned char *bare; /* per unit of image.cus: it has line tables but no subprogram at all */
-    size_t skipped;
+    size_t skipped;     /* functions of units without subprograms */
+    size_t undescribed; /* functions with line rows of a unit with subprograms, but none of their own */
+    size_t no_debug;    /* functions with neither */
+    const char *no_debug_example;
 };
 
 /* Units with no subprogram: clang's -gline-tables-only (what trueline-cc forces for clang by default) and
@@ -88,8 +74,13 @@ static int in_bare_unit(const struct ctx *c, const struct tl_function *fn)
     return c->bare && fn->cu_unit && fn->cu_unit <= c->f->host.ncus && c->bare[fn->cu_unit - 1];
 }
 
-static void problem(struct ctx *c, const char *mangled, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void problem(struct ctx *c, const char *mangled, const char *fmt, ...)
+#define STALE_HINT                                                                                             \
+    "rebuild the file from clean sources (a stale object, a cache entry from another build or a debug file of " \
+    "another build gives DWARF that does not describe this code)"
+
+static void problem(struct ctx *c, const char *mangled, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void problem(struct ctx *c, const char *mangled, const char *hint, const char *fmt, ...)
 {
     if (c->reported++ >= MAX_LISTED)
         return;
@@ -99,9 +90,7 @@ static void problem(struct ctx *c, const char *mangled, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     char *d = tl_demangle(mangled);
-    tl_emit(c->out, "dwarf-symbols", c->sev, c->f->display, d,
-            "rebuild the file from clean sources (a stale object, a cache entry from another build or a debug file "
-            "of another build gives DWARF that does not describe this code)", "%s", msg);
+    tl_emit(c->out, "dwarf-symbols", c->sev, c->f->display, d, hint, "%s", msg);
     free(d);
     size_t used = strlen(c->missing);
     if (used + strlen(mangled) + 3 < sizeof c->missing)
@@ -118,36 +107,63 @@ static uint64_t sub_key(const struct tl_file *f, const struct tl_subprogram *s)
     return f->elf_type == 1 ? TL_ADDR_KEY(s->shndx, s->low_pc) : s->low_pc;
 }
 
+static int in_fortran_unit(const struct tl_image *h, const struct tl_subprogram *s)
+{
+    return s->cu >= 0 && (size_t)s->cu < h->ncus && tl_lang_is_fortran(h->cus[s->cu].lang);
+}
+
 /* The subprogram at one address that any symbol there names. Aliases (C1/C2 constructors, ICF) share an address
  * and any of them may carry the DWARF name. ICF folds thousands of functions onto one address: the group is
- * matched once, each symbol demangled once (per symbol and pair it was cubic: 12,000 aliases took 20 s). */
+ * matched once, each name demangled at most once, and only after no name matched as written (per symbol and
+ * pair it was cubic: 12,000 aliases took 20 s). */
 static const struct tl_subprogram *group_match(const struct tl_image *h, const struct key *fg, size_t nfg,
                                                const struct key *sg, size_t nsg)
 {
-    struct sym_names *nm = calloc(nfg ? nfg : 1, sizeof *nm);
-    if (!nm)
-        return NULL;
-    int need_plain = 0;
-    for (size_t j = 0; j < nsg; j++)
-        need_plain |= !h->subprograms[sg[j].i].linkage_name && h->subprograms[sg[j].i].name;
-    for (size_t a = 0; a < nfg; a++) {
-        char buf[512];
-        nm[a].sym = h->funcs[fg[a].i].name;
-        const char *base = tl_clone_base(nm[a].sym, buf, sizeof buf);
-        nm[a].base = base != nm[a].sym ? strdup(base) : NULL;
-        nm[a].plain = need_plain ? tl_unqualified_name(base) : NULL;
-    }
+    struct tl_sym_names *sym = calloc(nfg ? nfg : 1, sizeof *sym);
+    struct tl_sub_names *sub = calloc(nsg ? nsg : 1, sizeof *sub);
     const struct tl_subprogram *match = NULL;
-    for (size_t j = 0; j < nsg && !match; j++)
-        for (size_t a = 0; a < nfg && !match; a++)
-            if (names_match(&nm[a], &h->subprograms[sg[j].i]))
-                match = &h->subprograms[sg[j].i];
-    for (size_t a = 0; a < nfg; a++) {
-        free(nm[a].base);
-        free(nm[a].plain);
+    if (sym && sub) {
+        for (size_t a = 0; a < nfg; a++)
+            tl_sym_names_init(&sym[a], h->funcs[fg[a].i].name);
+        for (size_t j = 0; j < nsg; j++)
+            tl_sub_names_init(&sub[j], &h->subprograms[sg[j].i], in_fortran_unit(h, &h->subprograms[sg[j].i]));
+        for (size_t j = 0; j < nsg && !match; j++)
+            for (size_t a = 0; a < nfg && !match; a++)
+                if (tl_names_equal(&sym[a], sub[j].s))
+                    match = sub[j].s;
+        for (size_t j = 0; j < nsg && !match; j++)
+            for (size_t a = 0; a < nfg && !match; a++)
+                if (tl_names_match(&sym[a], &sub[j]))
+                    match = sub[j].s;
+        for (size_t a = 0; a < nfg; a++)
+            tl_sym_names_free(&sym[a]);
+        for (size_t j = 0; j < nsg; j++)
+            tl_sub_names_free(&sub[j]);
     }
-    free(nm);
+    free(sym);
+    free(sub);
     return match;
+}
+
+/* A function symbol with no subprogram at its address is code the DWARF does not describe, not code it
+ * describes wrongly: stale DWARF shows as subprograms at addresses without their symbols and names that
+ * disagree. Such symbols are counted, by why:
+ * - entry points the compiler never describes (thunks, transaction clones, .cold parts), and the C runtime's;
+ * - units with line tables only (clang -gline-tables-only, -gsplit-dwarf skeletons);
+ * - functions whose rows name a unit with subprograms: GCC emits some optimised functions without a
+ *   subprogram of their own (jsoncpp's Json::OurReader::skipSpaces at -O3);
+ * - functions without line rows: objects built without -g, vendor libraries, libgcc's helpers. line-tables
+ *   reports those, as errors where they are the user's. */
+static void no_subprogram(struct ctx *c, const struct tl_function *fn)
+{
+    if (tl_made_without_subprogram(fn->name) || tl_is_crt_function(fn->name))
+        return;
+    if (in_bare_unit(c, fn))
+        c->skipped++;
+    else if (fn->cu_unit)
+        c->undescribed++;
+    else if (c->no_debug++ == 0)
+        c->no_debug_example = fn->name;
 }
 
 /* symbols -> subprograms, one address at a time */
@@ -165,22 +181,14 @@ static void symbols_to_dwarf(struct ctx *c, const struct key *subs, size_t ns, c
         const struct tl_subprogram *match = any ? group_match(h, funcs + i, ie - i, subs + k, ke - k) : NULL;
         for (size_t a = i; a < ie; a++) {
             const struct tl_function *fn = &h->funcs[funcs[a].i];
-            if (!any && strstr(fn->name, ".cold"))
-                continue; /* GCC's split-off unlikely part of a function: DWARF 4 from GCC 8 lists it in the
-                           * parent's DW_AT_ranges or not at all (libnccl.so.2: 87 such symbols, none with a
-                           * subprogram) */
-            if (!any && in_bare_unit(c, fn)) {
-                c->skipped++;
-                continue;
-            }
             if (!any)
-                problem(c, fn->name, "function symbol at 0x%llx has no DWARF subprogram", (unsigned long long)fn->addr);
+                no_subprogram(c, fn);
             else if (!match)
-                problem(c, fn->name, "the DWARF subprogram at 0x%llx is named %s, not this symbol",
+                problem(c, fn->name, STALE_HINT, "the DWARF subprogram at 0x%llx is named %s, not this symbol",
                         (unsigned long long)fn->addr, sub_name(any));
             else if (match->high_pc > match->low_pc && match->high_pc - match->low_pc != fn->size &&
                      !strchr(fn->name, '.'))
-                problem(c, fn->name, "size differs: symbol %llu bytes, DWARF subprogram %llu bytes",
+                problem(c, fn->name, STALE_HINT, "size differs: symbol %llu bytes, DWARF subprogram %llu bytes",
                         (unsigned long long)fn->size, (unsigned long long)(match->high_pc - match->low_pc));
         }
     }
@@ -194,7 +202,7 @@ static void dwarf_to_symbols(struct ctx *c, const struct key *subs, size_t ns, c
         const struct tl_subprogram *s = &h->subprograms[subs[j].i];
         size_t k = lower(funcs, nf, subs[j].k);
         if (k == nf || funcs[k].k != subs[j].k)
-            problem(c, sub_name(s), "DWARF subprogram at 0x%llx has no function symbol there",
+            problem(c, sub_name(s), STALE_HINT, "DWARF subprogram at 0x%llx has no function symbol there",
                     (unsigned long long)s->low_pc);
     }
 }
@@ -224,9 +232,13 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
             continue;
         subs[ns++] = (struct key){ sub_key(f, s), i };
     }
-    for (size_t i = 0; funcs && i < h->nfuncs; i++)
-        if (!tl_is_crt_function(h->funcs[i].name))
-            funcs[nf++] = (struct key){ func_key(f, &h->funcs[i]), i };
+    /* the C runtime's functions are looked up too: where its start files carry DWARF (__libc_csu_init of
+     * older glibc), their subprograms have symbols; they are not counted as the file's own */
+    size_t ncrt = 0;
+    for (size_t i = 0; funcs && i < h->nfuncs; i++) {
+        funcs[nf++] = (struct key){ func_key(f, &h->funcs[i]), i };
+        ncrt += tl_is_crt_function(h->funcs[i].name) != 0;
+    }
     if (subs && funcs) {
         qsort(subs, ns, sizeof *subs, by_key);
         qsort(funcs, nf, sizeof *funcs, by_key);
@@ -235,6 +247,18 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
         if (!h->dwarf_read_error)
             symbols_to_dwarf(&c, subs, ns, funcs, nf);
         dwarf_to_symbols(&c, subs, ns, funcs, nf);
+        if (c.undescribed)
+            tl_emit(out, "dwarf-symbols", TL_SEV_INFO, f->display, NULL, NULL,
+                    "%zu function%s line rows but no DWARF subprogram of %s own (GCC emits none for some "
+                    "functions it optimises)", c.undescribed, c.undescribed == 1 ? " has" : "s have",
+                    c.undescribed == 1 ? "its" : "their");
+        if (c.no_debug) {
+            char *ex = tl_demangle(c.no_debug_example);
+            tl_emit(out, "dwarf-symbols", TL_SEV_INFO, f->display, NULL, NULL,
+                    "%zu function%s neither a DWARF subprogram nor line rows, not compared: code built without "
+                    "-g (line-tables reports it) (e.g. %s)", c.no_debug, c.no_debug == 1 ? " has" : "s have", ex);
+            free(ex);
+        }
         if (c.skipped)
             tl_emit(out, "dwarf-symbols", TL_SEV_INFO, f->display, NULL, NULL,
                     "%zu functions not compared: their units have line tables but no subprograms (clang "
@@ -244,7 +268,7 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
          * listed ones is enough) */
         if (c.reported)
             tl_emit(out, "dwarf-symbols", c.reported > MAX_LISTED ? sev : TL_SEV_INFO, f->display, NULL, NULL,
-                    "%zu symbols, %zu subprograms, %zu disagreements%s%s%s", nf, ns, c.reported,
+                    "%zu symbols, %zu subprograms, %zu disagreements%s%s%s", nf - ncrt, ns, c.reported,
                     c.missing[0] ? " (" : "", c.missing, c.missing[0] ? ")" : "");
     }
     free(subs);
