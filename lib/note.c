@@ -121,6 +121,7 @@ int tl_note_encode(const tl_note *n, size_t argv_max, unsigned char **out, size_
     kv(&d, "cv", n->compiler_version);
     kv(&d, "fp", n->fingerprint);
     kv(&d, "ah", n->argv_hash);
+    kv(&d, "kh", n->key_hash); /* only when set: older decoders skip it */
     kv_int(&d, "lf", n->lineinfo_forced);
     kv(&d, "li", n->lineinfo_level ? n->lineinfo_level : "");
     kv_int(&d, "G", n->device_debug);
@@ -169,7 +170,8 @@ static void set_field(tl_note *n, const char *key, const char *value)
     static const struct { const char *key; size_t off; } strs[] = {
         { "wv", offsetof(tl_note, wrapper_version) }, { "fam", offsetof(tl_note, family) }, { "drv", offsetof(tl_note, driver) },
         { "cv", offsetof(tl_note, compiler_version) }, { "fp", offsetof(tl_note, fingerprint) },
-        { "ah", offsetof(tl_note, argv_hash) },        { "li", offsetof(tl_note, lineinfo_level) },
+        { "ah", offsetof(tl_note, argv_hash) },        { "kh", offsetof(tl_note, key_hash) },
+        { "li", offsetof(tl_note, lineinfo_level) },
         { "src", offsetof(tl_note, source) },          { "cwd", offsetof(tl_note, cwd) },
         { "out", offsetof(tl_note, output) },
     };
@@ -274,6 +276,7 @@ void tl_note_free(tl_note *n)
     free(n->compiler_version);
     free(n->fingerprint);
     free(n->argv_hash);
+    free(n->key_hash);
     free(n->lineinfo_level);
     free(n->source);
     free(n->cwd);

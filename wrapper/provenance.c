@@ -22,6 +22,7 @@
 #include "provenance.h"
 #include "run.h"
 #include "verify_in_cache.h"
+#include "verify_key.h"
 
 /* The [provenance] settings, read once from main's configuration (the hit path used to load the file a
  * second time and look each key up again at every use: 3 access() calls and ~40 k instructions). */
@@ -178,6 +179,26 @@ static const char *argv_hash(const tl_invocation *inv)
     return g_ah;
 }
 
+/* The argv as the cache keys it (verify_key.c), hashed: what verification compares. */
+static char g_kh[TL_HASH_HEX_LEN + 1], g_key_cwd[4096];
+static tl_key_ctx g_key;
+static int g_key_ready;
+
+static tl_key_ctx *key_ctx(enum tl_cache cache)
+{
+    if (!g_key_ready++)
+        tl_key_init(&g_key, cache == TL_CACHE_SCCACHE ? TL_KEY_SCCACHE : TL_KEY_CCACHE,
+                    getcwd(g_key_cwd, sizeof g_key_cwd) ? g_key_cwd : NULL);
+    return &g_key;
+}
+
+static const char *key_hash(const tl_invocation *inv)
+{
+    if (!g_kh[0])
+        tl_hash_hex(tl_key_hash(key_ctx(inv->cache), inv->args.v, inv->args.n), g_kh);
+    return g_kh;
+}
+
 /* The record for this invocation; strings point into inv or static buffers. */
 static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src, char *cwd, char *li, size_t lilen)
 {
@@ -190,6 +211,8 @@ static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src
     n.compiler_version = inv->version;
     n.fingerprint = (char *)inv->fp_hex;
     n.argv_hash = (char *)argv_hash(inv);
+    /* a cached compile's record is handed to every compile the cache keys the same: what they must share */
+    n.key_hash = type == TL_NOTE_COMPILE && inv->cache != TL_CACHE_NONE ? (char *)key_hash(inv) : NULL;
     n.lineinfo_level = li;
     n.lineinfo_forced = inv->forced.n > 0;
     n.device_debug = inv->has_G;
@@ -276,9 +299,16 @@ struct verify_job {
     char *const *cache_argv; /* the cache command: cache, stage or compiler, then args */
     char *const *args;       /* the effective argv, to name what differs */
     int nargs;
-    const char *out, *fp, *ah;
+    const char *out, *fp, *ah, *kh;
+    tl_key_ctx *key;
     const tl_invocation *inv;
 };
+
+static tl_verify_expect expect_of(const struct verify_job *j)
+{
+    return (tl_verify_expect){ .fingerprint = j->fp, .argv_hash = j->ah, .key_hash = j->kh, .argv = j->args,
+                               .argc = j->nargs, .key = j->key, .key_vector = tl_key_vector };
+}
 
 /* The last resort: the compile without the cache, stamped. The wrapper runs the real compiler and stamps
  * from its invocation; the repair run has no invocation and runs the stage itself, which does both (its
@@ -312,7 +342,8 @@ static int recompile(const struct verify_job *j)
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
         return st;
     tl_verify_result r;
-    tl_verify_object(j->out, j->fp, j->ah, j->args, j->nargs, &r);
+    tl_verify_expect e = expect_of(j);
+    tl_verify_object(j->out, &e, &r);
     return r.status == TL_VERIFY_OK ? st : compile_direct(j);
 }
 
@@ -321,7 +352,8 @@ static int verify(const struct verify_job *j, int status)
     if (!set()->verify)
         return status;
     tl_verify_result r;
-    tl_verify_object(j->out, j->fp, j->ah, j->args, j->nargs, &r);
+    tl_verify_expect e = expect_of(j);
+    tl_verify_object(j->out, &e, &r);
     if (r.status == TL_VERIFY_NOT_HOST) /* a cubin from -cubin, or nothing written: no record expected */
         return status;
     tl_stats_add(TL_STAT_VERIFIED, 1);
@@ -341,7 +373,8 @@ static int verify(const struct verify_job *j, int status)
 static struct verify_job job_for(const tl_invocation *inv, char *const argv[], const char *out)
 {
     return (struct verify_job){ .cache = inv->cache, .cache_argv = argv, .args = inv->args.v, .nargs = inv->args.n,
-                                .out = out, .fp = inv->fp_hex, .ah = argv_hash(inv), .inv = inv };
+                                .out = out, .fp = inv->fp_hex, .ah = argv_hash(inv), .kh = key_hash(inv),
+                                .key = key_ctx(inv->cache), .inv = inv };
 }
 
 static int is_elf_link_output(const char *path, time_t started)
@@ -444,19 +477,21 @@ int tl_prov_verify_in_cache(const tl_invocation *inv)
         return -1;
     tl_strv outs = { 0 };
     compile_outputs(inv, &outs);
-    int rc = outs.n == 1 ? tl_incache_arm(inv, outs.v[0], argv_hash(inv)) : -1;
+    int rc = outs.n == 1 ? tl_incache_arm(inv, outs.v[0], argv_hash(inv), key_hash(inv)) : -1;
     tl_strv_free(&outs);
     return rc;
 }
 
 int tl_prov_fixup(int argc, char **argv)
 {
-    if (argc < 5) {
-        fprintf(stderr, "trueline-cc: " TL_HOOK_FIXUP_OPTION ": expected OUT FINGERPRINT ARGV_HASH CACHE-ARGV...\n");
+    if (argc < 6) {
+        fprintf(stderr, "trueline-cc: " TL_HOOK_FIXUP_OPTION ": expected OUT FINGERPRINT ARGV_HASH KEY_HASH CACHE-ARGV...\n");
         return TL_EXIT_BAD_INPUT;
     }
-    struct verify_job j = { .cache = TL_CACHE_CCACHE, .out = argv[0], .fp = argv[1], .ah = argv[2],
-                            .cache_argv = argv + 3, .args = argv + 5, .nargs = argc - 5 };
+    /* ccache's working directory is the compile's, so the key is normalized as the wrapper did */
+    struct verify_job j = { .cache = TL_CACHE_CCACHE, .out = argv[0], .fp = argv[1], .ah = argv[2], .kh = argv[3],
+                            .key = key_ctx(TL_CACHE_CCACHE), .cache_argv = argv + 4, .args = argv + 6,
+                            .nargs = argc - 6 };
     tl_exit_like(verify(&j, 0));
     return 1; /* not reached */
 }

@@ -22,10 +22,21 @@ typedef struct tl_verify_result {
     enum tl_verify_status status;
     char what[1024]; /* for anything but OK: exactly what differs or what is missing */
 } tl_verify_result;
-/* argv (argc elements): this invocation's effective argv, to name differing elements when the record
- * carries its argv. */
-void tl_verify_object(const char *path, const char *fingerprint, const char *argv_hash, char *const *argv,
-                      int argc, tl_verify_result *r);
+/* What a cached object's record must match. key_hash: the hash of the effective argv as the cache keys it
+ * (verify_key.c), compared with the record's `kh`; a record written before it had one is compared by its
+ * `ah` with argv_hash. argv (argc elements) and key: this invocation's effective argv and how the cache
+ * normalizes it, to name the differing elements (argv NULL: only decide, as the hook in ccache does). */
+struct tl_key_ctx;
+typedef struct tl_verify_expect {
+    const char *fingerprint, *argv_hash, *key_hash;
+    char *const *argv;
+    int argc;
+    struct tl_key_ctx *key;
+    /* tl_key_vector (verify_key.h), handed in so that the hook, which never names differences, links
+     * none of it */
+    char **(*key_vector)(struct tl_key_ctx *k, char *const *argv, int argc, const char *cwd, int *n);
+} tl_verify_expect;
+void tl_verify_object(const char *path, const tl_verify_expect *e, tl_verify_result *r);
 /* The decision from raw `.note.trueline` section bytes (record_check.c): add every such section of the
  * object (-1 when one is damaged: r says so), then end, which decides (unless decided already) and frees. */
 typedef struct tl_record_check {
@@ -33,8 +44,7 @@ typedef struct tl_record_check {
     int ncompile;
 } tl_record_check;
 int tl_record_check_add(tl_record_check *c, const void *sec, size_t len, int big_endian, tl_verify_result *r);
-void tl_record_check_end(tl_record_check *c, int decided, const char *fingerprint, const char *argv_hash,
-                         char *const *argv, int argc, tl_verify_result *r);
+void tl_record_check_end(tl_record_check *c, int decided, const tl_verify_expect *e, tl_verify_result *r);
 
 /* Statistics kept in $XDG_CACHE_HOME/trueline/provenance-stats/ (one append-only file per counter: a
  * lost update is impossible, a failed update is silently skipped: statistics never fail a build). */

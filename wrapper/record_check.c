@@ -1,6 +1,6 @@
 /* The decision of a cache-hit verification, from the bytes of an object's `.note.trueline` section(s): one
- * compile record whose fingerprint and effective-argv hash are this invocation's, else exactly what
- * differs. Free of libelf, because two readers feed it: the wrapper's (verify.c, libelf) and the hook
+ * compile record whose fingerprint and argv hash as the cache keys it (verify_key.c) are this invocation's,
+ * else exactly what differs. Free of libelf, because two readers feed it: the wrapper's (verify.c, libelf) and the hook
  * preloaded into ccache (wrapper/hook/, which cannot carry libelf: see note_section.c there). */
 #include "provenance.h"
 
@@ -43,42 +43,59 @@ static int in_argv(const char *s, char *const *v, int n)
     return 0;
 }
 
-/* Names argv elements present on one side only (the output operand excluded, as in the hash). */
-static void argv_diff(tl_verify_result *r, const tl_note *n, char *const *argv, int argc)
+/* Names argv elements present on one side only, both sides as the cache keys them when the expectation
+ * says how (the recorded argv from the record's working directory): what the cache ignores or rewrites is
+ * never named, and the element that differs is. */
+static void argv_diff(tl_verify_result *r, const tl_note *n, const tl_verify_expect *e, int keyed)
 {
     if (n->argv_omitted || n->argc == 0) {
         say(r, " (the record carries no argv to compare)");
         return;
     }
-    const char *out_here = tl_prov_output(argv, argc), *out_there = tl_prov_output(n->argv, n->argc);
+    char *const *here = e->argv, *const *there = n->argv;
+    int nhere = e->argc, nthere = n->argc;
+    char **kh = NULL, **kt = NULL;
+    if (keyed && e->key && e->key_vector && (kh = e->key_vector(e->key, e->argv, e->argc, NULL, &nhere)) &&
+        (kt = e->key_vector(e->key, n->argv, n->argc, n->cwd, &nthere)))
+        here = kh, there = kt;
+    else
+        nhere = e->argc, nthere = n->argc;
+    const char *out_here = keyed ? NULL : tl_prov_output(here, nhere);
+    const char *out_there = keyed ? NULL : tl_prov_output(there, nthere);
     int shown = 0;
-    for (int i = 0; i < n->argc && shown < 8; i++)
-        if (!in_argv(n->argv[i], argv, argc) && n->argv[i] != out_there)
-            say(r, "%s only in the cached object's argv: %s", shown++ ? ";" : ":", n->argv[i]);
-    for (int i = 0; i < argc && shown < 8; i++)
-        if (!in_argv(argv[i], n->argv, n->argc) && argv[i] != out_here)
-            say(r, "%s only in this invocation: %s", shown++ ? ";" : ":", argv[i]);
+    for (int i = 0; i < nthere && shown < 8; i++)
+        if (!in_argv(there[i], here, nhere) && there[i] != out_there)
+            say(r, "%s only in the cached object's argv: %s", shown++ ? ";" : ":", there[i]);
+    for (int i = 0; i < nhere && shown < 8; i++)
+        if (!in_argv(here[i], there, nthere) && here[i] != out_here)
+            say(r, "%s only in this invocation: %s", shown++ ? ";" : ":", here[i]);
     if (!shown)
         say(r, n->argc < n->argc_total ? " (recorded argv was cut; the difference is past the cut)"
                                        : " (same elements in another order)");
+    free(kh);
+    free(kt);
 }
 
-static void compare(tl_verify_result *r, const tl_note *n, const char *fp, const char *ah, char *const *argv,
-                    int argc)
+/* A record with `kh` is compared by it (the argv as the cache keys it); one written before records had
+ * it, by the effective-argv hash. */
+static void compare(tl_verify_result *r, const tl_note *n, const tl_verify_expect *e)
 {
-    int fp_ok = n->fingerprint && strcmp(n->fingerprint, fp) == 0;
-    int ah_ok = n->argv_hash && strcmp(n->argv_hash, ah) == 0;
+    int keyed = n->key_hash && e->key_hash;
+    const char *theirs = keyed ? n->key_hash : n->argv_hash, *ours = keyed ? e->key_hash : e->argv_hash;
+    int fp_ok = n->fingerprint && strcmp(n->fingerprint, e->fingerprint) == 0;
+    int ah_ok = theirs && ours && strcmp(theirs, ours) == 0;
     if (fp_ok && ah_ok)
         return;
     r->status = TL_VERIFY_MISMATCH;
     if (!fp_ok)
         say(r, "toolchain fingerprint %s (%s %s) in the cached object, this toolchain is %s",
             n->fingerprint ? n->fingerprint : "(none)", n->family ? n->family : "?",
-            n->compiler_version ? n->compiler_version : "?", fp);
+            n->compiler_version ? n->compiler_version : "?", e->fingerprint);
     if (!ah_ok) {
-        say(r, "%seffective-argv hash %s in the cached object, this invocation has %s", fp_ok ? "" : "; ",
-            n->argv_hash ? n->argv_hash : "(none)", ah);
-        argv_diff(r, n, argv, argc);
+        say(r, "%seffective-argv hash%s %s in the cached object, this invocation has %s", fp_ok ? "" : "; ",
+            keyed ? " (as the cache keys it)" : "", theirs ? theirs : "(none)", ours ? ours : "(none)");
+        if (e->argv)
+            argv_diff(r, n, e, keyed);
     }
 }
 
@@ -93,8 +110,7 @@ int tl_record_check_add(tl_record_check *c, const void *sec, size_t len, int big
     return 0;
 }
 
-void tl_record_check_end(tl_record_check *c, int decided, const char *fingerprint, const char *argv_hash,
-                         char *const *argv, int argc, tl_verify_result *r)
+void tl_record_check_end(tl_record_check *c, int decided, const tl_verify_expect *e, tl_verify_result *r)
 {
     if (!decided) {
         if (!c->compile) {
@@ -105,7 +121,7 @@ void tl_record_check_end(tl_record_check *c, int decided, const char *fingerprin
             r->status = TL_VERIFY_MISMATCH;
             say(r, "%d compile records in one object (expected one)", c->ncompile);
         } else {
-            compare(r, c->compile, fingerprint, argv_hash, argv, argc);
+            compare(r, c->compile, e);
         }
     }
     if (c->compile) {

@@ -1,5 +1,5 @@
 /* Cache-hit verification: after a cached compile, the object's record must say it was built by this
- * toolchain (fingerprint) from this effective argv (argv hash). This file finds the record's section(s)
+ * toolchain (fingerprint) from this effective argv as the cache keys it (verify_key.c). This file finds the record's section(s)
  * with libelf; record_check.c decides.
  * Reading goes through libelf like every other ELF access of the project, on a mapping of the object
  * (ELF_C_READ_MMAP: fstat, mmap, munmap): the object was just written, so its pages are in the page cache
@@ -68,13 +68,12 @@ out:
     return rc;
 }
 
-void tl_verify_object(const char *path, const char *fingerprint, const char *argv_hash, char *const *argv,
-                      int argc, tl_verify_result *r)
+void tl_verify_object(const char *path, const tl_verify_expect *e, tl_verify_result *r)
 {
     memset(r, 0, sizeof *r);
     tl_record_check c = { 0 };
     int decided = read_record(path, &c, r) != 0;
-    tl_record_check_end(&c, decided, fingerprint, argv_hash, argv, argc, r);
+    tl_record_check_end(&c, decided, e, r);
 }
 
 int tl_prov_is_host_object(const char *path)

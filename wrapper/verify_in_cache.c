@@ -7,7 +7,7 @@
  * floor rows), which alone is over the +0.3 ms budget for provenance. So trueline-cc execs ccache with
  * LD_PRELOAD naming the hook: its __libc_start_main wraps ccache's main, and when main returns 0 it checks
  * the object in ccache's process, without libelf (wrapper/hook/note_section.c says why): on - off +0.13
- * to +0.24 ms (docs/benchmarks.md). Anything but a match makes it exec
+ * to +0.24 ms (bench/recorded/benchmarks.md). Anything but a match makes it exec
  * `trueline-cc --trueline-hook-fixup`, which reports and repairs exactly as the waiting wrapper does.
  *
  * Used only where the hook is sure to run: ccache with a dynamic loader (a static ccache ignores
@@ -82,7 +82,7 @@ static char *locate(const char **self)
     return lib;
 }
 
-int tl_incache_arm(const tl_invocation *inv, const char *out, const char *ah)
+int tl_incache_arm(const tl_invocation *inv, const char *out, const char *ah, const char *kh)
 {
     const char *self; /* on the heap, not in 8 KiB of frame: this runs on every hit */
     char *lib = inv->cache_preloads ? locate(&self) : NULL;
@@ -108,6 +108,7 @@ int tl_incache_arm(const tl_invocation *inv, const char *out, const char *ah)
     setenv(TL_HOOK_ENV_OUT, out, 1);
     setenv(TL_HOOK_ENV_FP, inv->fp_hex, 1);
     setenv(TL_HOOK_ENV_AH, ah, 1);
+    setenv(TL_HOOK_ENV_KH, kh, 1);
     setenv(TL_HOOK_ENV_SELF, self, 1);
     return 0;
 }

@@ -111,12 +111,13 @@ int tl_hook_read_record(const char *path, tl_record_check *c, tl_verify_result *
     return fed;
 }
 
-int tl_hook_object_matches(const char *path, const char *fingerprint, const char *argv_hash)
+int tl_hook_object_matches(const char *path, const char *fingerprint, const char *argv_hash, const char *key_hash)
 {
+    tl_verify_expect e = { .fingerprint = fingerprint, .argv_hash = argv_hash, .key_hash = key_hash };
     tl_verify_result r;
     memset(&r, 0, sizeof r);
     tl_record_check c = { 0 };
     int fed = tl_hook_read_record(path, &c, &r);
-    tl_record_check_end(&c, fed != 0, fingerprint, argv_hash, NULL, 0, &r);
+    tl_record_check_end(&c, fed != 0, &e, &r);
     return fed == 0 && r.status == TL_VERIFY_OK;
 }

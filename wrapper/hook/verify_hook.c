@@ -27,7 +27,7 @@ typedef int (*start_fn)(main_fn, int, char **, void (*)(void), void (*)(void), v
 extern char **environ;
 
 static main_fn real_main;
-static char *g_out, *g_fp, *g_ah, *g_self;
+static char *g_out, *g_fp, *g_ah, *g_kh, *g_self;
 static char **g_env; /* the environment trueline-cc gave ccache: ccache changes its own (CCACHE_DISABLE=1) */
 
 /* The variable's value, copied, and the variable removed. */
@@ -43,13 +43,13 @@ static char *take(const char *name)
  * in the environment ccache was given. Returns only when that cannot be started. */
 static int repair(int argc, char **argv)
 {
-    char **v = calloc((size_t)argc + 6, sizeof *v);
+    char **v = calloc((size_t)argc + 7, sizeof *v);
     if (!v)
         return 1;
     v[0] = g_self;
     v[1] = (char *)TL_HOOK_FIXUP_OPTION;
-    v[2] = g_out, v[3] = g_fp, v[4] = g_ah;
-    memcpy(v + 5, argv, (size_t)argc * sizeof *v);
+    v[2] = g_out, v[3] = g_fp, v[4] = g_ah, v[5] = g_kh;
+    memcpy(v + 6, argv, (size_t)argc * sizeof *v);
     fflush(NULL);
     execve(g_self, v, g_env ? g_env : environ);
     fprintf(stderr, "trueline-cc: cannot run %s to repair %s: %m\n", g_self, g_out);
@@ -63,7 +63,7 @@ static int verify_then_return(int argc, char **argv, char **envp)
     int status = real_main(argc, argv, envp);
     if (status != 0)
         return status;
-    if (!tl_hook_object_matches(g_out, g_fp, g_ah))
+    if (!tl_hook_object_matches(g_out, g_fp, g_ah, g_kh))
         return repair(argc, argv); /* trueline-cc reads it again with libelf, reports and repairs */
     tl_stats_add(TL_STAT_VERIFIED, 1);
     return status;
@@ -80,9 +80,10 @@ __attribute__((visibility("default"))) int __libc_start_main(main_fn main, int a
         unsetenv("LD_PRELOAD");
     free(preload);
     g_out = take(TL_HOOK_ENV_OUT), g_fp = take(TL_HOOK_ENV_FP), g_ah = take(TL_HOOK_ENV_AH);
+    g_kh = take(TL_HOOK_ENV_KH);
     g_self = take(TL_HOOK_ENV_SELF);
     /* Only the process trueline-cc exec'd (same pid) verifies, and only with everything it needs. */
-    if (pid && strtol(pid, NULL, 10) == (long)getpid() && g_out && g_fp && g_ah && g_self) {
+    if (pid && strtol(pid, NULL, 10) == (long)getpid() && g_out && g_fp && g_ah && g_kh && g_self) {
         size_t n = 0;
         while (environ[n])
             n++;
