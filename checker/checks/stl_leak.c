@@ -1,24 +1,26 @@
-/* stl-leak: exported (default/protected visibility) definitions in namespace std or __gnu_cxx, decided from the
- * demangler's parse tree (libiberty cplus_demangle_v3_components), classified by binding:
- *   strong (STB_GLOBAL, nm T/D): libstdc++'s own compiled code, i.e. a statically linked libstdc++;
- *   weak (STB_WEAK): vague-linkage template instantiations (normal C++, but they interpose across DSOs);
- *   unique (STB_GNU_UNIQUE): static data members / locals of inline functions and templates.
+/* stl-leak: what a shared object or executable exports of the C++ standard library (defined .dynsym entries
+ * with default or protected visibility), sorted by where it comes from (checks/stl_symbols.c):
+ *   - the C++ runtime's own definitions: a statically linked libstdc++ whose symbols are not hidden; other
+ *     libraries and the program bind to this copy instead of the system's (an error);
+ *   - std:: templates instantiated over the file's own types (std::vector<Foo>, typeinfo for
+ *     std::enable_shared_from_this<Foo>): normal C++ that only makes the dynamic symbol table bigger and
+ *     interposable (info);
+ *   - std:: instantiations over standard and builtin types only (std::vector<int>): the same (info).
  * Also: both std::__cxx11 and old-ABI std::string/std::list in one file's exported API (dual-ABI mix).
- * libstdc++ itself (DT_SONAME libstdc++.so*) is recognized and skipped. */
+ * The C++ runtime itself (DT_SONAME libstdc++.so*, libc++.so*, libc++abi.so*) is not reported. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "checks/host_util.h"
+#include "checks/stl_symbols.h"
 
-#define MAX_LISTED 30
 #ifndef STB_GNU_UNIQUE
 #define STB_GNU_UNIQUE 10
 #endif
+#define EXAMPLES 3
 
-static const char *const HINT = "hide std:: symbols: link with -Wl,--exclude-libs,ALL (static libstdc++), compile "
-                                "with -fvisibility=hidden -fvisibility-inlines-hidden, or export only your API "
-                                "through a version script (-Wl,--version-script)";
+static const char *const RUNTIME_SONAMES[] = { "libc++.so", "libc++abi.so", NULL };
 
 static int exported(const struct tl_symbol *s)
 {
@@ -26,67 +28,125 @@ static int exported(const struct tl_symbol *s)
            (s->bind == 1 || s->bind == 2 || s->bind == STB_GNU_UNIQUE);
 }
 
-/* Symbols that only a copy of libstdc++/libsupc++ defines. */
-static int runtime_marker(const char *name)
+static int is_runtime_itself(const struct tl_file *f)
 {
-    return strcmp(name, "__gxx_personality_v0") == 0 || strcmp(name, "__cxa_throw") == 0 ||
-           strncmp(name, "_ZSt9terminatev", 15) == 0 || strncmp(name, "_ZSt20__throw_length_errorPKc", 29) == 0 ||
-           strncmp(name, "_ZSt17__throw_bad_allocv", 24) == 0;
+    if (f->is_libstdcxx)
+        return 1;
+    for (size_t i = 0; f->soname && RUNTIME_SONAMES[i]; i++)
+        if (strncmp(f->soname, RUNTIME_SONAMES[i], strlen(RUNTIME_SONAMES[i])) == 0)
+            return 1;
+    return 0;
 }
+
+/* Per origin: how many, and the first few names (in .dynsym order, so the report is the same every run). */
+struct tally {
+    size_t n;
+    const char *ex[EXAMPLES];
+};
+
+static void add(struct tally *t, const char *name)
+{
+    if (t->n < EXAMPLES)
+        t->ex[t->n] = name;
+    t->n++;
+}
+
+/* "a, b, c": the demangled first k examples of a, then of b, malloc'd. */
+static char *examples(const struct tally *a, const struct tally *b, size_t k)
+{
+    const char *pick[EXAMPLES];
+    size_t n = 0;
+    for (size_t i = 0; i < a->n && i < EXAMPLES && n < k; i++)
+        pick[n++] = a->ex[i];
+    for (size_t i = 0; b && i < b->n && i < EXAMPLES && n < k; i++)
+        pick[n++] = b->ex[i];
+    char *d[EXAMPLES];
+    size_t cap = 1, len = 0;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = tl_demangle(pick[i]);
+        cap += strlen(d[i]) + 2;
+    }
+    char *s = malloc(cap);
+    if (!s)
+        abort();
+    s[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        len += (size_t)sprintf(s + len, "%s%s", i ? ", " : "", d[i]);
+        free(d[i]);
+    }
+    return s;
+}
+
+static const char *const HIDE_HINT = "consider -fvisibility=hidden -fvisibility-inlines-hidden, or a version script "
+                                     "exporting only your API (-Wl,--version-script)";
 
 static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
 {
     (void)p;
-    if (f->is_libstdcxx || f->elf_type == 1 /* ET_REL: not linked yet, visibility decided at link time */)
+    if (is_runtime_itself(f) || f->elf_type == 1 /* ET_REL: not linked yet, visibility decided at link time */)
         return;
-    size_t strong = 0, weak = 0, unique = 0, listed = 0, markers = 0;
+    struct tally abi = { 0 }, lib = { 0 }, own = { 0 }, std_only = { 0 };
     int new_abi = 0, old_abi = 0;
-    const char *new_ex = NULL, *old_ex = NULL, *marker = NULL;
-    enum tl_severity weak_sev = sev == TL_SEV_ERROR ? TL_SEV_WARNING : sev;
+    const char *new_ex = NULL, *old_ex = NULL;
     for (size_t i = 0; i < f->ndynsyms; i++) {
         const struct tl_symbol *s = &f->dynsyms[i];
         struct tl_cxx_name cx;
         if (!exported(s))
             continue;
-        if (runtime_marker(s->name) && markers++ == 0)
-            marker = s->name;
-        if (tl_cxx_classify(s->name, &cx) != 0)
-            continue;
+        enum tl_stl_origin o = tl_stl_origin(s->name, s->bind, &cx);
+        if (o == TL_STL_ABI)
+            add(&abi, s->name);
+        else if (o == TL_STL_LIBRARY)
+            add(&lib, s->name);
+        else if (o == TL_STL_OWN)
+            add(&own, s->name);
+        else if (o == TL_STL_STD)
+            add(&std_only, s->name);
         if (cx.new_abi && !new_abi++)
             new_ex = s->name;
         if (cx.old_abi && !old_abi++)
             old_ex = s->name;
-        if (!cx.is_std)
-            continue;
-        const char *kind = s->bind == STB_GNU_UNIQUE ? "unique" : s->bind == 2 ? "weak" : "strong";
-        if (s->bind == STB_GNU_UNIQUE)
-            unique++;
-        else if (s->bind == 2)
-            weak++;
-        else
-            strong++;
-        if (listed++ < MAX_LISTED) {
-            char *d = tl_demangle(s->name);
-            tl_emit(out, "stl-leak", s->bind == 1 ? sev : weak_sev, f->display, d, HINT,
-                    "exports %s std:: symbol %s%s", kind, s->name,
-                    s->bind == 1 ? " (a strong definition: libstdc++ code linked into this file)" :
-                    s->bind == 2 ? " (vague-linkage instantiation: interposes with other DSOs' copies)" : "");
-            free(d);
-        }
     }
-    if (strong + weak + unique)
-        tl_emit(out, "stl-leak", listed > MAX_LISTED ? (strong ? sev : weak_sev) : TL_SEV_INFO, f->display, NULL, HINT,
-                "exports %zu std:: symbols: %zu strong, %zu weak, %zu unique%s%s%s", strong + weak + unique, strong,
-                weak, unique, listed > MAX_LISTED ? " (first " : "", listed > MAX_LISTED ? "30 listed)" : "",
-                markers ? "; a statically linked libstdc++ is likely (it defines the C++ runtime's own symbols)" : "");
-    if (markers) {
-        char *d = tl_demangle(marker);
-        tl_emit(out, "stl-leak", sev, f->display, d, "link libstdc++ dynamically, or add -Wl,--exclude-libs,ALL",
-                "defines and exports %zu C++ runtime symbol(s) such as %s: signs of a statically linked libstdc++",
-                markers, marker);
-        free(d);
+    if (abi.n) {
+        /* the ABI runtime's own symbols settle it: libstdc++ (or libc++abi) is linked in and exported */
+        char *ex = examples(&abi, &lib, EXAMPLES), *first = tl_demangle(abi.ex[0]);
+        tl_emit(out, "stl-leak", sev, f->display, first,
+                "link with -Wl,--exclude-libs,ALL (or link libstdc++ dynamically), or export only your API through a "
+                "version script (-Wl,--version-script)",
+                "exports %zu symbol(s) that the C++ runtime itself defines (%zu of its ABI runtime, %zu compiled "
+                "std:: definitions), such as %s: a statically linked libstdc++ whose symbols are not hidden; other "
+                "libraries and the program may bind to this copy instead of the system's (the %zu std:: "
+                "instantiations over standard types only that it also exports are mostly that copy's)",
+                abi.n + lib.n, abi.n, lib.n, ex, std_only.n);
+        free(ex);
+        free(first);
+    } else if (lib.n) {
+        /* without the ABI runtime this may also be the file's own non-template code declared in namespace std */
+        char *ex = examples(&lib, NULL, EXAMPLES), *first = tl_demangle(lib.ex[0]);
+        tl_emit(out, "stl-leak", sev == TL_SEV_ERROR ? TL_SEV_WARNING : sev, f->display, first,
+                "link with -Wl,--exclude-libs,ALL if libstdc++ is linked statically; keep your own code out of "
+                "namespace std",
+                "exports %zu non-template std:: definition(s) with global binding, such as %s: compiled "
+                "standard-library code (a statically linked libstdc++?) or definitions of its own in namespace std",
+                lib.n, ex);
+        free(ex);
+        free(first);
     }
-    if (new_abi && old_abi)
+    if (own.n) {
+        char *ex = examples(&own, NULL, 1);
+        tl_emit(out, "stl-leak", TL_SEV_INFO, f->display, NULL, HIDE_HINT,
+                "exports %zu std:: template instantiation(s) over its own types, such as %s", own.n, ex);
+        free(ex);
+    }
+    if (std_only.n && !abi.n) {
+        char *ex = examples(&std_only, NULL, 1);
+        tl_emit(out, "stl-leak", TL_SEV_INFO, f->display, NULL, HIDE_HINT,
+                "exports %zu std:: template instantiation(s) and inline function(s) over standard and builtin types "
+                "only, such as %s",
+                std_only.n, ex);
+        free(ex);
+    }
+    if (new_abi && old_abi && !abi.n) /* a linked-in libstdc++ defines both ABIs' strings by design */
         tl_emit(out, "stl-leak", TL_SEV_WARNING, f->display, NULL,
                 "build every part with the same _GLIBCXX_USE_CXX11_ABI value",
                 "dual-ABI mix in the exported API: %s uses std::__cxx11, %s uses the old-ABI std::string/std::list",
