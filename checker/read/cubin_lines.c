@@ -7,9 +7,11 @@
 #include "model.h"
 #include "read/line_program.h"
 
-#define R_CUDA_64 2 /* the only relocation type seen on .rela.debug_line (docs/cuda-formats.md §5.1) */
+#define R_CUDA_64 2 /* the only relocation type seen on .rel(a).debug_line (docs/cuda-formats.md §5.1) */
 
-struct reloc { uint64_t off; unsigned shndx; uint64_t base; };
+/* base: the symbol's value plus, for RELA, the addend. REL (ptxas for sm_75 and older) keeps the addend in the
+ * operand itself (implicit). */
+struct reloc { uint64_t off; unsigned shndx; uint64_t base; int implicit; };
 
 struct sym { const char *name; uint64_t value, size; unsigned shndx; int is_func; };
 
@@ -93,11 +95,15 @@ static int load_symbols(const tl_elf *e, struct cubin_dbg *d)
     return 0;
 }
 
+/* .rela.debug_line, else .rel.debug_line (ptxas writes REL for sm_75 and older, RELA for newer targets). */
 static int load_relocs(const tl_elf *e, struct cubin_dbg *d, tl_error *err)
 {
     GElf_Shdr sh;
     Elf_Scn *scn = tl_elf_section(e, ".rela.debug_line", &sh);
-    if (!scn)
+    int rela = scn && sh.sh_type == SHT_RELA;
+    if (!rela)
+        scn = tl_elf_section(e, ".rel.debug_line", &sh);
+    if (!scn || (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL))
         return 0;
     Elf_Data *data = elf_getdata(scn, NULL);
     size_t n = data && sh.sh_entsize ? data->d_size / sh.sh_entsize : 0;
@@ -105,12 +111,15 @@ static int load_relocs(const tl_elf *e, struct cubin_dbg *d, tl_error *err)
     if (!d->rel)
         return tl_fail(err, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        GElf_Rela r;
-        if (!gelf_getrela(data, (int)i, &r) || GELF_R_TYPE(r.r_info) != R_CUDA_64 ||
-            GELF_R_SYM(r.r_info) >= d->nsyms)
+        GElf_Rela r = { 0 };
+        GElf_Rel rl;
+        int ok = rela ? gelf_getrela(data, (int)i, &r) != NULL : gelf_getrel(data, (int)i, &rl) != NULL;
+        if (ok && !rela)
+            r = (GElf_Rela){ rl.r_offset, rl.r_info, 0 };
+        if (!ok || GELF_R_TYPE(r.r_info) != R_CUDA_64 || GELF_R_SYM(r.r_info) >= d->nsyms)
             continue;
         const struct sym *s = &d->syms[GELF_R_SYM(r.r_info)];
-        d->rel[d->nrel++] = (struct reloc){ r.r_offset, s->shndx, s->value + (uint64_t)r.r_addend };
+        d->rel[d->nrel++] = (struct reloc){ r.r_offset, s->shndx, s->value + (uint64_t)r.r_addend, !rela };
     }
     qsort(d->rel, d->nrel, sizeof *d->rel, cmp_reloc);
     return 0;
@@ -155,12 +164,13 @@ static int seq_section(const struct cubin_dbg *d, uint64_t reloc_off, uint64_t a
             }
         return -1;
     }
-    /* RELA: the program's operand is ignored by a linker; the row address minus it is the offset. */
+    /* RELA: the program's operand is ignored by a linker; the row address minus it is the offset. REL: the
+     * operand is the addend, so row addresses are offsets from the symbol already. */
     uint64_t operand = 0;
     for (int i = 7; i >= 0; i--)
         operand = operand << 8 | d->line.p[reloc_off + (unsigned)i];
     *shndx = r->shndx;
-    *delta = r->base - operand;
+    *delta = r->implicit ? r->base : r->base - operand;
     return 0;
 }
 
