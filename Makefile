@@ -7,21 +7,28 @@ BUILD    ?= build
 PREFIX   ?= /usr/local
 VERSION  := 0.1.0
 
+PKG_CONFIG ?= pkg-config
 PKGS     := libelf libzstd liblz4 libxxhash inih
-# libdwarf and libiberty ship no .pc file in Debian 12; their include dirs are fixed by the packages.
-DEP_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -I/usr/include/libdwarf -I/usr/include/libiberty
+# libdwarf: every 0.x/2.x release installs libdwarf.pc (so PKG_CONFIG_PATH picks one installed elsewhere);
+# Debian 12's 20210528 has none, and its headers are in a fixed directory. libiberty never ships a .pc.
+DWARF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdwarf 2>/dev/null || echo -I/usr/include/libdwarf)
+DWARF_LIBS   := $(shell $(PKG_CONFIG) --libs libdwarf 2>/dev/null || echo -ldwarf)
+DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null) $(DWARF_CFLAGS) -I/usr/include/libiberty
 WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
+CPPFLAGS ?=
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DTRUELINE_VERSION='"$(VERSION)"' -Iinclude $(WARN)
-ALL_CFLAGS := $(BASE_CFLAGS) -Ichecker $(DEP_CFLAGS) $(CFLAGS) $(SAN)
+# The user's CPPFLAGS and CFLAGS come before the dependencies' include directories, as autotools orders them:
+# `make CPPFLAGS=-I/opt/libdwarf/include` compiles against that header, not the system copy.
+ALL_CFLAGS := $(BASE_CFLAGS) -Ichecker $(CPPFLAGS) $(CFLAGS) $(DEP_CFLAGS) $(SAN)
 LDFLAGS  ?=
 ALL_LDFLAGS := $(LDFLAGS) $(SAN)
 
 # The wrapper sits in front of every compile: it links only what it needs (no DWARF, no decompressors).
 # libelf: the provenance stamp and the cache-hit verification read and write .note.trueline; the
 # fingerprint reads the toolchain's DT_NEEDED through lib/elf_file.c, which links libzstd.
-WRAPPER_LIBS := $(shell pkg-config --libs libelf libzstd libxxhash inih 2>/dev/null || echo -lelf -lzstd -lxxhash -linih) -liberty -lz -lpthread
-CHECKER_LIBS := -ldwarf $(shell pkg-config --libs libelf libzstd liblz4 libxxhash inih 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih) -liberty -lz -lpthread
+WRAPPER_LIBS := $(shell $(PKG_CONFIG) --libs libelf libzstd libxxhash inih 2>/dev/null || echo -lelf -lzstd -lxxhash -linih) -liberty -lz -lpthread
+CHECKER_LIBS := $(DWARF_LIBS) $(shell $(PKG_CONFIG) --libs libelf libzstd liblz4 libxxhash inih 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih) -liberty -lz -lpthread
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
 WRAPPER_SRC := $(sort $(wildcard wrapper/*.c))
@@ -46,28 +53,38 @@ PIC_CFLAGS  := $(BASE_CFLAGS) -Iwrapper $(DEP_CFLAGS) -O2 -g -fPIC -fvisibility=
 HOOK_OBJ    := $(patsubst %.c,$(BUILD)/obj-hook/%.o,wrapper/hook/verify_hook.c wrapper/hook/note_section.c wrapper/record_check.c wrapper/prov_stats.c lib/note.c lib/diag.c)
 HOOK_LIB    := $(BUILD)/lib/trueline/libtrueline-hook.so
 
-.PHONY: all deps test unit asan demo install clean fuzz bench help check-deps
+.PHONY: all deps deps-demo test unit asan demo install clean fuzz bench help check-deps
 all: check-deps $(BUILD)/bin/trueline-cc $(BUILD)/bin/trueline-check $(HOOK_LIB)
 
 help:
 	@echo "make            build build/bin/trueline-cc and build/bin/trueline-check"
-	@echo "make deps       install missing Debian packages (apt-get when root, else print the command)"
-	@echo "make demo       deps + build + the bundled example through trueline-cc and trueline-check"
+	@echo "make deps       install missing packages for building and testing (apt, dnf or pacman when root,"
+	@echo "                else print the command); 'make deps-demo' installs only what the demo needs"
+	@echo "make demo       build + the bundled example through trueline-cc and trueline-check"
 	@echo "make test       deps + build + the whole test suite (unit + suites)"
 	@echo "make asan       the whole test suite under ASan + UBSan"
 	@echo "make fuzz       build the libFuzzer targets (clang)"
 	@echo "make bench      run bench/ and write bench/recorded/benchmarks.md"
-	@echo "make install PREFIX=/usr/local"
+	@echo "make install PREFIX=/usr/local [DESTDIR=/staging]"
+	@echo "dependencies elsewhere: PKG_CONFIG_PATH=/opt/x/lib/pkgconfig, CPPFLAGS=-I..., LDFLAGS=-L... (before the system's)"
 
-DEB_BUILD := gcc make pkg-config musl-tools libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libiberty-dev zlib1g-dev
-DEB_TEST  := $(DEB_BUILD) clang ccache sccache redis-server cmake binutils python3 python3-jsonschema xz-utils dwz elfutils gfortran \
-             gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu
+# The package names per distribution are in .ci/deps.sh: build (compile trueline), demo (+ ccache), test (+ the tools
+# the test suites compare against).
 deps:
-	@DEB="$(DEB_TEST)" sh .ci/deps.sh
+	@sh .ci/deps.sh test
+deps-demo:
+	@sh .ci/deps.sh demo
 
+# Compiles and links a program that includes every dependency's header, with the flags the build uses, so that a
+# library installed anywhere the user's flags or pkg-config point is found, and a missing one is named by the compiler.
+DEPS_PROBE_HDRS := libelf.h gelf.h libdwarf.h dwarf.h demangle.h libiberty.h zstd.h lz4.h xxhash.h ini.h zlib.h
 check-deps:
-	@pkg-config --exists $(PKGS) && test -f /usr/include/libdwarf/libdwarf.h && test -f /usr/include/libiberty/demangle.h \
-	  || { echo "trueline: build dependencies missing; run 'make deps' (or: apt-get install $(DEB_BUILD))" >&2; exit 1; }
+	@mkdir -p "$(BUILD)"
+	@printf '$(foreach h,$(DEPS_PROBE_HDRS),#include <$(h)>\n)int main(void) { return 0; }\n' > "$(BUILD)/check-deps.c"
+	@$(CC) $(ALL_CFLAGS) "$(BUILD)/check-deps.c" -o "$(BUILD)/check-deps" $(ALL_LDFLAGS) $(CHECKER_LIBS) 2> "$(BUILD)/check-deps.log" \
+	  || { grep -m3 -E 'error|cannot find' "$(BUILD)/check-deps.log" | sed 's/^/  /' >&2; \
+	       echo "trueline: build dependencies missing or not found with these flags; run 'make deps' (packages: sh .ci/deps.sh --list build)," >&2; \
+	       echo "  or point the build at them: PKG_CONFIG_PATH=DIR/lib/pkgconfig, CPPFLAGS=-IDIR/include, LDFLAGS=-LDIR/lib" >&2; exit 1; }
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -122,7 +139,10 @@ $(BUILD)/bin/trueline-cc: $(MUSL_OBJ)
 	@mkdir -p $(dir $@)
 	$(WRAPPER_MUSL) $(LDFLAGS) -static -o $@ $(MUSL_OBJ) $(MUSL_ARCHIVES) $(MUSL_ENV_WRAP)
 else
-WRAPPER_STATIC := $(if $(SAN),,-static)
+# Static only where every archive exists (Debian ships them; other distributions may not: then dynamic).
+STATIC_ARCHIVES := libc.a libelf.a libzstd.a libxxhash.a libinih.a libiberty.a libz.a
+STATIC_MISSING  := $(foreach a,$(STATIC_ARCHIVES),$(if $(findstring /,$(shell $(CC) -print-file-name=$(a))),,$(a)))
+WRAPPER_STATIC := $(if $(SAN)$(STATIC_MISSING),,-static)
 $(BUILD)/bin/trueline-cc: $(WRAPPER_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) $(WRAPPER_STATIC) -o $@ $(WRAPPER_OBJ) $(LIBTL) $(WRAPPER_LIBS)
@@ -159,8 +179,12 @@ asan:
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  TRUELINE_BUILD=$(abspath build-asan) TRUELINE_SANITIZED=1 bash tests/run.sh
 
-demo: deps
-	@$(MAKE) --no-print-directory all
+# The demo needs the build dependencies and ccache (nvcc when present); the test suites' tools are not its business.
+demo: deps-demo
+	@echo "building trueline..."
+	@mkdir -p "$(BUILD)" && $(MAKE) --no-print-directory -s all > "$(BUILD)/demo-build.log" 2>&1 \
+	  || { tail -20 "$(BUILD)/demo-build.log" >&2; echo "trueline: build failed (log: $(BUILD)/demo-build.log)" >&2; exit 1; }
+	@echo "building trueline... done"
 	@TRUELINE_BUILD=$(abspath $(BUILD)) sh examples/demo.sh
 
 fuzz:
@@ -169,14 +193,15 @@ fuzz:
 bench: all $(BUILD)/bench/zstd_floor
 	@TRUELINE_BUILD=$(abspath $(BUILD)) sh bench/run.sh
 
+# Every path quoted: PREFIX and DESTDIR may hold blanks.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/trueline $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(BUILD)/bin/trueline-cc $(BUILD)/bin/trueline-check $(DESTDIR)$(PREFIX)/bin/
-	install -d $(DESTDIR)$(PREFIX)/lib/trueline
-	install -m 644 $(HOOK_LIB) $(DESTDIR)$(PREFIX)/lib/trueline/
-	install -m 644 conf/trueline.ini $(DESTDIR)$(PREFIX)/share/trueline/trueline.ini
-	for f in conf/*.tsv; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/trueline/ || true; done
-	install -m 644 docs/man/trueline-cc.1 docs/man/trueline-check.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/trueline" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+	  "$(DESTDIR)$(PREFIX)/lib/trueline"
+	install -m 755 "$(BUILD)/bin/trueline-cc" "$(BUILD)/bin/trueline-check" "$(DESTDIR)$(PREFIX)/bin/"
+	install -m 644 "$(HOOK_LIB)" "$(DESTDIR)$(PREFIX)/lib/trueline/"
+	install -m 644 conf/trueline.ini "$(DESTDIR)$(PREFIX)/share/trueline/trueline.ini"
+	for f in conf/*.tsv; do [ ! -f "$$f" ] || install -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/trueline/" || exit 1; done
+	install -m 644 docs/man/trueline-cc.1 docs/man/trueline-check.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
 
 clean:
 	rm -rf $(BUILD) build-asan
