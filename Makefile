@@ -130,7 +130,12 @@ $(BUILD)/musl-include/.linked:
 	@mkdir -p $(dir $@)
 	for h in $(MUSL_HDRS); do ln -sf /usr/include/$$h $(dir $@) || exit 1; done; touch $@
 
-$(BUILD)/obj-musl/%.o: %.c $(BUILD)/musl-include/.linked
+# elfutils/version.h: the libelf version trueline-cc --version names (lib/lib_versions.c)
+$(BUILD)/musl-include/elfutils:
+	@mkdir -p $(dir $@)
+	ln -sfn /usr/include/elfutils $@
+
+$(BUILD)/obj-musl/%.o: %.c $(BUILD)/musl-include/.linked | $(BUILD)/musl-include/elfutils
 	@mkdir -p $(dir $@)
 	$(WRAPPER_MUSL) $(MUSL_CFLAGS) -MMD -MP -c $< -o $@
 

@@ -287,7 +287,9 @@ int tl_audit_main(const struct tl_options *o, const struct tl_policy *p)
     if (o->write_baseline && tl_baseline_write(&r, o, o->write_baseline) != 0)
         wrc = -1;
     int status = rc != 0 || wrc != 0 ? 2 : tl_audit_exit_status(&r, o);
-    for (size_t i = 0; i < r.nfiles; i++)
+    /* An unreadable input is named on stderr too, unless the text report on stdout already said it. */
+    int said = strcmp(o->format, "text") == 0 && !o->output;
+    for (size_t i = 0; i < r.nfiles && !said; i++)
         if (r.files[i].error)
             fprintf(stderr, "trueline-check: %s: %s\n", r.files[i].display, r.files[i].error);
     tl_results_free(&r);

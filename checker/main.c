@@ -10,7 +10,68 @@
 #include "policy.h"
 #include "tools/tools.h"
 #include "trueline/config.h"
+#include "trueline/lib_versions.h"
 #include "trueline/limits.h"
+
+#include <libdwarf.h>
+#include <lz4.h>
+
+static const char *dwarf_version(char *buf, size_t n)
+{
+    (void)buf, (void)n;
+    return dwarf_package_version();
+}
+
+static const char *lz4_version(char *buf, size_t n)
+{
+    (void)buf, (void)n;
+    return LZ4_versionString();
+}
+
+enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
+       O_DEBUG_DIR, O_RELEASE, O_LIST, O_EXTRACT, O_SYMBOLIZE, O_SM, O_COREDUMP, O_BINARY, O_SOURCE_DIR,
+       O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
+       O_TIMEOUT, O_HOST_ONLY };
+
+/* Every option once: getopt's table and --help both come from here (docs/man/trueline-check.1 documents the
+ * same list; tests/suites/cli_docs.sh holds the two together). */
+struct opt_doc {
+    const char *name; /* long name, or NULL for the short -j */
+    int has_arg, id;
+    const char *arg, *help;
+};
+static const struct opt_doc opt_docs[] = {
+    { "list", no_argument, O_LIST, NULL, "mode: device-image inventory of each FILE" },
+    { "extract", required_argument, O_EXTRACT, "DIR", "mode: write each FILE's cubins and PTX into DIR" },
+    { "symbolize", no_argument, O_SYMBOLIZE, NULL, "mode: FILE KERNEL+0xOFF (or a PC) -> file:line, inline chain" },
+    { "sm", required_argument, O_SM, "N", "with --symbolize: the SM of the image to use (90 or sm_90)" },
+    { "coredump", no_argument, O_COREDUMP, NULL, "mode: CORE -> the faulting kernel's source line" },
+    { "binary", required_argument, O_BINARY, "FILE", "with --coredump: a binary with the device code (repeatable)" },
+    { "source-dir", required_argument, O_SOURCE_DIR, "DIR", "with --coredump: where the sources to quote are" },
+    { "provenance", no_argument, O_PROVENANCE, NULL, "mode: per-object provenance table (.note.trueline)" },
+    { "list-checks", no_argument, O_LIST_CHECKS, NULL, "mode: the checks, their default severity and summary" },
+    { "format", required_argument, O_FORMAT, "text|json|sarif|junit", "report format (default text)" },
+    { "output", required_argument, O_OUTPUT, "FILE", "write the report to FILE" },
+    { "fail-on", required_argument, O_FAIL_ON, "error|warning|info", "exit 1 at or above this severity (default error)" },
+    { "checks", required_argument, O_CHECKS, "ID,ID", "run only these checks (ids as --list-checks shows them)" },
+    { "policy", required_argument, O_POLICY, "NAME", "platform policy for symbol-versions (e.g. manylinux_2_28)" },
+    { "config", required_argument, O_CONFIG, "FILE", "policy/config file (default: the standard lookup)" },
+    { "baseline", required_argument, O_BASELINE, "FILE", "only findings not in this earlier JSON report count" },
+    { "write-baseline", required_argument, O_WRITE_BASELINE, "FILE", "also write the JSON report to FILE" },
+    { "debug-dir", required_argument, O_DEBUG_DIR, "DIR", "where separate debug files live (repeatable)" },
+    { "release", no_argument, O_RELEASE, NULL, "release audit (e.g. -G device images are findings)" },
+    { "host-only", no_argument, O_HOST_ONLY, NULL, "skip device images (fatbins): host checks only, much faster" },
+    { NULL, required_argument, 'j', "N", "parallel files (default: CPUs)" },
+    { "timeout", required_argument, O_TIMEOUT, "S", "give up on one input after S seconds (exit 2; others go on)" },
+    { "max-input-mb", required_argument, O_MAX_MB, "N", "refuse to decompress more than N MiB for one section/entry" },
+    { "progress", no_argument, O_PROGRESS, NULL, "progress on stderr (default: on a TTY, for long runs)" },
+    { "no-progress", no_argument, O_NO_PROGRESS, NULL, "no progress" },
+    { "color", no_argument, O_COLOR, NULL, "colour in the text report (default: when stdout is a TTY)" },
+    { "no-color", no_argument, O_NO_COLOR, NULL, "no colour" },
+    { "version", no_argument, O_VERSION, NULL, "the version and the libraries it was built with" },
+    { "help", no_argument, 'h', NULL, "this help" },
+};
+#define NOPT (sizeof opt_docs / sizeof *opt_docs)
 
 static void usage(FILE *out)
 {
@@ -22,47 +83,36 @@ static void usage(FILE *out)
         "       trueline-check --coredump CORE [--binary FILE]... [--source-dir DIR]\n"
         "       trueline-check --provenance FILE...       per-object provenance table\n"
         "       trueline-check --list-checks\n"
-        "options:\n"
-        "  --format text|json|sarif|junit   report format (default text)\n"
-        "  --output FILE                    write the report to FILE\n"
-        "  --fail-on error|warning|info     exit 1 at or above this severity (default error)\n"
-        "  --checks ID,ID                   run only these checks (ids as --list-checks shows them)\n"
-        "  --policy NAME                    platform policy for symbol-versions (e.g. manylinux_2_28)\n"
-        "  --config FILE                    policy/config file (default: the standard lookup)\n"
-        "  --baseline FILE / --write-baseline FILE   only new findings count / record the current ones\n"
-        "  --debug-dir DIR                  where separate debug files live (repeatable)\n"
-        "  --release                        release audit (e.g. -G device images are findings)\n"
-        "  --host-only                      skip device images (fatbins): host checks only, much faster\n"
-        "  -j N                             parallel files (default: CPUs)\n"
-        "  --timeout S                      give up on one input after S seconds (exit 2; others still checked)\n"
-        "  --max-input-mb N                 refuse to decompress more than N MiB for one section or entry\n"
-        "  --progress / --no-progress, --color / --no-color\n"
+        "options:\n");
+    for (size_t i = 0; i < NOPT; i++) {
+        char left[64];
+        const struct opt_doc *d = &opt_docs[i];
+        snprintf(left, sizeof left, "%s%s%s%s", d->name ? "--" : "-", d->name ? d->name : "j", d->arg ? " " : "",
+                 d->arg ? d->arg : "");
+        fprintf(out, "  %-32s %s\n", left, d->help);
+    }
+    fprintf(out,
         "exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or config error, unreadable input\n"
         "             or a report that could not be written\n");
 }
 
-enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
-       O_DEBUG_DIR, O_RELEASE, O_LIST, O_EXTRACT, O_SYMBOLIZE, O_SM, O_COREDUMP, O_BINARY, O_SOURCE_DIR,
-       O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
-       O_TIMEOUT, O_HOST_ONLY };
+/* getopt's table, from opt_docs (the short -j is in the optstring). */
+static void long_options(struct option *lo)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NOPT; i++)
+        if (opt_docs[i].name)
+            lo[n++] = (struct option){ opt_docs[i].name, opt_docs[i].has_arg, 0, opt_docs[i].id };
+    lo[n] = (struct option){ 0, 0, 0, 0 };
+}
 
-static const struct option long_opts[] = {
-    { "format", required_argument, 0, O_FORMAT }, { "output", required_argument, 0, O_OUTPUT },
-    { "fail-on", required_argument, 0, O_FAIL_ON }, { "checks", required_argument, 0, O_CHECKS },
-    { "policy", required_argument, 0, O_POLICY }, { "config", required_argument, 0, O_CONFIG },
-    { "baseline", required_argument, 0, O_BASELINE }, { "write-baseline", required_argument, 0, O_WRITE_BASELINE },
-    { "debug-dir", required_argument, 0, O_DEBUG_DIR }, { "release", no_argument, 0, O_RELEASE },
-    { "list", no_argument, 0, O_LIST }, { "extract", required_argument, 0, O_EXTRACT },
-    { "symbolize", no_argument, 0, O_SYMBOLIZE }, { "sm", required_argument, 0, O_SM },
-    { "coredump", no_argument, 0, O_COREDUMP }, { "binary", required_argument, 0, O_BINARY },
-    { "source-dir", required_argument, 0, O_SOURCE_DIR }, { "provenance", no_argument, 0, O_PROVENANCE },
-    { "list-checks", no_argument, 0, O_LIST_CHECKS }, { "progress", no_argument, 0, O_PROGRESS },
-    { "no-progress", no_argument, 0, O_NO_PROGRESS }, { "color", no_argument, 0, O_COLOR },
-    { "no-color", no_argument, 0, O_NO_COLOR }, { "version", no_argument, 0, O_VERSION },
-    { "max-input-mb", required_argument, 0, O_MAX_MB }, { "timeout", required_argument, 0, O_TIMEOUT },
-    { "host-only", no_argument, 0, O_HOST_ONLY },
-    { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
-};
+static int print_version(void)
+{
+    static const struct tl_lib_version own[] = { { "libdwarf", dwarf_version }, { "lz4", lz4_version } };
+    printf("trueline-check %s\n", TRUELINE_VERSION);
+    tl_print_lib_versions(stdout, own, sizeof own / sizeof *own);
+    return 0;
+}
 
 static int push(const char ***v, size_t *n, const char *s)
 {
@@ -144,7 +194,7 @@ static int parse_option(struct tl_options *o, int c, const char *arg)
             return -1;
         }
         return 0;
-    case O_VERSION: printf("trueline-check %s\n", TRUELINE_VERSION); exit(0);
+    case O_VERSION: exit(print_version());
     case 'h': usage(stdout); exit(0);
     default: usage(stderr); return -1;
     }
@@ -211,6 +261,8 @@ static int check_format(const struct tl_options *o)
 int main(int argc, char **argv)
 {
     struct tl_options o = { .format = "text", .fail_on = TL_SEV_ERROR, .progress = -1, .color = -1 };
+    struct option long_opts[NOPT + 1];
+    long_options(long_opts);
     int c;
     while ((c = getopt_long(argc, argv, "hj:", long_opts, NULL)) != -1)
         if (parse_option(&o, c, optarg) != 0)

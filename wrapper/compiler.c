@@ -24,6 +24,13 @@ int tl_is_masquerade_name(const char *base)
     return 0;
 }
 
+/* A link named ccache or sccache first on PATH: build systems that pick the cache themselves
+ * (CMAKE_<LANG>_COMPILER_LAUNCHER=ccache) run trueline-cc in front of the real cache. */
+int tl_is_cache_name(const char *base)
+{
+    return strcmp(base, "ccache") == 0 || strcmp(base, "sccache") == 0;
+}
+
 const char *tl_basename(const char *path)
 {
     const char *s = strrchr(path, '/');
@@ -282,6 +289,16 @@ int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg,
     if (tl_is_masquerade_name(self)) {
         inv->mode = TL_MODE_MASQUERADE;
         inv->compiler_arg = strdup(self);
+    } else if (tl_is_cache_name(self)) {
+        /* "ccache COMPILER ARGS..." through a link named ccache: chained to the real one (main.c sends the
+         * cache's own commands, "ccache -s", to it untouched) */
+        if (argc < 2)
+            return tl_fail(err, "usage: %s COMPILER ARGS... (no compiler given)", self), -2;
+        inv->mode = TL_MODE_CHAINED;
+        inv->cache = cache_by_name(self);
+        if (!(inv->cache_path = tl_find_program(self, path)))
+            return tl_fail(err, "%s: no real %s on PATH (other than trueline-cc)", self, self);
+        inv->compiler_arg = strdup(argv[i++]);
     } else {
         if (argc < 2)
             return tl_fail(err, "usage: trueline-cc [ccache|sccache] COMPILER ARGS..."), -2;

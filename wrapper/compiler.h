@@ -11,6 +11,8 @@
 #define TL_ACTIVE_ENV "TRUELINE_CC_ACTIVE"
 
 int tl_is_masquerade_name(const char *base);
+/* ccache or sccache: a link of that name runs trueline-cc chained to the real cache. */
+int tl_is_cache_name(const char *base);
 /* Basename of a path (pointer into it). */
 const char *tl_basename(const char *path);
 /* First executable `name` on `path` (a PATH-style list) that is not a trueline-cc; malloc'ed, or NULL. */

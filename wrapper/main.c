@@ -16,6 +16,7 @@
 #include "memo.h"
 #include "provenance.h"
 #include "run.h"
+#include "trueline/lib_versions.h"
 #include "verify_in_cache.h"
 
 static void usage(FILE *out)
@@ -25,7 +26,7 @@ static void usage(FILE *out)
           "options (anywhere, removed before the compiler runs):\n"
           "  --trueline-explain            print the effective argv, folds, forced flags, fingerprint\n"
           "  --trueline-print-fingerprint  print the toolchain fingerprint and exit without compiling\n"
-          "alone: --trueline-stats, --trueline-zero-stats (verification counts), --trueline-version\n"
+          "alone: --trueline-stats, --trueline-zero-stats (verification counts), --trueline-version (or --version)\n"
           "environment: TRUELINE_EXPLAIN=1, TRUELINE_CONFIG=FILE, TRUELINE_<SECTION>_<KEY>=VALUE\n"
           "see trueline-cc(1) and docs/wrapper.md\n",
           out);
@@ -138,7 +139,8 @@ static int take_option(int *argc, char **argv, const char *opt)
 }
 
 /* Nested under another trueline-cc (nvcc running "gcc" that is a masquerade link): the outer one
- * already fingerprinted and forced; run the real compiler untouched. */
+ * already fingerprinted and forced; run the real compiler untouched. Also the cache's own commands
+ * ("ccache -s", "sccache --show-stats") through a link named after it. */
 static int run_nested(int argc, char **argv)
 {
     char *real = tl_find_program(tl_basename(argv[0]), getenv("PATH"));
@@ -179,6 +181,33 @@ static int print_version(void)
     const char *libc = "musl"; /* the Makefile's only other choice; musl defines no macro of its own */
 #endif
     printf("trueline-cc %s (C library: %s)\n", TRUELINE_VERSION, libc);
+    tl_print_lib_versions(stdout, NULL, 0);
+    return 0;
+}
+
+/* trueline-cc's own options: every other --trueline-* argument is a mistake (a misspelt one would otherwise
+ * be taken for the compiler's name or passed to the compiler). */
+static const char *const own_options[] = {
+    "--trueline-explain", "--trueline-print-fingerprint", "--trueline-stats", "--trueline-zero-stats",
+    "--trueline-version", TL_HOOK_FIXUP_OPTION,
+};
+
+static int check_own_options(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--trueline-", 11) != 0)
+            continue;
+        size_t k = 0, n = sizeof own_options / sizeof *own_options;
+        while (k < n && strcmp(argv[i], own_options[k]) != 0)
+            k++;
+        if (k < n)
+            continue;
+        fprintf(stderr, "trueline-cc: error: unknown option %s; trueline-cc's options are:", argv[i]);
+        for (k = 0; k + 1 < n; k++) /* the hook's internal option is not the user's */
+            fprintf(stderr, " %s", own_options[k]);
+        fputc('\n', stderr);
+        return -1;
+    }
     return 0;
 }
 
@@ -220,12 +249,19 @@ int main(int argc, char **argv)
         return tl_stats_print();
     if (argc == 2 && strcmp(argv[1], "--trueline-zero-stats") == 0)
         return tl_stats_zero(), 0;
-    if (argc == 2 && strcmp(argv[1], "--trueline-version") == 0)
+    if (check_own_options(argc, argv) != 0)
+        return TL_EXIT_BAD_INPUT;
+    const char *self = tl_basename(argv[0]);
+    int as_cache = tl_is_cache_name(self);
+    /* alone, and not under a compiler's or a cache's name (there "gcc --version" is the compiler's) */
+    if (argc == 2 && (strcmp(argv[1], "--trueline-version") == 0 ||
+                      (strcmp(argv[1], "--version") == 0 && !tl_is_masquerade_name(self) && !as_cache)))
         return print_version();
     int explain = take_option(&argc, argv, "--trueline-explain");
     int print_fp = take_option(&argc, argv, "--trueline-print-fingerprint");
-    const char *self = tl_basename(argv[0]);
-    if (!tl_is_masquerade_name(self) && (argc < 2 || strcmp(argv[1], "--help") == 0)) {
+    if (as_cache && (argc < 2 || argv[1][0] == '-'))
+        return run_nested(argc, argv);
+    if (!tl_is_masquerade_name(self) && !as_cache && (argc < 2 || strcmp(argv[1], "--help") == 0)) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? TL_EXIT_BAD_INPUT : 0;
     }
@@ -235,7 +271,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "trueline-cc: error: %s\n", depth_err.msg);
         return TL_EXIT_BAD_INPUT;
     }
-    if (tl_is_masquerade_name(self) && tl_self_is_active())
+    if ((tl_is_masquerade_name(self) || as_cache) && tl_self_is_active())
         return run_nested(argc, argv);
 
     /* From here on every child (probes included) knows it runs under trueline-cc. */
