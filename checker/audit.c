@@ -163,6 +163,7 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
     struct work *w = calloc(1, sizeof *w);
     struct tl_inputs *in = calloc(1, sizeof *in);
     memset(r, 0, sizeof *r);
+    r->policy = p;
     tl_inputs_expand(in, o->inputs, o->ninputs);
     r->nfiles = in->n;
     r->skipped_probes = in->skipped_probes;

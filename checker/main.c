@@ -69,7 +69,7 @@ static const struct opt_doc opt_docs[] = {
     { "color", no_argument, O_COLOR, NULL, "colour in the text report (default: when stdout is a TTY)" },
     { "no-color", no_argument, O_NO_COLOR, NULL, "no colour" },
     { "version", no_argument, O_VERSION, NULL, "the version and the libraries it was built with" },
-    { "help", no_argument, 'h', NULL, "this help" },
+    { "help", no_argument, 'h', NULL, "this help (also -h)" },
 };
 #define NOPT (sizeof opt_docs / sizeof *opt_docs)
 

@@ -26,7 +26,8 @@ static void usage(FILE *out)
           "options (anywhere, removed before the compiler runs):\n"
           "  --trueline-explain            print the effective argv, folds, forced flags, fingerprint\n"
           "  --trueline-print-fingerprint  print the toolchain fingerprint and exit without compiling\n"
-          "alone: --trueline-stats, --trueline-zero-stats (verification counts), --trueline-version (or --version)\n"
+          "alone: --trueline-stats, --trueline-zero-stats (verification counts), --trueline-version (or --version),\n"
+          "       --help\n"
           "environment: TRUELINE_EXPLAIN=1, TRUELINE_CONFIG=FILE, TRUELINE_<SECTION>_<KEY>=VALUE\n"
           "see trueline-cc(1) and docs/wrapper.md\n",
           out);

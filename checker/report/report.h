@@ -13,6 +13,7 @@ struct tl_results {
     size_t suppressed;
     size_t unreadable;                          /* files with f->error */
     size_t skipped_probes;                      /* CMake compiler-probe files a directory scan left out */
+    const struct tl_policy *policy;             /* the audit's: configured severities, [report] settings */
 };
 
 int tl_report_text(FILE *out, const struct tl_results *r, const struct tl_options *o);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "policy.h"
 #include "report/json_write.h"
 #include "report/report.h"
 
@@ -53,17 +54,31 @@ static void text_object(struct tl_jw *w, const char *key, const char *text)
     tl_jw_end(w);
 }
 
-static void rules(struct tl_jw *w)
+/* Where the check pages are published: helpUri must be absolute for code-scanning UIs to link it. */
+#define DEFAULT_HELP_BASE "https://github.com/trueline/trueline/blob/main/"
+
+/* Each rule's default level is the severity this run gives the check ([checks] id = ...), so that a
+ * viewer's filter by level agrees with the results. */
+static void rules(struct tl_jw *w, const struct tl_policy *p)
 {
+    const char *base = p && p->cfg ? tl_config_get(p->cfg, "report", "help_base_url") : NULL;
+    if (!base || !*base)
+        base = DEFAULT_HELP_BASE;
+    size_t blen = strlen(base);
     tl_jw_array(w, "rules");
     for (size_t i = 0; i < tl_ncheck; i++) {
         const struct tl_check *c = tl_checks[i];
         tl_jw_object(w, NULL);
         tl_jw_str(w, "id", c->id);
         text_object(w, "shortDescription", c->summary);
-        uri(w, "helpUri", c->help_uri);
+        char *help = malloc(blen + strlen(c->help_uri) + 2);
+        if (help) {
+            sprintf(help, "%s%s%s", base, base[blen - 1] == '/' ? "" : "/", c->help_uri);
+            uri(w, "helpUri", help);
+            free(help);
+        }
         tl_jw_object(w, "defaultConfiguration");
-        tl_jw_str(w, "level", level(c->default_severity));
+        tl_jw_str(w, "level", level(p ? tl_policy_severity(p, c->id, c->default_severity) : c->default_severity));
         tl_jw_end(w);
         tl_jw_end(w);
     }
@@ -115,13 +130,13 @@ static void result(struct tl_jw *w, const struct tl_finding *x)
     tl_jw_end(w);
 }
 
-static void tool(struct tl_jw *w)
+static void tool(struct tl_jw *w, const struct tl_policy *p)
 {
     tl_jw_object(w, "tool");
     tl_jw_object(w, "driver");
     tl_jw_str(w, "name", "trueline-check");
     tl_jw_str(w, "version", TRUELINE_VERSION);
-    rules(w);
+    rules(w, p);
     tl_jw_end(w);
     tl_jw_end(w);
 }
@@ -163,7 +178,7 @@ int tl_report_sarif(FILE *out, const struct tl_results *r, const struct tl_optio
     tl_jw_break(&w, "\n ");
     tl_jw_array(&w, "runs");
     tl_jw_object(&w, NULL);
-    tool(&w);
+    tool(&w, r->policy);
     tl_jw_break(&w, "\n  ");
     invocations(&w, r);
     tl_jw_break(&w, "\n  ");
