@@ -254,7 +254,8 @@ static void expand_dir(struct tl_inputs *out, const char *path, struct visited *
             names[n++] = tl_asprintf("%s/%s", path, de->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, by_name); /* deterministic order whatever readdir returns */
+    if (n) /* an empty directory has no array: qsort must not see NULL */
+        qsort(names, n, sizeof *names, by_name); /* deterministic order whatever readdir returns */
     for (size_t i = 0; i < n; i++) {
         if (names[i])
             expand_path(out, names[i], 0, dirs);
