@@ -179,16 +179,26 @@ static const char *argv_hash(const tl_invocation *inv)
     return g_ah;
 }
 
+/* The working directory, read once (the record and the cache key both need it). */
+static char g_cwd[4096];
+static int g_cwd_state; /* 0 unread, 1 read, -1 unreadable */
+
+static char *work_dir(void)
+{
+    if (!g_cwd_state)
+        g_cwd_state = getcwd(g_cwd, sizeof g_cwd) ? 1 : -1;
+    return g_cwd_state > 0 ? g_cwd : NULL;
+}
+
 /* The argv as the cache keys it (verify_key.c), hashed: what verification compares. */
-static char g_kh[TL_HASH_HEX_LEN + 1], g_key_cwd[4096];
+static char g_kh[TL_HASH_HEX_LEN + 1];
 static tl_key_ctx g_key;
 static int g_key_ready;
 
 static tl_key_ctx *key_ctx(enum tl_cache cache)
 {
     if (!g_key_ready++)
-        tl_key_init(&g_key, cache == TL_CACHE_SCCACHE ? TL_KEY_SCCACHE : TL_KEY_CCACHE,
-                    getcwd(g_key_cwd, sizeof g_key_cwd) ? g_key_cwd : NULL);
+        tl_key_init(&g_key, cache == TL_CACHE_SCCACHE ? TL_KEY_SCCACHE : TL_KEY_CCACHE, work_dir());
     return &g_key;
 }
 
@@ -200,7 +210,7 @@ static const char *key_hash(const tl_invocation *inv)
 }
 
 /* The record for this invocation; strings point into inv or static buffers. */
-static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src, char *cwd, char *li, size_t lilen)
+static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src, char *li, size_t lilen)
 {
     tl_note n = { 0 };
     lineinfo_level(inv, li, lilen);
@@ -217,7 +227,7 @@ static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src
     n.lineinfo_forced = inv->forced.n > 0;
     n.device_debug = inv->has_G;
     n.source = (char *)src;
-    n.cwd = getcwd(cwd, 4096) ? cwd : NULL;
+    n.cwd = work_dir();
     n.output = type == TL_NOTE_LINK ? inv->output : NULL;
     n.argv = inv->args.v;
     n.argc = inv->args.n;
@@ -261,10 +271,8 @@ void tl_prov_prepare_env(const tl_invocation *inv)
 {
     if (!stage_applies(inv) || !g_stage)
         return;
-    char li[256], *cwd = malloc(4096); /* on the heap: 4 KiB of stack is a page fault on every hit */
-    if (!cwd)
-        return;
-    tl_note n = note_for(inv, TL_NOTE_COMPILE, inv->source, cwd, li, sizeof li);
+    char li[256];
+    tl_note n = note_for(inv, TL_NOTE_COMPILE, inv->source, li, sizeof li);
     tl_error err;
     char *hex = tl_stage_note_env(&n, argv_max(), &err);
     setenv(TL_STAGE_ENV_REAL, inv->compiler_path, 1);
@@ -274,15 +282,14 @@ void tl_prov_prepare_env(const tl_invocation *inv)
     /* ccache 4.7 may follow the stage symlink when it guesses the compiler type by name. */
     if (inv->cache == TL_CACHE_CCACHE && !getenv("CCACHE_COMPILERTYPE"))
         setenv("CCACHE_COMPILERTYPE", inv->family == TL_FAM_NVCC ? "nvcc" : inv->family == TL_FAM_CLANG ? "clang" : "gcc", 1);
-    free(cwd);
 }
 
 /* ---- after the compile ---- */
 
 static int stamp(const tl_invocation *inv, const char *out, const char *src)
 {
-    char cwd[4096], li[256];
-    tl_note n = note_for(inv, TL_NOTE_COMPILE, src, cwd, li, sizeof li);
+    char li[256];
+    tl_note n = note_for(inv, TL_NOTE_COMPILE, src, li, sizeof li);
     tl_error err;
     if (tl_stamp_file(out, &n, argv_max(), &err) != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
@@ -415,7 +422,7 @@ static int after_compile(const tl_invocation *inv, char *const argv[], int statu
  * are written straight into the output instead of into temporaries. */
 static int after_link(const tl_invocation *inv, const char *out)
 {
-    char cwd[4096], li[256];
+    char li[256];
     unsigned char *all = NULL, *rec;
     size_t all_len = 0, len;
     tl_error err = { { 0 } };
@@ -423,7 +430,7 @@ static int after_link(const tl_invocation *inv, const char *out)
     for (int i = 0; i <= inv->sources.n && rc == 0; i++) {
         int is_compile = i < inv->sources.n;
         tl_note n = note_for(inv, is_compile ? TL_NOTE_COMPILE : TL_NOTE_LINK, is_compile ? inv->sources.v[i] : NULL,
-                             cwd, li, sizeof li);
+                             li, sizeof li);
         n.at_link = is_compile;
         if (tl_note_encode(&n, is_compile ? 0 : argv_max(), &rec, &len, &err) != 0) {
             rc = -1;

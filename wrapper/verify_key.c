@@ -240,36 +240,26 @@ static const char *const path_options[] = {
     "--include-path=", "--system-include=", "--pre-include=", "-I=", "-isystem=", "-include=", NULL,
 };
 
-/* Options that are left out, with the number of arguments they take when written alone (the joined
- * value form -MFx / --dependency-output=x is matched by prefix). */
-struct dropped { const char *opt; int separate_value; int joined; };
+/* Options that are left out, with whether they take a separate value and whether a joined value
+ * (-MFx, --dependency-output=x) is matched by prefix. */
+struct dropped { const char *opt; unsigned char len, separate_value, joined; };
+#define D(o, sep, joined) { o, sizeof o - 1, sep, joined }
 static const struct dropped dropped[] = {
-    { "-MD", 0, 0 }, { "-MMD", 0, 0 }, { "-MP", 0, 0 },
-    { "-MF", 1, 1 }, { "-MT", 1, 1 }, { "-MQ", 1, 1 },
-    { "--generate-dependencies-with-compile", 0, 0 }, { "--generate-nonsystem-dependencies-with-compile", 0, 0 },
-    { "--generate-dependency-targets", 0, 0 }, { "--dependency-output", 1, 1 }, { "--dependency-target-name", 1, 1 },
-    { "-fdebug-prefix-map=", 0, 1 }, { "-ffile-prefix-map=", 0, 1 }, { "-fmacro-prefix-map=", 0, 1 },
-    { "-L", 1, 1 }, { "--library-path", 1, 1 }, { "-Wl,", 0, 1 },
-    { NULL, 0, 0 },
+    D("-MD", 0, 0), D("-MMD", 0, 0), D("-MP", 0, 0), D("-MF", 1, 1), D("-MT", 1, 1), D("-MQ", 1, 1),
+    D("--generate-dependencies-with-compile", 0, 0), D("--generate-nonsystem-dependencies-with-compile", 0, 0),
+    D("--generate-dependency-targets", 0, 0), D("--dependency-output", 1, 1), D("--dependency-target-name", 1, 1),
+    D("-fdebug-prefix-map=", 0, 1), D("-ffile-prefix-map=", 0, 1), D("-fmacro-prefix-map=", 0, 1),
+    D("-L", 1, 1), D("--library-path", 1, 1), D("-Wl,", 0, 1),
+    { NULL, 0, 0, 0 },
 };
+#undef D
 
 /* How many elements from argv[i] on are left out (0: kept). */
 static int dropped_count(tl_key_ctx *k, char *const *argv, int argc, int i)
 {
     const char *a = argv[i];
-    if (strcmp(a, "-o") == 0 || strcmp(a, "--output-file") == 0)
-        return i + 1 < argc ? 2 : 1;
-    if (tl_note_joined_output(a))
-        return 1;
-    if (strncmp(a, "-Wp,-MD,", 8) == 0 || strncmp(a, "-Wp,-MMD,", 9) == 0)
-        return strchr(a + (a[6] == 'M' ? 9 : 8), ',') ? 0 : 1; /* ccache: only a lone dependency file */
-    for (const struct dropped *d = dropped; d->opt; d++) {
-        size_t n = strlen(d->opt);
-        if (strcmp(a, d->opt) == 0)
-            return d->separate_value && i + 1 < argc ? 2 : 1;
-        if (d->joined && strncmp(a, d->opt, n) == 0 && (a[n] || d->opt[n - 1] == '=' || d->opt[n - 1] == ','))
-            return 1; /* -MFdep.d, -MF=dep.d, --dependency-output=dep.d */
-    }
+    if (a[0] != '-')
+        return 0;
     if (k->cache == TL_KEY_CCACHE) {
         load(k);
         for (const char *p = k->ignore; p && *p; p += strlen(p) + 1) {
@@ -277,6 +267,22 @@ static int dropped_count(tl_key_ctx *k, char *const *argv, int argc, int i)
             if (p[n - 1] == '*' ? strncmp(a, p, n - 1) == 0 : strcmp(a, p) == 0)
                 return 1; /* ccache ignores the option itself, not a separate value */
         }
+    }
+    if (!strchr("MfLWo-", a[1])) /* the first letters of everything below: most options end here */
+        return 0;
+    if (strcmp(a, "-o") == 0 || strcmp(a, "--output-file") == 0)
+        return i + 1 < argc ? 2 : 1;
+    if (tl_note_joined_output(a))
+        return 1;
+    if (strncmp(a, "-Wp,-MD,", 8) == 0 || strncmp(a, "-Wp,-MMD,", 9) == 0)
+        return strchr(a + (a[6] == 'M' ? 9 : 8), ',') ? 0 : 1; /* ccache: only a lone dependency file */
+    for (const struct dropped *d = dropped; d->opt; d++) {
+        if (strncmp(a, d->opt, d->len) != 0)
+            continue;
+        if (!a[d->len])
+            return d->separate_value && i + 1 < argc ? 2 : 1;
+        if (d->joined)
+            return 1; /* -MFdep.d, -MF=dep.d, --dependency-output=dep.d, -fdebug-prefix-map=... */
     }
     return 0;
 }
