@@ -81,9 +81,11 @@ static char *stem_of(const char *name)
 }
 
 /* The component naming the entity itself: the last one of a qualified or local name, without its template
- * arguments, cv-qualifiers of `this`, ABI tags or clone suffix. */
-static const struct demangle_component *entity(const struct demangle_component *c)
+ * arguments, cv-qualifiers of `this`, ABI tags or clone suffix. *scope: the component it is qualified by. */
+static const struct demangle_component *entity(const struct demangle_component *c,
+                                               const struct demangle_component **scope)
 {
+    *scope = NULL;
     for (int i = 0; c && i < 64; i++) {
         switch (c->type) {
         case DEMANGLE_COMPONENT_TYPED_NAME: case DEMANGLE_COMPONENT_TEMPLATE:
@@ -94,6 +96,7 @@ static const struct demangle_component *entity(const struct demangle_component *
             c = c->u.s_binary.left;
             break;
         case DEMANGLE_COMPONENT_QUAL_NAME: case DEMANGLE_COMPONENT_LOCAL_NAME:
+            *scope = c->u.s_binary.left;
             c = c->u.s_binary.right;
             break;
         default:
@@ -103,20 +106,17 @@ static const struct demangle_component *entity(const struct demangle_component *
     return NULL;
 }
 
-/* The unqualified name as GCC's DW_AT_name spells it. A lambda's class is "<lambda>" there and
- * "{lambda(int)#1}" to the demangler; only its constructors and destructors carry the class name. */
+/* The unqualified name as GCC's DW_AT_name spells it. A lambda's class is "<lambda>" there; the demangler
+ * names its constructors and destructors after the enclosing function (the last source name it read). */
 static char *symbol_stem(const char *mangled)
 {
     void *mem = NULL;
     struct demangle_component *root = cplus_demangle_v3_components(mangled, DMGL_PARAMS | DMGL_ANSI, &mem);
-    const struct demangle_component *e = root ? entity(root) : NULL;
+    const struct demangle_component *scope = NULL, *e = root ? entity(root, &scope) : NULL;
     char *out = NULL;
-    if (e && (e->type == DEMANGLE_COMPONENT_CTOR || e->type == DEMANGLE_COMPONENT_DTOR)) {
-        const struct demangle_component *cls = e->type == DEMANGLE_COMPONENT_CTOR ? e->u.s_ctor.name
-                                                                                   : e->u.s_dtor.name;
-        if (cls && cls->type == DEMANGLE_COMPONENT_LAMBDA)
-            out = tl_strdup(e->type == DEMANGLE_COMPONENT_CTOR ? "<lambda>" : "~<lambda>");
-    }
+    if (e && (e->type == DEMANGLE_COMPONENT_CTOR || e->type == DEMANGLE_COMPONENT_DTOR) && scope &&
+        scope->type == DEMANGLE_COMPONENT_LAMBDA)
+        out = tl_strdup(e->type == DEMANGLE_COMPONENT_CTOR ? "<lambda>" : "~<lambda>");
     if (e && !out) {
         size_t alloc = 0;
         char *printed = cplus_demangle_print(DMGL_PARAMS | DMGL_ANSI, (struct demangle_component *)e, 64, &alloc);

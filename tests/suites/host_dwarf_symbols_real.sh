@@ -96,6 +96,8 @@ cb_t make_callback(int which)
     return [](int x) { return x - 7; };
 }
 std::function<int(int)> make_adder(int k) { return [k](int x) { return x + k; }; }
+// a lambda with a destructor of its own (it holds a string)
+std::function<std::size_t(int)> make_measure(std::string s) { return [s](int x) { return s.size() + x; }; }
 int local_class(int n)
 {
     struct Counter {
@@ -200,13 +202,15 @@ done
 g=lib-g++-O2.so
 feature() {
   local what=$1 pattern=$2
-  if has_sym "$g" "$pattern"; then pass "g++ -O2 library has $what, passed without error"; else skip "g++ -O2 gave no $what here"; fi
+  if has_sym "$g" "$pattern"; then pass "$g has $what, passed without error"; else skip "$g: no $what here"; fi
 }
 feature "a .cold part" '\.cold$'
 feature "an IPA clone (.isra/.constprop/.part)" '\.(isra|constprop|part)\.[0-9]+$'
 feature "virtual and non-virtual thunks" '^_ZT[hv]'
 feature "_FUN of a stateless lambda" '4_FUNE'
 feature "a member of a local class" '^_ZZN6shapes11local_classEiEN7Counter4bumpEi$'
+g=lib-g++-O0.so
+feature "a lambda's destructor" '^_ZZN6shapes12make_measure.*UliE_D[12]Ev$'
 for g in lib-g++-O0.so lib-g++-O2.so; do
   if readelf --debug-dump=info "$g" | grep -Eq 'linkage_name.*_ZN6shapes6Circle(C4|D4)E' &&
      has_sym "$g" '^_ZN6shapes6Circle(C[12]|D[012])E'; then
