@@ -309,6 +309,49 @@ static void test_long_dirs(void)
     free(copy);
 }
 
+/* GCC's own line programs (-gno-as-loc-support): DW_LNE_set_address before every row, all in one sequence. The
+ * rows stay one sequence (line_cover.c lets a forward set_address continue its range); each names its own
+ * set_address operand, the offset a relocation covers in an object. */
+static void test_set_address_every_row(void)
+{
+    struct buf b = { .n = 0 };
+    fixed(&b, 0, 4);
+    fixed(&b, 4, 2);
+    size_t hl = b.n;
+    fixed(&b, 0, 4);
+    size_t hstart = b.n;
+    u8(&b, 1); u8(&b, 1); u8(&b, 1); u8(&b, (unsigned)-5 & 0xff); u8(&b, 14); u8(&b, 13);
+    const unsigned char lens[] = { 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
+    for (unsigned i = 0; i < 12; i++) u8(&b, lens[i]);
+    u8(&b, 0);
+    str(&b, "a.c"); uleb(&b, 0); uleb(&b, 0); uleb(&b, 0);
+    u8(&b, 0);
+    patch32(&b, hl, b.n - hstart);
+    size_t ops[3];
+    const uint64_t addr[3] = { 0x10, 0x14, 0x1c };
+    for (int i = 0; i < 3; i++) {
+        ops[i] = b.n + 3;
+        set_address(&b, addr[i]);
+        u8(&b, 3); sleb(&b, 1); u8(&b, 1); /* advance_line 1, copy */
+    }
+    set_address(&b, 0x20);
+    end_seq(&b);
+    patch32(&b, 0, b.n - 4);
+    struct tl_line_sections s = { .line = b.b, .line_n = b.n, .addr_size = 8 };
+    struct got g = { .n = 0 };
+    tl_error err = { { 0 } };
+    int rc = tl_line_program_decode(&s, collect, &g, &err);
+    UNIT_CHECK("set_address per row: decodes 3 rows and the end", rc == 0 && g.n == 4);
+    if (g.n < 4) return;
+    for (int i = 0; i < 3; i++) {
+        UNIT_CHECK("set_address per row: address and line", g.rows[i].address == addr[i] && g.rows[i].line == 2u + (unsigned)i);
+        UNIT_CHECK("set_address per row: one sequence, counted on", g.rows[i].seq == 0 && g.rows[i].index_in_seq == (uint32_t)i + 1);
+        UNIT_CHECK("set_address per row: each names its own operand", g.rows[i].seq_reloc_offset == ops[i]);
+    }
+    UNIT_CHECK("set_address per row: the end row at the last address", g.rows[3].end_sequence && g.rows[3].address == 0x20 &&
+               g.rows[3].seq == 0);
+}
+
 int main(void)
 {
     test_long_dirs();
@@ -317,5 +360,6 @@ int main(void)
     test_v3_64_and_vliw();
     test_truncations();
     test_stop();
+    test_set_address_every_row();
     UNIT_EXIT();
 }
