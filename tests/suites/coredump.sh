@@ -14,7 +14,12 @@ tar xJf "$D/triton_cache.tar.xz"
 
 # cd_run NAME ARGS...: trueline-check --coredump ARGS > NAME.out, 2> NAME.err, status in NAME.rc
 cd_run() { local n=$1; shift; trueline-check --coredump "$@" >"$n.out" 2>"$n.err"; echo $? >"$n.rc"; }
-rc_is() { local got; got=$(cat "$2.rc"); if [ "$got" = "$3" ]; then pass "$1"; else fail "$1 (exit $got, want $3)"; sed 's/^/    | /' "$2.err" | head -5; fi; }
+# rc_is NAME RUN WANT: the run's exit status is WANT; a clean exit (0) counts only with a report written
+rc_is() {
+  local got; got=$(cat "$2.rc")
+  if [ "$got" = "$3" ] && { [ "$3" != 0 ] || [ -s "$2.out" ]; }; then pass "$1"
+  else fail "$1 (exit $got, want $3$([ -s "$2.out" ] || echo ', no report'))"; sed 's/^/    | /' "$2.err" | head -5; fi
+}
 # Line assertions wait for the shared cubin line lookup (read/cubin_lines.h) while this branch lacks it.
 no_lookup() { grep -q 'cubin line lookup (read/cubin_lines.h) is not in this build yet' oob.out; }
 lines() { if no_lookup; then skip "$1 (cubin line lookup not merged yet)"; else contains "$@"; fi; }
@@ -35,7 +40,7 @@ lines "oob: outermost frame oob.cu:6 (deeper than cuda-gdb)" oob.err_pc '#2 /opt
 block oob.out '^Lanes now at PC' oob.lanes
 contains "oob: lanes ran on to +176, as cuda-gdb's \$pc" oob.lanes 'bad_kernel\(float const\*, float\*, long\) \+ 176 '
 lines "oob: lane PC line oob.cu:3 in twice" oob.lanes '#0 /opt/trueline-demo/oob.cu:3 in twice'
-lacks "oob: exited lanes add no other PC" oob.out 'Warps at PC'
+lacks "oob: exited lanes add no other PC" oob.out 'Warps at PC' '^Lanes now at PC'
 
 mkdir -p src && cp "$D/oob.cu" src/
 cd_run oobsrc oob.core --source-dir "$T/src"
@@ -46,7 +51,7 @@ lines "oob --source-dir: source text of the call site" oobsrc.out '^ +6 \|   out
 cd_run hang hang.core
 rc_is "hang: exit 0" hang 0
 contains "hang: recognised as a dump with no exception" hang.out '^dump with no exception \(user-triggered'
-lacks "hang: no exception is invented" hang.out 'CUDA Exception'
+lacks "hang: no exception is invented" hang.out 'CUDA Exception' '^dump with no exception'
 contains "hang: spinning warp at hang_kernel + 208" hang.out 'kernel: +hang_kernel\(int volatile\*, float\*\) \+ 208 '
 lines "hang: hang.cu:2 in spin" hang.out '#0 /opt/trueline-demo/hang.cu:2 in spin\(int volatile\*, float\*\)'
 lines "hang: inlined from hang.cu:3" hang.out '#1 /opt/trueline-demo/hang.cu:3'
@@ -137,13 +142,13 @@ elif no_lookup; then skip "json: content (cubin line lookup not merged yet)"; el
 python3 "$MUTATE" oob.core wide.core widen
 cd_run wide wide.core
 rc_is "wider warp/lane rows: accepted" wide 0
-if diff <(sed 1d oob.out) <(sed 1d wide.out) >wide.diff; then pass "wider rows: same report as the original"; else fail "wider rows: report differs"; head -10 wide.diff; fi
+if [ -s wide.out ] && diff <(sed 1d oob.out) <(sed 1d wide.out) >wide.diff; then pass "wider rows: same report as the original"; else fail "wider rows: report differs"; head -10 wide.diff; fi
 
 # --- lanes inside non-inlined calls (synthetic: no study core has one; rows as cudacoredump.h describes them) ----
 python3 "$MUTATE" hang.core deep.core call-depth
 cd_run deep deep.core
 contains "callDepth > 0 without backtrace rows: said, not hidden" deep.out 'warp 0 lanes 0-31 .*, 2 non-inlined calls deep \(the core has no backtrace rows for it: callers not shown\)$'
-lacks "callDepth 0: nothing said" hang.out 'non-inlined call|called from'
+lacks "callDepth 0: nothing said" hang.out 'non-inlined call|called from' 'kernel: +hang_kernel'
 python3 "$MUTATE" hang.core bt.core backtrace
 cd_run bt bt.core
 contains "backtrace row: the caller by its return address" bt.out '^  called from hang_kernel\(int volatile\*, float\*\) \+ 96 \(return address 0x7fce6b7a0060\)'
@@ -154,14 +159,12 @@ then pass "backtrace row: JSON callers"; else fail "backtrace row: JSON callers"
 
 # --- a full-GPU-sized dump: 70000 warps, more sections than e_shnum can count (ELF extended numbering) ---------
 python3 "$MUTATE" hang.core many.core many-warps
-start=$SECONDS
 cd_run many many.core
 rc_is "70000 warps, extended section numbering: read" many 0
 contains "70000 warps: all counted" many.out '70000 resident warps, grouped by PC'
 block many.out 'at PC 0x7fce6b7a00d0' many.208
 contains "70000 warps: 4376 at + 208 (warp 0 and every 16th from 13), 8 listed" many.208 '^ +\.\.\. and 4368 more warps at this PC$'
-[ $(grep -c '^Warps at PC' many.out) -eq 16 ] && pass "70000 warps: 16 PC groups" || fail "70000 warps: $(grep -c '^Warps at PC' many.out) PC groups, want 16"
-[ $((SECONDS - start)) -le 20 ] && pass "70000 warps: read in $((SECONDS - start)) s" || fail "70000 warps: took $((SECONDS - start)) s"
+check "70000 warps: 16 PC groups ($(grep -c '^Warps at PC' many.out))" [ "$(grep -c '^Warps at PC' many.out)" -eq 16 ]
 
 # --- damaged cores: a clear message naming the file, exit 2, the other inputs still read ------------------------
 bad() { # NAME MESSAGE-REGEX (the core is NAME.core)

@@ -8,15 +8,13 @@ gcc -g -c "$T/a.c" -o "$T/a.o"
 cp "$T/a.o" "$T/slow.o"; cp "$T/a.o" "$T/z.o"
 
 for mode in poll hang; do
-  start=$SECONDS
   TRUELINE_TEST_STALL=$mode:slow timeout -k 5 60 trueline-check --timeout 1 -j1 "$T/a.o" "$T/slow.o" "$T/z.o" \
     >"$T/out" 2>"$T/err"; rc=$?
-  took=$((SECONDS - start))
+  # a stalled input that were not abandoned would hold the run until timeout's 60 s (exit 124)
   check "$mode: a stalled input gives exit 2 (got $rc)" [ $rc -eq 2 ]
-  check "$mode: the run ends near the limit (${took}s)" [ $took -le 5 ]
   contains "$mode: the stalled file is named with the limit" "$T/err" "slow\.o: time limit of 1 s exceeded"
   contains "$mode: every input reported" "$T/out" "^3 file\(s\) checked: .* 1 unreadable"
-  lacks "$mode: the other inputs are read" "$T/err" "(a|z)\.o:"
+  lacks "$mode: the other inputs are read" "$T/err" "(a|z)\.o:" "slow\.o: time limit"
 done
 
 TRUELINE_TEST_STALL=hang:slow timeout -k 5 60 trueline-check --timeout 1 -j2 "$T/slow.o" "$T/a.o" "$T/z.o" \
@@ -25,11 +23,12 @@ check "hang with -j2: exit 2, others checked" [ $rc -eq 2 ]
 contains "hang with -j2: every input reported" "$T/out" "^3 file\(s\) checked: .* 1 unreadable"
 
 TRUELINE_TEST_STALL=poll:slow trueline-check "$T/a.o" "$T/z.o" >"$T/out" 2>&1; rc=$?
-check "without --timeout nothing is limited (exit $rc)" [ $rc -eq 0 ]
+check "without --timeout nothing is limited (exit $rc)" sh -c '[ $0 -eq 0 ] && grep -q "^2 file(s) checked: .* 0 unreadable" "$1"' $rc "$T/out"
 
 expect_rc "--timeout with a non-number is a usage error" 2 trueline-check --timeout abc "$T/a.o"
 expect_rc "--max-input-mb with a non-number is a usage error" 2 trueline-check --max-input-mb -3 "$T/a.o"
-expect_rc "sane limits accept a good object" 0 trueline-check --timeout 30 --max-input-mb 64 "$T/a.o"
+trueline-check --timeout 30 --max-input-mb 64 "$T/a.o" >"$T/out" 2>&1; rc=$?
+check "sane limits accept a good object (exit $rc)" sh -c '[ $0 -eq 0 ] && grep -q "^1 file(s) checked: .* 0 unreadable" "$1"' $rc "$T/out"
 
 # --max-input-mb: a zlib-compressed debug section larger than the limit is refused by its declared size, before
 # anything is allocated, and the input is reported as not fully read (hardening_regress checks the arithmetic).
@@ -41,10 +40,11 @@ with open(sys.argv[1], 'w') as f:
 PY
 if gcc -g -c "$T/big.c" -o "$T/big.o" && objcopy --compress-debug-sections=zlib-gabi "$T/big.o" "$T/bigz.o"; then
   size=$(printf '%d' "0x$(readelf -S -W "$T/big.o" | sed -n 's/.*\] \.debug_info  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\).*/\1/p')")
-  check "fixture: .debug_info is over 1 MiB uncompressed ($size bytes)" [ "${size:-0}" -gt 1048576 ]
+  premise "fixture: .debug_info is over 1 MiB uncompressed ($size bytes)" [ "${size:-0}" -gt 1048576 ]
   trueline-check --max-input-mb 1 "$T/bigz.o" "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
   check "--max-input-mb 1: exit 2 for a section over the limit (got $rc)" [ $rc -eq 2 ]
   contains "... the file is named with the limit" "$T/err" "bigz\.o: .*limit of 1 MiB \(--max-input-mb\)"
   contains "... and the other input is still checked" "$T/out" "^2 file\(s\) checked: .* 1 unreadable"
-  expect_rc "the same object under the default limit is readable" 0 trueline-check "$T/bigz.o"
+  trueline-check "$T/bigz.o" >"$T/out" 2>&1; rc=$?
+  check "the same object under the default limit is readable (exit $rc)" sh -c '[ $0 -eq 0 ] && grep -q "^1 file(s) checked: .* 0 unreadable" "$1"' $rc "$T/out"
 fi
