@@ -11,26 +11,6 @@ char *tl_demangle(const char *name)
     return d ? d : tl_strdup(name ? name : "");
 }
 
-char *tl_unqualified_name(const char *mangled)
-{
-    char *d = mangled && mangled[0] == '_' && mangled[1] == 'Z' ? cplus_demangle(mangled, DMGL_NO_OPTS) : NULL;
-    if (!d)
-        return NULL;
-    /* the last "::" outside template brackets starts the unqualified name */
-    const char *start = d;
-    int depth = 0;
-    for (const char *p = d; *p; p++) {
-        if (*p == '<')
-            depth++;
-        else if (*p == '>' && depth > 0)
-            depth--;
-        else if (depth == 0 && p[0] == ':' && p[1] == ':')
-            start = p + 2;
-    }
-    memmove(d, start, strlen(start) + 1);
-    return d;
-}
-
 int tl_is_crt_function(const char *name)
 {
     /* atexit, at_quick_exit, pthread_atfork and __stack_chk_fail_local come from glibc's libc_nonshared.a,

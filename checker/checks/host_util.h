@@ -5,9 +5,6 @@
 
 /* Demangled name (malloc'd), or a copy of name when it is not a C++ mangled name. */
 char *tl_demangle(const char *name);
-/* Unqualified, parameterless name of a C++ mangled name ("_ZN4demo4meanERKSt6vector..." -> "mean"), malloc'd;
- * NULL when not a C++ name. It is what DW_AT_name holds when no DW_AT_linkage_name is emitted (gcc -g1). */
-char *tl_unqualified_name(const char *mangled);
 /* Functions that the C runtime's start files bring into every executable/.so (crt1.o, crti.o, crtbegin.o),
  * and helpers the compiler emits without DWARF (__clang_call_terminate): no user flag gives them debug info,
  * so no check should blame the user for them. */
