@@ -188,24 +188,32 @@ static int print_version(void)
 
 /* trueline-cc's own options: every other --trueline-* argument is a mistake (a misspelt one would otherwise
  * be taken for the compiler's name or passed to the compiler). */
-static const char *const own_options[] = {
-    "--trueline-explain", "--trueline-print-fingerprint", "--trueline-stats", "--trueline-zero-stats",
-    "--trueline-version", TL_HOOK_FIXUP_OPTION,
+static const struct {
+    const char *name;
+    int alone; /* only without a compiler: given with one, the compiler would be handed it */
+} own_options[] = {
+    { "--trueline-explain", 0 }, { "--trueline-print-fingerprint", 0 }, { "--trueline-stats", 1 },
+    { "--trueline-zero-stats", 1 }, { "--trueline-version", 1 },
 };
+#define NOWN (sizeof own_options / sizeof *own_options)
 
 static int check_own_options(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "--trueline-", 11) != 0)
             continue;
-        size_t k = 0, n = sizeof own_options / sizeof *own_options;
-        while (k < n && strcmp(argv[i], own_options[k]) != 0)
+        size_t k = 0;
+        while (k < NOWN && strcmp(argv[i], own_options[k].name) != 0)
             k++;
-        if (k < n)
+        if (k < NOWN && own_options[k].alone && argc > 2) {
+            fprintf(stderr, "trueline-cc: error: %s is given alone, without a compiler or other arguments\n", argv[i]);
+            return -1;
+        }
+        if (k < NOWN)
             continue;
         fprintf(stderr, "trueline-cc: error: unknown option %s; trueline-cc's options are:", argv[i]);
-        for (k = 0; k + 1 < n; k++) /* the hook's internal option is not the user's */
-            fprintf(stderr, " %s", own_options[k]);
+        for (k = 0; k < NOWN; k++)
+            fprintf(stderr, " %s", own_options[k].name);
         fputc('\n', stderr);
         return -1;
     }
