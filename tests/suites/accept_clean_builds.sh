@@ -49,13 +49,13 @@ if have_nvcc && have cmake; then
     ncudart=$(cov_oracle "$so" | grep -vE '__cudaRegisterLinkedBinary|^__cudaUnregisterBinaryUtil' |
               grep -cE '^(libcudart_static_|cuda[A-Z]|__cuda|_ZN6cudart|_ZNK6cudart)')
     check "libcudart_static: one info finding naming its $ncudart uncovered functions (readelf count)" \
-      sh -c "[ $ncudart -gt 100 ] && [ \$(grep -c 'libcudart_static' cu_so.txt) -eq 1 ] &&
+      sh -c "[ $ncudart -gt 100 ] && [ \$(grep -c '\[line-tables\].*libcudart_static' cu_so.txt) -eq 1 ] &&
              grep -q 'info \[line-tables\] $ncudart functions of libcudart_static have no line info; NVIDIA ships it without -g' cu_so.txt"
     # nvcc's 64-bit division helper is in the device code (cuobjdump's symbol list), reported once, at info
     CUOBJDUMP=$(find_pypi_tool cuobjdump)
     if [ -n "$CUOBJDUMP" ] && "$CUOBJDUMP" -elf "$so" 2>/dev/null | grep -q '__cuda_sm20_div_u64'; then
       check "__cuda_sm20_div_u64 (in the cubin per cuobjdump): one info finding, as nvcc's helper" \
-        sh -c "[ \$(grep -c '__cuda_sm20_div_u64' cu_so.txt) -eq 1 ] && grep -q 'info \[line-tables\] .*nvcc.s device arithmetic helpers.*__cuda_sm20_div_u64' cu_so.txt"
+        sh -c "[ \$(grep -c '\[line-tables\].*__cuda_sm20_div_u64' cu_so.txt) -eq 1 ] && grep -q 'info \[line-tables\] .*nvcc.s device arithmetic helpers.*__cuda_sm20_div_u64' cu_so.txt"
     else
       skip "cuobjdump missing or the cubin has no __cuda_sm20_div_u64: helper grouping not asserted"
     fi
