@@ -45,6 +45,9 @@ differ() {
   if [ -z "$2" ] || [ -z "$3" ]; then fail "$1 (empty value: '$2' vs '$3')"
   elif [ "$2" != "$3" ]; then pass "$1"; else fail "$1 (both '$2')"; fi
 }
+# same_bytes A B: both files exist, are not empty and are byte-identical (for `check`; cmp alone calls two
+# missing outputs, or two empty ones, equal).
+same_bytes() { [ -s "$1" ] && [ -s "$2" ] && cmp -s "$1" "$2"; }
 # premise NAME COMMAND...: a set-up step the suite's checks rely on (a fixture built, a third-party tool's
 # behaviour). Silent when it holds; when it does not, one FAIL line names the broken premise and the suite
 # stops, since every check after it would test nothing.
