@@ -1,0 +1,82 @@
+/* checker/checks/code_origin.c: which functions without line rows are not the user's, and the line-tables
+ * host part on a hand-built model (vendor code grouped, .cold parts folded into their parent, the user's
+ * own functions still named one by one). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/code_origin.h"
+#include "checks/host_util.h"
+#include "unit.h"
+
+static const char *host(const char *name, unsigned cu_unit)
+{
+    struct tl_function fn = { .name = (char *)name, .cu_unit = cu_unit };
+    const struct tl_origin *o = tl_host_origin(&fn);
+    return o ? o->name : NULL;
+}
+
+static int is(const char *got, const char *want)
+{
+    return want ? got && strcmp(got, want) == 0 : got == NULL;
+}
+
+static size_t hits(const struct tl_findings *out, enum tl_severity sev, const char *needle)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < out->n; i++)
+        n += out->v[i].severity == sev && strstr(out->v[i].message, needle) != NULL;
+    return n;
+}
+
+int main(void)
+{
+    UNIT_CHECK("static cudart's renamed locals, outside every unit", is(host("libcudart_static_0d44431045", 0), "libcudart_static"));
+    UNIT_CHECK("cudaMalloc outside every unit", is(host("cudaMalloc", 0), "libcudart_static"));
+    UNIT_CHECK("cudart:: C++ names", is(host("_ZN6cudart11globalState4initEv", 0), "libcudart_static"));
+    UNIT_CHECK("a .cold part of cudart's is cudart's", is(host("libcudart_static_ab12.cold", 0), "libcudart_static"));
+    UNIT_CHECK("a vendor name inside a user's unit stays the user's", is(host("cudaMalloc", 1), NULL));
+    UNIT_CHECK("cudalike lower-case names are not cudart's", is(host("cudagraph_helper", 0), NULL));
+    UNIT_CHECK("nvcc's device stub, inside the user's unit", is(host("_Z26__device_stub__Z5scalePfmfPfmf", 3), "nvcc's host stubs"));
+    UNIT_CHECK("nvcc's registration constructor", is(host("_ZL24__sti____cudaRegisterAllv", 2), "nvcc's host stubs"));
+    UNIT_CHECK("the device link's registration", is(host("__cudaRegisterLinkedBinary_bea3024f_9_reduce_cu_615c992f", 0), "the CUDA device link"));
+    UNIT_CHECK("the device link's static helper (C++ mangled)",
+               is(host("_ZL26__cudaRegisterLinkedBinaryPK19__fatBinC_Wrapper_tPFvPPvES2_", 0), "the CUDA device link"));
+    UNIT_CHECK("libgcc's 128-bit division", is(host("__udivti3", 0), "libgcc"));
+    UNIT_CHECK("a static libstdc++'s std:: function", is(host("_ZNSt6locale7classicEv", 0), "a static libstdc++"));
+    UNIT_CHECK("a user's function", is(host("_Z8describeRKSt6vectorIfSaIfEE", 0), NULL));
+    UNIT_CHECK("a user's C function", is(host("nodebug_helper", 0), NULL));
+    UNIT_CHECK("nvcc's 64-bit division helper (device)", tl_device_origin("__cuda_sm20_div_u64") != NULL);
+    UNIT_CHECK("a user's device function", tl_device_origin("_Z6clampffff") == NULL);
+    struct tl_cu stub = { .name = (char *)"/usr/local/cuda/bin/crt/link.stub" }, user = { .name = (char *)"scale.cu" };
+    UNIT_CHECK("crt/link.stub is the device link's unit", tl_cu_origin(&stub) != NULL && tl_cu_origin(&user) == NULL);
+
+    /* line-tables on a linked file: 3 cudart functions, a .cold part of a covered function, a user's function
+     * without rows */
+    struct tl_function fns[] = {
+        { .name = (char *)"_Z8describev", .addr = 0x1000, .size = 64, .has_lines = 1, .cu_unit = 1 },
+        { .name = (char *)"_Z8describev.cold", .addr = 0x2000, .size = 16 },
+        { .name = (char *)"libcudart_static_aa", .addr = 0x3000, .size = 32 },
+        { .name = (char *)"libcudart_static_bb", .addr = 0x3020, .size = 32 },
+        { .name = (char *)"cudaFree", .addr = 0x3040, .size = 32 },
+        { .name = (char *)"nodebug_helper", .addr = 0x4000, .size = 8 },
+    };
+    struct tl_file f = { .display = (char *)"lib.so", .elf_type = 3 };
+    f.host.funcs = fns;
+    f.host.nfuncs = sizeof fns / sizeof *fns;
+    f.host.has_debug_line = 1;
+    struct tl_findings out = { 0 };
+    tl_line_tables_host(&f, TL_SEV_ERROR, &out);
+    UNIT_CHECK("cudart: one info finding with its count",
+               hits(&out, TL_SEV_INFO, "3 functions of libcudart_static have no line info; NVIDIA ships it without -g") == 1);
+    UNIT_CHECK("the user's function without rows: one error", hits(&out, TL_SEV_ERROR, "has no line rows") == 1);
+    int named = 0, cold = 0;
+    for (size_t i = 0; i < out.n; i++) {
+        named += out.v[i].symbol && strcmp(out.v[i].symbol, "nodebug_helper") == 0;
+        cold += out.v[i].symbol && strstr(out.v[i].symbol, ".cold") != NULL;
+    }
+    UNIT_CHECK("... it is nodebug_helper", named == 1);
+    UNIT_CHECK("the .cold part of a covered function is not reported", cold == 0);
+    UNIT_CHECK("coverage counts the .cold part as covered", hits(&out, TL_SEV_INFO, "line coverage: 2 of 6 functions") == 1);
+    tl_findings_free(&out);
+    UNIT_EXIT();
+}
