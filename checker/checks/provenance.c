@@ -211,9 +211,13 @@ static void per_object(const struct tl_file *f, const struct tl_policy *p, enum 
     }
 }
 
+#define TL_EM_CUDA 190 /* e_machine of a standalone cubin */
+
 static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
 {
-    if (f->error)
+    /* A standalone cubin never carries a record: trueline-cc stamps the host object a device image is embedded
+     * in, and ptxas/nvlink output is no compile of a launcher. Nothing to say about it either way. */
+    if (f->error || f->machine == TL_EM_CUDA)
         return;
     size_t ncompile = 0;
     for (size_t i = 0; i < f->nnotes; i++)
