@@ -146,8 +146,8 @@ $(BUILD)/bin/trueline-cc: $(MUSL_OBJ)
 else
 # Static only where every archive exists (Debian ships them; other distributions may not: then dynamic).
 STATIC_ARCHIVES := libc.a libelf.a libzstd.a libxxhash.a libinih.a libiberty.a libz.a
-STATIC_MISSING  := $(foreach a,$(STATIC_ARCHIVES),$(if $(findstring /,$(shell $(CC) -print-file-name=$(a))),,$(a)))
-WRAPPER_STATIC := $(if $(SAN)$(STATIC_MISSING),,-static)
+STATIC_MISSING   = $(foreach a,$(STATIC_ARCHIVES),$(if $(findstring /,$(shell $(CC) -print-file-name=$(a))),,$(a)))
+WRAPPER_STATIC  = $(if $(SAN)$(STATIC_MISSING),,-static)
 $(BUILD)/bin/trueline-cc: $(WRAPPER_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) $(WRAPPER_STATIC) -o $@ $(WRAPPER_OBJ) $(LIBTL) $(WRAPPER_LIBS)
