@@ -222,7 +222,8 @@ static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src
     n.fingerprint = (char *)inv->fp_hex;
     n.argv_hash = (char *)argv_hash(inv);
     /* a cached compile's record is handed to every compile the cache keys the same: what they must share */
-    n.key_hash = type == TL_NOTE_COMPILE && inv->cache != TL_CACHE_NONE ? (char *)key_hash(inv) : NULL;
+    n.key_hash = type == TL_NOTE_COMPILE && inv->compile_only && inv->cache != TL_CACHE_NONE ? (char *)key_hash(inv)
+                                                                                           : NULL;
     n.lineinfo_level = li;
     n.lineinfo_forced = inv->forced.n > 0;
     n.device_debug = inv->has_G;
