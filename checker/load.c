@@ -98,9 +98,8 @@ int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct t
         f->error = strdup("the file changed (shrank) while it was being read; not audited");
     }
     if (!f->error && tl_decompress_limit_hit()) {
-        /* a section over --max-input-mb was left out: the audit of this input is incomplete */
-        f->error = tl_asprintf("a section would decompress to more than the limit of %zu MiB (--max-input-mb); "
-                               "not audited", tl_decompress_limit() >> 20);
+        /* a section was left out (over a bound, or no memory for it): the audit of this input is incomplete */
+        f->error = tl_asprintf("%s; not audited", tl_decompress_limit_reason());
     }
     if (!f->error && tl_deadline_expired()) {
         /* Readers stop early at the deadline; whatever they built is incomplete, so the input is unreadable. */

@@ -205,8 +205,10 @@ static int gnu_zdebug(const char *name, tl_bytes *out, tl_error *err)
     if (tl_decompress_check(what, out->n - 12, size, TL_ZLIB_MAX_RATIO, err) != 0)
         return -1;
     unsigned char *dst = malloc(size ? size : 1);
-    if (!dst)
+    if (!dst) {
+        tl_decompress_oom(what, size);
         return tl_fail(err, "out of memory decompressing %s", name);
+    }
     if (inflate_zlib(p + 12, out->n - 12, dst, size) != 0) {
         free(dst);
         return tl_fail(err, "section %s: corrupt zlib data", name);
@@ -255,8 +257,10 @@ int tl_elf_section_bytes(const tl_elf *e, Elf_Scn *scn, tl_bytes *out, tl_error 
                             err) != 0)
         return -1;
     unsigned char *dst = malloc(ch.ch_size ? ch.ch_size : 1);
-    if (!dst)
+    if (!dst) {
+        tl_decompress_oom(what, ch.ch_size);
         return tl_fail(err, "out of memory decompressing %s", name);
+    }
     int ok;
     if (ch.ch_type == ELFCOMPRESS_ZLIB) {
         ok = inflate_zlib(src, n, dst, ch.ch_size) == 0;

@@ -1,6 +1,7 @@
 #include "trueline/limits.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 static size_t decompress_limit;
@@ -23,11 +24,18 @@ size_t tl_decompress_bound(size_t n, unsigned ratio)
     return n * ratio + slack;
 }
 
+/* Per reading thread, reset by the loader for each input: whether a bound was hit (and why), and how much
+ * the input's decompressed sections hold together. Sections stay in memory while their input is read, so
+ * the bound is on their sum: three sections sharing one 1 GiB zstd payload asked for 3 GiB of a 37 KB file. */
 static _Thread_local int limit_hit;
+static _Thread_local size_t held;
+static _Thread_local char hit_reason[320];
 
 void tl_decompress_limit_reset(void)
 {
     limit_hit = 0;
+    held = 0;
+    hit_reason[0] = 0;
 }
 
 int tl_decompress_limit_hit(void)
@@ -35,17 +43,38 @@ int tl_decompress_limit_hit(void)
     return limit_hit;
 }
 
+const char *tl_decompress_limit_reason(void)
+{
+    return hit_reason;
+}
+
+static int hit(tl_error *err, const char *fmt, const char *what, unsigned long long a, size_t b)
+{
+    limit_hit = 1;
+    snprintf(hit_reason, sizeof hit_reason, fmt, what, a, b);
+    return tl_fail(err, "%s", hit_reason);
+}
+
 int tl_decompress_check(const char *what, size_t n, unsigned long long size, unsigned ratio, tl_error *err)
 {
     if (size > tl_decompress_bound(n, ratio))
         return tl_fail(err, "%s declares %llu uncompressed bytes for %zu compressed bytes: impossible, input is corrupt",
                        what, size, n);
-    if (size > tl_decompress_limit()) {
-        limit_hit = 1;
-        return tl_fail(err, "%s would decompress to %llu bytes, over the limit of %zu MiB (--max-input-mb)", what,
-                       size, tl_decompress_limit() >> 20);
-    }
+    size_t cap = tl_decompress_limit();
+    if (size > cap)
+        return hit(err, "%s would decompress to %llu bytes, over the limit of %zu MiB (--max-input-mb)", what, size,
+                   cap >> 20);
+    if (size > cap - held)
+        return hit(err, "%s would bring this input's decompressed sections to %llu bytes, over the limit of %zu MiB "
+                   "for one input (--max-input-mb)", what, (unsigned long long)held + size, cap >> 20);
+    held += (size_t)size;
     return 0;
+}
+
+void tl_decompress_oom(const char *what, unsigned long long size)
+{
+    limit_hit = 1;
+    snprintf(hit_reason, sizeof hit_reason, "out of memory decompressing %s (%llu bytes)", what, size);
 }
 
 /* Thread-local: the checker reads inputs on several threads, each with its own deadline. */

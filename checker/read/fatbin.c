@@ -1,5 +1,6 @@
 /* Fatbin container walking and entry decompression; layout and evidence in docs/cuda-formats.md §2-3. */
 #include "read/fatbin.h"
+#include "trueline/limits.h"
 
 #include <lz4.h>
 #include <stdlib.h>
@@ -213,6 +214,11 @@ int tl_fatbin_image(const struct tl_fatbin_entry *e, struct tl_fatbin_scratch *s
     if (e->size > max)
         return tl_fail(err, "declared uncompressed size %llu exceeds the limit of %zu bytes",
                        (unsigned long long)e->size, max);
+    /* the same ratio bound as every decompression: a size no payload of this length can expand to is a lie */
+    unsigned ratio = e->codec == TL_CODEC_ZSTD ? TL_ZSTD_MAX_RATIO : TL_LZ4_MAX_RATIO;
+    if (e->size > tl_decompress_bound(e->payload_size, ratio))
+        return tl_fail(err, "declares %llu uncompressed bytes for %zu compressed bytes: impossible, the entry is corrupt",
+                       (unsigned long long)e->size, e->payload_size);
     if (grow(s, (size_t)e->size) != 0)
         return tl_fail(err, "out of memory for %llu bytes", (unsigned long long)e->size);
     if ((e->codec == TL_CODEC_ZSTD ? unzstd(e, s, err) : unlz4(e, s->buf, err)) != 0)

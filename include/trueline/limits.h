@@ -22,13 +22,18 @@ size_t tl_decompress_bound(size_t n, unsigned ratio);
 void tl_set_decompress_limit(size_t bytes);
 size_t tl_decompress_limit(void);
 /* Fails (-1, err naming what and how big) when `what` would decompress n compressed bytes to `size` bytes past
- * either bound; 0 when it may go ahead. */
+ * the codec's ratio, the cap on one buffer, or the cap on what one input's sections hold together (counted
+ * from the last tl_decompress_limit_reset on this thread); 0 when it may go ahead, and the size is counted. */
 int tl_decompress_check(const char *what, size_t n, unsigned long long size, unsigned ratio, tl_error *err);
 /* Whether tl_decompress_check refused something for the cap (not for corruption) on this thread since the last
  * reset: readers may treat a refused section as absent, so the loader asks afterwards and reports the input as
  * not fully read (exit 2) rather than audited without it. */
 void tl_decompress_limit_reset(void);
 int tl_decompress_limit_hit(void);
+/* What was hit, in words naming the section and the bound ("" when nothing was). */
+const char *tl_decompress_limit_reason(void);
+/* A decompression that passed the checks found no memory: the input is then not fully read either. */
+void tl_decompress_oom(const char *what, unsigned long long size);
 
 /* Per-thread deadline for the input being read (the checker's --timeout): 0 seconds = none. Long loops in
  * readers call tl_deadline_check() now and then; past the deadline it fails with a message naming the limit,
