@@ -12,6 +12,18 @@
 #define NT_NV_CUINFO 1000
 #define NT_NV_TKINFO 2000
 #define COMPAT_ACCELERATOR 0x09  /* .nv.compat attribute: 1 = sm_XXa target */
+/* e_flags' arch-specific ("a") bit: EF_CUDA_ACCELERATORS_V1 in the ABI 7 layout (SM in the low byte),
+ * EF_CUDA_ACCELERATORS in the ABI 8 layout (SM in bits 8-15). ptxas 12.x and nvasm_internal set it; ptxas 13.0
+ * marks sm_XXa in .nv.compat instead (§4.1). */
+#define EF_CUDA_ACCELERATORS_V1 0x800
+#define EF_CUDA_ACCELERATORS_V8 0x8
+
+/* The toolkit release, from wherever this cubin's producer wrote it; decided after all notes are read. */
+struct toolkit {
+    unsigned cuinfo;    /* .note.nv.cuinfo (note version 2): release x10, e.g. 130 */
+    unsigned tk_number; /* first tkinfo record's leading u32 when it is a release x10 (ptxas 12.x: 129) */
+    char *tk_release;   /* first tkinfo record's tool-version string: "release 12.9" */
+};
 
 static uint32_t rd32(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
@@ -55,8 +67,10 @@ static int has_g_option(const char *opt)
 }
 
 /* tkinfo: {u32 version, u32 object, tool, tool-version, branch, options} offsets into a string table at +0x18.
- * nvlink output has one record per input cubin plus its own: the first names the producer, any may say -g. */
-static void tkinfo(struct tl_device_info *d, const unsigned char *desc, size_t n)
+ * The leading u32 is 2 in ptxas 13 output and the release x10 (127, 129) in ptxas 12.x and nvasm_internal
+ * output. nvlink output has one record per input cubin plus its own: the first names the producer, any may
+ * say -g. */
+static void tkinfo(struct tl_device_info *d, struct toolkit *tk, const unsigned char *desc, size_t n)
 {
     if (n < 0x18)
         return;
@@ -64,10 +78,13 @@ static void tkinfo(struct tl_device_info *d, const unsigned char *desc, size_t n
     const char *tool = str_in(strs, end, rd32(desc + 8));
     const char *ver = str_in(strs, end, rd32(desc + 12));
     const char *opt = str_in(strs, end, rd32(desc + 0x14));
+    int first = !d->producer;
     if (!d->producer && tool)
         d->producer = tl_asprintf("%s %s", tool, ver ? ver : "");
-    if (!d->toolkit_version)
-        d->toolkit_version = release_of(ver);
+    if (first && rd32(desc) >= 100 && rd32(desc) < 1000)
+        tk->tk_number = rd32(desc);
+    if (first && !tk->tk_release)
+        tk->tk_release = release_of(ver);
     if (tool && strcmp(tool, "ptxas") == 0 && !d->ptxas_options && opt)
         d->ptxas_options = strdup(opt);
     if (has_g_option(opt))
@@ -76,7 +93,7 @@ static void tkinfo(struct tl_device_info *d, const unsigned char *desc, size_t n
         d->arch_suffix = suffix_from_options(opt);
 }
 
-static void read_notes(Elf_Scn *scn, struct tl_device_info *d)
+static void read_notes(Elf_Scn *scn, struct tl_device_info *d, struct toolkit *tk)
 {
     Elf_Data *data = elf_getdata(scn, NULL);
     GElf_Nhdr nh;
@@ -85,14 +102,32 @@ static void read_notes(Elf_Scn *scn, struct tl_device_info *d)
         const unsigned char *desc = (const unsigned char *)data->d_buf + desc_off;
         if (nh.n_namesz == 12 && memcmp((const char *)data->d_buf + name_off, "NVIDIA Corp", 12) == 0) {
             if (nh.n_type == NT_NV_TKINFO)
-                tkinfo(d, desc, nh.n_descsz);
-            else if (nh.n_type == NT_NV_CUINFO && nh.n_descsz >= 8 && !d->toolkit_version) {
-                unsigned v = rd32(desc + 4); /* 130 → 13.0 */
-                d->toolkit_version = tl_asprintf("%u.%u", v / 10, v % 10);
-            }
+                tkinfo(d, tk, desc, nh.n_descsz);
+            /* {u16 version, u16 virtual SM, u32 release x10}; version 1 (.note.nv.cuver of CUDA 12.x and
+             * nvasm_internal) has no release there: its u32 is 1 */
+            else if (nh.n_type == NT_NV_CUINFO && nh.n_descsz >= 8 && (desc[0] | desc[1] << 8) >= 2 && !tk->cuinfo)
+                tk->cuinfo = rd32(desc + 4);
         }
         off = next;
     }
+}
+
+/* The release as cuobjdump prints it ("toolkit=12.9"): the cuinfo note, else the first tkinfo record, else
+ * (ABI 7 cubins, which often carry no notes) the ELF header's e_version, where those producers store the
+ * release x10 instead of EV_CURRENT. */
+static void set_toolkit(struct tl_device_info *d, struct toolkit *tk, unsigned abi, unsigned e_version)
+{
+    unsigned v = tk->cuinfo ? tk->cuinfo : tk->tk_number ? tk->tk_number : 0;
+    if (!v && !tk->tk_release && abi < 8 && e_version >= 10 && e_version < 1000)
+        v = e_version;
+    if (!d->toolkit_version && v)
+        d->toolkit_version = tl_asprintf("%u.%u", v / 10, v % 10);
+    else if (!d->toolkit_version) {
+        d->toolkit_version = tk->tk_release; /* NULL when no producer said */
+        tk->tk_release = NULL;
+    }
+    free(tk->tk_release);
+    tk->tk_release = NULL;
 }
 
 /* .nv.compat: TLV records {u8 format, u8 attr, ...}; format 1 no value, 2 u8 (+pad), 3 u16, 4 {u16 size, data}. */
@@ -168,7 +203,10 @@ int tl_cubin_summarize(const unsigned char *p, size_t n, const char *name, struc
     /* ABI v8 (CUDA 13) moved the SM to bits 8-15; choose by EI_ABIVERSION, never by the value (§4.1). */
     unsigned abi = e.ehdr.e_ident[EI_ABIVERSION];
     d->sm = abi >= 8 ? (e.ehdr.e_flags >> 8) & 0xFF : e.ehdr.e_flags & 0xFF;
+    if (!d->arch_suffix && (e.ehdr.e_flags & (abi >= 8 ? EF_CUDA_ACCELERATORS_V8 : EF_CUDA_ACCELERATORS_V1)))
+        d->arch_suffix = 'a';
     d->is_relocatable = e.ehdr.e_type == ET_REL;
+    struct toolkit tk = { 0 };
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
     while ((scn = elf_nextscn(e.elf, scn)) != NULL) {
@@ -176,7 +214,7 @@ int tl_cubin_summarize(const unsigned char *p, size_t n, const char *name, struc
             continue;
         const char *sn = tl_elf_section_name(&e, &sh);
         if (sh.sh_type == SHT_NOTE)
-            read_notes(scn, d);
+            read_notes(scn, d, &tk);
         else if (strcmp(sn, ".debug_info") == 0)
             d->is_debug = 1, img->has_debug_info = 1;
         else if (strcmp(sn, ".debug_line") == 0)
@@ -190,6 +228,7 @@ int tl_cubin_summarize(const unsigned char *p, size_t n, const char *name, struc
             }
         }
     }
+    set_toolkit(d, &tk, abi, e.ehdr.e_version);
     struct tl_cubin_coverage cov;
     if (tl_cubin_coverage(&e, &cov, &err) != 0) {
         d->error = tl_asprintf("line table: %s", err.msg);
