@@ -37,12 +37,16 @@ C
 }
 build_aarch64_fixtures >"$T/fixtures64.log" 2>&1
 run() { local out=$1; shift; "$C" --no-color "$@" >"$out" 2>"$out.err"; echo $? >"$out.rc"; }
-rc_of() { cat "$1.rc"; }
+# the exit status of a run that printed its report (a run that did not has none to compare)
+rc_of() { if grep -q 'file(s) checked' "$1"; then cat "$1.rc"; else echo "no report"; fi; }
 json_img() { # FILE EXPR: evaluates EXPR with h = the host image and f = the file record of FILE's JSON report
   "$C" --format json --checks line-tables,dwarf-symbols "$1" | python3 -c "
 import json, sys; f = json.load(sys.stdin)['files'][0]; h = f['images'][0]; sys.exit(0 if ($2) else 1)"; }
 nfuncs() { ${X}nm -S --defined-only "$1" | awk '$3 ~ /^[TtWw]$/ && $2 !~ /^0+$/' | grep -cv ' call_weak_fn$'; }
-check "fixtures: aarch64 objects built" test "$(${X}readelf -h mfs.o | grep -c 'AArch64')" = 1
+premise "fixtures: aarch64 objects built" test "$(${X}readelf -h mfs.o | grep -c 'AArch64')" = 1
+# nm's count of the C++ object: area, the inline member and both twice<> instantiations (COMDAT); the loop
+# below checks that trueline-check counts the same
+premise "C++ -ffunction-sections fixture has at least 4 functions (nm)" test "$(nfuncs cpp4fs.o)" -ge 4
 
 # line-tables and dwarf-symbols on relocatable objects: the reader relocates .rela.debug_* itself
 for o in m.o m4.o mfs.o mfs4.o cpp.o cpp4fs.o; do
@@ -52,8 +56,6 @@ for o in m.o m4.o mfs.o mfs4.o cpp.o cpp4fs.o; do
 done
 check "DWARF 4 and 5 units read (m4.o v4, m.o v5)" \
   eval 'json_img m4.o "h[\"compile_units\"][0][\"dwarf_version\"] == 4" && json_img m.o "h[\"compile_units\"][0][\"dwarf_version\"] == 5"'
-check "C++ -ffunction-sections object: area, the inline member and both twice<> instantiations (COMDAT) counted" \
-  test "$(nfuncs cpp4fs.o)" -ge 4
 run nog.txt --checks line-tables nog.o cpp_nog.o
 contains "line-tables: C object without -g has no .debug_line" nog.txt 'nog.o: error \[line-tables\] no .debug_line'
 contains "line-tables: C++ object without -g has no .debug_line" nog.txt 'cpp_nog.o: error \[line-tables\] no .debug_line'
@@ -66,7 +68,7 @@ contains "line-tables: the TU without -g is named per function" lt_mixed.txt 'no
 total=$(nfuncs libc_mixed.so)
 pct=$(awk -v a=$((total - 2)) -v b="$total" 'BEGIN { printf "%.1f", 100 * a / b }')
 contains "line-tables: coverage percentage" lt_mixed.txt "line coverage: $((total - 2)) of $total functions \\($pct%\\)"
-lacks "line-tables: covered functions not reported" lt_mixed.txt 'init_math: function'
+lacks "line-tables: covered functions not reported" lt_mixed.txt 'init_math: function' 'file\(s\) checked'
 check "line-tables: exit 1 on errors" test "$(rc_of lt_mixed.txt)" = 1
 for lib in libc_mixed.so libleak.so; do
   oracle=$(cov_oracle "$lib" "$X" | ${X}c++filt | sort); ours=$(ours_uncovered "$lib" | sort)
@@ -93,12 +95,17 @@ contains "dwarf-symbols: renamed symbol among same-address functions of -ffuncti
 contains "dwarf-symbols: the other -ffunction-sections functions match" ds_ren.txt \
   'mfs_renamed.o: info \[dwarf-symbols\] 3 symbols, 3 subprograms, 1 disagreements \(used\)'
 run ds_mixed.txt --checks dwarf-symbols libc_mixed.so
-contains "dwarf-symbols: function from the TU without -g has no subprogram" ds_mixed.txt 'nodebug_fn: function symbol at 0x[0-9a-f]+ has no DWARF subprogram'
+# the TU without -g (nodebug_fn, nodebug_other: no subprogram, no line rows) is line-tables' error; here it is
+# counted, not blamed on stale DWARF (as in host_checks.sh)
+n=$(${X}nm --defined-only nog.o | grep -c ' T ')
+contains "dwarf-symbols: functions of the TU without -g are counted, not compared" ds_mixed.txt \
+  "libc_mixed.so: info \\[dwarf-symbols\\] $n functions have neither a DWARF subprogram nor line rows.*nodebug_(fn|other)"
+check "dwarf-symbols: ... and are no error (exit 0)" test "$(rc_of ds_mixed.txt)" = 0
 
 # archives
 run arc.txt --checks line-tables,dwarf-symbols libarc.a
 contains "archive members named lib.a(member.o)" arc.txt 'libarc.a\(nog.o\): error \[line-tables\] no .debug_line'
-lacks "archive: the -g members pass" arc.txt 'libarc.a\((m|cpp).o\)'
+lacks "archive: the -g members pass" arc.txt 'libarc.a\((m|cpp).o\)' 'file\(s\) checked'
 
 # stl-leak
 stl_leak_fixture_checks
@@ -106,7 +113,7 @@ LIBSTDCXX=$(${X}g++ -print-file-name=libstdc++.so.6)
 if [ -f "$LIBSTDCXX" ] && ${X}readelf -h "$LIBSTDCXX" | grep -q AArch64; then
   run sys.txt --checks stl-leak "$LIBSTDCXX"
   check "stl-leak: the cross libstdc++.so.6 is recognized, not a leak" test "$(rc_of sys.txt)" = 0
-  ${X}nm -D --defined-only "$LIBSTDCXX" | grep -q ' _ZNSt' && pass "cross libstdc++.so.6 does export std:: (the check could have fired)"
+  premise "cross libstdc++.so.6 does export std:: (the check could have fired)" sh -c "${X}nm -D --defined-only '$LIBSTDCXX' | grep -q ' _ZNSt'"
 else skip "cross libstdc++.so.6 not found"; fi
 
 # symbol-versions (libleak.so is linked against the cross libstdc++)
@@ -122,7 +129,7 @@ check "symbol-versions: newer policy passes" test "$(rc_of sv2.txt)" = 0
 if [ -f libtwo.so ]; then
   run mt.txt --checks mixed-toolchain libtwo.so libc_g.so
   contains "mixed-toolchain: gcc + clang in one aarch64 library" mt.txt 'libtwo.so: error \[mixed-toolchain\] 2 compiler versions in DW_AT_producer: GCC [0-9.]+ \(1 CU: m.c\); clang [0-9.]+ \(1 CU: nog.c\)'
-  lacks "mixed-toolchain: gcc-only library clean" mt.txt 'libc_g.so'
+  lacks "mixed-toolchain: gcc-only library clean" mt.txt 'libc_g.so' 'file\(s\) checked'
 else skip "clang (--target=aarch64-linux-gnu) missing: mixed-toolchain fixture"; fi
 
 # unsupported inputs: exit 2, named with class, byte order and machine; other inputs still checked

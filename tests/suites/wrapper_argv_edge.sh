@@ -16,7 +16,7 @@ if have_nvcc; then
   # -Werror all-warnings: nvcc refuses -G together with -lineinfo, so a -G missed by the folding fails the compile
   nvcc -arch=sm_90 -Werror all-warnings -optf n.optf -c k.cu -o bare.o; rc_bare=$?
   trueline-cc --trueline-explain nvcc -arch=sm_90 -Werror all-warnings -optf n.optf -c k.cu -o tl.o 2>ex.txt; rc_tl=$?
-  check "nested -optf: -G inside the nested file is seen (nvcc $rc_bare, trueline-cc $rc_tl)" test "$rc_bare" = 0 -a "$rc_tl" = 0
+  check "nested -optf: -G inside the nested file is seen (nvcc $rc_bare, trueline-cc $rc_tl)" test "$rc_bare" = 0 -a "$rc_tl" = 0 -a -s tl.o
   contains "nested -optf: explain names both files" ex.txt '^trueline-cc: folded: options file n.optf \(nested: g.optf\): -G$'
   contains "nested -optf: -lineinfo not forced under the nested -G" ex.txt 'note: -G present'
   if have clang++; then
@@ -33,9 +33,11 @@ if have_nvcc; then
   nvcc --dryrun -optf ch2.optf -c k.cu > nv16.txt 2>&1; nv16=$?
   fp nvcc -optf ch3.optf -c k.cu >/dev/null; tl15=$?
   trueline-cc --trueline-print-fingerprint nvcc -optf ch2.optf -c k.cu >/dev/null 2>err16.txt; tl16=$?
-  check "15 nested options files: accepted by nvcc ($nv15) and trueline-cc ($tl15)" test "$nv15" = 0 -a "$tl15" = 0
+  fp15=$(fp nvcc -optf ch3.optf -c k.cu)
+  check "15 nested options files: accepted by nvcc ($nv15) and trueline-cc ($tl15), a fingerprint printed" \
+    test "$nv15" = 0 -a "$tl15" = 0 -a ${#fp15} = 32
   check "16 nested options files: refused by nvcc ($nv16) and trueline-cc ($tl16)" test "$nv16" != 0 -a "$tl16" = 2
-  contains "... nvcc names the 16th file" nv16.txt "Too many options file opened 'ch17.optf'"
+  premise "... nvcc names the 16th file" grep -q "Too many options file opened 'ch17.optf'" nv16.txt
   contains "... trueline-cc names it too" err16.txt '^trueline-cc: error: ch17.optf: options files nested more than 15 deep'
   echo '-optf self.optf' > self.optf
   trueline-cc nvcc -optf self.optf -c k.cu -o self.o 2>err.txt; rc=$?
@@ -56,19 +58,19 @@ for i in $(seq 2400); do echo "$T/o/$d/$d/$d/$d/e.o"; done > link.rsp
 gcc mm.o @link.rsp -o app-bare; rc_bare=$?
 trueline-cc --trueline-explain gcc mm.o @link.rsp -o app-tl 2>ex.txt; rc_tl=$?
 check "2.4 MB link.rsp: links as with bare gcc (gcc $rc_bare, trueline-cc $rc_tl)" test "$rc_bare" = 0 -a "$rc_tl" = 0
-check "... the program exists" test -x app-tl
+check "... the program exists and runs" ./app-tl
 contains "... explain says the arguments go as given" ex.txt 'note: the effective argv is too large to exec'
 if have clang; then
   for i in $(seq 2400); do echo "-I$T/i/$d/$d/$d/$d/$i"; done > inc.rsp
   clang -c a.c @inc.rsp -o inc-bare.o; rc_bare=$?
   trueline-cc clang -c a.c @inc.rsp -o inc-tl.o; rc_tl=$?
-  check "2.4 MB @inc.rsp of -I: clang compiles as bare (clang $rc_bare, trueline-cc $rc_tl)" test "$rc_bare" = 0 -a "$rc_tl" = 0
+  check "2.4 MB @inc.rsp of -I: clang compiles as bare (clang $rc_bare, trueline-cc $rc_tl)" test "$rc_bare" = 0 -a "$rc_tl" = 0 -a -s inc-tl.o
   check "... with the forced line info" has_debug_line inc-tl.o
   # CCC_OVERRIDE_OPTIONS then stays in clang's environment: clang applies it after the response file
   printf '#if !defined(FROM_RSP) || FROM_RSP != 7\n#error wrong\n#endif\nint x;\n' > ccc.c
   echo '-DFROM_RSP=5' >> inc.rsp
   CCC_OVERRIDE_OPTIONS='#s/FROM_RSP=5/FROM_RSP=7/' trueline-cc clang -c ccc.c @inc.rsp -o ccc.o 2>err.txt; rc=$?
-  check "... CCC_OVERRIDE_OPTIONS still edits the response file's arguments" test "$rc" = 0
+  check "... CCC_OVERRIDE_OPTIONS still edits the response file's arguments" test "$rc" = 0 -a -s ccc.o
 else skip "clang not installed: big @inc.rsp"; fi
 if have ccache && have clang; then
   export CCACHE_DIR=$T/ccache
@@ -96,7 +98,7 @@ if have_nvcc; then
   for i in $(seq 6000); do echo -Wno-deprecated-gpu-targets; done > big.optf
   printf '#ifndef PRE\n#error NVCC_PREPEND_FLAGS lost\n#endif\n__global__ void k(int *p) { *p = 1; }\n' > pre.cu
   NVCC_PREPEND_FLAGS=-DPRE=1 trueline-cc --trueline-explain nvcc -arch=sm_90 -optf big.optf -c pre.cu -o pre.o 2>ex.txt; rc=$?
-  check "big -optf file: compiles with NVCC_PREPEND_FLAGS applied ($rc)" test "$rc" = 0
+  check "big -optf file: compiles with NVCC_PREPEND_FLAGS applied ($rc)" test "$rc" = 0 -a -s pre.o
   contains "... passed as given" ex.txt 'note: the effective argv is too large to exec'
   contains "... NVCC_PREPEND_FLAGS, left to nvcc, is hashed" ex.txt '^trueline-cc: environment: NVCC_PREPEND_FLAGS=-DPRE=1$'
 fi
@@ -109,12 +111,12 @@ contains "-fplugin=foo with -iplugindir: the plugin is <dir>/foo.so" ex.txt "com
 sleep 1.1 # past the memo's 1 s mtime granularity guard
 printf 'int v2;\n' > p.c; gcc -shared -fPIC p.c -o plug/foo.so
 fp gcc "-iplugindir=$T/plug" -fplugin=foo -c a.c > fp2.txt
-check "... a rebuilt plugin changes the fingerprint" bash -c '! cmp -s fp1.txt fp2.txt'
+differ "... a rebuilt plugin changes the fingerprint" "$(cat fp1.txt)" "$(cat fp2.txt)"
 pdir=$(gcc -print-file-name=plugin)
 trueline-cc --trueline-explain --trueline-print-fingerprint gcc -fplugin=nosuchplugin -c a.c >/dev/null 2>ex.txt
 contains "-fplugin=NAME without -iplugindir: looked for in gcc -print-file-name=plugin" ex.txt \
   "component file named by -fplugin: absent|component file named by -fplugin: [0-9a-f]{32} $pdir/nosuchplugin.so"
-lacks "... not as a file named 'nosuchplugin'" ex.txt "nosuchplugin \(memo\)$|nosuchplugin$"
+lacks "... not as a file named 'nosuchplugin'" ex.txt "nosuchplugin \(memo\)$|nosuchplugin$" 'component file named by -fplugin'
 mkdir -p bdir; echo '*cpp_unique_options: + -DFROM_SPECS' > bdir/my.specs
 trueline-cc --trueline-explain --trueline-print-fingerprint gcc "-B$T/bdir/" -specs=my.specs -c a.c >/dev/null 2>ex.txt
 contains "-specs=NAME found in a -B directory, as gcc finds it" ex.txt "component file named by -specs: [0-9a-f]{32} $T/bdir/my.specs"
@@ -124,10 +126,10 @@ contains "-specs=NAME not in gcc's directories: the file as written" ex.txt "com
 
 # --- 4. CCC_OVERRIDE_OPTIONS where it is not folded -------------------------------------------------------
 f0=$(fp gcc -c a.c); f1=$(CCC_OVERRIDE_OPTIONS='#+-DFOO=2' fp gcc -c a.c)
-check "gcc: CCC_OVERRIDE_OPTIONS (not folded) changes the fingerprint" test -n "$f0" -a "$f0" != "$f1"
+differ "gcc: CCC_OVERRIDE_OPTIONS (not folded) changes the fingerprint" "$f0" "$f1"
 if have clang; then
   c0=$(fp clang -c a.c); c1=$(CCC_OVERRIDE_OPTIONS='#+-DFOO=2' fp clang -c a.c)
-  check "clang: folded into the argv instead, the fingerprint is unchanged" test -n "$c0" -a "$c0" = "$c1"
+  same "clang: folded into the argv instead, the fingerprint is unchanged" "$c0" "$c1"
 fi
 if have_nvcc && have clang++ && have ccache; then
   export CCACHE_DIR=$T/ccache-nv
@@ -135,9 +137,9 @@ if have_nvcc && have clang++ && have ccache; then
   trueline-cc ccache nvcc -arch=sm_90 -ccbin clang++ -c foo.cu -o f1.o
   CCC_OVERRIDE_OPTIONS='#+-DFOO=2' trueline-cc --trueline-explain ccache nvcc -arch=sm_90 -ccbin clang++ -c foo.cu -o f2.o 2>ex.txt
   CCC_OVERRIDE_OPTIONS='#+-DFOO=2' nvcc -arch=sm_90 -ccbin clang++ -c foo.cu -o f3.o
-  check "bare nvcc with a clang host applies CCC_OVERRIDE_OPTIONS (oracle)" bash -c 'nm f3.o | grep -q foo_is_two'
+  premise "bare nvcc with a clang host applies CCC_OVERRIDE_OPTIONS (oracle)" bash -c 'nm f3.o | grep -q foo_is_two'
   check "nvcc -ccbin clang++ through ccache: the variable reaches clang (no stale hit)" bash -c 'nm f2.o | grep -q foo_is_two'
   contains "... it is hashed" ex.txt '^trueline-cc: environment: CCC_OVERRIDE_OPTIONS=#\+-DFOO=2$'
-  lacks "... and left in the compiler's environment" ex.txt 'removed from the compiler.s environment: CCC_OVERRIDE_OPTIONS'
+  lacks "... and left in the compiler's environment" ex.txt 'removed from the compiler.s environment: CCC_OVERRIDE_OPTIONS' 'environment: CCC_OVERRIDE_OPTIONS='
   unset CCACHE_DIR
 else skip "nvcc, clang++ or ccache missing: CCC_OVERRIDE_OPTIONS under nvcc"; fi
