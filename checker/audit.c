@@ -164,9 +164,11 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
     struct tl_inputs *in = calloc(1, sizeof *in);
     memset(r, 0, sizeof *r);
     r->policy = p;
+    in->follow_symlinks = o->follow_symlinks;
     tl_inputs_expand(in, o->inputs, o->ninputs);
     r->nfiles = in->n;
     r->skipped_probes = in->skipped_probes;
+    r->skipped_links = in->skipped_links;
     r->files = calloc(in->n ? in->n : 1, sizeof *r->files);
     r->findings = calloc(in->n ? in->n : 1, sizeof *r->findings);
     w->o = o;
@@ -288,6 +290,12 @@ int tl_audit_main(const struct tl_options *o, const struct tl_policy *p)
     if (o->write_baseline && tl_baseline_write(&r, o, o->write_baseline) != 0)
         wrc = -1;
     int status = rc != 0 || wrc != 0 ? 2 : tl_audit_exit_status(&r, o);
+    if (r.nfiles == 0 && !o->allow_empty) {
+        /* a CI gate over an empty or wrong directory must not pass having checked nothing */
+        fprintf(stderr, "trueline-check: no file to check in the inputs given (ELF files, archives, cubins, fatbins); "
+                        "--allow-empty accepts that\n");
+        status = 2;
+    }
     /* An unreadable input is named on stderr too, unless the text report on stdout already said it. */
     int said = strcmp(o->format, "text") == 0 && !o->output;
     for (size_t i = 0; i < r.nfiles && !said; i++)

@@ -40,12 +40,13 @@ static void add_error(struct tl_inputs *out, const char *path, const char *fmt, 
 }
 
 /* Magic numbers that make a file worth checking when found inside a directory. */
+/* 1 when path starts like a file trueline-check reads, 0 when not, -1 (errno set) when it cannot be read. */
 static int interesting_magic(const char *path)
 {
     unsigned char m[8] = { 0 };
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO swapped in after stat() must not block */
     if (fd < 0)
-        return 0;
+        return -1;
     ssize_t n = read(fd, m, sizeof m);
     close(fd);
     if (n >= 4 && memcmp(m, "\177ELF", 4) == 0)
@@ -230,7 +231,7 @@ static size_t count_checkable(const char *path, int depth)
         char *p = tl_asprintf("%s/%s", path, de->d_name);
         struct stat st;
         if (p && lstat(p, &st) == 0)
-            n += S_ISDIR(st.st_mode) ? count_checkable(p, depth + 1) : S_ISREG(st.st_mode) && interesting_magic(p);
+            n += S_ISDIR(st.st_mode) ? count_checkable(p, depth + 1) : S_ISREG(st.st_mode) && interesting_magic(p) == 1;
         free(p);
     }
     closedir(d);
@@ -266,11 +267,19 @@ static void expand_dir(struct tl_inputs *out, const char *path, struct visited *
 
 static void expand_path(struct tl_inputs *out, const char *path, int top, struct visited *dirs)
 {
-    struct stat st;
+    struct stat st, lst;
     if (stat(path, &st) != 0) {
-        if (top)
-            add_error(out, path, "cannot access: %s", strerror(errno));
-        return; /* dangling symlinks inside a tree are not inputs */
+        int e = errno;
+        /* a dangling symlink inside a tree is not an input; anything else that cannot be reached there (a name
+         * over PATH_MAX, a directory without search permission, a link loop) is an input not checked: say so */
+        if (top || !(e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)))
+            add_error(out, path, "cannot access: %s", strerror(e));
+        return;
+    }
+    int is_link = !top && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+    if (S_ISDIR(st.st_mode) && is_link && !out->follow_symlinks) {
+        out->skipped_links++; /* a link to / would scan the whole file system */
+        return;
     }
     if (S_ISDIR(st.st_mode)) {
         if (!top && cmake_probe_dir(path)) {
@@ -287,11 +296,13 @@ static void expand_path(struct tl_inputs *out, const char *path, int top, struct
         return;
     }
     if (!top) {
-        struct stat lst;
         /* A symlink to a file inside the same tree would be checked twice: skip links to regular files. */
-        if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        if (is_link)
             return;
-        if (!interesting_magic(path))
+        int m = interesting_magic(path);
+        if (m < 0)
+            add_error(out, path, "cannot read: %s", strerror(errno));
+        if (m != 1)
             return;
     }
     int ar = is_archive(path);

@@ -17,6 +17,8 @@ struct tl_inputs {
     struct tl_input *v;
     size_t n, cap;
     size_t skipped_probes; /* files under CMake's compiler-probe directories, left out of a directory scan */
+    size_t skipped_links;  /* links to directories a scan did not enter (set follow_symlinks to enter them) */
+    int follow_symlinks;   /* set before tl_inputs_expand */
 };
 
 /* Never fails as a whole: unreadable paths become inputs carrying an error. */

@@ -31,7 +31,7 @@ static const char *lz4_version(char *buf, size_t n)
 enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
        O_DEBUG_DIR, O_RELEASE, O_LIST, O_EXTRACT, O_SYMBOLIZE, O_SM, O_COREDUMP, O_BINARY, O_SOURCE_DIR,
        O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
-       O_TIMEOUT, O_HOST_ONLY };
+       O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS };
 
 /* Every option once: getopt's table and --help both come from here (docs/man/trueline-check.1 documents the
  * same list; tests/suites/cli_docs.sh holds the two together). */
@@ -61,6 +61,8 @@ static const struct opt_doc opt_docs[] = {
     { "debug-dir", required_argument, O_DEBUG_DIR, "DIR", "where separate debug files live (repeatable)" },
     { "release", no_argument, O_RELEASE, NULL, "release audit (e.g. -G device images are findings)" },
     { "host-only", no_argument, O_HOST_ONLY, NULL, "skip device images (fatbins): host checks only, much faster" },
+    { "allow-empty", no_argument, O_ALLOW_EMPTY, NULL, "exit 0 when the inputs hold no file to check (default: 2)" },
+    { "follow-symlinks", no_argument, O_FOLLOW_SYMLINKS, NULL, "follow links to directories in a directory scan" },
     { NULL, required_argument, 'j', "N", "parallel files (default: CPUs)" },
     { "timeout", required_argument, O_TIMEOUT, "S", "give up on one input after S seconds (exit 2; others go on)" },
     { "max-input-mb", required_argument, O_MAX_MB, "N", "refuse to decompress more than N MiB for one section/entry" },
@@ -154,6 +156,8 @@ static int parse_option(struct tl_options *o, int c, const char *arg)
     case O_DEBUG_DIR: return push(&o->debug_dirs, &o->ndebug_dirs, arg);
     case O_RELEASE: o->release = 1; return 0;
     case O_HOST_ONLY: o->host_only = 1; return 0;
+    case O_ALLOW_EMPTY: o->allow_empty = 1; return 0;
+    case O_FOLLOW_SYMLINKS: o->follow_symlinks = 1; return 0;
     case O_LIST: return set_mode(o, TL_MODE_LIST);
     case O_EXTRACT: o->extract_dir = arg; return set_mode(o, TL_MODE_EXTRACT);
     case O_SYMBOLIZE: return set_mode(o, TL_MODE_SYMBOLIZE);
@@ -258,6 +262,13 @@ static int check_format(const struct tl_options *o)
     return 0;
 }
 
+static void free_options(struct tl_options *o)
+{
+    free(o->inputs);
+    free(o->debug_dirs);
+    free(o->binaries);
+}
+
 int main(int argc, char **argv)
 {
     struct tl_options o = { .format = "text", .fail_on = TL_SEV_ERROR, .progress = -1, .color = -1 };
@@ -266,13 +277,14 @@ int main(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "hj:", long_opts, NULL)) != -1)
         if (parse_option(&o, c, optarg) != 0)
-            return 2;
+            return free_options(&o), 2;
     if (check_format(&o) != 0)
-        return 2;
+        return free_options(&o), 2;
     for (int i = optind; i < argc; i++)
         push(&o.inputs, &o.ninputs, argv[i]);
     if (o.ninputs == 0 && o.mode != TL_MODE_LIST_CHECKS) {
         usage(stderr);
+        free_options(&o);
         return 2;
     }
     /* --max-input-mb bounds every decompression (ELF sections, fatbin entries) of every input. */
@@ -280,16 +292,16 @@ int main(int argc, char **argv)
         tl_set_decompress_limit(o.max_input_mb > (SIZE_MAX >> 20) ? SIZE_MAX : (size_t)o.max_input_mb << 20);
     tl_config cfg = { 0 };
     tl_error err;
+    int rc;
     if ((o.config ? tl_config_load_file(&cfg, o.config, &err) : tl_config_load(&cfg, &err)) != 0) {
         fprintf(stderr, "trueline-check: %s\n", err.msg);
-        return 2;
+        rc = 2;
+    } else {
+        struct tl_policy pol = { .cfg = &cfg, .fail_on = o.fail_on, .platform = o.platform, .only = o.only,
+                                 .release = o.release };
+        rc = run_mode(&o, &pol);
     }
-    struct tl_policy pol = { .cfg = &cfg, .fail_on = o.fail_on, .platform = o.platform, .only = o.only,
-                             .release = o.release };
-    int rc = run_mode(&o, &pol);
     tl_config_free(&cfg);
-    free(o.inputs);
-    free(o.debug_dirs);
-    free(o.binaries);
+    free_options(&o);
     return rc;
 }

@@ -23,6 +23,8 @@ struct tl_options {
     int color;                                   /* -1 auto, 0 never, 1 always */
     int release;                                 /* --release */
     int host_only;                               /* --host-only: do not read device images (fatbins) */
+    int allow_empty;                             /* --allow-empty: no file to check is not an error */
+    int follow_symlinks;                         /* --follow-symlinks: a scan enters linked directories */
     int device_only;                             /* --list: read device images only, whatever the input is */
     const char *extract_dir;                     /* --extract DIR */
     const char *location;                        /* --symbolize FILE LOCATION: "kernel+0x90" or a PC */

@@ -13,6 +13,7 @@ struct tl_results {
     size_t suppressed;
     size_t unreadable;                          /* files with f->error */
     size_t skipped_probes;                      /* CMake compiler-probe files a directory scan left out */
+    size_t skipped_links;                       /* links to directories a directory scan did not enter */
     const struct tl_policy *policy;             /* the audit's: configured severities, [report] settings */
 };
 

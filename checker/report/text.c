@@ -29,6 +29,9 @@ int tl_report_text(FILE *out, const struct tl_results *r, const struct tl_option
             r->unreadable);
     if (r->skipped_probes)
         fprintf(out, "; skipped %zu CMake compiler-probe file%s", r->skipped_probes, r->skipped_probes == 1 ? "" : "s");
+    if (r->skipped_links)
+        fprintf(out, "; did not follow %zu link%s to directories (--follow-symlinks)", r->skipped_links,
+                r->skipped_links == 1 ? "" : "s");
     fputc('\n', out);
     return 0;
 }
