@@ -1,7 +1,8 @@
 /* wrapper/hook/note_section.c: the hook preloaded into ccache finds `.note.trueline` without libelf. Its
  * one safety property, checked against the libelf reader on every input: whenever the hook is sure of one
  * compile record, the libelf verifier (wrapper/verify.c) accepts the object for that record's fingerprint
- * and argv hash, i.e. the hook never passes an object the wrapper would reject. */
+ * and argv hashes (ah, and kh when the record has one), i.e. the hook never passes an object the wrapper would
+ * reject. */
 #include "fuzz_util.h"
 #include "hook/note_section.h"
 
@@ -23,9 +24,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tl_hook_read_record(path, &c, &r) == 0 && c.ncompile == 1 && c.compile->fingerprint &&
         c.compile->argv_hash) {
         char *fp = strdup(c.compile->fingerprint), *ah = strdup(c.compile->argv_hash);
+        char *kh = c.compile->key_hash ? strdup(c.compile->key_hash) : NULL;
         tl_verify_result v;
-        if (tl_hook_object_matches(path, fp, ah)) {
-            tl_verify_object(path, fp, ah, NULL, 0, &v);
+        if (tl_hook_object_matches(path, fp, ah, kh)) {
+            tl_verify_expect e = { .fingerprint = fp, .argv_hash = ah, .key_hash = kh };
+            tl_verify_object(path, &e, &v);
             if (v.status != TL_VERIFY_OK) {
                 fprintf(stderr, "hook accepted what libelf rejects: %s\n", v.what);
                 abort();
@@ -33,7 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         free(fp);
         free(ah);
+        free(kh);
     }
-    tl_record_check_end(&c, 1, NULL, NULL, NULL, 0, &r);
+    tl_record_check_end(&c, 1, NULL, &r);
     return 0;
 }
