@@ -53,6 +53,29 @@ PATH="$T/lone:/nonexistent" "$T/lone/ccache" /usr/bin/gcc -c a.c -o lone.o 2>lon
 check "no real ccache on PATH: exit 127, no object" sh -c "[ $rc -eq 127 ] && [ ! -e lone.o ]"
 contains "and the message says which" lone.txt 'ccache: no real ccache on PATH'
 
+# a link named sccache: chained to the real sccache (a private server: own port, own SCCACHE_DIR)
+if have sccache; then
+  REAL_SCCACHE=$(command -v sccache)
+  ln -s "$(command -v trueline-cc)" shim/sccache
+  export SCCACHE_DIR=$T/sccache SCCACHE_SERVER_PORT=$(free_port) SCCACHE_IDLE_TIMEOUT=120
+  trap '"$REAL_SCCACHE" --stop-server >/dev/null 2>&1; rm -rf "$T"' EXIT
+  if "$REAL_SCCACHE" --start-server > sc-server.log 2>&1; then
+    sc_requests() { "$REAL_SCCACHE" --show-stats | awk '/^Compile requests  /{ print $NF }'; }
+    r0=$(sc_requests)
+    PATH=$SHIMPATH sccache gcc -c a.c -o sc.o 2>sc-err.txt; rc=$?
+    check "sccache gcc -c through the link: exit 0, line info and a provenance note (readelf)" \
+      sh -c "[ $rc -eq 0 ] && readelf -S sc.o | grep -q debug_line && readelf -S sc.o | grep -q note.trueline"
+    same "the real sccache server counted the compile" "$(sc_requests)" "$((r0 + 1))"
+    PATH=$SHIMPATH sccache --show-stats > sc-stats.txt 2>&1
+    check "sccache --show-stats through the link is the real one's" grep -q '^Compile requests' sc-stats.txt
+  else
+    skip "sccache server did not start: $(tail -1 sc-server.log)"
+  fi
+  rm shim/sccache
+else
+  skip "sccache not installed: the sccache link is not checked"
+fi
+
 # CMake's launcher: CMAKE_C_COMPILER_LAUNCHER=ccache picks the link
 if have cmake && have make; then
   mkdir -p proj/src && cd proj
