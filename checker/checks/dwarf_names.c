@@ -11,9 +11,9 @@ void tl_sym_names_init(struct tl_sym_names *n, const char *sym)
 {
     memset(n, 0, sizeof *n);
     n->sym = sym;
-    char buf[512];
-    const char *base = tl_clone_base(sym, buf, sizeof buf);
-    n->base = base != sym ? tl_strdup(base) : NULL;
+    /* tl_clone_base's rule, without its buffer's limit: template instances' names run to kilobytes */
+    const char *dot = strchr(sym, '.');
+    n->base = dot && dot != sym ? strndup(sym, (size_t)(dot - sym)) : NULL;
 }
 
 void tl_sym_names_free(struct tl_sym_names *n)

@@ -2,6 +2,7 @@
  * what g++ 12, clang++ 14 and gfortran 12 write (seen with nm and readelf on tests/suites/
  * host_dwarf_symbols_real.sh's fixtures and on jsoncpp); each accepted pair has a rejected neighbour, so that a
  * rule accepting everything fails here. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "checks/dwarf_names.h"
@@ -35,6 +36,18 @@ int main(void)
     UNIT_CHECK(".constprop.0 of a C2 constructor against GCC's C4",
                match("_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEC2IS3_EEPKcRKS3_.constprop.0",
                      "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEC4IS3_EEPKcRKS3_", "basic_string"));
+
+    {   /* a clone of a template instance whose name is longer than any fixed buffer */
+        char sym[4200], linkage[4200];
+        strcpy(linkage, "_ZN6shapes4tpl");
+        size_t n = strlen(linkage);
+        strcpy(linkage + n, "I");
+        for (int i = 0; i < 1000; i++)
+            strcat(linkage, "Li1E");
+        strcat(linkage, "EEvv");
+        snprintf(sym, sizeof sym, "%s.constprop.0", linkage);
+        UNIT_CHECK("clone suffix of a 4 KB name", match(sym, linkage, "tpl"));
+    }
 
     /* GCC's unified constructor and destructor in DWARF, the complete/base/deleting ones as symbols */
     UNIT_CHECK("C1 against C4", match("_ZN6shapes6CircleC1Eid", "_ZN6shapes6CircleC4Eid", "Circle"));
