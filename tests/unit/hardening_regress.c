@@ -35,17 +35,136 @@
 #include "../../fuzz/targets/coredump.c"
 #undef LLVMFuzzerTestOneInput
 
+/* --- what each reader made of a regression input (regress_replay.h compares it with tests/data/regress/expected) */
+
+/* The whole per-input path of trueline-check: "error: ..." for an unreadable input, else every finding. */
+static void describe_load(const uint8_t *data, size_t size, char *out, size_t outn)
+{
+    struct fuzz_file ff;
+    fuzz_file_open(&ff, data, size);
+    struct tl_options o = { .format = "text", .fail_on = TL_SEV_ERROR, .max_input_mb = 256, .timeout_s = 0 };
+    tl_config cfg = { 0 };
+    struct tl_policy pol = { .cfg = &cfg, .fail_on = TL_SEV_ERROR };
+    const char *paths[1] = { ff.path };
+    struct tl_inputs in = { 0 };
+    tl_inputs_expand(&in, paths, 1);
+    for (size_t i = 0; i < in.n && i < 64; i++) {
+        struct tl_file f;
+        struct tl_findings fs = { 0 };
+        tl_load_file(&in.v[i], &o, &f);
+        if (f.error) {
+            appendf(out, outn, "error: %s; ", f.error);
+        } else {
+            for (size_t c = 0; c < tl_ncheck; c++)
+                tl_checks[c]->run(&f, &pol, tl_checks[c]->default_severity ? tl_checks[c]->default_severity
+                                                                            : TL_SEV_INFO, &fs);
+            for (size_t k = 0; k < fs.n; k++)
+                appendf(out, outn, "%s [%s] %s; ", tl_severity_name(fs.v[k].severity), fs.v[k].check,
+                        fs.v[k].message);
+        }
+        tl_findings_free(&fs);
+        tl_file_free(&f);
+    }
+    tl_inputs_free(&in);
+    fuzz_file_close(&ff);
+}
+
+/* lib/elf_file.c: the open, then every section's bytes; a refused section is named with the reason. */
+static void describe_elf(const uint8_t *data, size_t size, char *out, size_t outn)
+{
+    tl_elf e;
+    tl_error err;
+    if (tl_elf_open_mem(&e, "input", data, size, &err) != 0) {
+        appendf(out, outn, "open refused: %s", err.msg);
+        return;
+    }
+    Elf_Scn *scn = NULL;
+    size_t refused = 0;
+    while ((scn = elf_nextscn(e.elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        tl_bytes b;
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        if (tl_elf_section_bytes(&e, scn, &b, &err) == 0)
+            tl_bytes_free(&b);
+        else
+            appendf(out, outn, "section %s refused: %s; ", tl_elf_section_name(&e, &sh), err.msg), refused++;
+    }
+    if (!refused)
+        appendf(out, outn, "every section read");
+    tl_elf_close(&e);
+}
+
+static int count_rows(const struct tl_line_unit *u, const struct tl_line_row *row, void *ctx)
+{
+    (void)u, (void)row;
+    return ++*(size_t *)ctx > 200000;
+}
+
+/* checker/read/line_program.c on the target's input layout: the decoder's status, rows, error record. */
+static void describe_line_program(const uint8_t *data, size_t size, char *out, size_t outn)
+{
+    const uint8_t *part[3];
+    size_t len[3];
+    if (size < 1)
+        return;
+    fuzz_split(data + 1, size - 1, part, len, 3);
+    struct tl_line_sections s = { .line = part[0], .line_n = len[0], .str = len[1] ? part[1] : NULL, .str_n = len[1],
+                                  .line_str = len[2] ? part[2] : NULL, .line_str_n = len[2],
+                                  .addr_size = (data[0] & 1) ? 4 : 8 };
+    size_t rows = 0;
+    tl_error err = { 0 };
+    int rc = tl_line_program_decode(&s, count_rows, &rows, &err);
+    appendf(out, outn, "status %d, %zu rows, error: %s", rc, rows, rc ? err.msg : "none");
+}
+
+/* checker/read/ptx.c: the facts read from the text, or why it is not PTX. */
+static void describe_ptx(const uint8_t *data, size_t size, char *out, size_t outn)
+{
+    struct tl_image im;
+    memset(&im, 0, sizeof im);
+    int rc = tl_ptx_summarize((const char *)data, size, &im);
+    appendf(out, outn, "status %d, sm %u, %u kernels, lineinfo %u, error: %s", rc, im.dev.sm, im.dev.nkernels,
+            (unsigned)im.dev.has_lineinfo, im.dev.error ? im.dev.error : "none");
+    tl_image_free(&im);
+}
+
+static void count_note(tl_note *n, void *ctx)
+{
+    tl_note_free(n);
+    free(n);
+    ++*(size_t *)ctx;
+}
+
+/* lib/note.c: records decoded in each byte order, and the error record. */
+static void describe_note(const uint8_t *data, size_t size, char *out, size_t outn)
+{
+    for (int be = 0; be < 2; be++) {
+        size_t got = 0;
+        tl_error err = { 0 };
+        int rc = tl_note_decode_all(data, size, be, count_note, &got, &err);
+        appendf(out, outn, "%s: status %d, %zu records, error: %s; ", be ? "big-endian" : "little-endian", rc, got,
+                rc ? err.msg : "none");
+    }
+}
+
+static void describe_none(const uint8_t *data, size_t size, char *out, size_t outn)
+{
+    (void)data, (void)size;
+    appendf(out, outn, "replayed");
+}
+
 static const struct regress_target targets[] = {
-    { "elf_file", fuzz_elf_file },
-    { "config", fuzz_config },
-    { "load", fuzz_load },
-    { "line_program", fuzz_line_program },
-    { "fatbin", fuzz_fatbin },
-    { "cubin", fuzz_cubin },
-    { "ptx", fuzz_ptx },
-    { "note", fuzz_note },
-    { "symbols", fuzz_symbols },
-    { "coredump", fuzz_coredump },
+    { "elf_file", fuzz_elf_file, describe_elf },
+    { "config", fuzz_config, describe_none },
+    { "load", fuzz_load, describe_load },
+    { "line_program", fuzz_line_program, describe_line_program },
+    { "fatbin", fuzz_fatbin, describe_load },
+    { "cubin", fuzz_cubin, describe_load },
+    { "ptx", fuzz_ptx, describe_ptx },
+    { "note", fuzz_note, describe_note },
+    { "symbols", fuzz_symbols, describe_none },
+    { "coredump", fuzz_coredump, describe_none },
 };
 
 /* The bounds behind the first fuzz finding (a forged ch_size asked malloc for 4 GiB). */
@@ -70,9 +189,34 @@ static void limits_checks(void)
     tl_deadline_stop();
 }
 
+/* Every line of tests/data/regress/expected names an input that is there (a removed input leaves no promise). */
+static void expected_inputs_exist(void)
+{
+    const char *root = getenv("TRUELINE_ROOT");
+    char path[4096], line[4096], input[8192];
+    snprintf(path, sizeof path, "%s/tests/data/regress/expected", root ? root : ".");
+    FILE *f = fopen(path, "r");
+    UNIT_CHECK("tests/data/regress/expected is readable", f != NULL);
+    if (!f)
+        return;
+    size_t lines = 0, stale = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        line[strcspn(line, "\t\n")] = 0;
+        snprintf(input, sizeof input, "%s/tests/data/regress/%s", root ? root : ".", line);
+        lines++;
+        if (access(input, R_OK) != 0)
+            printf("    no input for the expectation %s\n", line), stale++;
+    }
+    fclose(f);
+    UNIT_CHECK("every expectation names an input", lines > 0 && stale == 0);
+}
+
 int main(void)
 {
     limits_checks();
+    expected_inputs_exist();
     UNIT_CHECK("regression inputs found", regress_replay(targets, sizeof targets / sizeof *targets) > 0);
     UNIT_EXIT();
 }
