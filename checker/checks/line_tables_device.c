@@ -83,19 +83,21 @@ static void cubin_coverage(const struct tl_file *f, const struct tl_image *img, 
                 100.0 * (double)covered / (double)total);
 }
 
-/* A helper is counted by name once per file: a fatbin repeats it in every image that divides 64-bit integers. */
-static int helper_seen(const struct tl_file *f, size_t img, size_t fn)
+/* Helper names already counted in this file: a fatbin repeats a helper in every image that divides 64-bit
+ * integers (thousands of cubins in NVIDIA's libraries), while the distinct helpers are a handful. */
+struct seen_names {
+    const char **v;
+    size_t n, cap;
+};
+
+static int first_sight(struct seen_names *s, const char *name)
 {
-    const char *name = f->devices[img].funcs[fn].name;
-    for (size_t i = 0; i <= img; i++) {
-        const struct tl_image *d = &f->devices[i];
-        if (d->dev.error || d->kind == TL_IMAGE_PTX)
-            continue;
-        for (size_t k = 0; k < (i == img ? fn : d->nfuncs); k++)
-            if (!d->funcs[k].has_lines && strcmp(d->funcs[k].name, name) == 0)
-                return 1;
-    }
-    return 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->v[i], name) == 0)
+            return 0;
+    if (tl_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v) == 0)
+        s->v[s->n++] = name;
+    return 1;
 }
 
 static void report_helpers(const struct tl_file *f, const struct tl_origin_tally *t, struct tl_findings *out)
@@ -114,6 +116,7 @@ void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct
     struct missing *miss = NULL;
     size_t cap = 0;
     struct tl_origin_tally helpers = { 0 };
+    struct seen_names seen = { 0 };
     for (size_t i = 0; i < f->ndevices; i++) {
         const struct tl_image *img = &f->devices[i];
         if (img->dev.error) {
@@ -136,7 +139,7 @@ void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct
             const struct tl_function *fn = &img->funcs[k];
             const struct tl_origin *o = fn->has_lines || fn->is_kernel ? NULL : tl_device_origin(fn->name);
             if (o) { /* nvcc's own helper: counted once per file and name below, never the user's finding */
-                if (!helper_seen(f, i, k))
+                if (first_sight(&seen, fn->name))
                     tl_origin_add(&helpers, o, fn->name);
                 continue;
             }
@@ -162,6 +165,7 @@ void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct
         }
     }
     report_helpers(f, &helpers, out);
+    free(seen.v);
     if (funcs && funcs_lines < funcs)
         tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
                 "device line coverage: %zu of %zu device functions (%.1f%%) in %zu of %zu cubins with line "
