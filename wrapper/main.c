@@ -23,6 +23,7 @@ static void usage(FILE *out)
 {
     fputs("usage: trueline-cc [ccache|sccache] COMPILER ARGS...   (launcher / chained)\n"
           "       nvcc|gcc|g++|cc|c++|clang|clang++ ARGS...        (masquerade: a symlink to trueline-cc)\n"
+          "       ccache|sccache COMPILER ARGS...                 (a symlink named after the cache: chained)\n"
           "options (anywhere, removed before the compiler runs):\n"
           "  --trueline-explain            print the effective argv, folds, forced flags, fingerprint\n"
           "  --trueline-print-fingerprint  print the toolchain fingerprint and exit without compiling\n"
