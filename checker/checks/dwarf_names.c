@@ -139,11 +139,20 @@ static int is_fortran_main(const struct tl_sym_names *sym, const struct tl_sub_n
     return sub->fortran && sub->s->name && strcmp(sym->sym, "MAIN__") == 0;
 }
 
+/* Length of a name without its clone suffix. GCC's LTO partitions give clones their own linkage name
+ * ("..._M_copy...RT0_.isra.0"), whose .cold part is the symbol "..._M_copy...RT0_.isra.0.cold". */
+static size_t base_len(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    return dot && dot != name ? (size_t)(dot - name) : strlen(name);
+}
+
 int tl_names_equal(const struct tl_sym_names *sym, const struct tl_subprogram *s)
 {
-    const char *names[2] = { s->linkage_name, s->name };
+    const char *names[2] = { s->linkage_name, s->name }, *base = sym_base(sym);
+    size_t n = strlen(base);
     for (int i = 0; i < 2; i++)
-        if (names[i] && (strcmp(sym->sym, names[i]) == 0 || strcmp(sym_base(sym), names[i]) == 0))
+        if (names[i] && (strcmp(sym->sym, names[i]) == 0 || (base_len(names[i]) == n && memcmp(base, names[i], n) == 0)))
             return 1;
     return 0;
 }
@@ -164,7 +173,9 @@ int tl_names_match(struct tl_sym_names *sym, struct tl_sub_names *sub)
             sym->have_demangled = 1;
         }
         if (!sub->have_demangled) {
-            sub->demangled = demangled(s->linkage_name);
+            char *unsuffixed = strndup(s->linkage_name, base_len(s->linkage_name));
+            sub->demangled = unsuffixed ? demangled(unsuffixed) : NULL;
+            free(unsuffixed);
             sub->have_demangled = 1;
         }
         return sym->demangled && sub->demangled && strcmp(sym->demangled, sub->demangled) == 0;

@@ -230,6 +230,36 @@ premise "g++ -O2 -g1 builds the library" g++ -std=c++17 -O2 -g1 -fPIC -shared sh
 "$C" --no-color --checks dwarf-symbols g1.so > g1.txt 2>&1; echo $? > g1.rc
 check "g++ -O2 -g1: no dwarf-symbols error" sh -c '[ "$(cat g1.rc)" = 0 ] && grep -q "^1 file(s) checked: 0 error" g1.txt'
 
+# GCC LTO with several partitions: a clone's subprogram carries the clone's linkage name (..._M_copy...
+# .isra.0) and its .cold part is a symbol of its own (..._M_copy....isra.0.cold); jsoncpp at -O3 -flto
+cat > ltomap.cpp <<'CPP'
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+struct Key {
+    std::string s;
+    int n;
+    bool operator<(const Key &o) const { return n < o.n || (n == o.n && s < o.s); }
+};
+struct Val { std::vector<int> v; };
+std::map<Key, Val> copy_tree(const std::map<Key, Val> &m) { std::map<Key, Val> c = m; return c; }
+int main(int argc, char **argv)
+{
+    std::map<Key, Val> m;
+    for (int i = 0; i < argc * 10; i++) m[Key{argv[0], i}].v.push_back(i);
+    std::printf("%zu\n", copy_tree(m).size());
+    return 0;
+}
+CPP
+if g++ -std=c++17 -flto -flto-partition=max -O3 -g ltomap.cpp -o ltomap 2>/dev/null &&
+   readelf --debug-dump=info ltomap | grep -Eq 'DW_AT_linkage_name.*_M_copy.*\.isra\.[0-9]+$' &&
+   has_sym ltomap '_M_copy.*\.isra\.[0-9]+\.cold$'; then
+  "$C" --no-color --checks dwarf-symbols ltomap > lto.txt 2>&1; echo $? > lto.rc
+  check "g++ -flto: a clone's .cold part against the clone's own linkage name is no error" \
+    sh -c '[ "$(cat lto.rc)" = 0 ] && grep -q "^1 file(s) checked: 0 error" lto.txt'
+else skip "g++ -flto gave no clone with its own linkage name here"; fi
+
 # GNU TM: the transaction clone (_ZGTt...) of a transaction_safe function
 cat > tm.cpp <<'CPP'
 static int counter;

@@ -49,6 +49,15 @@ int main(void)
         UNIT_CHECK("clone suffix of a 4 KB name", match(sym, linkage, "tpl"));
     }
 
+    /* GCC's LTO partitions name a clone's subprogram with its suffix; its .cold part is a symbol of its own */
+    UNIT_CHECK("LTO: clone's .cold part against the clone's linkage name",
+               match("_ZNSt8_Rb_treeIiiSt9_IdentityIiESt4lessIiESaIiEE7_M_copyILb0ENS5_11_Alloc_nodeEEEPSt13_Rb_tree_nodeIiESA_PSt18_Rb_tree_node_baseRT0_.isra.0.cold",
+                     "_ZNSt8_Rb_treeIiiSt9_IdentityIiESt4lessIiESaIiEE7_M_copyILb0ENS5_11_Alloc_nodeEEEPSt13_Rb_tree_nodeIiESA_PSt18_Rb_tree_node_baseRT0_.isra.0",
+                     "_M_copy"));
+    UNIT_CHECK("LTO: a C2 constructor's clone against the C4 clone",
+               match("_ZN6shapes6CircleC2Eid.constprop.0", "_ZN6shapes6CircleC4Eid.constprop.0", "Circle"));
+    UNIT_CHECK("LTO: another function's clone", !match("_Z3fooi.isra.0", "_Z3bari.isra.0", "bar"));
+
     /* GCC's unified constructor and destructor in DWARF, the complete/base/deleting ones as symbols */
     UNIT_CHECK("C1 against C4", match("_ZN6shapes6CircleC1Eid", "_ZN6shapes6CircleC4Eid", "Circle"));
     UNIT_CHECK("C2 against C4", match("_ZN6shapes6CircleC2Eid", "_ZN6shapes6CircleC4Eid", "Circle"));
