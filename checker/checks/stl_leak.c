@@ -1,7 +1,8 @@
 /* stl-leak: what a shared object or executable exports of the C++ standard library (defined .dynsym entries
  * with default or protected visibility), sorted by where it comes from (checks/stl_symbols.c):
  *   - the C++ runtime's own definitions: a statically linked libstdc++ whose symbols are not hidden; other
- *     libraries and the program bind to this copy instead of the system's (an error);
+ *     libraries and the program bind to this copy instead of the system's (an error); in a file that also
+ *     uses libstdc++.so, a supplement linked in beside it (devtoolset's libstdc++_nonshared.a: a warning);
  *   - std:: templates instantiated over the file's own types (std::vector<Foo>, typeinfo for
  *     std::enable_shared_from_this<Foo>): normal C++ that only makes the dynamic symbol table bigger and
  *     interposable (info);
@@ -35,6 +36,18 @@ static int is_runtime_itself(const struct tl_file *f)
     for (size_t i = 0; f->soname && RUNTIME_SONAMES[i]; i++)
         if (strncmp(f->soname, RUNTIME_SONAMES[i], strlen(RUNTIME_SONAMES[i])) == 0)
             return 1;
+    return 0;
+}
+
+/* Does the file reference the C++ runtime's shared library (versioned references to libstdc++.so.6 or libc++)?
+ * Then what it exports of the runtime is a supplement linked in beside it, not a whole static copy. */
+static int links_runtime_dynamically(const struct tl_file *f)
+{
+    for (size_t i = 0; i < f->ndynsyms; i++) {
+        const char *lib = f->dynsyms[i].defined ? NULL : f->dynsyms[i].version_file;
+        if (lib && (strncmp(lib, "libstdc++.so", 12) == 0 || strncmp(lib, "libc++.so", 9) == 0))
+            return 1;
+    }
     return 0;
 }
 
@@ -102,13 +115,19 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
             add(&own, s->name);
         else if (o == TL_STL_STD)
             add(&std_only, s->name);
+        /* the file's API: its own functions and its instantiations over its own types. A linked-in libstdc++
+         * (or devtoolset's supplement of one) instantiates both string ABIs by design */
+        if (o != TL_STL_NONE && o != TL_STL_OWN)
+            continue;
         if (cx.new_abi && !new_abi++)
             new_ex = s->name;
         if (cx.old_abi && !old_abi++)
             old_ex = s->name;
     }
-    if (abi.n) {
-        /* the ABI runtime's own symbols settle it: libstdc++ (or libc++abi) is linked in and exported */
+    int dynamic = links_runtime_dynamically(f), whole_copy = abi.n && !dynamic;
+    enum tl_severity below = sev == TL_SEV_ERROR ? TL_SEV_WARNING : sev;
+    if (whole_copy) {
+        /* the ABI runtime's own symbols and no libstdc++.so.6 to get them from: libstdc++ is linked in whole */
         char *ex = examples(&abi, &lib, EXAMPLES), *first = tl_demangle(abi.ex[0]);
         tl_emit(out, "stl-leak", sev, f->display, first,
                 "link with -Wl,--exclude-libs,ALL (or link libstdc++ dynamically), or export only your API through a "
@@ -120,10 +139,23 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
                 abi.n + lib.n, abi.n, lib.n, ex, std_only.n);
         free(ex);
         free(first);
+    } else if (abi.n || (lib.n && dynamic)) {
+        /* libstdc++.so.6 is used, yet part of a newer one is linked in: devtoolset/gcc-toolset's
+         * libstdc++_nonshared.a, which manylinux2014 toolchains link into every C++ library on purpose */
+        char *ex = examples(&abi, &lib, EXAMPLES), *first = tl_demangle(abi.n ? abi.ex[0] : lib.ex[0]);
+        tl_emit(out, "stl-leak", below, f->display, first,
+                "hide them with -Wl,--exclude-libs,libstdc++_nonshared.a (or -Wl,--exclude-libs,ALL)",
+                "exports %zu symbol(s) that the C++ runtime defines (%zu of its ABI runtime, %zu compiled std:: "
+                "definitions), such as %s, although it links libstdc++.so dynamically: a statically linked "
+                "supplement of a newer libstdc++ (devtoolset/gcc-toolset's libstdc++_nonshared.a) whose symbols "
+                "are not hidden",
+                abi.n + lib.n, abi.n, lib.n, ex);
+        free(ex);
+        free(first);
     } else if (lib.n) {
         /* without the ABI runtime this may also be the file's own non-template code declared in namespace std */
         char *ex = examples(&lib, NULL, EXAMPLES), *first = tl_demangle(lib.ex[0]);
-        tl_emit(out, "stl-leak", sev == TL_SEV_ERROR ? TL_SEV_WARNING : sev, f->display, first,
+        tl_emit(out, "stl-leak", below, f->display, first,
                 "link with -Wl,--exclude-libs,ALL if libstdc++ is linked statically; keep your own code out of "
                 "namespace std",
                 "exports %zu non-template std:: definition(s) with global binding, such as %s: compiled "
@@ -138,7 +170,7 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
                 "exports %zu std:: template instantiation(s) over its own types, such as %s", own.n, ex);
         free(ex);
     }
-    if (std_only.n && !abi.n) {
+    if (std_only.n && !whole_copy) {
         char *ex = examples(&std_only, NULL, 1);
         tl_emit(out, "stl-leak", TL_SEV_INFO, f->display, NULL, HIDE_HINT,
                 "exports %zu std:: template instantiation(s) and inline function(s) over standard and builtin types "
@@ -146,7 +178,7 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
                 std_only.n, ex);
         free(ex);
     }
-    if (new_abi && old_abi && !abi.n) /* a linked-in libstdc++ defines both ABIs' strings by design */
+    if (new_abi && old_abi)
         tl_emit(out, "stl-leak", TL_SEV_WARNING, f->display, NULL,
                 "build every part with the same _GLIBCXX_USE_CXX11_ABI value",
                 "dual-ABI mix in the exported API: %s uses std::__cxx11, %s uses the old-ABI std::string/std::list",

@@ -120,3 +120,37 @@ if have valgrind && [ -z "${TRUELINE_SANITIZED:-}" ]; then
 else
   skip "valgrind missing (or a sanitized build)"
 fi
+
+# dual-ABI mix: one library whose API takes std::string in both ABIs (one TU built with the old one)
+printf '#include <string>\nstd::string name_new(const std::string &s) { return s + "1"; }\n' > abi_new.cpp
+printf '#include <string>\nstd::string name_old(const std::string &s) { return s + "0"; }\n' > abi_old.cpp
+g++ -O1 -fPIC -c abi_new.cpp -o abi_new.o && g++ -O1 -fPIC -D_GLIBCXX_USE_CXX11_ABI=0 -c abi_old.cpp -o abi_old.o &&
+  g++ -shared -o libabimix.so abi_new.o abi_old.o && g++ -shared -o libabione.so abi_new.o
+check "dual-ABI fixture: its API names both std::__cxx11::basic_string and the old std::string (nm -D)" sh -c '
+  nm -D --defined-only libabimix.so | c++filt | grep -q "name_new(std::__cxx11::basic_string" &&
+  nm -D --defined-only libabimix.so | c++filt | grep -q "name_old(std::basic_string<char"'
+"$C" --no-color --checks stl-leak libabimix.so libabione.so >abi.txt 2>&1
+contains "dual-ABI mix in the exported API: warning naming both functions" abi.txt \
+  '^libabimix\.so: warning \[stl-leak\] dual-ABI mix in the exported API: _Z8name_new.* uses std::__cxx11, _Z8name_old.* uses the old-ABI'
+lacks "one ABI only: no dual-ABI warning" abi.txt '^libabione\.so: .*dual-ABI'
+
+# A supplement of libstdc++ linked statically beside libstdc++.so.6, the way devtoolset/gcc-toolset (manylinux2014)
+# links libstdc++_nonshared.a: its libstdc++.so is a linker script naming both. Here the archive holds libstdc++.a's
+# thread.o, so the library exports std::thread's compiled code while it needs libstdc++.so.6.
+A=$(g++ -print-file-name=libstdc++.a)
+mkdir -p sup
+if [ -f "$A" ] && (cd sup && ar x "$A" thread.o 2>/dev/null && ar rcs libsupp.a thread.o) &&
+  printf 'INPUT(%s/sup/libsupp.a %s)\n' "$PWD" "$(g++ -print-file-name=libstdc++.so.6)" >sup/libstdc++.so &&
+  printf '#include <thread>\nint run_two() { int x = 0; std::thread t([&] { x = 2; }); t.join(); return x; }\n' >thr.cpp &&
+  g++ -O1 -fPIC -shared thr.cpp -o libthr.so -Lsup; then
+  truth_lib=$(readelf --dyn-syms -W libthr.so | awk '$7 != "UND" && $5 == "GLOBAL" && ($6 == "DEFAULT" || $6 == "PROTECTED") {
+    sub(/@.*/, "", $8); print $8 }' | grep -E '^_Z(T[VIST])?N?[VKRO]*(St|9__gnu_cxx)' | c++filt | sed 's/(.*//' | grep -vc '<')
+  check "supplement fixture: needs libstdc++.so.6 and exports $truth_lib non-template std:: definitions (readelf)" \
+    sh -c "readelf -d libthr.so | grep -q 'NEEDED.*libstdc++.so.6' && [ $truth_lib -gt 3 ]"
+  "$C" --no-color --checks stl-leak libthr.so >thr.txt 2>&1
+  contains "supplement of libstdc++ beside libstdc++.so.6: a warning with readelf's count ($truth_lib)" thr.txt \
+    "^libthr\\.so: warning \\[stl-leak\\] .*exports $truth_lib symbol\\(s\\) that the C\\+\\+ runtime defines .*although it links libstdc\\+\\+\\.so dynamically"
+  lacks "... not the error of a whole static libstdc++" thr.txt '^libthr\.so: error'
+else
+  skip "no libstdc++.a with thread.o: supplement case"
+fi
