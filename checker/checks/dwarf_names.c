@@ -11,9 +11,10 @@ void tl_sym_names_init(struct tl_sym_names *n, const char *sym)
 {
     memset(n, 0, sizeof *n);
     n->sym = sym;
-    /* tl_clone_base's rule, without its buffer's limit: template instances' names run to kilobytes */
-    const char *dot = strchr(sym, '.');
-    n->base = dot && dot != sym ? strndup(sym, (size_t)(dot - sym)) : NULL;
+    /* tl_clone_base's rule, without its buffer's limit (template instances' names run to kilobytes), and a
+     * symbol version: .symver makes the local symbol "tr_break@GLIBC_2.2.5" of the function tr_break (glibc) */
+    size_t len = strcspn(sym, ".@");
+    n->base = len && sym[len] ? strndup(sym, len) : NULL;
 }
 
 void tl_sym_names_free(struct tl_sym_names *n)

@@ -9,7 +9,8 @@
 /* A symbol's names, each worked out at most once (ICF puts thousands of symbols on one address). */
 struct tl_sym_names {
     const char *sym;  /* as in the symbol table */
-    char *base;       /* without a GCC clone suffix (.isra.0, .constprop.0, .part.0, .cold); NULL: as sym */
+    char *base;       /* without a GCC clone suffix (.isra.0, .constprop.0, .part.0, .cold) or a symbol
+                       * version (@GLIBC_2.2.5, @@V2); NULL: as sym */
     char *demangled;  /* of base, with parameters; NULL when not C++ or not needed yet */
     char *stem;       /* unqualified name without template arguments ("bump", "operator()", "~Circle") */
     unsigned have_demangled : 1, have_stem : 1;
@@ -32,7 +33,8 @@ void tl_sub_names_free(struct tl_sub_names *n);
 int tl_names_equal(const struct tl_sym_names *sym, const struct tl_subprogram *s);
 
 /* 1 when the subprogram describes the function the symbol names:
- * - its DW_AT_linkage_name (DW_AT_MIPS_linkage_name) is the symbol, without a clone suffix or with;
+ * - its DW_AT_linkage_name (DW_AT_MIPS_linkage_name) is the symbol, without a clone suffix or symbol version
+ *   or with;
  * - both are C++ and demangle alike: GCC names the unified constructor and destructor (C4, D4) in DWARF and
  *   emits the complete, base, allocating and deleting ones (C1, C2, C3, D0, D1, D2) as symbols;
  * - it has no linkage name (C, gcc -g1, GCC's entities with local types: lambdas, local classes, templates over

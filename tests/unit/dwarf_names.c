@@ -38,7 +38,7 @@ int main(void)
                      "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEC4IS3_EEPKcRKS3_", "basic_string"));
 
     {   /* a clone of a template instance whose name is longer than any fixed buffer */
-        char sym[4200], linkage[4200];
+        char linkage[4200], sym[sizeof linkage + 16]; /* room for the suffix whatever the name's length */
         strcpy(linkage, "_ZN6shapes4tpl");
         size_t n = strlen(linkage);
         strcpy(linkage + n, "I");
@@ -48,6 +48,10 @@ int main(void)
         snprintf(sym, sizeof sym, "%s.constprop.0", linkage);
         UNIT_CHECK("clone suffix of a 4 KB name", match(sym, linkage, "tpl"));
     }
+
+    UNIT_CHECK("symbol version of a .symver compat symbol", match("tr_break@GLIBC_2.2.5", NULL, "tr_break"));
+    UNIT_CHECK("default symbol version", match("_Z3fooi@@V2", "_Z3fooi", "foo"));
+    UNIT_CHECK("symbol version of another function", !match("tr_break@GLIBC_2.2.5", NULL, "tr_brake"));
 
     /* GCC's LTO partitions name a clone's subprogram with its suffix; its .cold part is a symbol of its own */
     UNIT_CHECK("LTO: clone's .cold part against the clone's linkage name",
