@@ -78,6 +78,16 @@ no_line_errors() {
   fi
   return 0
 }
+# no_dwarf_errors FILE...: dwarf-symbols finds nothing wrong in a clean build (ranges of .cold parts on units
+# whose DW_AT_low_pc is 0, type units, split DWARF)
+no_dwarf_errors() {
+  local out
+  out=$("$C" --no-color --checks dwarf-symbols "$@" 2>&1)
+  if echo "$out" | grep -Eq '(error|warning) \[dwarf-symbols\]'; then
+    echo "$out" | grep -E '(error|warning) \[' | head -5 | sed 's/^/    | /' >&"$TL_VERDICT_FD"; return 1
+  fi
+  return 0
+}
 json_has() { # FILE EXPR over h (host image) and f (file record)
   "$C" --format json --checks line-tables,dwarf-symbols "$1" | python3 -c "
 import json, sys; f = json.load(sys.stdin)['files'][0]; h = f['images'][0]; sys.exit(0 if ($2) else 1)"; }
@@ -93,6 +103,7 @@ variant() {
   check "$v: shapes.o line rows = readelf's (via libgeo.so)" same_lines "$v" "$v/shapes.o" truth-obj readelf "$v/libgeo.so" "$v/shapes.o"
   check "$v: checksum.o line rows = readelf's (via libgeo.so)" same_lines "$v" "$v/checksum.o" truth-obj readelf "$v/libgeo.so" "$v/checksum.o"
   check "$v: no line-tables error, DWARF read" no_line_errors "$v/libgeo.so" "$v/demo" "$v"/*.o
+  check "$v: no dwarf-symbols error" no_dwarf_errors "$v/libgeo.so" "$v/demo" "$v"/*.o
 }
 
 variant gcc-O2 gcc g++ -O2 -g

@@ -14,6 +14,7 @@ are absolute). Rows are readelf --debug-dump=decodedline's; a row with a line nu
 the next row of its sequence (the "-" row ends a sequence), as addr2line reads them. A function has line rows
 when one such range overlaps it. Names are printed mangled; the report side demangles through c++filt so both
 sides print the same spelling (c++filt for both)."""
+import bisect
 import json
 import re
 import subprocess
@@ -56,7 +57,20 @@ def ranges(readelf, path):
         if prev is not None and prev[1] != 0 and addr > prev[0]:
             rs.append((prev[0], addr))
         prev = None if m.group(2) == '-' else (addr, int(m.group(2)))
-    return rs
+    # merged into disjoint ranges, so that each function is one binary search (large libraries)
+    merged = []
+    for a, b in sorted(rs):
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return merged
+
+
+def covered(rs, lo, hi):
+    """Does a range of rs (disjoint, sorted) overlap [lo, hi)?"""
+    k = bisect.bisect_right(rs, [lo, float('inf')]) - 1
+    return (k >= 0 and rs[k][1] > lo) or (k + 1 < len(rs) and rs[k + 1][0] < hi)
 
 
 def demangle(names):
@@ -71,7 +85,7 @@ def truth(readelf, path, objs):
     own = {n for o in objs for _, _, n in functions(readelf, o)}
     with_rows, none = 0, []
     for lo, size, name in functions(readelf, path):
-        if any(a < lo + size and b > lo for a, b in rs):
+        if covered(rs, lo, lo + size):
             with_rows += 1
         elif not objs or name in own:
             none.append(name)
@@ -84,7 +98,7 @@ def truth_obj(readelf, linked, obj):
     rs = ranges(readelf, linked)
     placed = {}
     for lo, size, name in functions(readelf, linked):
-        placed[name] = placed.get(name, False) or any(a < lo + size and b > lo for a, b in rs)
+        placed[name] = placed.get(name, False) or covered(rs, lo, lo + size)
     with_rows, none = 0, []
     for _, _, name in functions(readelf, obj):
         if placed.get(name):
