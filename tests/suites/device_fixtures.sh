@@ -181,10 +181,14 @@ contains "cuda-arch: a bad policy value is named" arch6.txt "sass = 'banana' is 
 ver=$(strings -a none.o | grep -o 'release [0-9]*\.[0-9]*, V[0-9.]*' | head -1)
 if [ -n "$ver" ]; then
   old=$(echo "$ver" | sed -E 's/release [0-9]+\.[0-9]+, V[0-9]+\.[0-9]+/release 11.9, V11.9/')
+  # both places a ptxas 13 cubin states its release: the tkinfo string and the cuinfo note (type 1000, version 2,
+  # u32 release x10 after the SM), which is what cuobjdump prints
   python3 - "$ver" "$old" <<'PY'
-import sys
-d = open("none.o", "rb").read()
-open("none_old.o", "wb").write(d.replace(sys.argv[1].encode(), sys.argv[2].encode()))
+import re, sys
+d = open("none.o", "rb").read().replace(sys.argv[1].encode(), sys.argv[2].encode())
+d = re.sub(rb"(\xe8\x03\x00\x00NVIDIA Corp\x00\x02\x00.\x00)\x82\x00\x00\x00", lambda m: m.group(1) + b"\x77\x00\x00\x00", d,
+           flags=re.S)
+open("none_old.o", "wb").write(d)
 PY
   # one artifact, two containers: fatbin sections are plain concatenations of containers (docs/cuda-formats.md)
   objcopy -O binary --only-section=.nv_fatbin none_old.o old.fatbin
