@@ -1,5 +1,4 @@
 #include "checks/dwarf_names.h"
-#include "checks/host_util.h"
 
 #include <ctype.h>
 #include <demangle.h>

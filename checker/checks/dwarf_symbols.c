@@ -1,6 +1,7 @@
 /* dwarf-symbols: the DWARF describes the code that is really there. Both directions, matched by address
- * (section + offset in relocatable objects) and by name (linkage name; DW_AT_name for C), sizes compared.
- * A stale object or a poisoned cache shows up as subprograms without symbols and symbols without subprograms. */
+ * (section + offset in relocatable objects) and by name (checks/dwarf_names.c), sizes compared. A stale object,
+ * a poisoned cache or a debug file of another build shows up as a subprogram named for another function than
+ * the symbol at its address, or as a subprogram at an address where no function starts. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
