@@ -82,9 +82,13 @@ static const char *container_name(const struct tl_image *v, size_t i, size_t j, 
         for (size_t m = 0; m < v[k].nfuncs && !kernel; m++)
             if (v[k].funcs[m].is_kernel)
                 kernel = v[k].funcs[m].name;
-    snprintf(buf, n, "%s[%u]%s%s%s", v[i].dev.section && strcmp(v[i].dev.section, "__nv_relfatbin") == 0
-             ? "relfatbin" : "fatbin", v[i].dev.container, kernel ? " (kernel " : "", kernel ? kernel : "",
-             kernel ? ")" : "");
+    /* a standalone .cubin file is its own container, without a fatbin around it */
+    if (!v[i].dev.section && v[i].label && strncmp(v[i].label, "cubin ", 6) == 0)
+        snprintf(buf, n, "cubin%s%s%s", kernel ? " (kernel " : "", kernel ? kernel : "", kernel ? ")" : "");
+    else
+        snprintf(buf, n, "%s[%u]%s%s%s", v[i].dev.section && strcmp(v[i].dev.section, "__nv_relfatbin") == 0
+                 ? "relfatbin" : "fatbin", v[i].dev.container, kernel ? " (kernel " : "", kernel ? kernel : "",
+                 kernel ? ")" : "");
     return buf;
 }
 

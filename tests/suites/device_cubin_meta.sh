@@ -66,7 +66,7 @@ if have_nvcc; then
   printf '[cuda-arch]\nsass = sm_100a\n' > a100.ini
   "$C" --no-color --config a100.ini --checks cuda-arch "$D/nvasm_sm100a.cubin" "$D/nvasm_sm100.cubin" >ca.txt 2>&1
   lacks "cuda-arch: sass = sm_100a met by the nvasm_internal sm_100a cubin" ca.txt 'nvasm_sm100a\.cubin: error'
-  contains "cuda-arch: ... and not by the sm_100 one" ca.txt 'nvasm_sm100\.cubin: error \[cuda-arch\] .*lacks SASS for sm_100a'
+  contains "cuda-arch: ... and not by the sm_100 one" ca.txt 'nvasm_sm100\.cubin: error \[cuda-arch\] cubin \(kernel [^)]+\) lacks SASS for sm_100a'
 
   # mixed-toolchain: an nvasm_internal 12.9 cubin next to one of this nvcc in one fatbin
   nvcc -cubin -arch=sm_90 -o k90.cubin k.cu &&
