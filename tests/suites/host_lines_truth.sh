@@ -243,6 +243,16 @@ CU
         "readelf --debug-dump=decodedline k75.cubin 2>/dev/null | grep -Eq '^k\\.cu +$line +' && \
          $C --symbolize k75.cubin ${k#*:}+0x0 | grep -q 'k\\.cu:$line in'"
     done
+    # relocatable device code inside a host object: the same REL line relocations, in a fatbin
+    if nvcc -lineinfo -rdc=true -c -arch=sm_75 k.cu -o k75rdc.o >>nvcc.log 2>&1; then
+      "$C" --list k75rdc.o >k75rdc.list 2>&1
+      contains "rdc object sm_75: its relocatable cubin has lineinfo=yes" k75rdc.list 'relfatbin.* sm_75 .*lineinfo=yes.*relocatable'
+      "$C" --no-color --checks line-tables k75rdc.o >k75rdc.txt 2>&1
+      contains "rdc object sm_75: audited (the premise of the next check)" k75rdc.txt '^1 file\(s\) checked'
+      lacks "rdc object sm_75: no device function reported without line rows" k75rdc.txt 'device function has no line rows'
+    else
+      fail "nvcc -rdc=true -c -arch=sm_75 failed"
+    fi
   else
     skip "nvcc cannot build for sm_75 (needed for a REL cubin)"
   fi
