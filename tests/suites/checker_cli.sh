@@ -7,9 +7,12 @@ printf 'garbage' > "$T/bad.o"
 
 trueline-check "$T/a.o" "$T/bad.o" "$T/missing.o" >"$T/out" 2>"$T/err"; rc=$?
 check "unreadable inputs give exit 2" [ $rc -eq 2 ]
-contains "bad file named with the reason" "$T/err" "bad.o: not an ELF file"
-contains "missing file named" "$T/err" "missing.o: cannot access"
+# the text report names an unreadable input (stderr repeats it only when the report is not text on stdout)
+contains "bad file named with the reason" "$T/out" "bad\.o: error: cannot read: not an ELF file"
+contains "missing file named" "$T/out" "missing\.o: error: cannot read: cannot access"
 contains "the good file is still checked" "$T/out" "3 file\(s\) checked"
+trueline-check --format json "$T/a.o" "$T/bad.o" >"$T/out" 2>"$T/err"; rc=$?
+contains "json report: the unreadable file is named on stderr too" "$T/err" "^trueline-check: .*bad\.o: not an ELF file"
 
 mkdir -p "$T/tree/sub" && cp "$T/a.o" "$T/tree/sub/" && ln -s .. "$T/tree/sub/loop" && printf 'text' > "$T/tree/readme"
 ar rcs "$T/tree/liba.a" "$T/a.o"

