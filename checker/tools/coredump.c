@@ -2,6 +2,7 @@
  * faulting (or, for a user-triggered dump, every) warp's kernel + offset and source line with its inline chain.
  * A core that cannot be read is reported (file and reason) with exit status 2; the other cores are still read. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,29 @@
 #define TL_STR_(x) #x
 #define TL_STR(x) TL_STR_(x)
 #include "tools/tools.h"
+
+/* Frames are only what the dump supports. A return address follows a call instruction, so it lies inside a
+ * function of a loaded image and never at a function's first instruction; the first one that does not ends
+ * the shown stack, with the reason, instead of being printed as a frame (a trap such as a device assert can
+ * leave stale call-return state for some lanes: cuda-gdb then prints addresses such as 0x7f08 as frames). */
+static void trust_callers(struct cd_stop *s)
+{
+    s->ntrusted = s->ncallers;
+    for (size_t k = 0; k < s->ncallers; k++) {
+        const struct cd_where *cw = &s->caller_where[k];
+        if (!cw->found)
+            s->stack_end = tl_asprintf("the next return address, 0x%" PRIx64 ", lies in no device image of the core: "
+                                       "the dump's call-return state ends the stack here", cw->pc);
+        else if (cw->offset == 0)
+            s->stack_end = tl_asprintf("the next return address, 0x%" PRIx64 ", is the first instruction of %s, which "
+                                       "no call returns to: the dump's call-return state ends the stack here",
+                                       cw->pc, cw->name ? cw->name : "a function");
+        if (s->stack_end) {
+            s->ntrusted = k;
+            return;
+        }
+    }
+}
 
 static void resolve_lines(struct cd_images *im, const struct tl_options *o, struct cd_where *w, size_t *lookups)
 {
@@ -49,6 +73,7 @@ static int one_core(FILE *out, struct tl_jw *jw, const char *path, const struct 
             cd_resolve_where(im, &c, s, s->callers[k].return_va, &s->caller_where[k]);
             resolve_lines(im, o, &s->caller_where[k], &lookups);
         }
+        trust_callers(s);
     }
     if (rc == 0) {
         if (!jw && !first)

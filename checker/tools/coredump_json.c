@@ -95,7 +95,7 @@ static void stop(struct tl_jw *w, const struct cd_stop *s)
     }
     where(w, &s->where);
     tl_jw_array(w, "callers");
-    for (size_t k = 0; k < s->ncallers; k++) {
+    for (size_t k = 0; k < s->ntrusted; k++) {
         tl_jw_object(w, NULL);
         tl_jw_strf(w, "return_pc", "0x%" PRIx64, s->callers[k].return_va);
         tl_jw_uint(w, "level", s->callers[k].level);
@@ -103,6 +103,7 @@ static void stop(struct tl_jw *w, const struct cd_stop *s)
         tl_jw_end(w);
     }
     tl_jw_end(w);
+    tl_jw_str(w, "stack_end", s->stack_end);
     tl_jw_array(w, "warps");
     for (size_t i = 0; i < s->nmembers; i++)
         member(w, &s->members[i]);

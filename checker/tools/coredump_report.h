@@ -56,6 +56,8 @@ struct cd_stop {
     /* Callers when the lanes are inside non-inlined calls (.cudbg.bt of the group's first lane). */
     const struct tl_cd_bt *callers; size_t ncallers;
     struct cd_where *caller_where;           /* ncallers entries, resolved like `where` */
+    size_t ntrusted;                         /* callers shown: those before the first the dump cannot support */
+    char *stack_end;                         /* why the shown stack ends before ncallers, or NULL */
 };
 
 struct cd_report {

@@ -276,6 +276,7 @@ void cd_report_free(struct cd_report *r)
         for (size_t k = 0; k < r->stops[i].ncallers; k++)
             where_free(&r->stops[i].caller_where[k]);
         free(r->stops[i].caller_where);
+        free(r->stops[i].stack_end);
         free(r->stops[i].members);
     }
     free(r->stops);

@@ -116,16 +116,14 @@ static void print_stop(FILE *out, const struct cd_report *r, const struct cd_sto
     size_t no = 0;
     if (w->found)
         print_lines(out, w, &no);
-    for (size_t k = 0; k < s->ncallers; k++) {
+    for (size_t k = 0; k < s->ntrusted; k++) {
         const struct cd_where *cw = &s->caller_where[k];
-        if (cw->found)
-            fprintf(out, "  called from %s + %" PRIu64 " (return address 0x%" PRIx64 ")  [%s, module %zu of context "
-                    "%zu]\n", cw->name, cw->offset, cw->pc, cw->section, cw->module_row, cw->ctx_row);
-        else
-            fprintf(out, "  called from 0x%" PRIx64 " (return address in no device image of the core)\n", cw->pc);
-        if (cw->found)
-            print_lines(out, cw, &no);
+        fprintf(out, "  called from %s + %" PRIu64 " (return address 0x%" PRIx64 ")  [%s, module %zu of context "
+                "%zu]\n", cw->name, cw->offset, cw->pc, cw->section, cw->module_row, cw->ctx_row);
+        print_lines(out, cw, &no);
     }
+    if (s->stack_end)
+        fprintf(out, "  stack ends: %s\n", s->stack_end);
 }
 
 int cd_emit_text(FILE *out, const struct cd_report *r, const struct tl_options *o)

@@ -71,10 +71,26 @@ const tl_elf *cd_image_elf(struct cd_images *im, const struct tl_cd_module *m)
     return NULL;
 }
 
-char *cd_demangle(const char *mangled)
+static char *demangle_one(const char *mangled)
 {
     char *d = strncmp(mangled, "_Z", 2) == 0 ? cplus_demangle(mangled, DMGL_PARAMS | DMGL_ANSI) : NULL;
     return d ? d : strdup(mangled);
+}
+
+/* A __noinline__ device function is compiled once per kernel that calls it, and its symbol joins the two
+ * mangled names: `$<kernel>$<function>`. It reads as cuda-gdb prints it, `function [clone kernel]`. */
+char *cd_demangle(const char *mangled)
+{
+    const char *second = mangled[0] == '$' ? strchr(mangled + 1, '$') : NULL;
+    if (!second || second == mangled + 1 || !second[1])
+        return demangle_one(mangled);
+    char *kernel_m = strndup(mangled + 1, (size_t)(second - mangled - 1));
+    char *kernel = kernel_m ? demangle_one(kernel_m) : NULL, *fn = demangle_one(second + 1);
+    char *out = kernel && fn ? tl_asprintf("%s [clone %s]", fn, kernel) : NULL;
+    free(kernel_m);
+    free(kernel);
+    free(fn);
+    return out ? out : strdup(mangled);
 }
 
 /* The executable section holding pc, or NULL. */
