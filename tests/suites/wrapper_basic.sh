@@ -45,7 +45,8 @@ if [ "$(readlink -f "$(command -v cc)")" != "$(readlink -f "$(command -v cc)" | 
 trueline-cc --trueline-explain cc -c a.c -o cc.o 2>ex.txt
 contains "'cc' (no family in its name): family from the --version probe" ex.txt "compiler: .*/cc \(family $want_fam\)"
 TRUELINE_WRAPPER_HOST_DEBUG=keep trueline-cc gcc -c a.c -o keep.o
-check "host_debug=keep adds nothing (same object as plain gcc, provenance note aside)" same_code keep.o plain.o
+keep_stamped() { same_code keep.o plain.o && readelf -n keep.o | grep -q '^  trueline'; }
+check "host_debug=keep adds nothing (same object as plain gcc, provenance note aside), still stamped" keep_stamped
 
 # --- nothing forced where it would change the meaning --------------------------------------------------
 gcc -E a.c > e1.txt
@@ -242,7 +243,8 @@ esac
 EOF
 chmod +x "$TC/bin/gcc"
 printf 'cc1 version 1\n' > "$TC/lib/cc1"; printf 'cc1plus version 1\n' > "$TC/lib/cc1plus"
-tfp() { PATH="$TC/early:$TC/bin:$PATH" trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c 2>"$1"; }
+# the fingerprint printed (32 hex digits; anything else printed is no fingerprint)
+tfp() { PATH="$TC/early:$TC/bin:$PATH" trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c 2>"$1" | grep -Ex '[0-9a-f]{32}'; }
 sleep 3 # files changed in the last 2 s are never memoized (timestamps are tick-coarse: "racily clean")
 fp1=$(tfp ex1.txt); fp2=$(tfp ex2.txt)
 contains "closure memo: the first lookup walks the closure and records it" ex1.txt 'closure: walked \([0-9]+ files and directories recorded'

@@ -39,7 +39,8 @@ gcc -shared -fPIC -Wl,-soname,libtldep.so.1 dep.c -o "$TC/lib2/libtldep.so.1" &&
 sed 's/dep-1/dep-9/' dep.c > dep9.c
 gcc -shared -fPIC -Wl,-soname,libtldep.so.1 dep9.c -o "$T/other/libtldep.so.1"
 premise "the fake compiler runs through its libraries" grep -q 'fake TLMARK-dep-1' <("$TC/bin/gcc" --version)
-tfp() { PATH="$TC/bin:$PATH" trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c 2>"$1"; }
+# the fingerprint printed (32 hex digits; anything else printed is no fingerprint)
+tfp() { PATH="$TC/bin:$PATH" trueline-cc --trueline-explain --trueline-print-fingerprint gcc -c a.c 2>"$1" | grep -Ex '[0-9a-f]{32}'; }
 sleep 3 # files changed in the last 2 s are never memoized (deps.h: "racily clean")
 
 fp1=$(tfp ex1.txt)
