@@ -49,42 +49,67 @@ static void resolve_lines(struct cd_images *im, const struct tl_options *o, stru
     w->line_note = strdup("not looked up: more than " TL_STR(CD_MAX_LINE_LOOKUPS) " distinct PCs in this core");
 }
 
-/* jw: the JSON writer (its "cores" array open), NULL for text. */
-static int one_core(FILE *out, struct tl_jw *jw, const char *path, const struct tl_options *o, int first)
-{
+/* What --coredump reads of one core, then prints (detail) or sums up (several cores). */
+struct loaded {
     struct tl_core c;
-    tl_error err;
-    if (tl_core_open(&c, path, &err) != 0) {
-        tl_report_error("trueline-check", path, "%s", err.msg);
-        tl_core_close(&c);
-        return TL_EXIT_BAD_INPUT;
-    }
-    struct cd_report r = { .path = path, .core = &c };
-    struct cd_images *im = cd_images_new(&c);
-    int rc = im && cd_collect_stops(&r, &err) == 0 ? 0 : -1;
+    struct cd_report r;
+    struct cd_images *im;
+};
+
+/* Opens the core and resolves every stop; -1 with err (the caller names the file). */
+static int load_core(struct loaded *L, const char *path, const struct tl_options *o, tl_error *err)
+{
+    memset(L, 0, sizeof *L);
+    if (tl_core_open(&L->c, path, err) != 0)
+        return -1;
+    L->r = (struct cd_report){ .path = path, .core = &L->c };
+    L->im = cd_images_new(&L->c);
+    if (!L->im)
+        return tl_fail(err, "out of memory");
+    if (cd_collect_stops(&L->r, err) != 0)
+        return -1;
     size_t lookups = 0;
-    for (size_t i = 0; rc == 0 && i < r.nstops; i++) {
-        struct cd_stop *s = &r.stops[i];
-        cd_resolve_where(im, &c, s, s->pc, &s->where);
-        resolve_lines(im, o, &s->where, &lookups);
+    for (size_t i = 0; i < L->r.nstops; i++) {
+        struct cd_stop *s = &L->r.stops[i];
+        cd_resolve_where(L->im, &L->c, s, s->pc, &s->where);
+        resolve_lines(L->im, o, &s->where, &lookups);
         for (size_t k = 0; k < s->ncallers; k++) {
             /* A return address: kernel + offset as is, the line of the call just before it. */
             s->caller_where[k].line_bias = 1;
-            cd_resolve_where(im, &c, s, s->callers[k].return_va, &s->caller_where[k]);
-            resolve_lines(im, o, &s->caller_where[k], &lookups);
+            cd_resolve_where(L->im, &L->c, s, s->callers[k].return_va, &s->caller_where[k]);
+            resolve_lines(L->im, o, &s->caller_where[k], &lookups);
         }
         trust_callers(s);
     }
-    if (rc == 0) {
+    return 0;
+}
+
+static void unload_core(struct loaded *L)
+{
+    cd_report_free(&L->r);
+    cd_images_free(L->im);
+    tl_core_close(&L->c);
+}
+
+/* jw: the JSON writer (its "cores" array open), NULL for text. summary: filled when non-NULL (several cores). */
+static int one_core(FILE *out, struct tl_jw *jw, const char *path, const struct tl_options *o, int first,
+                    struct cd_summary *summary)
+{
+    struct loaded L;
+    tl_error err;
+    int rc = load_core(&L, path, o, &err);
+    if (rc != 0) {
+        tl_report_error("trueline-check", path, "%s", err.msg);
+        if (summary)
+            summary->path = strdup(path);
+    } else if (summary)
+        cd_summarize(&L.r, summary);
+    else {
         if (!jw && !first)
             fputc('\n', out);
-        rc = jw ? cd_emit_json(jw, &r, o) : cd_emit_text(out, &r, o);
-    } else {
-        tl_report_error("trueline-check", path, "%s", im ? err.msg : "out of memory");
+        rc = jw ? cd_emit_json(jw, &L.r, o) : cd_emit_text(out, &L.r, o);
     }
-    cd_report_free(&r);
-    cd_images_free(im);
-    tl_core_close(&c);
+    unload_core(&L);
     return rc == 0 ? TL_EXIT_OK : TL_EXIT_BAD_INPUT;
 }
 
@@ -113,10 +138,29 @@ int tl_tool_coredump(const struct tl_options *o)
         tl_jw_str(&jw, "name", "trueline-check");
         tl_jw_str(&jw, "version", TRUELINE_VERSION);
         tl_jw_end(&jw);
+    }
+    struct cd_cores cores = { 0 };
+    if (cd_cores_expand(&cores, o->inputs, o->ninputs) != 0)
+        rc = TL_EXIT_BAD_INPUT; /* named there; the cores found are still read */
+    /* Several cores (one per rank of a tensor-parallel job): the table of their states first, then the detail
+     * of each core that is not in the most common state (JSON: the groups, then every core). */
+    struct cd_summary *sum = cores.n > 1 ? calloc(cores.n, sizeof *sum) : NULL;
+    if (sum) {
+        for (size_t i = 0; i < cores.n; i++)
+            if (one_core(out, NULL, cores.v[i], o, 0, &sum[i]) != TL_EXIT_OK)
+                rc = TL_EXIT_BAD_INPUT;
+        if (!json)
+            cd_emit_summary_text(out, sum, cores.n);
+    }
+    if (json) {
+        if (sum)
+            cd_emit_summary_json(&jw, sum, cores.n);
         tl_jw_array(&jw, "cores");
     }
-    for (size_t i = 0; i < o->ninputs; i++) {
-        int r = one_core(out, json ? &jw : NULL, o->inputs[i], o, !printed);
+    for (size_t i = 0; i < cores.n; i++) {
+        if (sum && (!sum[i].ok || (!json && !sum[i].odd)))
+            continue; /* text: only the odd ones in detail; an unreadable core was named already */
+        int r = one_core(out, json ? &jw : NULL, cores.v[i], o, !printed && !sum, NULL);
         if (r == TL_EXIT_OK)
             printed = 1;
         else
@@ -127,6 +171,10 @@ int tl_tool_coredump(const struct tl_options *o)
         tl_jw_end(&jw);
         fputc('\n', out);
     }
+    for (size_t i = 0; sum && i < cores.n; i++)
+        cd_summary_free(&sum[i]);
+    free(sum);
+    cd_cores_free(&cores);
     if (out != stdout && fclose(out) != 0) {
         tl_report_error("trueline-check", o->output, "cannot write the report");
         rc = TL_EXIT_BAD_INPUT;

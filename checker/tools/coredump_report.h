@@ -102,4 +102,26 @@ int cd_chain_lookup(const unsigned char *cubin, size_t n, const char *name, cons
 int cd_emit_text(FILE *out, const struct cd_report *r, const struct tl_options *o);
 int cd_emit_json(struct tl_jw *w, const struct cd_report *r, const struct tl_options *o);
 
+
+/* Several cores: the inputs (files, and directories holding CUDA cores, in name order) and one line of
+ * state per core, grouped (coredump_many.c). */
+struct cd_cores {
+    char **v;
+    size_t n, cap;
+};
+int cd_cores_expand(struct cd_cores *c, const char *const *paths, size_t n); /* -1: something named was bad */
+void cd_cores_free(struct cd_cores *c);
+struct cd_summary {
+    int ok;                       /* read: the rest is set */
+    char *path, *device, *state;  /* state: the exception, or running for a user-triggered dump */
+    char *kernel, *line;          /* where the first stop's warps stand: function, innermost file:line */
+    size_t warps;
+    size_t group;                 /* cores in the same state share a group */
+    int odd;                      /* shown in detail: outside the largest group (or the only group's first) */
+};
+void cd_summarize(const struct cd_report *r, struct cd_summary *s);
+void cd_summary_free(struct cd_summary *s);
+void cd_emit_summary_text(FILE *out, struct cd_summary *s, size_t n);
+void cd_emit_summary_json(struct tl_jw *w, struct cd_summary *s, size_t n);
+
 #endif

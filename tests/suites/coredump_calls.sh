@@ -34,3 +34,28 @@ r = json.load(open(sys.argv[1]))
 ends = [s for c in r['cores'] for s in c['stops'] if s.get('stack_end')]
 sys.exit(0 if ends and all(not s['callers'] for s in ends) else 1)
 PY
+
+# --- several cores: one per rank ------------------------------------------------------------------------------
+mkdir ranks && cp rank1.core rank2.core rank3.core ranks/ && echo 'not a core' > ranks/notes.txt
+trueline-check --coredump ranks > ranks.txt 2>&1; rc=$?
+check "a directory of rank cores: exit 0 (got $rc)" [ $rc -eq 0 ]
+contains "one table: 3 cores in 2 states, 1 odd one out" ranks.txt '^3 cores, 2 states; 1 odd one out'
+contains "... the two waiting ranks grouped, named by the function they wait in and its line" ranks.txt '^  2 cores: running \(no exception\) in wait_for_peers\(int volatile\*\) \[clone allreduce_wait_kernel.* at ranks\.cu:6'
+contains "... the faulting rank flagged, with its exception, kernel and line" ranks.txt '^! 1 core: Warp Illegal Address in gemm_like_kernel\(float const\*, float\*, long\) at ranks\.cu:10'
+check "... then only the odd core in detail (rank3, not rank1 or rank2)" sh -c \
+  "grep -q '^ranks/rank3.core: CUDA GPU coredump' ranks.txt && ! grep -q '^ranks/rank[12].core: CUDA GPU coredump' ranks.txt"
+trueline-check --coredump --format json ranks > ranks.json 2>&1
+check "JSON: the groups (odd flagged) and every core's detail" python3 - ranks.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = d['groups']
+ok = len(g) == 2 and [x['odd'] for x in g] == [False, True] and g[1]['cores'] == ['ranks/rank3.core'] \
+     and len(g[0]['cores']) == 2 and len(d['cores']) == 3
+sys.exit(0 if ok else 1)
+PY
+trueline-check --coredump rank1.core rank2.core > same.txt 2>&1
+contains "cores all in one state: no odd one, the first shown in detail" same.txt '^2 cores, 1 state$'
+cp rank1.core broken.core && truncate -s 1000 broken.core
+trueline-check --coredump rank1.core broken.core rank3.core > mixed.txt 2> mixed.err; rc=$?
+check "an unreadable core among others: exit 2, the others still summed up (got $rc)" sh -c \
+  "[ $rc -eq 2 ] && grep -q '^3 cores' mixed.txt && grep -q 'unreadable: broken.core' mixed.txt && grep -q broken.core mixed.err"
