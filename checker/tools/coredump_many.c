@@ -128,11 +128,14 @@ static int same_state(const struct cd_summary *a, const struct cd_summary *b)
 }
 
 /* Numbers the groups (first appearance order) and flags every core outside the largest group as odd; with a
- * single group nothing is odd and the first core is shown in detail. */
+ * single group nothing is odd and the first readable core is shown in detail. */
 static size_t group(struct cd_summary *s, size_t n, size_t *largest)
 {
     size_t ngroups = 0, best = 0, best_n = 0;
     for (size_t i = 0; i < n; i++) {
+        s[i].group = (size_t)-1; /* an unreadable core is in no group */
+        if (!s[i].ok)
+            continue;
         s[i].group = ngroups;
         for (size_t j = 0; j < i; j++)
             if (same_state(&s[i], &s[j])) {
@@ -151,8 +154,11 @@ static size_t group(struct cd_summary *s, size_t n, size_t *largest)
     }
     for (size_t i = 0; i < n; i++)
         s[i].odd = s[i].ok && ngroups > 1 && s[i].group != best;
-    if (ngroups == 1)
-        s[0].odd = s[0].ok;
+    for (size_t i = 0; ngroups == 1 && i < n; i++)
+        if (s[i].ok) {
+            s[i].odd = 1; /* all agree: the first readable core stands for them */
+            break;
+        }
     *largest = best;
     return ngroups;
 }
