@@ -14,7 +14,7 @@
  *   -fdebug-prefix-map=/a=. and =/b=.). They rename directories in debug information; the code is the same;
  * - -L and -Wl,...: ccache leaves them out for gcc and nvcc; a -c compile does not link;
  * - ccache's ignore_options (CCACHE_IGNOREOPTIONS, `ignore_options`): the user told the cache so;
- * - an absolute path under a base directory (ccache's base_dir, sccache's SCCACHE_BASEDIRS) is rewritten
+ * - an absolute path under a base directory (ccache's base_dir, sccache's basedirs) is rewritten
  *   as the cache rewrites it: ccache makes it relative to the working directory (and runs the compiler with
  *   that path, so it is what the object was built from), sccache strips the base directory.
  *
@@ -143,6 +143,50 @@ static void load_ccache(tl_key_ctx *k)
     free(ignore);
 }
 
+/* sccache's config file ($SCCACHE_CONF, else $XDG_CONFIG_HOME/sccache/config or ~/.config/sccache/config):
+ * the top-level TOML array `basedirs = ["/a", "/b"]`, which may span lines. */
+static void read_sccache_conf(tl_key_ctx *k)
+{
+    char path[4096];
+    const char *conf = getenv("SCCACHE_CONF"), *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (conf)
+        snprintf(path, sizeof path, "%s", conf);
+    else if (xdg && *xdg)
+        snprintf(path, sizeof path, "%s/sccache/config", xdg);
+    else if (home)
+        snprintf(path, sizeof path, "%s/.config/sccache/config", home);
+    else
+        return;
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    char line[4096];
+    int in_array = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *p = line + strspn(line, " \t");
+        if (!in_array) {
+            if (*p == '[') /* a table: top-level keys are over */
+                break;
+            if (strncmp(p, "basedirs", 8) != 0 || !strchr(p, '['))
+                continue;
+            p = strchr(p, '[') + 1;
+            in_array = 1;
+        }
+        /* the quoted strings of this line, up to the closing bracket */
+        for (char *q; (q = strpbrk(p, "\"']")) && *q != ']';) {
+            char *end = strchr(q + 1, *q);
+            if (!end)
+                break;
+            *end = 0;
+            add_words(&k->bases, q + 1, "", 1);
+            p = end + 1;
+        }
+        if (strchr(p, ']'))
+            break;
+    }
+    fclose(f);
+}
+
 static void load(tl_key_ctx *k)
 {
     if (k->loaded)
@@ -152,7 +196,10 @@ static void load(tl_key_ctx *k)
         load_ccache(k);
     } else {
         const char *v = getenv("SCCACHE_BASEDIRS"); /* sccache 0.16: colon-separated, longest match wins */
-        add_words(&k->bases, v ? v : "", ":", 1);
+        if (v)
+            add_words(&k->bases, v, ":", 1);
+        else
+            read_sccache_conf(k);
     }
 }
 

@@ -6,7 +6,8 @@
 enum tl_key_cache { TL_KEY_CCACHE, TL_KEY_SCCACHE };
 
 /* How one cache rewrites argv, for one working directory. The base directories are read on first need
- * (an absolute path in the argv): CCACHE_BASEDIR or ccache.conf's base_dir, SCCACHE_BASEDIRS. */
+ * (an absolute path in the argv): CCACHE_BASEDIR or ccache.conf's base_dir; SCCACHE_BASEDIRS or the basedirs
+ * of sccache's config file. */
 typedef struct tl_key_ctx {
     enum tl_key_cache cache;
     const char *cwd;     /* absolute; relative paths of ccache's base_dir rewriting start here */

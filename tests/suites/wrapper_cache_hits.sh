@@ -3,14 +3,14 @@
 # compares"). Real ccache and sccache, private caches: the same build sequence runs through the bare cache and
 # through trueline-cc, and the hit counts (ccache --print-stats, sccache --show-stats) must be equal, with no
 # mismatch reported. Sequences: per-build-directory -MD -MF -MT (g++, nvcc), two checkouts of one project
-# under CCACHE_BASEDIR / SCCACHE_BASEDIRS built alternately with -I into the checkout and absolute source paths
+# under CCACHE_BASEDIR / ccache.conf's base_dir / SCCACHE_BASEDIRS / sccache's basedirs built alternately with -I into the checkout and absolute source paths
 # as CMake writes them, -fdebug-prefix-map per checkout. A poisoned entry (the cached object of a -DV=666 build,
 # genuine record and all, served for -DV=1) must still be caught, and the message must name -DV.
 . "$(dirname "$0")/../lib/harness.sh"
 cd "$T"
 have ccache || { skip "ccache not installed"; exit 0; }
 unset CCACHE_BASEDIR CCACHE_NOHASHDIR CCACHE_HASHDIR CCACHE_DEPEND CCACHE_DIRECT CCACHE_NODIRECT CCACHE_IGNOREOPTIONS \
-      SCCACHE_BASEDIRS
+      SCCACHE_BASEDIRS SCCACHE_CONF
 : > ccache.conf
 export CCACHE_CONFIGPATH=$T/ccache.conf
 have_nvcc && export PATH="$CUDA_HOME/bin:$PATH"
@@ -197,4 +197,9 @@ if have sccache; then
   }
   sc_compare "sccache: two checkouts under SCCACHE_BASEDIRS" sc_checkouts 3
   unset SCCACHE_BASEDIRS
+  printf 'basedirs = ["%s",\n  "%s"]\n' "$T/ci/ck1" "$T/ci/ck2" > sccache.conf
+  export SCCACHE_CONF=$T/sccache.conf
+  sc_checkouts_conf() { sc_checkouts; }
+  sc_compare "sccache: two checkouts, basedirs in sccache's config file" sc_checkouts_conf 3
+  unset SCCACHE_CONF
 else skip "sccache not installed"; fi

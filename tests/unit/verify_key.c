@@ -124,10 +124,41 @@ static void ccache_conf(void)
     rmdir(dir);
 }
 
+static void sccache_conf(void)
+{
+    char dir[] = "/tmp/tl-unit-key.XXXXXX", path[512];
+    if (!mkdtemp(dir))
+        return;
+    snprintf(path, sizeof path, "%s/config", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "server_startup_timeout_ms = 10000\nbasedirs = [\"/ci/ck1\",\n  '/ci/ck2']\n[dist]\nbasedirs = [\"/wrong\"]\n");
+    fclose(f);
+    unsetenv("SCCACHE_BASEDIRS");
+    setenv("SCCACHE_CONF", path, 1);
+    tl_key_ctx k;
+    tl_key_init(&k, TL_KEY_SCCACHE, "/ci/ck2/build");
+    char *a[] = { "-I/ci/ck2/include", "-I/wrong/include", "-c", "/ci/ck1/src/b.cpp" };
+    UNIT_STREQ("sccache config file: top-level basedirs over two lines, a table's key ignored", keyed(&k, a, N(a), NULL),
+               "-Iinclude -I/wrong/include -c src/b.cpp");
+    tl_key_free(&k);
+    setenv("SCCACHE_BASEDIRS", "/wrong", 1);
+    tl_key_init(&k, TL_KEY_SCCACHE, "/ci/ck2/build");
+    UNIT_STREQ("SCCACHE_BASEDIRS instead of the file", keyed(&k, a, N(a), NULL),
+               "-I/ci/ck2/include -Iinclude -c /ci/ck1/src/b.cpp");
+    tl_key_free(&k);
+    unsetenv("SCCACHE_BASEDIRS");
+    unsetenv("SCCACHE_CONF");
+    remove(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     dependency_options();
     base_dirs();
     ccache_conf();
+    sccache_conf();
     UNIT_EXIT();
 }
