@@ -272,6 +272,14 @@ static int finish_output(FILE *out, const char *name)
     return err ? -1 : 0;
 }
 
+/* Whether two descriptors write to the same place (a terminal, or a file or pipe both were pointed at). */
+static int same_stream(int a, int b)
+{
+    struct stat sa, sb;
+    return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+           sa.st_rdev == sb.st_rdev;
+}
+
 int tl_audit_main(const struct tl_options *o, const struct tl_policy *p)
 {
     struct tl_results r;
@@ -296,8 +304,9 @@ int tl_audit_main(const struct tl_options *o, const struct tl_policy *p)
                         "--allow-empty accepts that\n");
         status = 2;
     }
-    /* An unreadable input is named on stderr too, unless the text report on stdout already said it. */
-    int said = strcmp(o->format, "text") == 0 && !o->output;
+    /* An unreadable input is named on stderr too (scripts read it there), unless the text report already said
+     * it where stderr goes: the same terminal or file as stdout, where the line would show twice. */
+    int said = strcmp(o->format, "text") == 0 && !o->output && same_stream(STDOUT_FILENO, STDERR_FILENO);
     for (size_t i = 0; i < r.nfiles && !said; i++)
         if (r.files[i].error)
             fprintf(stderr, "trueline-check: %s: %s\n", r.files[i].display, r.files[i].error);
