@@ -5,8 +5,9 @@
 
 MUTATE="python3 $TRUELINE_ROOT/tests/lib/mutate.py"
 sanitizer_clean() { ! grep -Eq 'Sanitizer|runtime error:|LeakSanitizer|AddressSanitizer' "$1"; }
-# named_unreadable FILE OUT ERR: FILE is named as unreadable, with a reason, in the text report (or on stderr)
-named_unreadable() { grep -Fq "$1: error: cannot read: " "$2" || grep -Fq "trueline-check: $1: " "$3"; }
+# named_unreadable FILE OUT ERR: FILE (or a member of it, FILE(member)) is named as unreadable, with a reason, in the
+# text report (or on stderr)
+named_unreadable() { grep -F "$1" "$2" | grep -q ': error: cannot read: ' || grep -Fq "trueline-check: $1" "$3"; }
 PER=${HARDENING_MUTANTS:-40}   # mutants per fixture (an even sample over the kinds); CI keeps the default
 LIMITS=(--timeout 30 --max-input-mb 512)
 mkdir -p "$T/fix" "$T/m"
