@@ -86,6 +86,11 @@ check-deps:
 	       echo "trueline: build dependencies missing or not found with these flags; run 'make deps' (packages: sh .ci/deps.sh --list build)," >&2; \
 	       echo "  or point the build at them: PKG_CONFIG_PATH=DIR/lib/pkgconfig, CPPFLAGS=-IDIR/include, LDFLAGS=-LDIR/lib" >&2; exit 1; }
 
+# Where trueline-check looks for conf/manylinux.tsv when it is neither beside the binary (PREFIX/share/trueline)
+# nor in the source tree above it: the installed data directory, then this source tree (a BUILD elsewhere).
+$(BUILD)/obj/checker/checks/symbol_versions.o: ALL_CFLAGS += -DTL_DATADIR='"$(PREFIX)/share/trueline"' \
+  -DTL_SOURCE_CONF='"$(abspath conf)"'
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@

@@ -11,6 +11,13 @@
 
 #include "checks/host_util.h"
 
+#ifndef TL_DATADIR
+#define TL_DATADIR "/usr/local/share/trueline"
+#endif
+#ifndef TL_SOURCE_CONF
+#define TL_SOURCE_CONF "conf"
+#endif
+
 enum { P_GLIBC, P_GLIBCXX, P_CXXABI, P_GCC, NPREFIX };
 static const char *const prefixes[NPREFIX] = { "GLIBC_", "GLIBCXX_", "CXXABI_", "GCC_" };
 static const char *const keys[NPREFIX] = { "glibc", "glibcxx", "cxxabi", "gcc" };
@@ -99,7 +106,10 @@ static void load_table(const struct tl_policy *p)
             snprintf(path, sizeof path, "%s/../share/trueline/manylinux.tsv", exe);
             if (load_table_from(path) != 0) {
                 snprintf(path, sizeof path, "%s/../../conf/manylinux.tsv", exe);
-                load_table_from(path);
+                /* then where the Makefile said: PREFIX's data directory, and the source tree's conf/ for a
+                 * build directory outside it (make BUILD=/tmp/b) */
+                if (load_table_from(path) != 0 && load_table_from(TL_DATADIR "/manylinux.tsv") != 0)
+                    load_table_from(TL_SOURCE_CONF "/manylinux.tsv");
             }
         }
     }
