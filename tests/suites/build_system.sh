@@ -52,9 +52,16 @@ if [ -x "$TRUELINE_BUILD/bin/trueline-cc" ] && [ -x "$TRUELINE_BUILD/bin/truelin
   "$P/bin/trueline-check" --policy manylinux_2_28 --checks symbol-versions libh.so > pol.txt 2>&1; rc=$?
   check "the installed trueline-check finds its manylinux table beside it (exit 0 with --policy)" test "$rc" -eq 0
   contains "and judges against it" pol.txt 'within manylinux_2_28'
-  mkdir -p lone/bin && cp "$P/bin/trueline-check" lone/bin/
-  lone/bin/trueline-check --policy manylinux_2_28 --checks symbol-versions libh.so > lone.txt 2>&1
-  contains "a copy without the table says so (the check above can fail)" lone.txt 'no policy table found'
+  # a tag only the installed copy of the table has: proof that the table beside the binary is the one read
+  printf 'staged_only_2_99\t2.99\t3.4.99\t1.3.99\t99.0.0\n' >> "$P/share/trueline/manylinux.tsv"
+  "$P/bin/trueline-check" --policy staged_only_2_99 --checks symbol-versions libh.so > staged.txt 2>&1
+  contains "the table read is the installed one (a tag only it has)" staged.txt 'within staged_only_2_99'
+  trueline-check --policy no_such_tag_1_0 --checks symbol-versions libh.so > notag.txt 2>&1
+  contains "an unknown tag is reported (the check above can fail)" notag.txt "unknown platform policy 'no_such_tag_1_0'"
+  # a build directory outside the source tree (make BUILD=/tmp/b) still finds the source tree's table
+  mkdir -p out/bin && cp "$P/bin/trueline-check" out/bin/
+  out/bin/trueline-check --policy manylinux_2_28 --checks symbol-versions libh.so > out.txt 2>&1
+  contains "a copy with no table beside it finds the source tree's (compiled in)" out.txt 'within manylinux_2_28'
   "$P/bin/trueline-cc" gcc -c -x c - -o w.o <<< 'int g(void) { return 2; }'
   check "the installed trueline-cc compiles with forced line info (readelf)" sh -c "readelf -S w.o | grep -q debug_line"
 else
