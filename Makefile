@@ -28,6 +28,15 @@ ALL_LDFLAGS := $(LDFLAGS) $(SAN)
 # libelf: the provenance stamp and the cache-hit verification read and write .note.trueline; the
 # fingerprint reads the toolchain's DT_NEEDED through lib/elf_file.c, which links libzstd.
 WRAPPER_LIBS := $(shell $(PKG_CONFIG) --libs libelf libzstd libxxhash inih 2>/dev/null || echo -lelf -lzstd -lxxhash -linih) -liberty -lz -lpthread
+# libsodium: the MAC of provenance records when a key is configured (wrapper/provenance_mac.c). Optional: without
+# it the build has no MAC support and a configured key is an error.
+SODIUM       := $(shell $(PKG_CONFIG) --exists libsodium 2>/dev/null && echo yes)
+ifeq ($(SODIUM),yes)
+BASE_CFLAGS  += -DTL_HAVE_SODIUM
+ALL_CFLAGS   += -DTL_HAVE_SODIUM $(shell $(PKG_CONFIG) --cflags libsodium)
+WRAPPER_LIBS += $(shell $(PKG_CONFIG) --libs libsodium)
+SODIUM_LIBS  := $(shell $(PKG_CONFIG) --libs libsodium)
+endif
 CHECKER_LIBS := $(DWARF_LIBS) $(shell $(PKG_CONFIG) --libs libelf libzstd liblz4 libxxhash inih 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih) -liberty -lz -lpthread
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
@@ -85,6 +94,7 @@ check-deps:
 	  || { grep -m3 -E 'error|cannot find' "$(BUILD)/check-deps.log" | sed 's/^/  /' >&2; \
 	       echo "trueline: build dependencies missing or not found with these flags; run 'make deps' (packages: sh .ci/deps.sh --list build)," >&2; \
 	       echo "  or point the build at them: PKG_CONFIG_PATH=DIR/lib/pkgconfig, CPPFLAGS=-IDIR/include, LDFLAGS=-LDIR/lib" >&2; exit 1; }
+	@$(if $(SODIUM),,echo "trueline: libsodium not found (pkg-config libsodium): built without record MACs ([provenance] key_file); 'make deps' installs it" >&2)
 
 # Where trueline-check looks for conf/manylinux.tsv when it is neither beside the binary (PREFIX/share/trueline)
 # nor in the source tree above it: the installed data directory, then this source tree (a BUILD elsewhere).
@@ -120,12 +130,12 @@ $(LIBTL): $(LIB_OBJ)
 # $(BUILD)/musl-include so that no glibc header can leak into the musl build.
 MUSL_GCC     ?= $(shell command -v musl-gcc 2>/dev/null)
 WRAPPER_MUSL := $(if $(SAN),,$(MUSL_GCC))
-MUSL_HDRS    := gelf.h libelf.h ini.h xxhash.h zstd.h zlib.h zconf.h libiberty/libiberty.h libiberty/ansidecl.h
+MUSL_HDRS    := gelf.h libelf.h ini.h xxhash.h zstd.h zlib.h zconf.h libiberty/libiberty.h libiberty/ansidecl.h $(if $(SODIUM),sodium.h sodium)
 # -lc after xxHash and inih: the C library's functions a cache hit runs (start-up, stat, exec, string
 # functions) are placed right after our own code instead of after libelf, zstd and libiberty, so the hit's
 # code spans three 64 KiB fault-around windows instead of four (the rest of libc comes from the final -lc).
 MUSL_ARCHIVES = $(foreach l,libxxhash libinih,$(shell $(CC) -print-file-name=$(l).a)) -lc \
-                $(foreach l,libelf libzstd libiberty libz,$(shell $(CC) -print-file-name=$(l).a))
+                $(foreach l,libelf libzstd libiberty libz $(if $(SODIUM),libsodium),$(shell $(CC) -print-file-name=$(l).a))
 # wrapper/musl/getenv.c indexes the environment; its wrappers tell it when the environment changes.
 MUSL_ENV_WRAP := -Wl,--wrap=setenv -Wl,--wrap=unsetenv -Wl,--wrap=putenv
 MUSL_CFLAGS  := $(BASE_CFLAGS) -I$(BUILD)/musl-include $(CFLAGS)
@@ -150,7 +160,7 @@ $(BUILD)/bin/trueline-cc: $(MUSL_OBJ)
 	$(WRAPPER_MUSL) $(LDFLAGS) -static -o $@ $(MUSL_OBJ) $(MUSL_ARCHIVES) $(MUSL_ENV_WRAP)
 else
 # Static only where every archive exists (Debian ships them; other distributions may not: then dynamic).
-STATIC_ARCHIVES := libc.a libelf.a libzstd.a libxxhash.a libinih.a libiberty.a libz.a
+STATIC_ARCHIVES := libc.a libelf.a libzstd.a libxxhash.a libinih.a libiberty.a libz.a $(if $(SODIUM),libsodium.a)
 STATIC_MISSING   = $(foreach a,$(STATIC_ARCHIVES),$(if $(findstring /,$(shell $(CC) -print-file-name=$(a))),,$(a)))
 WRAPPER_STATIC  = $(if $(SAN)$(STATIC_MISSING),,-static)
 $(BUILD)/bin/trueline-cc: $(WRAPPER_OBJ) $(LIBTL)
@@ -165,7 +175,7 @@ $(BUILD)/bin/trueline-check: $(CHECKER_OBJ) $(LIBTL)
 # Unit tests: tests/unit/<name>.c links against lib/ plus the front ends' non-main objects.
 $(BUILD)/tests/%: tests/unit/%.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL) $(CHECKER_LIBS) $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL) $(CHECKER_LIBS) $(SODIUM_LIBS) $(ALL_LDFLAGS)
 
 # Include the musl build's string functions (compared with the C library's) and its allocator.
 $(BUILD)/tests/musl_string: wrapper/musl/string.c
@@ -175,7 +185,7 @@ $(BUILD)/tests/musl_getenv: wrapper/musl/getenv.c
 # The decompression floor bench/device.sh states the device audit against (bench/zstd_floor.c).
 $(BUILD)/bench/zstd_floor: bench/zstd_floor.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL) $(CHECKER_LIBS) $(ALL_LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL) $(CHECKER_LIBS) $(SODIUM_LIBS) $(ALL_LDFLAGS)
 
 unit: all $(UNIT_BIN)
 
