@@ -131,6 +131,13 @@ int tl_note_encode(const tl_note *n, size_t argv_max, unsigned char **out, size_
     if (n->at_link) /* only when set: records of -c objects stay byte-identical to format 1 as first shipped */
         kv_int(&d, "cl", 1);
     put_argv(&d, n, argv_max);
+    /* Last, so that the MAC covers every other field and its own placeholder is the end of the desc. */
+    static const char zero_hex[TL_NOTE_MAC_HEX_LEN + 1] =
+        "0000000000000000000000000000000000000000000000000000000000000000";
+    if (n->seal_content || n->content_hash)
+        kv(&d, "ch", n->content_hash ? n->content_hash : zero_hex + TL_NOTE_MAC_HEX_LEN - TL_HASH_HEX_LEN);
+    if (n->seal_mac || n->mac)
+        kv(&d, "mac", n->mac ? n->mac : zero_hex);
     static const char zeros[4];
     put(&d, zeros, (4 - d.n % 4) % 4);
     if (d.oom || d.n > UINT32_MAX) {
@@ -173,7 +180,8 @@ static void set_field(tl_note *n, const char *key, const char *value)
         { "ah", offsetof(tl_note, argv_hash) },        { "kh", offsetof(tl_note, key_hash) },
         { "li", offsetof(tl_note, lineinfo_level) },
         { "src", offsetof(tl_note, source) },          { "cwd", offsetof(tl_note, cwd) },
-        { "out", offsetof(tl_note, output) },
+        { "out", offsetof(tl_note, output) },          { "ch", offsetof(tl_note, content_hash) },
+        { "mac", offsetof(tl_note, mac) },
     };
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
         if (strcmp(key, strs[i].key) == 0) {
@@ -219,12 +227,26 @@ static int decode_desc(tl_note *n, const unsigned char *d, size_t len, tl_error 
         const char *eq = strchr(s, '=');
         if (!eq)
             return tl_fail(err, "provenance note: field without '=': \"%.40s\"", s);
+        /* What the MAC covers: the type, then the desc before the last "mac="; a field after it is covered by
+         * nothing, so the record then has no verifiable MAC. */
+        free(n->mac_input);
+        n->mac_input = NULL;
+        n->mac_input_len = 0;
         char key[16];
         size_t kl = (size_t)(eq - s);
         if (kl >= sizeof key)
             continue;
         memcpy(key, s, kl);
         key[kl] = 0;
+        if (strcmp(key, "mac") == 0) {
+            size_t covered = (size_t)(s - (const char *)d);
+            if (!(n->mac_input = malloc(covered + 4)))
+                return tl_fail(err, "provenance note: out of memory");
+            for (int b = 0; b < 4; b++)
+                n->mac_input[b] = (unsigned char)(n->type >> (8 * b));
+            memcpy(n->mac_input + 4, d, covered);
+            n->mac_input_len = covered + 4;
+        }
         set_field(n, key, eq + 1);
     }
     if (n->format == 0)
@@ -281,8 +303,63 @@ void tl_note_free(tl_note *n)
     free(n->source);
     free(n->cwd);
     free(n->output);
+    free(n->content_hash);
+    free(n->mac);
+    free(n->mac_input);
     for (int i = 0; i < n->argc; i++)
         free(n->argv[i]);
     free(n->argv);
     memset(n, 0, sizeof *n);
+}
+
+/* The desc of one encoded record: host byte order, owner "trueline". */
+static int one_desc(const unsigned char *rec, size_t len, size_t *desc_off, size_t *desc_len)
+{
+    uint32_t hdr[3];
+    size_t name_pad = (sizeof TL_NOTE_NAME + 3) & ~(size_t)3;
+    if (len < sizeof hdr + name_pad)
+        return -1;
+    memcpy(hdr, rec, sizeof hdr);
+    if (hdr[0] != sizeof TL_NOTE_NAME || memcmp(rec + sizeof hdr, TL_NOTE_NAME, sizeof TL_NOTE_NAME) != 0 ||
+        hdr[1] > len - sizeof hdr - name_pad)
+        return -1;
+    *desc_off = sizeof hdr + name_pad;
+    *desc_len = hdr[1];
+    return 0;
+}
+
+/* The offset of the "key=" string in the desc, -1 when absent or the desc is malformed. */
+static int find_key(const unsigned char *d, size_t len, const char *key, size_t *at)
+{
+    size_t kl = strlen(key), i = 0;
+    while (i < len) {
+        const unsigned char *end = memchr(d + i, 0, len - i);
+        if (!end)
+            return -1;
+        if ((size_t)(end - d) - i > kl && memcmp(d + i, key, kl) == 0 && d[i + kl] == '=') {
+            *at = i;
+            return 0;
+        }
+        i = (size_t)(end - d) + 1;
+    }
+    return -1;
+}
+
+int tl_note_field(const unsigned char *rec, size_t len, const char *key, size_t *off, size_t *vlen)
+{
+    size_t doff, dlen, at;
+    if (one_desc(rec, len, &doff, &dlen) != 0 || find_key(rec + doff, dlen, key, &at) != 0)
+        return -1;
+    *off = doff + at + strlen(key) + 1;
+    *vlen = strlen((const char *)rec + *off);
+    return 0;
+}
+
+int tl_note_mac_span(const unsigned char *rec, size_t len, size_t *desc_off, size_t *n)
+{
+    size_t dlen, at;
+    if (one_desc(rec, len, desc_off, &dlen) != 0 || find_key(rec + *desc_off, dlen, "mac", &at) != 0)
+        return -1;
+    *n = at;
+    return 0;
 }

@@ -67,7 +67,7 @@ static char *memo_dir(const tl_config *cfg, int memo_on)
  * same file with sections of its own ([checks], [suppress], ...): those are left alone. */
 static const char *const wrapper_keys[] = { "cache", "device_lineinfo", "host_debug", "on_error", "explain", NULL };
 static const char *const fingerprint_keys[] = { "memo", "memo_dir", "env", "extra_files", NULL };
-static const char *const provenance_keys[] = { "stamp", "links", "verify", "verify_in_cache", "on_mismatch",
+static const char *const provenance_keys[] = { "stamp", "links", "verify", "verify_in_cache", "key_file", "on_mismatch",
                                                "record_argv", "argv_max", NULL };
 static const struct tl_config_section wrapper_sections[] = {
     { "wrapper", wrapper_keys }, { "fingerprint", fingerprint_keys }, { "provenance", provenance_keys }, { NULL, NULL }

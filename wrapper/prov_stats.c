@@ -24,7 +24,7 @@
 
 static const char *const stat_names[TL_STAT_N] = {
     [TL_STAT_VERIFIED] = "verified", [TL_STAT_MISMATCH] = "mismatch", [TL_STAT_NO_NOTE] = "no_note",
-    [TL_STAT_RECOMPILED] = "recompiled", [TL_STAT_STAMPED] = "stamped",
+    [TL_STAT_RECOMPILED] = "recompiled", [TL_STAT_STAMPED] = "stamped", [TL_STAT_UNBOUND] = "unbound",
 };
 
 /* The counter's file (which < 0: their directory), on the heap: path buffers on the stack (8 KiB) took two
@@ -167,5 +167,6 @@ int tl_stats_print(void)
     printf("  Mismatches:                   %8ld\n", v[TL_STAT_MISMATCH]);
     printf("  Objects without a record:     %8ld\n", v[TL_STAT_NO_NOTE]);
     printf("  Recompiled after a mismatch:  %8ld\n", v[TL_STAT_RECOMPILED]);
+    printf("  Verified, not content-bound:  %8ld\n", v[TL_STAT_UNBOUND]);
     return 0;
 }

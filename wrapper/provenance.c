@@ -9,7 +9,9 @@
  *   record_argv = true  put the effective argv in the record (false: only its hash)
  *   argv_max = 4096     bytes of argv recorded (cut at an element boundary)
  *   links = true        record links (executables, shared objects, ld -r) as link records
- *   verify_in_cache = true  verify a ccache hit inside ccache's process (verify_in_cache.c) */
+ *   verify_in_cache = true  verify a ccache hit inside ccache's process (verify_in_cache.c)
+ *   key_file = PATH     authenticate records with a MAC keyed by the file's bytes (provenance_mac.c) */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,8 @@
 struct prov_settings {
     int loaded, stamp, links, verify, fail, in_cache;
     size_t argv_max;
+    tl_mac_key mac;         /* loaded from key_file; mac.bytes NULL when no key is configured */
+    char key_path[PATH_MAX]; /* its absolute path, for the stamping stage */
 };
 static struct prov_settings g_set;
 
@@ -57,6 +61,26 @@ static size_t prov_argv_max(const tl_config *cfg, int *bad, tl_error *e)
     return TL_NOTE_ARGV_MAX_DEFAULT;
 }
 
+/* The key named by key_file, loaded now: a key that cannot be read fails the compile (or passes it
+ * through, by [wrapper] on_error) instead of leaving records unauthenticated. */
+static void prov_key(const tl_config *cfg, int *bad, tl_error *e)
+{
+    const char *v = tl_config_get(cfg, "provenance", "key_file");
+    tl_mac_key_free(&g_set.mac);
+    g_set.key_path[0] = 0;
+    if (!v || !*v)
+        return;
+    tl_error ke;
+    if (tl_mac_key_load(v, &g_set.mac, &ke) != 0 || !realpath(v, g_set.key_path)) {
+        char where[300];
+        tl_config_origin(cfg, "provenance", "key_file", where, sizeof where);
+        if (!*bad)
+            tl_fail(e, "%s: %s", where, g_set.mac.bytes ? "[provenance] key_file: cannot resolve its path" : ke.msg);
+        tl_mac_key_free(&g_set.mac);
+        *bad = 1;
+    }
+}
+
 /* Every value is checked as it is read: a bad one used to mean "on" (tl_config_bool's -1 is not 0), and
  * on_mismatch = FAIL meant recompile. */
 int tl_prov_set_config(const tl_config *cfg, tl_error *err)
@@ -74,6 +98,7 @@ int tl_prov_set_config(const tl_config *cfg, tl_error *err)
     g_set.fail = m && strcmp(m, "fail") == 0;
     size_t max = prov_argv_max(cfg, &bad, &e);
     g_set.argv_max = record_argv ? max : 0;
+    prov_key(cfg, &bad, &e);
     g_set.loaded = 1;
     if (bad && err)
         *err = e;
@@ -232,6 +257,9 @@ static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src
     n.output = type == TL_NOTE_LINK ? inv->output : NULL;
     n.argv = inv->args.v;
     n.argc = inv->args.n;
+    /* an object's record binds its bytes (and is MACed with a key); filled in by tl_stamp_sealed */
+    n.seal_content = type == TL_NOTE_COMPILE && inv->compile_only;
+    n.seal_mac = n.seal_content && g_set.mac.bytes;
     return n;
 }
 
@@ -280,6 +308,8 @@ void tl_prov_prepare_env(const tl_invocation *inv)
     if (hex)
         setenv(TL_STAGE_ENV_NOTE, hex, 1);
     free(hex);
+    if (g_set.mac.bytes)
+        setenv(TL_STAGE_ENV_KEY_FILE, g_set.key_path, 1);
     /* ccache 4.7 may follow the stage symlink when it guesses the compiler type by name. */
     if (inv->cache == TL_CACHE_CCACHE && !getenv("CCACHE_COMPILERTYPE"))
         setenv("CCACHE_COMPILERTYPE", inv->family == TL_FAM_NVCC ? "nvcc" : inv->family == TL_FAM_CLANG ? "clang" : "gcc", 1);
@@ -292,7 +322,14 @@ static int stamp(const tl_invocation *inv, const char *out, const char *src)
     char li[256];
     tl_note n = note_for(inv, TL_NOTE_COMPILE, src, li, sizeof li);
     tl_error err;
-    if (tl_stamp_file(out, &n, argv_max(), &err) != 0) {
+    unsigned char *rec;
+    size_t len;
+    int rc = tl_note_encode(&n, argv_max(), &rec, &len, &err);
+    if (rc == 0) {
+        rc = tl_stamp_sealed(out, rec, len, g_set.mac.bytes ? &g_set.mac : NULL, &err);
+        free(rec);
+    }
+    if (rc != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
         return -1;
     }
@@ -315,7 +352,8 @@ struct verify_job {
 static tl_verify_expect expect_of(const struct verify_job *j)
 {
     return (tl_verify_expect){ .fingerprint = j->fp, .argv_hash = j->ah, .key_hash = j->kh, .argv = j->args,
-                               .argc = j->nargs, .key = j->key, .key_vector = tl_key_vector };
+                               .argc = j->nargs, .key = j->key, .key_vector = tl_key_vector,
+                               .mac_ok = g_set.mac.bytes ? tl_mac_note_ok : NULL, .mac_key = &g_set.mac };
 }
 
 /* The last resort: the compile without the cache, stamped. The wrapper runs the real compiler and stamps
@@ -331,6 +369,7 @@ static int compile_direct(const struct verify_job *j)
     tl_run_compiler_args(inv, &argv); /* as exec takes them: response files too big are kept as files */
     unsetenv(TL_STAGE_ENV_REAL);
     unsetenv(TL_STAGE_ENV_NOTE);
+    unsetenv(TL_STAGE_ENV_KEY_FILE);
     int st = tl_run_wait(argv.v);
     tl_strv_free(&argv);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stamp(inv, j->out, inv->source) != 0)
@@ -365,8 +404,11 @@ static int verify(const struct verify_job *j, int status)
     if (r.status == TL_VERIFY_NOT_HOST) /* a cubin from -cubin, or nothing written: no record expected */
         return status;
     tl_stats_add(TL_STAT_VERIFIED, 1);
-    if (r.status == TL_VERIFY_OK)
+    if (r.status == TL_VERIFY_OK) {
+        if (r.unbound)
+            tl_stats_add(TL_STAT_UNBOUND, 1);
         return status;
+    }
     tl_stats_add(r.status == TL_VERIFY_NO_NOTE ? TL_STAT_NO_NOTE : TL_STAT_MISMATCH, 1);
     fprintf(stderr, "trueline-cc: %s: cached object does not match this compile: %s\n", j->out, r.what);
     if (g_set.fail) {
@@ -475,13 +517,14 @@ int tl_prov_run(const tl_invocation *inv, char *const argv[])
 
 int tl_prov_may_verify_in_cache(const tl_invocation *inv)
 {
-    return inv->cache == TL_CACHE_CCACHE && set()->stamp && set()->verify && g_set.in_cache;
+    /* with a key the hook, which links no libsodium, leaves the hit to the waiting wrapper */
+    return inv->cache == TL_CACHE_CCACHE && set()->stamp && set()->verify && g_set.in_cache && !g_set.mac.bytes;
 }
 
 int tl_prov_verify_in_cache(const tl_invocation *inv)
 {
     if (!is_stamped_compile(inv) || !stage_applies(inv) || !g_stage || !set()->verify || !g_set.in_cache ||
-        inv->cache != TL_CACHE_CCACHE)
+        inv->cache != TL_CACHE_CCACHE || g_set.mac.bytes)
         return -1;
     tl_strv outs = { 0 };
     compile_outputs(inv, &outs);

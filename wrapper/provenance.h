@@ -4,6 +4,7 @@
 #ifndef TL_WRAPPER_PROVENANCE_H
 #define TL_WRAPPER_PROVENANCE_H
 #include <stddef.h>
+#include <stdint.h>
 
 #include "trueline/diag.h"
 #include "trueline/note.h"
@@ -14,12 +15,42 @@ int tl_stamp_file(const char *path, const tl_note *n, size_t argv_max, tl_error 
 /* The same with an already encoded record (tl_note_encode). */
 int tl_stamp_record(const char *path, const unsigned char *rec, size_t rec_len, tl_error *err);
 
+/* Stamps a compile record encoded with placeholders (seal_content, seal_mac) and then fills them in place:
+ * the content digest of the stamped file, and the MAC with key (NULL: no MAC placeholder expected). */
+typedef struct tl_mac_key {
+    unsigned char *bytes;
+    size_t len;
+} tl_mac_key;
+int tl_stamp_sealed(const char *path, const unsigned char *rec, size_t rec_len, const tl_mac_key *key,
+                    tl_error *err);
+
+/* The content digest (content_digest.c): XXH3-128 of file's bytes leaving out [skip_off, skip_off+skip_len),
+ * as 32 hex digits; -1 when the range is not inside the file. */
+int tl_content_digest(const unsigned char *file, size_t size, uint64_t skip_off, uint64_t skip_len,
+                      char hex[TL_HASH_HEX_LEN + 1]);
+struct Elf;
+/* The number of `.note.trueline` sections (-1: no name table); the first one's offset and size. */
+int tl_record_sections(struct Elf *elf, uint64_t *off, uint64_t *size);
+/* The digest of an object opened with libelf whose one record section is left out; -1 when it has not
+ * exactly one. */
+int tl_object_content_digest(struct Elf *elf, char hex[TL_HASH_HEX_LEN + 1]);
+
+/* Record MACs (provenance_mac.c, libsodium). The key is the key file's bytes (16 to 4096). */
+int tl_mac_key_load(const char *path, tl_mac_key *k, tl_error *err);
+void tl_mac_key_free(tl_mac_key *k);
+/* HMAC-SHA512-256 of a then b, as TL_NOTE_MAC_HEX_LEN hex digits; -1 without MAC support. */
+int tl_mac_hex(const tl_mac_key *k, const void *a, size_t alen, const void *b, size_t blen,
+               char hex[TL_NOTE_MAC_HEX_LEN + 1]);
+/* 1 when the decoded record's MAC verifies with key (a tl_mac_key): the MAC is present, last, and right. */
+int tl_mac_note_ok(void *key, const tl_note *n);
+
 /* Cache-hit verification of one object against what this invocation expects. */
 /* NOT_HOST: no host relocatable object there (a cubin, or nothing written): nothing to verify. */
 enum tl_verify_status { TL_VERIFY_OK = 0, TL_VERIFY_NO_NOTE, TL_VERIFY_MISMATCH, TL_VERIFY_UNREADABLE,
                         TL_VERIFY_NOT_HOST };
 typedef struct tl_verify_result {
     enum tl_verify_status status;
+    int unbound; /* OK, but the record has no content digest (written before records had one) */
     char what[1024]; /* for anything but OK: exactly what differs or what is missing */
 } tl_verify_result;
 /* What a cached object's record must match. key_hash: the hash of the effective argv as the cache keys it
@@ -35,6 +66,10 @@ typedef struct tl_verify_expect {
     /* tl_key_vector (verify_key.h), handed in so that the hook, which never names differences, links
      * none of it */
     char **(*key_vector)(struct tl_key_ctx *k, char *const *argv, int argc, const char *cwd, int *n);
+    /* A key is configured: tl_mac_note_ok with mac_key, handed in so that the hook links no libsodium
+     * (NULL: records are not required to carry a MAC) */
+    int (*mac_ok)(void *mac_key, const tl_note *n);
+    void *mac_key;
 } tl_verify_expect;
 void tl_verify_object(const char *path, const tl_verify_expect *e, tl_verify_result *r);
 /* The decision from raw `.note.trueline` section bytes (record_check.c): add every such section of the
@@ -42,6 +77,9 @@ void tl_verify_object(const char *path, const tl_verify_expect *e, tl_verify_res
 typedef struct tl_record_check {
     tl_note *compile; /* the first compile record */
     int ncompile;
+    /* The object's content digest, set by the reader (empty: it could not be computed, e.g. not exactly
+     * one record section) */
+    char content[TL_HASH_HEX_LEN + 1];
 } tl_record_check;
 int tl_record_check_add(tl_record_check *c, const void *sec, size_t len, int big_endian, tl_verify_result *r);
 void tl_record_check_end(tl_record_check *c, int decided, const tl_verify_expect *e, tl_verify_result *r);
@@ -49,7 +87,7 @@ void tl_record_check_end(tl_record_check *c, int decided, const tl_verify_expect
 /* Statistics kept in $XDG_CACHE_HOME/trueline/provenance-stats/ (one append-only file per counter: a
  * lost update is impossible, a failed update is silently skipped: statistics never fail a build). */
 enum tl_stat { TL_STAT_VERIFIED, TL_STAT_MISMATCH, TL_STAT_NO_NOTE, TL_STAT_RECOMPILED, TL_STAT_STAMPED,
-               TL_STAT_N };
+               TL_STAT_UNBOUND, TL_STAT_N };
 void tl_stats_add(enum tl_stat which, int delta);
 /* Prints the `ccache -s`-like lines; returns 0. */
 int tl_stats_print(void);
@@ -60,6 +98,7 @@ void tl_stats_zero(void);
 #define TL_STAGE_ENV_REAL "TRUELINE_STAGE_REAL"
 #define TL_STAGE_ENV_NOTE "TRUELINE_STAGE_NOTE"
 #define TL_STAGE_ENV_ARGV_MAX "TRUELINE_STAGE_ARGV_MAX"
+#define TL_STAGE_ENV_KEY_FILE "TRUELINE_STAGE_KEY_FILE" /* the key file's path (never the key itself) */
 int tl_stage_is_stage(const char *argv0);
 int tl_stage_main(int argc, char **argv);
 /* Path of the stage entry named like the real compiler (created on first use: a symlink to this

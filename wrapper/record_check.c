@@ -78,15 +78,31 @@ static void argv_diff(tl_verify_result *r, const tl_note *n, const tl_verify_exp
 
 /* A record with `kh` is compared by it (the argv as the cache keys it); one written before records had
  * it, by the effective-argv hash. */
-static void compare(tl_verify_result *r, const tl_note *n, const tl_verify_expect *e)
+static void compare(tl_verify_result *r, const tl_note *n, const tl_verify_expect *e, const char *content)
 {
     int keyed = n->key_hash && e->key_hash;
     const char *theirs = keyed ? n->key_hash : n->argv_hash, *ours = keyed ? e->key_hash : e->argv_hash;
     int fp_ok = n->fingerprint && strcmp(n->fingerprint, e->fingerprint) == 0;
     int ah_ok = theirs && ours && strcmp(theirs, ours) == 0;
-    if (fp_ok && ah_ok)
+    /* The record must be this object's (content digest) and, with a key, made by a holder of the key. */
+    int ch_ok = !n->content_hash || (*content && strcmp(n->content_hash, content) == 0);
+    int mac_ok = !e->mac_ok || e->mac_ok(e->mac_key, n);
+    if (fp_ok && ah_ok && ch_ok && mac_ok) {
+        r->unbound = !n->content_hash;
         return;
+    }
     r->status = TL_VERIFY_MISMATCH;
+    if (!ch_ok)
+        say(r, "%s; ", *content ? "the object's bytes are not the ones its record was written for (content digest "
+                                  "differs: the code was replaced, the record copied from another object)"
+                                : "the object's content digest cannot be computed (not exactly one record section)");
+    if (!mac_ok)
+        say(r, "%s; ", n->mac ? "the record's MAC does not verify with the configured key ([provenance] key_file)"
+                              : "the record carries no MAC and a key is configured ([provenance] key_file)");
+    if (fp_ok && ah_ok) {
+        r->what[strlen(r->what) - 2] = 0; /* the "; " */
+        return;
+    }
     if (!fp_ok)
         say(r, "toolchain fingerprint %s (%s %s) in the cached object, this toolchain is %s",
             n->fingerprint ? n->fingerprint : "(none)", n->family ? n->family : "?",
@@ -121,7 +137,7 @@ void tl_record_check_end(tl_record_check *c, int decided, const tl_verify_expect
             r->status = TL_VERIFY_MISMATCH;
             say(r, "%d compile records in one object (expected one)", c->ncompile);
         } else {
-            compare(r, c->compile, e);
+            compare(r, c->compile, e, c->content);
         }
     }
     if (c->compile) {

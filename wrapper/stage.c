@@ -92,6 +92,9 @@ int tl_stage_main(int argc, char **argv)
     char *real = strdup(getenv(TL_STAGE_ENV_REAL));
     const char *hex_env = getenv(TL_STAGE_ENV_NOTE);
     char *hex = hex_env ? strdup(hex_env) : NULL;
+    const char *key_env = getenv(TL_STAGE_ENV_KEY_FILE);
+    char *key_file = key_env && *key_env ? strdup(key_env) : NULL;
+    unsetenv(TL_STAGE_ENV_KEY_FILE);
     unsetenv(TL_STAGE_ENV_REAL);
     unsetenv(TL_STAGE_ENV_NOTE);
     unsetenv(TL_STAGE_ENV_ARGV_MAX);
@@ -102,11 +105,15 @@ int tl_stage_main(int argc, char **argv)
         unsigned char *rec;
         size_t len;
         tl_error err;
-        if (unhex(hex, &rec, &len) != 0) {
+        tl_mac_key key = { 0 };
+        if (key_file && tl_mac_key_load(key_file, &key, &err) != 0) {
+            fprintf(stderr, "trueline-cc (stage): %s: %s\n", out, err.msg);
+            rc = 1;
+        } else if (unhex(hex, &rec, &len) != 0) {
             fprintf(stderr, "trueline-cc (stage): %s: malformed %s\n", out, TL_STAGE_ENV_NOTE);
             rc = 1;
         } else {
-            if (tl_stamp_record(out, rec, len, &err) != 0) {
+            if (tl_stamp_sealed(out, rec, len, key_file ? &key : NULL, &err) != 0) {
                 /* Fail rather than let the cache store an object that every later hit would reject. */
                 fprintf(stderr, "trueline-cc (stage): %s\n", err.msg);
                 rc = 1;
@@ -115,7 +122,9 @@ int tl_stage_main(int argc, char **argv)
             }
             free(rec);
         }
+        tl_mac_key_free(&key);
     }
+    free(key_file);
     free(real);
     free(hex);
     return rc;

@@ -168,3 +168,65 @@ int tl_stamp_record(const char *path, const unsigned char *rec, size_t rec_len, 
     close(fd);
     return rc;
 }
+
+/* Fills the record's placeholders once it is in the file: the content digest leaves the record section
+ * out, so writing the digest (and the MAC over it) into the record changes nothing it covers. */
+static int seal(int fd, const char *path, const unsigned char *rec, size_t rec_len, const tl_mac_key *key,
+                tl_error *err)
+{
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    uint64_t off = 0, size = 0;
+    size_t file_len = 0;
+    const unsigned char *file = elf ? (const unsigned char *)elf_rawfile(elf, &file_len) : NULL;
+    unsigned char *out = malloc(rec_len);
+    char hex[TL_NOTE_MAC_HEX_LEN + 1];
+    size_t voff, vlen, doff, dlen;
+    int rc = -1;
+    /* the record is the end of the one record section, as tl_stamp_record just placed it */
+    if (!file || !out || tl_record_sections(elf, &off, &size) != 1 || size < rec_len || off + size > file_len ||
+        memcmp(file + off + size - rec_len, rec, rec_len) != 0) {
+        tl_fail(err, "%s: cannot find the record just written to seal it", path);
+        goto out;
+    }
+    memcpy(out, rec, rec_len);
+    if (tl_note_field(out, rec_len, "ch", &voff, &vlen) == 0) {
+        if (vlen != TL_HASH_HEX_LEN || tl_content_digest(file, file_len, off, size, hex) != 0) {
+            tl_fail(err, "%s: cannot compute the content digest", path);
+            goto out;
+        }
+        memcpy(out + voff, hex, TL_HASH_HEX_LEN);
+    }
+    if (key && tl_note_field(out, rec_len, "mac", &voff, &vlen) == 0) {
+        unsigned char type_le[4];
+        uint32_t type;
+        memcpy(&type, out + 8, sizeof type);
+        for (int b = 0; b < 4; b++)
+            type_le[b] = (unsigned char)(type >> (8 * b));
+        if (vlen != TL_NOTE_MAC_HEX_LEN || tl_note_mac_span(out, rec_len, &doff, &dlen) != 0 ||
+            tl_mac_hex(key, type_le, sizeof type_le, out + doff, dlen, hex) != 0) {
+            tl_fail(err, "%s: cannot compute the record's MAC", path);
+            goto out;
+        }
+        memcpy(out + voff, hex, TL_NOTE_MAC_HEX_LEN);
+    }
+    rc = 0;
+out:
+    if (elf)
+        elf_end(elf);
+    if (rc == 0 && pwrite(fd, out, rec_len, (off_t)(off + size - rec_len)) != (ssize_t)rec_len)
+        rc = tl_fail(err, "%s: cannot write the sealed record: %s", path, strerror(errno));
+    free(out);
+    return rc;
+}
+
+int tl_stamp_sealed(const char *path, const unsigned char *rec, size_t rec_len, const tl_mac_key *key, tl_error *err)
+{
+    if (tl_stamp_record(path, rec, rec_len, err) != 0)
+        return -1;
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return tl_fail(err, "%s: cannot open to seal the record: %s", path, strerror(errno));
+    int rc = seal(fd, path, rec, rec_len, key, err);
+    close(fd);
+    return rc;
+}

@@ -51,6 +51,8 @@ static int read_record(const char *path, tl_record_check *c, tl_verify_result *r
         goto out;
     }
     rc = 0;
+    if (tl_object_content_digest(elf, c->content) != 0)
+        c->content[0] = 0;
     for (Elf_Scn *s = elf_nextscn(elf, NULL); s; s = elf_nextscn(elf, s)) {
         GElf_Shdr sh;
         const char *name;

@@ -41,7 +41,25 @@ typedef struct tl_note {
     int argc_total;           /* "argc": elements in the effective argv (argc < argc_total: cut or left out) */
     int argv_omitted;         /* "ao": argv left out by configuration */
     int at_link;              /* "cl": compile record written into a compile-and-link output (no object was kept) */
+    char *content_hash;       /* "ch": digest of the object's bytes outside `.note.trueline`, 32 hex digits */
+    char *mac;                /* "mac": MAC of the record (TL_NOTE_MAC_HEX_LEN hex digits), written last */
+    /* Decoded records only, when they carry "mac": the bytes the MAC covers (tl_note_mac_input) */
+    unsigned char *mac_input;
+    size_t mac_input_len;
+    /* Encoding only: write "ch" (and "mac" when seal_mac) as placeholders of zeros, filled in by
+     * tl_note_seal once the object is stamped (wrapper/stamp.c) */
+    int seal_content, seal_mac;
 } tl_note;
+
+/* The MAC's length in hex digits (HMAC-SHA512-256: 32 bytes). */
+#define TL_NOTE_MAC_HEX_LEN 64
+/* Where one field's value lies in one encoded record (tl_note_encode's output, host byte order): its offset
+ * from rec and its length. 0 when found, -1 when the record is malformed or lacks the key. */
+int tl_note_field(const unsigned char *rec, size_t len, const char *key, size_t *off, size_t *vlen);
+/* What a record's MAC covers: the note type as 4 little-endian bytes, then the desc up to (not including)
+ * the "mac=" string. Every field but the MAC itself, the content digest "ch" included. In one encoded
+ * record: *prefix = the desc's offset in rec, *n = bytes of desc covered. -1 when it has no "mac". */
+int tl_note_mac_span(const unsigned char *rec, size_t len, size_t *desc_off, size_t *n);
 
 /* Hash of an effective argv (without argv[0]) for the record and for cache-hit verification. The output
  * operand (-o X, -oX, -o=X, --output-file[=]X) is left out: caches key without it and hand one object to

@@ -142,19 +142,19 @@ static void stamp_and_verify(const char *dir)
     UNIT_CHECK("the stamped object links", sh(cmd) == 0);
 
     tl_verify_result r;
-    tl_verify_expect e = { n.fingerprint, n.argv_hash, NULL, argv_fixture, 6, NULL, NULL };
+    tl_verify_expect e = { n.fingerprint, n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
     tl_verify_object(obj, &e, &r);
     UNIT_CHECK("verification passes for the same invocation", r.status == TL_VERIFY_OK);
     char *other[] = { "-c", "-O3", "-g1", "k.c", "-o", "k.o" };
-    e = (tl_verify_expect){ n.fingerprint, "0000000000000000000000000000ffff", NULL, other, 6, NULL, NULL };
+    e = (tl_verify_expect){ n.fingerprint, "0000000000000000000000000000ffff", NULL, other, 6, NULL, NULL, NULL, NULL };
     tl_verify_object(obj, &e, &r);
     UNIT_CHECK("argv mismatch names the differing flags", r.status == TL_VERIFY_MISMATCH &&
                                                               strstr(r.what, "-O2") && strstr(r.what, "-O3"));
-    e = (tl_verify_expect){ "0000000000000000000000000000aaaa", n.argv_hash, NULL, argv_fixture, 6, NULL, NULL };
+    e = (tl_verify_expect){ "0000000000000000000000000000aaaa", n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
     tl_verify_object(obj, &e, &r);
     UNIT_CHECK("fingerprint mismatch reported", r.status == TL_VERIFY_MISMATCH && strstr(r.what, "fingerprint") &&
                                                     strstr(r.what, n.fingerprint));
-    e = (tl_verify_expect){ n.fingerprint, n.argv_hash, NULL, argv_fixture, 6, NULL, NULL };
+    e = (tl_verify_expect){ n.fingerprint, n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
     tl_verify_object(copy, &e, &r);
     UNIT_CHECK("unstamped object: no record", r.status == TL_VERIFY_NO_NOTE);
 

@@ -18,7 +18,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* xxHash compiled in: the hook links no library (a preloaded dependency joins every lookup of ccache) */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #define EM_CUDA_ 190
 #define HEAD_BYTES (64u << 10)
@@ -61,6 +66,57 @@ static int is_record_section(const Elf64_Shdr *sh, const char *names, uint64_t n
            memcmp(names + sh->sh_name, want, sizeof want) == 0;
 }
 
+/* The content digest (wrapper/content_digest.c says what it covers) of the file, the bytes in
+ * [skip, skip + skip_len) left out: XXH3-128 streamed over head's bytes, then the rest read in pieces;
+ * the same value tl_hasher gives for the same bytes, in tl_hash_hex's spelling. -1 when it cannot be read. */
+static int digest(struct image *im, uint64_t skip, uint64_t skip_len, char hex[TL_HASH_HEX_LEN + 1])
+{
+    struct stat st;
+    if (fstat(im->fd, &st) != 0 || st.st_size < 0 || skip > (uint64_t)st.st_size ||
+        skip_len > (uint64_t)st.st_size - skip)
+        return -1;
+    uint64_t size = (uint64_t)st.st_size;
+    XXH3_state_t *x = XXH3_createState();
+    unsigned char *buf = x ? malloc(HEAD_BYTES) : NULL;
+    int rc = buf ? 0 : -1;
+    if (x)
+        XXH3_128bits_reset(x);
+    for (uint64_t at = 0; rc == 0 && at < size;) {
+        if (at == skip && skip_len) {
+            at += skip_len;
+            continue;
+        }
+        uint64_t end = at < skip ? skip : size, n = end - at;
+        const unsigned char *p;
+        if (at + n <= im->got) {
+            p = im->head + at;
+        } else {
+            if (at < im->got) /* the part of the piece that head holds first */
+                n = im->got - at;
+            else if (n > HEAD_BYTES)
+                n = HEAD_BYTES;
+            p = at < im->got ? im->head + at : buf;
+            if (p == buf && pread(im->fd, buf, (size_t)n, (off_t)at) != (ssize_t)n)
+                rc = -1;
+        }
+        if (rc == 0)
+            XXH3_128bits_update(x, p, (size_t)n);
+        at += n;
+    }
+    if (rc == 0) {
+        XXH128_hash_t h = XXH3_128bits_digest(x);
+        static const char digits[] = "0123456789abcdef";
+        for (int i = 0; i < 16; i++) {
+            hex[i] = digits[(h.high64 >> (60 - 4 * i)) & 15];
+            hex[16 + i] = digits[(h.low64 >> (60 - 4 * i)) & 15];
+        }
+        hex[TL_HASH_HEX_LEN] = 0;
+    }
+    free(buf);
+    XXH3_freeState(x);
+    return rc;
+}
+
 /* Feeds every record section to c; 0, or -1 when not sure or a section is damaged. */
 static int feed(struct image *im, tl_record_check *c, tl_verify_result *r)
 {
@@ -80,13 +136,20 @@ static int feed(struct image *im, tl_record_check *c, tl_verify_result *r)
     const Elf64_Shdr *ns = &sh[eh.e_shstrndx];
     const char *names = ns->sh_type == SHT_STRTAB && !(ns->sh_flags & SHF_COMPRESSED)
                             ? piece(im, ns->sh_offset, ns->sh_size, 1) : NULL;
-    int rc = names ? 0 : -1;
+    int rc = names ? 0 : -1, nrec = 0;
+    unsigned first = 0;
     for (unsigned i = 1; rc == 0 && i < eh.e_shnum; i++) {
         if (!is_record_section(&sh[i], names, ns->sh_size))
             continue;
+        if (!nrec++)
+            first = i;
         const void *data = sh[i].sh_flags & SHF_COMPRESSED ? NULL : piece(im, sh[i].sh_offset, sh[i].sh_size, 2);
         rc = data && tl_record_check_add(c, data, sh[i].sh_size, 0, r) == 0 ? 0 : -1;
     }
+    /* a record without a content digest needs none; one that has it is compared with c->content */
+    if (rc == 0 && nrec == 1 && c->compile && c->compile->content_hash &&
+        digest(im, sh[first].sh_offset, sh[first].sh_size, c->content) != 0)
+        rc = -1;
     free(sh);
     return rc;
 }
