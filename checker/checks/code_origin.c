@@ -9,30 +9,34 @@
 #include "checks/host_util.h"
 
 static const struct tl_origin NVCC_STUBS = {
-    TL_ORIGIN_TOOLCHAIN, "nvcc's host stubs",
-    "nvcc writes this kernel-launch and registration code into the host side of every .cu file"
+    .kind = TL_ORIGIN_TOOLCHAIN, .name = "nvcc's host stubs",
+    .why = "nvcc writes this kernel-launch and registration code into the host side of every .cu file"
 };
 static const struct tl_origin DEVICE_LINK = {
-    TL_ORIGIN_TOOLCHAIN, "the CUDA device link",
-    "nvcc -dlink writes this registration code (CMake's cmake_device_link.o); the device-link step passes no "
-    "compiler launcher"
+    .kind = TL_ORIGIN_TOOLCHAIN, .name = "the CUDA device link",
+    .why = "nvcc -dlink writes this registration code (CMake's cmake_device_link.o); the device-link step passes no "
+           "compiler launcher"
 };
-static const struct tl_origin CUDART = { TL_ORIGIN_VENDOR, "libcudart_static", "NVIDIA ships it without -g" };
+static const struct tl_origin CUDART = {
+    .kind = TL_ORIGIN_VENDOR, .name = "libcudart_static",
+    .why = "NVIDIA ships it without -g", .soname = "libcudart.so"
+};
 static const struct tl_origin LIBGCC = {
-    TL_ORIGIN_VENDOR, "libgcc", "GCC's runtime helpers are linked from libgcc.a / libgcc_eh.a, built without -g"
+    .kind = TL_ORIGIN_VENDOR, .name = "libgcc",
+    .why = "GCC's runtime helpers are linked from libgcc.a / libgcc_eh.a, built without -g"
 };
 static const struct tl_origin LIBSTDCXX = {
-    TL_ORIGIN_VENDOR, "a static libstdc++",
-    "it is linked from libstdc++.a (-static-libstdc++), whose debug info the distribution ships separately"
+    .kind = TL_ORIGIN_VENDOR, .name = "a static libstdc++",
+    .why = "it is linked from libstdc++.a (-static-libstdc++), whose debug info the distribution ships separately"
 };
 static const struct tl_origin DEVICE_HELPERS = {
-    TL_ORIGIN_TOOLCHAIN, "nvcc's device arithmetic helpers",
-    "nvcc adds them (64-bit integer division, division and square-root slow paths) without line information"
+    .kind = TL_ORIGIN_TOOLCHAIN, .name = "nvcc's device arithmetic helpers",
+    .why = "nvcc adds them (64-bit integer division, division and square-root slow paths) without line information"
 };
 static const struct tl_origin LINK_STUB_UNIT = {
-    TL_ORIGIN_TOOLCHAIN, "the CUDA device link",
-    "nvcc -dlink compiles its generated crt/link.stub (CMake's cmake_device_link.o); the device-link step passes "
-    "no compiler launcher"
+    .kind = TL_ORIGIN_TOOLCHAIN, .name = "the CUDA device link",
+    .why = "nvcc -dlink compiles its generated crt/link.stub (CMake's cmake_device_link.o); the device-link step passes "
+           "no compiler launcher"
 };
 
 struct rule {

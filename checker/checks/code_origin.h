@@ -16,6 +16,8 @@ struct tl_origin {
     enum tl_origin_kind kind;
     const char *name;       /* "libcudart_static" */
     const char *why;        /* "NVIDIA ships it without -g" */
+    const char *soname;     /* the shared library of this origin ("libcudart.so"): a file whose DT_SONAME
+                             * starts with it is that library itself, named by its soname; NULL: none */
 };
 
 /* The origin of a host function without line rows; NULL when it is the user's. fn->name is the symbol name;

@@ -86,10 +86,13 @@ static enum not_users classify(const struct tl_image *h, struct covered_names *c
 static void report_foreign(const struct tl_file *f, const struct tl_origin_tally *t, struct tl_findings *out)
 {
     for (size_t i = 0; i < t->n; i++) {
+        const struct tl_origin *o = t->origin[i];
+        /* NVIDIA's libcudart.so.13 itself: its functions are "of libcudart.so.13", not of the static archive */
+        int itself = o->soname && f->soname && strncmp(f->soname, o->soname, strlen(o->soname)) == 0;
         char *ex = tl_demangle(t->example[i]);
         tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
                 "%zu function%s of %s %s no line info; %s (e.g. %s)", t->count[i], t->count[i] == 1 ? "" : "s",
-                t->origin[i]->name, t->count[i] == 1 ? "has" : "have", t->origin[i]->why, ex ? ex : "?");
+                itself ? f->soname : o->name, t->count[i] == 1 ? "has" : "have", o->why, ex ? ex : "?");
         free(ex);
     }
 }

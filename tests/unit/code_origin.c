@@ -78,5 +78,12 @@ int main(void)
     UNIT_CHECK("the .cold part of a covered function is not reported", cold == 0);
     UNIT_CHECK("coverage counts the .cold part as covered", hits(&out, TL_SEV_INFO, "line coverage: 2 of 6 functions") == 1);
     tl_findings_free(&out);
+    memset(&out, 0, sizeof out);
+    /* NVIDIA's shared runtime itself: named by its soname */
+    f.soname = (char *)"libcudart.so.13";
+    tl_line_tables_host(&f, TL_SEV_ERROR, &out);
+    UNIT_CHECK("libcudart.so.13 itself: its functions are of libcudart.so.13",
+               hits(&out, TL_SEV_INFO, "3 functions of libcudart.so.13 have no line info") == 1);
+    tl_findings_free(&out);
     UNIT_EXIT();
 }
