@@ -71,7 +71,12 @@ static void prov_key(const tl_config *cfg, int *bad, tl_error *e)
     if (!v || !*v)
         return;
     tl_error ke;
-    if (tl_mac_key_load(v, &g_set.mac, &ke) != 0 || !realpath(v, g_set.key_path)) {
+    /* the stage may run elsewhere than here: it gets an absolute path (realpath's lstat per component only
+     * when the configured one is relative) */
+    int abs_ok = v[0] == '/' && strlen(v) < sizeof g_set.key_path;
+    if (abs_ok)
+        memcpy(g_set.key_path, v, strlen(v) + 1);
+    if (tl_mac_key_load(v, &g_set.mac, &ke) != 0 || (!abs_ok && !realpath(v, g_set.key_path))) {
         char where[300];
         tl_config_origin(cfg, "provenance", "key_file", where, sizeof where);
         if (!*bad)
