@@ -152,8 +152,10 @@ for line in ranges.splitlines():
     m = re.match(r"\s+Offset: ([0-9a-f]+), Index", line)
     if m:
         cur = int(m.group(1), 16); lists[cur] = 0; continue
-    if cur is not None and re.match(r"\s+\+0x[0-9a-f]+.*\.\.$", line):
-        lists[cur] += 1
+    m = re.match(r"\s+(offset_pair|start_end|startx_endx|start_length|startx_length) (?:0x)?([0-9a-f]+), (?:0x)?([0-9a-f]+)$", line)
+    if m and cur is not None:  # empty ranges (offset_pair 253, 253) hold no code
+        a, b = int(m.group(2), 16), int(m.group(3), 16)
+        lists[cur] += (b > 0) if m.group(1).endswith("length") else (b > a)
 n, tag, attrs = 0, None, {}
 def flush():
     global n
