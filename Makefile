@@ -8,7 +8,7 @@ PREFIX   ?= /usr/local
 VERSION  := 0.1.0
 
 PKG_CONFIG ?= pkg-config
-PKGS     := libelf libzstd liblz4 libxxhash inih
+PKGS     := libelf libzstd liblz4 libxxhash inih libarchive
 # libdwarf: every 0.x/2.x release installs libdwarf.pc (so PKG_CONFIG_PATH picks one installed elsewhere);
 # Debian 12's 20210528 has none, and its headers are in a fixed directory. libiberty never ships a .pc.
 DWARF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdwarf 2>/dev/null || echo -I/usr/include/libdwarf)
@@ -37,7 +37,7 @@ ALL_CFLAGS   += -DTL_HAVE_SODIUM $(shell $(PKG_CONFIG) --cflags libsodium)
 WRAPPER_LIBS += $(shell $(PKG_CONFIG) --libs libsodium)
 SODIUM_LIBS  := $(shell $(PKG_CONFIG) --libs libsodium)
 endif
-CHECKER_LIBS := $(DWARF_LIBS) $(shell $(PKG_CONFIG) --libs libelf libzstd liblz4 libxxhash inih 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih) -liberty -lz -lpthread
+CHECKER_LIBS := $(DWARF_LIBS) $(shell $(PKG_CONFIG) --libs libelf libzstd liblz4 libxxhash inih libarchive 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih -larchive) -liberty -lz -lpthread
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
 WRAPPER_SRC := $(sort $(wildcard wrapper/*.c))
@@ -86,7 +86,7 @@ deps-demo:
 
 # Compiles and links a program that includes every dependency's header, with the flags the build uses, so that a
 # library installed anywhere the user's flags or pkg-config point is found, and a missing one is named by the compiler.
-DEPS_PROBE_HDRS := libelf.h gelf.h libdwarf.h dwarf.h demangle.h libiberty.h zstd.h lz4.h xxhash.h ini.h zlib.h
+DEPS_PROBE_HDRS := libelf.h gelf.h libdwarf.h dwarf.h demangle.h libiberty.h zstd.h lz4.h xxhash.h ini.h zlib.h archive.h
 check-deps:
 	@mkdir -p "$(BUILD)"
 	@printf '$(foreach h,$(DEPS_PROBE_HDRS),#include <$(h)>\n)int main(void) { return 0; }\n' > "$(BUILD)/check-deps.c"

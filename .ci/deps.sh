@@ -12,7 +12,7 @@ case $purpose in build|demo|test) ;; *) echo "usage: sh .ci/deps.sh [--list] bui
 
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   pm=apt
-  build="gcc make pkg-config musl-tools libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libiberty-dev zlib1g-dev libsodium-dev"
+  build="gcc make pkg-config musl-tools libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libarchive-dev libiberty-dev zlib1g-dev libsodium-dev"
   demo="ccache"
   test="clang sccache redis-server cmake binutils python3 python3-jsonschema xz-utils dwz elfutils gfortran
         gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu"
@@ -21,7 +21,7 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
 elif command -v rpm >/dev/null 2>&1 && command -v dnf >/dev/null 2>&1; then
   pm=dnf
   # libiberty (the demangler) is part of binutils-devel on Fedora
-  build="gcc make pkgconf-pkg-config elfutils-libelf-devel libdwarf-devel xxhash-devel inih-devel libzstd-devel lz4-devel binutils-devel zlib-devel libsodium-devel"
+  build="gcc make pkgconf-pkg-config elfutils-libelf-devel libdwarf-devel xxhash-devel inih-devel libzstd-devel lz4-devel libarchive-devel binutils-devel zlib-devel libsodium-devel"
   demo="ccache"
   test="clang sccache redis cmake binutils python3 python3-jsonschema xz dwz elfutils gcc-gfortran
         gcc-aarch64-linux-gnu gcc-c++-aarch64-linux-gnu binutils-aarch64-linux-gnu"
@@ -30,14 +30,14 @@ elif command -v rpm >/dev/null 2>&1 && command -v dnf >/dev/null 2>&1; then
 elif command -v pacman >/dev/null 2>&1; then
   pm=pacman
   # libiberty comes with binutils on Arch
-  build="gcc make pkgconf libelf libdwarf xxhash libinih zstd lz4 binutils zlib libsodium"
+  build="gcc make pkgconf libelf libdwarf xxhash libinih zstd lz4 libarchive binutils zlib libsodium"
   demo="ccache"
   test="clang sccache redis cmake python python-jsonschema xz dwz gcc-fortran aarch64-linux-gnu-gcc aarch64-linux-gnu-binutils"
   installed() { pacman -Q "$1" >/dev/null 2>&1; }
   install_cmd="pacman -S --needed --noconfirm"
 else
   echo "trueline: no apt, dnf or pacman here; install by hand the development packages of: libelf (elfutils)," >&2
-  echo "  libdwarf, xxhash, inih, zstd, lz4, libiberty (binutils), zlib; and ccache for the demo" >&2
+  echo "  libdwarf, xxhash, inih, zstd, lz4, libarchive, libiberty (binutils), zlib; and ccache for the demo" >&2
   exit 1
 fi
 
