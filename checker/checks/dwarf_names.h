@@ -37,7 +37,7 @@ int tl_names_equal(const struct tl_sym_names *sym, const struct tl_subprogram *s
  *   or with;
  * - both are C++ and demangle alike: GCC names the unified constructor and destructor (C4, D4) in DWARF and
  *   emits the complete, base, allocating and deleting ones (C1, C2, C3, D0, D1, D2) as symbols;
- * - it has no linkage name (C, gcc -g1, GCC's entities with local types: lambdas, local classes, templates over
+ * - it has no linkage name (C; GCC's entities with local types: lambdas, local classes, templates over
  *   them) and its DW_AT_name is the symbol (C) or the symbol's unqualified name (C++), template arguments
  *   left out;
  * - gfortran's main program: the symbol MAIN__, the subprogram named after the program unit. */
