@@ -358,3 +358,15 @@ for cc in "${compilers[@]}"; do
   # the code is the same, so the other functions still agree: exactly one error
   check "$cc: ... and nothing else (1 error)" grep -q "^1 file(s) checked: 1 error" stale-$cc.txt
 done
+# The same defect in a relocatable object (a cache entry of the earlier build, whose code the edit does not
+# change, served under the new signature): the symbol is the new build's, the DWARF the old one's
+for cc in "${compilers[@]}"; do
+  old_sym=$(nm --defined-only $cc-O2.o | awk '$3 ~ /circle_colour/ { print $3 }')
+  new_sym=$(nm --defined-only v2-$cc.so | awk '$3 ~ /circle_colour/ { print $3 }')
+  premise "$cc: the object's symbol takes the new signature" objcopy --redefine-sym "$old_sym=$new_sym" $cc-O2.o stale-$cc.o
+  addr=$(nm --defined-only stale-$cc.o | awk '$3 ~ /circle_colour/ { sub(/^0+/, "", $1); print ($1 == "" ? "0" : $1) }')
+  "$C" --no-color --checks dwarf-symbols stale-$cc.o > stale-$cc.o.txt 2>&1
+  contains "$cc object: the stale DWARF is an error naming the function at its section offset" stale-$cc.o.txt \
+    "error \\[dwarf-symbols\\] shapes::circle_colour\\(shapes::Circle&\\): the DWARF subprogram at 0x$addr is named $old_sym, not this symbol"
+  check "$cc object: ... and nothing else (1 error)" grep -q "^1 file(s) checked: 1 error" stale-$cc.o.txt
+done
