@@ -64,6 +64,13 @@ static void add(struct tally *t, const char *name)
     t->n++;
 }
 
+static void merge(struct tally *into, const struct tally *from)
+{
+    for (size_t i = 0; i < from->n && i < EXAMPLES; i++)
+        add(into, from->ex[i]);
+    into->n += from->n > EXAMPLES ? from->n - EXAMPLES : 0;
+}
+
 /* "a, b, c": the demangled first k examples of a, then of b, malloc'd. */
 static char *examples(const struct tally *a, const struct tally *b, size_t k)
 {
@@ -98,7 +105,8 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
     (void)p;
     if (is_runtime_itself(f) || f->elf_type == 1 /* ET_REL: not linked yet, visibility decided at link time */)
         return;
-    struct tally abi = { 0 }, lib = { 0 }, own = { 0 }, std_only = { 0 };
+    struct tally abi = { 0 }, lib = { 0 }, plain = { 0 }, own = { 0 }, std_only = { 0 };
+    size_t vague_global = 0; /* template instantiations and inline functions with STB_GLOBAL binding */
     int new_abi = 0, old_abi = 0;
     const char *new_ex = NULL, *old_ex = NULL;
     for (size_t i = 0; i < f->ndynsyms; i++) {
@@ -111,10 +119,13 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
             add(&abi, s->name);
         else if (o == TL_STL_LIBRARY)
             add(&lib, s->name);
+        else if (o == TL_STL_PLAIN)
+            add(&plain, s->name);
         else if (o == TL_STL_OWN)
             add(&own, s->name);
         else if (o == TL_STL_STD)
             add(&std_only, s->name);
+        vague_global += (o == TL_STL_OWN || o == TL_STL_STD) && s->bind == 1;
         /* the file's API: its own functions and its instantiations over its own types. A linked-in libstdc++
          * (or devtoolset's supplement of one) instantiates both string ABIs by design */
         if (o != TL_STL_NONE && o != TL_STL_OWN)
@@ -124,10 +135,13 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
         if (cx.old_abi && !old_abi++)
             old_ex = s->name;
     }
-    int dynamic = links_runtime_dynamically(f), whole_copy = abi.n && !dynamic;
+    /* where vague-linkage definitions are global, a global non-template std:: definition outside the compiled
+     * parts of the library may be an inline function of the headers (typeinfo name for std::_Sp_make_shared_tag) */
+    merge(vague_global ? &std_only : &lib, &plain);
+    /* the ABI runtime with compiled std:: code, and no libstdc++.so to get them from: libstdc++ linked in whole */
+    int dynamic = links_runtime_dynamically(f), whole_copy = abi.n && lib.n && !dynamic;
     enum tl_severity below = sev == TL_SEV_ERROR ? TL_SEV_WARNING : sev;
     if (whole_copy) {
-        /* the ABI runtime's own symbols and no libstdc++.so.6 to get them from: libstdc++ is linked in whole */
         char *ex = examples(&abi, &lib, EXAMPLES), *first = tl_demangle(abi.ex[0]);
         tl_emit(out, "stl-leak", sev, f->display, first,
                 "link with -Wl,--exclude-libs,ALL (or link libstdc++ dynamically), or export only your API through a "
@@ -139,7 +153,16 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
                 abi.n + lib.n, abi.n, lib.n, ex, std_only.n);
         free(ex);
         free(first);
-    } else if (abi.n || (lib.n && dynamic)) {
+    } else if (abi.n && !lib.n) {
+        /* entry points without any of the library's code: an interposer (sanitizer runtimes intercept
+         * __cxa_throw, __cxa_guard_acquire) or a piece of libsupc++ */
+        char *ex = examples(&abi, NULL, EXAMPLES);
+        tl_emit(out, "stl-leak", TL_SEV_INFO, f->display, NULL, NULL,
+                "defines and exports %zu C++ ABI runtime entry point(s), such as %s, without any compiled std:: "
+                "code: an interposer (as sanitizer runtimes are) or a piece of libsupc++",
+                abi.n, ex);
+        free(ex);
+    } else if (lib.n && dynamic) {
         /* libstdc++.so.6 is used, yet part of a newer one is linked in: devtoolset/gcc-toolset's
          * libstdc++_nonshared.a, which manylinux2014 toolchains link into every C++ library on purpose */
         char *ex = examples(&abi, &lib, EXAMPLES), *first = tl_demangle(abi.n ? abi.ex[0] : lib.ex[0]);

@@ -6,7 +6,9 @@
  *     (std::ios_base::Init::Init(), std::__throw_length_error, std::filesystem::path::_M_split_cmpts(),
  *     std::__detail::_Prime_rehash_policy::_M_next_bkt, typeinfo for std::bad_alloc in a static link):
  *     compiled library code. Inline functions of the headers are emitted by user code too, but with
- *     vague linkage (STB_WEAK / STB_GNU_UNIQUE), and templates carry their arguments in the name.
+ *     vague linkage (STB_WEAK / STB_GNU_UNIQUE), and templates carry their arguments in the name. Some
+ *     builds give vague-linkage definitions global binding; for those files only the parts of the library
+ *     in COMPILED_SCOPES count (TL_STL_LIBRARY as against TL_STL_PLAIN; the check decides per file).
  * Everything else in std:: is an instantiation made by the file's own code: over its own types when any
  * named type outside the standard library (and the C library types the standard library itself uses)
  * appears anywhere in the name, else over standard and builtin types only. */
@@ -47,7 +49,42 @@ static const char *const C_TYPES[] = { "__mbstate_t", "_IO_FILE", "FILE", "fpos_
                                        /* libiberty's NAME components for placeholder types (Da, Dc) */
                                        "auto", "decltype(auto)" };
 
+/* Parts of the standard library whose non-template code only libstdc++'s own objects define (out-of-line
+ * members, key functions of the exception classes, locale and stream machinery): prefixes of the entity's
+ * qualified name as the demangler prints it. */
+static const char *const COMPILED_SCOPES[] = {
+    "std::__throw_", "std::terminate", "std::unexpected", "std::set_terminate", "std::set_unexpected",
+    "std::get_terminate", "std::set_new_handler", "std::get_new_handler", "std::uncaught_exception",
+    "std::current_exception", "std::rethrow_exception", "std::__exception_ptr::", "std::nothrow",
+    "std::ios_base", "std::locale", "std::__basic_file", "std::basic_filebuf", "std::cout", "std::cin",
+    "std::cerr", "std::clog", "std::wcout", "std::wcin", "std::wcerr", "std::wclog",
+    "std::__detail::_Prime_rehash_policy", "std::__detail::__prime_list", "std::_Hash_bytes", "std::_Fnv_hash_bytes",
+    "std::_Rb_tree_increment", "std::_Rb_tree_decrement", "std::_Rb_tree_insert_and_rebalance",
+    "std::_Rb_tree_rebalance_for_erase", "std::__detail::_List_node_base", "std::_List_node_base",
+    "std::thread", "std::this_thread", "std::condition_variable", "std::_V2::condition_variable_any",
+    "std::mutex", "std::recursive_mutex", "std::random_device", "std::chrono::", "std::filesystem::",
+    "std::_V2::error_category", "std::_V2::generic_category", "std::_V2::system_category", "std::error_category",
+    "std::exception", "std::bad_", "std::logic_error", "std::runtime_error", "std::domain_error",
+    "std::invalid_argument", "std::length_error", "std::out_of_range", "std::range_error", "std::overflow_error",
+    "std::underflow_error", "std::system_error", "std::future_error", "std::regex_error", "std::__cxx11::",
+    "std::type_info", "std::__future_base", "std::_Sp_locker", "std::pmr::", "std::__atomic_futex",
+    "__gnu_cxx::__verbose_terminate_handler", "__gnu_cxx::__concurrence", "__gnu_cxx::__freeres",
+    "__gnu_cxx::recursive_init_error", "__gnu_cxx::__snprintf_lite",
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static int compiled_scope(const struct demangle_component *e)
+{
+    size_t alc = 0;
+    /* the printer only reads the tree; its prototype predates const */
+    char *t = cplus_demangle_print(DMGL_PARAMS | DMGL_ANSI, (struct demangle_component *)e, 64, &alc);
+    int yes = 0;
+    for (size_t i = 0; t && !yes && i < N(COMPILED_SCOPES); i++)
+        yes = strncmp(t, COMPILED_SCOPES[i], strlen(COMPILED_SCOPES[i])) == 0;
+    free(t);
+    return yes;
+}
 
 static int name_in(const struct demangle_component *c, const char *const *set, size_t n)
 {
@@ -212,8 +249,10 @@ enum tl_stl_origin tl_stl_origin(const char *name, int bind, struct tl_cxx_name 
     enum tl_stl_origin o = TL_STL_STD;
     const struct demangle_component *e = root ? entity(root) : NULL;
     /* the entity's name decides compiled library code; its parameters may name C types (stat*, FILE*) */
-    if (root && bind == STB_GLOBAL_ && !templated(e, 0) && !own_type(e, 0))
-        o = TL_STL_LIBRARY;
+    /* a function's local static is the function's (inline ones are emitted by their users) */
+    if (root && bind == STB_GLOBAL_ && e->type != DEMANGLE_COMPONENT_LOCAL_NAME && !templated(e, 0) &&
+        !own_type(e, 0))
+        o = compiled_scope(e) ? TL_STL_LIBRARY : TL_STL_PLAIN;
     else if (root && own_type(root, 0))
         o = TL_STL_OWN;
     free(mem);

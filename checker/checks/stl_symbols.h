@@ -6,7 +6,10 @@
 enum tl_stl_origin {
     TL_STL_NONE,    /* not a std::/__gnu_cxx:: entity nor a C++ runtime symbol */
     TL_STL_ABI,     /* the C++ ABI runtime's own symbols (__gxx_personality_v0, __cxa_throw, __cxxabiv1::...) */
-    TL_STL_LIBRARY, /* a non-template std:: definition with global binding: compiled standard-library code */
+    TL_STL_LIBRARY, /* a non-template std:: definition with global binding in a part of the library that only
+                       compiled library code defines (std::ios_base, std::thread, the exception classes ...) */
+    TL_STL_PLAIN,   /* another non-template std:: definition with global binding: compiled library code too,
+                       unless the file gives inline functions global binding (then it holds templates so bound) */
     TL_STL_OWN,     /* a std:: template instantiated over at least one type that is not the standard library's */
     TL_STL_STD,     /* a std:: instantiation or inline function over standard and builtin types only */
 };

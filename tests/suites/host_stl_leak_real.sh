@@ -154,3 +154,23 @@ if [ -f "$A" ] && (cd sup && ar x "$A" thread.o 2>/dev/null && ar rcs libsupp.a 
 else
   skip "no libstdc++.a with thread.o: supplement case"
 fi
+
+# Vague-linkage definitions with global binding (-fno-weak; some distribution and wheel builds look like this):
+# inline functions of the headers are then global too, and still no sign of a linked-in libstdc++.
+g++ -O1 -fPIC -shared -fno-weak -o libnoweak.so own.cpp
+check "-fno-weak fixture: its std:: instantiations have global binding (readelf)" sh -c \
+  "readelf --dyn-syms -W libnoweak.so | awk '\$7 != \"UND\" && \$5 == \"GLOBAL\"' | grep -q ' _ZNSt6vectorIN4proj6MyType'"
+"$C" --no-color --checks stl-leak libnoweak.so >noweak.txt 2>&1
+lacks "-fno-weak: no error or warning" noweak.txt '^libnoweak\.so: (error|warning) \[stl-leak\]'
+contains "-fno-weak: instantiations over own types reported as such" noweak.txt \
+  '^libnoweak\.so: info \[stl-leak\] exports [0-9]+ std:: template instantiation\(s\) over its own types'
+
+# A sanitizer runtime intercepts __cxa_throw & co. without any of libstdc++'s code: no error
+ASAN=$(gcc -print-file-name=libasan.so)
+if [ -f "$ASAN" ] && readelf --dyn-syms -W "$ASAN" | awk '$7 != "UND"' | grep -q ' __cxa_throw'; then
+  "$C" --no-color --checks stl-leak "$ASAN" >asan.txt 2>&1
+  lacks "sanitizer runtime defining __cxa_throw: no error" asan.txt 'error \[stl-leak\]'
+  contains "... an info naming it an interposer" asan.txt 'info \[stl-leak\] defines and exports [0-9]+ C\+\+ ABI runtime entry point\(s\), such as .*__cxa_throw.*interposer'
+else
+  skip "no libasan.so defining __cxa_throw"
+fi

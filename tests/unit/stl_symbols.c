@@ -84,6 +84,10 @@ int main(void)
     UNIT_CHECK("std::filesystem::do_copy_file(..., stat*, ...) global: library code (stat is the C library's)",
                origin("_ZNSt10filesystem12do_copy_fileEPKcS1_NS_26copy_options_existing_fileEP4statS4_RSt10error_code",
                       STB_GLOBAL) == TL_STL_LIBRARY);
+    UNIT_CHECK("typeinfo name for std::_Sp_make_shared_tag global: outside the compiled parts (plain)",
+               origin("_ZTSSt19_Sp_make_shared_tag", STB_GLOBAL) == TL_STL_PLAIN);
+    UNIT_CHECK("std::_Sp_make_shared_tag::_S_ti()::__tag global: a local static, not library code",
+               origin("_ZZNSt19_Sp_make_shared_tag5_S_tiEvE5__tag", STB_GLOBAL) == TL_STL_STD);
     UNIT_CHECK("std::vector<int>::_M_default_append global: a template, not library code",
                origin("_ZNSt6vectorIiSaIiEE17_M_default_appendEm", STB_GLOBAL) == TL_STL_STD);
     /* instantiations over the file's own types */
