@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inputs_package.h"
 #include "model.h"
 #include "thin_archive.h"
 #include "trueline/elf_file.h"
@@ -30,6 +31,11 @@ static struct tl_input *add(struct tl_inputs *out, const char *display, const ch
     in->display = strdup(display);
     in->path = strdup(path);
     return in;
+}
+
+struct tl_input *tl_inputs_add(struct tl_inputs *out, const char *display, const char *path)
+{
+    return add(out, display, path);
 }
 
 static void add_error(struct tl_inputs *out, const char *path, const char *fmt, const char *detail)
@@ -53,6 +59,8 @@ static int interesting_magic(const char *path)
         return 1;
     if (n >= 8 && (memcmp(m, "!<arch>\n", 8) == 0 || memcmp(m, "!<thin>\n", 8) == 0))
         return 1;
+    if (n > 0 && tl_package_magic(m, (size_t)n))
+        return 1;
     return n >= 4 && m[0] == 0x50 && m[1] == 0xED && m[2] == 0x55 && m[3] == 0xBA; /* fatbin */
 }
 
@@ -66,6 +74,17 @@ static int is_archive(const char *path)
     ssize_t n = read(fd, m, sizeof m);
     close(fd);
     return n != 8 ? 0 : memcmp(m, "!<arch>\n", 8) == 0 ? 1 : memcmp(m, "!<thin>\n", 8) == 0 ? 2 : 0;
+}
+
+static int is_package(const char *path)
+{
+    unsigned char m[8];
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, m, sizeof m);
+    close(fd);
+    return n > 0 && tl_package_magic(m, (size_t)n);
 }
 
 /* Each member of a thin archive is an input of its own, read from its file and shown as ARCHIVE(MEMBER). */
@@ -306,7 +325,9 @@ static void expand_path(struct tl_inputs *out, const char *path, int top, struct
             return;
     }
     int ar = is_archive(path);
-    if (ar == 1)
+    if (is_package(path))
+        tl_package_expand(out, path, top);
+    else if (ar == 1)
         expand_archive(out, path);
     else if (ar == 2)
         expand_thin_archive(out, path);
@@ -339,6 +360,8 @@ int tl_input_map(const struct tl_input *in, struct tl_input_bytes *b, tl_error *
     memset(b, 0, sizeof *b);
     if (in->error)
         return tl_fail(err, "%s", in->error);
+    if (in->pkg_depth)
+        return tl_package_member_read(in, b, err);
     if (tl_map_file(in->path, &b->data, &b->size, &b->map, &b->map_len, err) != 0)
         return -1;
     if (in->is_member) {
@@ -355,5 +378,6 @@ int tl_input_map(const struct tl_input *in, struct tl_input_bytes *b, tl_error *
 void tl_input_unmap(struct tl_input_bytes *b)
 {
     tl_unmap_file(b->map, b->map_len);
+    free(b->owned);
     memset(b, 0, sizeof *b);
 }

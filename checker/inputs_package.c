@@ -1,0 +1,307 @@
+#include "inputs_package.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "model.h"
+#include "trueline/limits.h"
+
+/* archive.h leaves its errno values to the platform: on Linux an unrecognized format is EILSEQ, "misc" is -1. */
+#define PKG_ERRNO_FILE_FORMAT EILSEQ
+#define PKG_ERRNO_MISC (-1)
+
+int tl_package_magic(const unsigned char *m, size_t n)
+{
+    if (n >= 4 && m[0] == 'P' && m[1] == 'K' && ((m[2] == 3 && m[3] == 4) || (m[2] == 5 && m[3] == 6)))
+        return 1;
+    return n >= 4 && m[0] == 'B' && m[1] == 'Z' && m[2] == 'h' && m[3] >= '1' && m[3] <= '9';
+}
+
+enum member_kind { MEMBER_SKIP, MEMBER_AUDIT, MEMBER_PACKAGE };
+
+/* What a member is, from its first bytes: ELF and fatbins are audited; zips, bzip2 and zstd streams (conda's
+ * pkg-*.tar.zst) may be packages themselves. Static archives inside packages are not expanded. */
+static enum member_kind member_kind(const unsigned char *m, size_t n)
+{
+    if (n >= 4 && memcmp(m, "\177ELF", 4) == 0)
+        return MEMBER_AUDIT;
+    if (n >= 4 && m[0] == 0x50 && m[1] == 0xED && m[2] == 0x55 && m[3] == 0xBA)
+        return MEMBER_AUDIT;
+    if (tl_package_magic(m, n) || (n >= 4 && m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD))
+        return MEMBER_PACKAGE;
+    return MEMBER_SKIP;
+}
+
+static struct archive *reader_new(void)
+{
+    struct archive *a = archive_read_new();
+    if (!a)
+        return NULL;
+    archive_read_support_filter_all(a);
+    archive_read_support_format_zip(a);
+    archive_read_support_format_tar(a);
+    return a;
+}
+
+static const char *why(struct archive *a)
+{
+    const char *s = a ? archive_error_string(a) : NULL;
+    return s ? s : "unreadable";
+}
+
+/* The current member of a package as a stream, for libarchive to read a nested package from: the bytes read
+ * ahead to learn what the member is come first, then the rest, decompressed chunk by chunk. */
+struct member_stream {
+    struct archive *a;
+    unsigned char head[8];
+    size_t nhead, given;
+    int failed; /* the first bytes could not be decompressed */
+    unsigned char buf[65536];
+};
+
+static void peek(struct member_stream *s)
+{
+    while (s->nhead < sizeof s->head) {
+        la_ssize_t k = archive_read_data(s->a, s->head + s->nhead, sizeof s->head - s->nhead);
+        s->failed = k < 0;
+        if (k <= 0)
+            break;
+        s->nhead += (size_t)k;
+    }
+}
+
+static la_ssize_t member_read(struct archive *inner, void *ud, const void **out)
+{
+    struct member_stream *s = ud;
+    if (s->given < s->nhead) {
+        *out = s->head + s->given;
+        size_t k = s->nhead - s->given;
+        s->given = s->nhead;
+        return (la_ssize_t)k;
+    }
+    la_ssize_t k = archive_read_data(s->a, s->buf, sizeof s->buf);
+    if (k < 0) {
+        archive_set_error(inner, PKG_ERRNO_MISC, "%s", why(s->a));
+        return -1;
+    }
+    *out = s->buf;
+    return k;
+}
+
+static int open_nested(struct archive *inner, struct member_stream *s)
+{
+    return archive_read_open(inner, s, NULL, member_read, NULL);
+}
+
+static void add_member_error(struct tl_inputs *out, const char *display, const char *path, char *msg)
+{
+    struct tl_input *in = tl_inputs_add(out, display, path);
+    if (in)
+        in->error = msg ? msg : strdup("unreadable");
+    else
+        free(msg);
+}
+
+/* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path). */
+static void list(struct tl_inputs *out, struct archive *a, const char *path, const char *prefix, int depth,
+                 size_t outer, int named)
+{
+    struct archive_entry *e;
+    for (size_t i = 0;; i++) {
+        if (i >= TL_PACKAGE_MAX_MEMBERS) {
+            add_member_error(out, prefix, path, tl_asprintf("more than %u members; the rest are not checked",
+                                                            TL_PACKAGE_MAX_MEMBERS));
+            return;
+        }
+        int r = archive_read_next_header(a, &e);
+        if (r == ARCHIVE_EOF)
+            return;
+        if (r < ARCHIVE_WARN) {
+            if (i == 0 && !named && archive_errno(a) == PKG_ERRNO_FILE_FORMAT)
+                return; /* found by its magic, but not a package libarchive reads (a .bz2 log, a zstd blob) */
+            add_member_error(out, prefix, path,
+                             i ? tl_asprintf("cannot read the package past its member %zu: %s; the members after "
+                                             "it are not checked", i, why(a))
+                               : tl_asprintf("cannot read the package: %s", why(a)));
+            return;
+        }
+        if (archive_entry_filetype(e) != AE_IFREG)
+            continue;
+        const char *name = archive_entry_pathname(e);
+        char *disp = tl_asprintf("%s!%s", prefix, name ? name : "?");
+        if (!disp)
+            return;
+        struct member_stream *s = calloc(1, sizeof *s);
+        if (s) {
+            s->a = a;
+            peek(s);
+            enum member_kind k = member_kind(s->head, s->nhead);
+            if (s->failed && s->nhead < 4) {
+                /* what it is cannot be told: it may be a library, so it is not passed over in silence */
+                add_member_error(out, disp, path, tl_asprintf("cannot decompress the member: %s", why(a)));
+            } else if (k == MEMBER_AUDIT) {
+                struct tl_input *in = tl_inputs_add(out, disp, path);
+                if (in) {
+                    in->pkg_depth = depth + 1;
+                    in->pkg_index[0] = depth ? outer : i;
+                    in->pkg_index[1] = depth ? i : 0;
+                }
+            } else if (k == MEMBER_PACKAGE && depth == 0) {
+                /* one level down only: conda's tar.zst inside its zip, a wheel inside a zip */
+                struct archive *inner = reader_new();
+                if (inner && open_nested(inner, s) == ARCHIVE_OK)
+                    list(out, inner, path, disp, 1, i, 0);
+                else
+                    add_member_error(out, disp, path, tl_asprintf("cannot read the nested package: %s", why(inner)));
+                if (inner)
+                    archive_read_free(inner);
+            }
+            free(s);
+        }
+        free(disp);
+    }
+}
+
+void tl_package_expand(struct tl_inputs *out, const char *path, int named)
+{
+    struct archive *a = reader_new();
+    if (!a || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
+        /* libarchive learns the format on open: a scan's .bz2 log or stray zip-like file is not an input */
+        if (named || !a || archive_errno(a) != PKG_ERRNO_FILE_FORMAT)
+            add_member_error(out, path, path, tl_asprintf("cannot read the package: %s", why(a)));
+    } else
+        list(out, a, path, path, 0, 0, named);
+    if (a)
+        archive_read_free(a);
+}
+
+/* Moves a to its entry `index`; returns the entry or NULL (err says why). */
+static struct archive_entry *seek_entry(struct archive *a, size_t index, tl_error *err)
+{
+    struct archive_entry *e = NULL;
+    for (size_t i = 0; i <= index; i++) {
+        int r = archive_read_next_header(a, &e);
+        if (r == ARCHIVE_EOF)
+            return tl_fail(err, "the package no longer holds this member"), NULL;
+        if (r < ARCHIVE_WARN)
+            return tl_fail(err, "cannot read the package: %s", why(a)), NULL;
+        if (tl_deadline_check(err) != 0)
+            return NULL;
+    }
+    return e;
+}
+
+/* The most a member may hold when `src` compressed bytes carry it through the filter of a: the codec's ratio
+ * (a declared or actual size past it cannot be honest) and --max-input-mb, whichever is lower. */
+static size_t member_cap(struct archive *a, unsigned long long src, unsigned *ratio)
+{
+    int f = archive_filter_code(a, 0);
+    *ratio = f == ARCHIVE_FILTER_ZSTD ? TL_ZSTD_MAX_RATIO
+           : f == ARCHIVE_FILTER_BZIP2 || f == ARCHIVE_FILTER_XZ || f == ARCHIVE_FILTER_LZMA ? 0 /* no useful bound */
+           : TL_ZLIB_MAX_RATIO; /* zip's deflate (stored is 1:1), gzip */
+    size_t cap = tl_decompress_limit();
+    if (*ratio) {
+        size_t b = tl_decompress_bound((size_t)src, *ratio);
+        if (b < cap)
+            cap = b;
+    }
+    return cap;
+}
+
+static int over(tl_error *err, unsigned long long size, size_t cap, unsigned ratio, unsigned long long src)
+{
+    if (cap == tl_decompress_limit())
+        return tl_fail(err, "member decompresses to %llu bytes or more, over the bound of %zu MiB (--max-input-mb)",
+                       size, cap >> 20);
+    return tl_fail(err, "member decompresses to %llu bytes or more, more than the %llu compressed bytes holding it "
+                   "can honestly give (%u:1): a decompression bomb", size, src, ratio);
+}
+
+/* Reads the current member of a whole into b->owned, bounded by cap. */
+static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, struct tl_input_bytes *b,
+                    tl_error *err)
+{
+    unsigned ratio;
+    size_t cap = member_cap(a, src, &ratio);
+    unsigned long long declared = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : 0;
+    if (declared > cap)
+        return over(err, declared, cap, ratio, src);
+    size_t len = 0, alloc = declared ? (size_t)declared : 65536;
+    unsigned char *buf = malloc(alloc);
+    if (!buf)
+        return tl_fail(err, "no memory for a member of %zu bytes", alloc);
+    for (;;) {
+        if (len == alloc) {
+            if (alloc >= cap) {
+                free(buf);
+                return over(err, (unsigned long long)alloc + 1, cap, ratio, src);
+            }
+            size_t grown = alloc > cap / 2 ? cap : alloc * 2;
+            unsigned char *nb = realloc(buf, grown);
+            if (!nb) {
+                free(buf);
+                return tl_fail(err, "no memory for a member of %zu bytes", grown);
+            }
+            buf = nb;
+            alloc = grown;
+        }
+        la_ssize_t k = archive_read_data(a, buf + len, alloc - len);
+        if (k == 0)
+            break;
+        if (k < 0) {
+            tl_fail(err, "cannot decompress the member: %s", why(a));
+            free(buf);
+            return -1;
+        }
+        len += (size_t)k;
+        if (tl_deadline_check(err) != 0) {
+            free(buf);
+            return -1;
+        }
+    }
+    b->owned = buf;
+    b->data = buf;
+    b->size = len;
+    return 0;
+}
+
+int tl_package_member_read(const struct tl_input *in, struct tl_input_bytes *b, tl_error *err)
+{
+    struct stat st;
+    if (stat(in->path, &st) != 0)
+        return tl_fail(err, "cannot access the package");
+    struct archive *a = reader_new();
+    if (!a)
+        return tl_fail(err, "no memory for a package reader");
+    int rc = -1;
+    if (archive_read_open_filename(a, in->path, 65536) != ARCHIVE_OK) {
+        tl_fail(err, "cannot read the package: %s", why(a));
+    } else {
+        struct archive_entry *e = seek_entry(a, in->pkg_index[0], err);
+        if (e && in->pkg_depth == 1) {
+            rc = read_all(a, e, (unsigned long long)st.st_size, b, err);
+        } else if (e) {
+            unsigned long long src = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e)
+                                                                   : (unsigned long long)st.st_size;
+            struct member_stream *s = calloc(1, sizeof *s);
+            struct archive *inner = s ? reader_new() : NULL;
+            if (s)
+                s->a = a;
+            if (!inner)
+                tl_fail(err, "no memory for a package reader");
+            else if (open_nested(inner, s) != ARCHIVE_OK)
+                tl_fail(err, "cannot read the nested package: %s", why(inner));
+            else if ((e = seek_entry(inner, in->pkg_index[1], err)) != NULL)
+                rc = read_all(inner, e, src, b, err);
+            if (inner)
+                archive_read_free(inner);
+            free(s);
+        }
+    }
+    archive_read_free(a);
+    return rc;
+}
