@@ -116,10 +116,37 @@ static void load_table(const struct tl_policy *p)
     pthread_mutex_unlock(&table_lock);
 }
 
-/* Maxima: explicit config values win over the named policy. Returns the policy label, or NULL when none. */
-static const char *limits(const struct tl_policy *p, const char *max[NPREFIX], int *unknown)
+/* The manylinux tag an x86_64 wheel's file name claims for its members ("pkg-1.0-cp311-cp311-
+ * manylinux_2_17_x86_64.manylinux2014_x86_64.whl!lib/x.so" -> "manylinux_2_17": the first of its platform tags),
+ * into tag; 0 when display is no such wheel member. The table holds x86_64 maxima, so other arches are left out. */
+static int wheel_tag(const char *display, char *tag, size_t cap)
+{
+    const char *bang = strstr(display, ".whl!");
+    if (!bang)
+        return 0;
+    const char *plat = bang;
+    while (plat > display && plat[-1] != '-' && plat[-1] != '/')
+        plat--;
+    const char *end = plat;
+    while (end < bang && *end != '.')
+        end++;
+    static const char arch[] = "_x86_64";
+    size_t n = (size_t)(end - plat), al = sizeof arch - 1;
+    if (n <= al || n - al >= cap || strncmp(plat, "manylinux", 9) != 0 || strncmp(end - al, arch, al) != 0)
+        return 0;
+    memcpy(tag, plat, n - al);
+    tag[n - al] = 0;
+    return 1;
+}
+
+/* Maxima: explicit config values win over the named policy, which wins over the tag in a wheel's file name.
+ * Returns the policy label, or NULL when none. */
+static const char *limits(const struct tl_policy *p, const char *display, const char *max[NPREFIX], int *unknown)
 {
     const char *tag = p->platform ? p->platform : tl_config_get(p->cfg, "symbol-versions", "policy");
+    char claimed[64];
+    if (!tag && wheel_tag(display, claimed, sizeof claimed))
+        tag = claimed;
     const char *label = NULL;
     *unknown = 0;
     for (int k = 0; k < NPREFIX; k++)
@@ -134,7 +161,7 @@ static const char *limits(const struct tl_policy *p, const char *max[NPREFIX], i
                 max[k] = table[i].max[k];
             label = table[i].tag;
         } else {
-            *unknown = 1;
+            *unknown = tag != claimed; /* a wheel tag newer than the table: no verdict, not an error */
         }
     }
     for (int k = 0; k < NPREFIX; k++) {
@@ -252,10 +279,11 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
         return; /* relocatable objects carry no version references yet */
     const char *max[NPREFIX];
     int unknown;
-    const char *label = limits(p, max, &unknown);
+    const char *label = limits(p, f->display, max, &unknown);
     if (unknown)
         tl_emit(out, "symbol-versions", TL_SEV_ERROR, f->display, NULL, "use a tag listed in conf/manylinux.tsv",
-                "unknown platform policy '%s' (%s%s)", p->platform ? p->platform : "?",
+                "unknown platform policy '%s' (%s%s)",
+                p->platform ? p->platform : tl_config_get(p->cfg, "symbol-versions", "policy") ? tl_config_get(p->cfg, "symbol-versions", "policy") : "?",
                 table_path[0] ? "table: " : "no policy table found", table_path);
     struct need need[NPREFIX] = { 0 };
     for (size_t i = 0; i < f->ndynsyms; i++) {
