@@ -108,7 +108,54 @@ same "old-format record: accepted (no mismatch), counted as not content-bound" \
 check "old-format record: the cached object is served" same_text hit.o genuine.o
 cd "$T"
 
-# --- 3. a key ---
+# --- 3. the forged entry through a shared Redis remote cache (ccache remote_storage) ---
+redis_case() {
+  local port; port=$(free_port)
+  redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no > "$T/redis.log" 2>&1 &
+  local rpid=$!
+  for _ in $(seq 50); do redis-cli -p "$port" ping > /dev/null 2>&1 && break; sleep 0.1; done
+  premise "redis-server answers on 127.0.0.1:$port" sh -c "redis-cli -p $port ping | grep -q PONG"
+  mkdir -p "$T/redis" && cd "$T/redis" && cp "$T/s.c" .
+  export CCACHE_REMOTE_STORAGE=redis://127.0.0.1:$port XDG_CACHE_HOME=$T/redis/xdg
+  unset TRUELINE_PROVENANCE_VERIFY_IN_CACHE
+  CCACHE_DIR=$T/redis/A trueline-cc ccache gcc -O2 -c s.c -o a.o # machine A fills the remote cache
+  # result entries (ccache's entry header: magic 0xccac, version, then type 0 = result, 1 = manifest)
+  result_keys() {
+    local k; for k in $(redis-cli -p "$port" --scan); do
+      [ "$(redis-cli -p "$port" --raw GETRANGE "$k" 3 3 | od -An -tu1 | awk '{print $1}')" = 0 ] && echo "$k"
+    done | sort
+  }
+  local before; before=$(result_keys)
+  # the forged object stored by machine F under another key, then copied over A's entry in Redis
+  gcc -O2 -g1 -DV=666 -c s.c -o evil.o && graft_note a.o evil.o forged.o
+  (mkdir -p F && cd F && echo 'int unrelated;' > f.c &&
+   FORGED=$T/redis/forged.o CCACHE_COMPILERTYPE=gcc CCACHE_DIR=$T/redis/F/cc ccache "$T/forger" -c f.c -o f.o) > /dev/null 2>&1
+  local after genuine forged
+  after=$(result_keys)
+  forged=$(comm -13 <(echo "$before") <(echo "$after"))
+  genuine=$before
+  premise "Redis holds one genuine result entry and one forged" \
+    [ -n "$genuine" -a -n "$forged" -a "$(echo "$genuine" | wc -l)" = 1 -a "$(echo "$forged" | wc -l)" = 1 ]
+  premise "the forged entry replaces the genuine one in Redis" \
+    sh -c "redis-cli -p $port COPY '$forged' '$genuine' REPLACE | grep -q 1"
+  CCACHE_DIR=$T/redis/B trueline-cc ccache gcc -O2 -c s.c -o b.o 2> b.err # machine B, empty local cache
+  check "redis: machine B's hit came from Redis" \
+    sh -c "CCACHE_DIR=$T/redis/B ccache --print-stats | awk '\$1==\"remote_storage_hit\" && \$2>0 {ok=1} END {exit !ok}'"
+  contains "redis: the forged remote entry is reported" b.err 'bytes are not the ones its record was written for'
+  gcc -O2 -c s.c -o fresh.o
+  check "redis: machine B's object code is a fresh compile's" same_text b.o fresh.o
+  CCACHE_DIR=$T/redis/C trueline-cc ccache gcc -O2 -c s.c -o c.o 2> c.err # machine C gets the repaired entry
+  lacks "redis: the repaired remote entry verifies on machine C (nothing reported)" c.err 'does not match'
+  check "redis: machine C's object code is a fresh compile's" same_text c.o fresh.o
+  same "redis: one mismatch in all (B's); B and C verified" \
+    "$(stat_of Mismatches:)/$(stat_of 'compiles verified:')" "1/3"
+  kill "$rpid" 2> /dev/null; wait "$rpid" 2> /dev/null
+  unset CCACHE_REMOTE_STORAGE
+  cd "$T"
+}
+if have redis-server && have redis-cli; then redis_case; else skip "redis-server/redis-cli not installed: no remote-cache case"; fi
+
+# --- 4. a key ---
 mkdir -p "$T/key" && cd "$T/key" && cp "$T/s.c" .
 head -c 32 /dev/urandom > k1; head -c 32 /dev/urandom > k2
 export CCACHE_DIR=$T/key/cc XDG_CACHE_HOME=$T/key/xdg
@@ -175,7 +222,7 @@ same "key_file from the configuration: the hit verifies" "$(stat_of Mismatches:)
 note_of f.o f.rec
 check "key_file from the configuration: the record's MAC is k1's" mac_ok f.rec k1
 
-# --- 4. a key file that cannot be used ---
+# --- 5. a key file that cannot be used ---
 expect_rc "missing key file: exit 2" 2 env TRUELINE_PROVENANCE_KEY_FILE=$T/key/nonexistent \
   trueline-cc ccache gcc -O2 -c s.c -o g.o 2> g.err
 contains "missing key file: named, with the reason" g.err 'key_file = .*nonexistent: cannot read the key: No such file'
