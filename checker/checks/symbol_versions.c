@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "checks/host_util.h"
+#include "checks/symbol_versions.h"
 
 #ifndef TL_DATADIR
 #define TL_DATADIR "/usr/local/share/trueline"
@@ -304,6 +305,46 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
     for (int k = 0; k < NPREFIX; k++)
         if (need[k].have)
             judge(f, k, &need[k], max[k], label, sev, out);
+}
+
+int tl_symbol_versions_wheel_tag(const char *display, char *tag, size_t cap)
+{
+    return wheel_tag(display, tag, cap);
+}
+
+const char *tl_symbol_versions_oldest_tag(const struct tl_file *const *files, size_t n, const struct tl_policy *p)
+{
+    load_table(p);
+    struct need need[NPREFIX] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        const struct tl_file *f = files[i];
+        for (size_t j = 0; !f->error && f->elf_type != 1 && j < f->ndynsyms; j++) {
+            const struct tl_symbol *s = &f->dynsyms[j];
+            unsigned v[4];
+            for (int k = 0; k < NPREFIX && !s->defined && s->version; k++) {
+                size_t pl = strlen(prefixes[k]);
+                if (strncmp(s->version, prefixes[k], pl) == 0 && parse_version(s->version + pl, v) == 0 &&
+                    (!need[k].have || cmp_version(v, need[k].best) > 0)) {
+                    memcpy(need[k].best, v, sizeof v);
+                    need[k].have = 1;
+                }
+            }
+        }
+    }
+    const struct row *best = NULL;
+    unsigned best_glibc[4] = { 0 };
+    for (size_t i = 0; i < ntable; i++) {
+        const struct row *r = &table[i];
+        unsigned v[4], glibc[4];
+        int ok = strncmp(r->tag, "manylinux_", 10) == 0 && max_version(P_GLIBC, r->max[P_GLIBC], glibc);
+        for (int k = 0; ok && k < NPREFIX; k++)
+            ok = !need[k].have || (max_version(k, r->max[k], v) && cmp_version(need[k].best, v) <= 0);
+        if (ok && (!best || cmp_version(glibc, best_glibc) < 0)) {
+            best = r;
+            memcpy(best_glibc, glibc, sizeof glibc);
+        }
+    }
+    return best ? best->tag : NULL;
 }
 
 const struct tl_check tl_check_symbol_versions = {

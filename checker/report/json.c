@@ -2,9 +2,11 @@
  * and docs/json-report.md. Images: the host image first ({"kind": "host"}), then device images as objects of
  * kind "cubin" or "ptx" (json_device below: the device issue extends that object, nothing else). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "report/json_device.h"
 #include "report/json_write.h"
+#include "report/package_summary.h"
 #include "report/report.h"
 
 #define SCHEMA_VERSION 1
@@ -90,6 +92,31 @@ static void json_file(struct tl_jw *w, const struct tl_file *f, const struct tl_
     tl_jw_end(w);
 }
 
+/* One object per package among the inputs (report/package_summary.c): its members, the oldest manylinux tag
+ * their symbol versions allow, the tag its file name claims. */
+static void json_packages(struct tl_jw *w, const struct tl_results *r)
+{
+    size_t npkg;
+    struct tl_package_summary *pkg = tl_package_summaries(r, &npkg);
+    tl_jw_array(w, "packages");
+    for (size_t i = 0; i < npkg; i++) {
+        const struct tl_package_summary *s = &pkg[i];
+        tl_jw_break(w, "\n  ");
+        tl_jw_object(w, NULL);
+        tl_jw_str(w, "path", s->path);
+        tl_jw_array(w, "members");
+        for (size_t k = s->first; k < s->first + s->n; k++)
+            tl_jw_str(w, NULL, r->files[k].display);
+        tl_jw_end(w);
+        tl_jw_uint(w, "unreadable", s->unreadable);
+        tl_jw_str(w, "manylinux", s->runs_on);
+        tl_jw_str(w, "claimed_tag", s->claimed[0] ? s->claimed : NULL);
+        tl_jw_end(w);
+    }
+    tl_jw_end(w);
+    free(pkg);
+}
+
 int tl_report_json(FILE *out, const struct tl_results *r, const struct tl_options *o)
 {
     (void)o;
@@ -120,6 +147,8 @@ int tl_report_json(FILE *out, const struct tl_results *r, const struct tl_option
     }
     tl_jw_break(&w, "\n ");
     tl_jw_end(&w);
+    tl_jw_break(&w, "\n ");
+    json_packages(&w, r);
     tl_jw_end(&w);
     fputc('\n', out);
     return ferror(out) ? -1 : 0;

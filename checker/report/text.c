@@ -1,6 +1,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <stdlib.h>
+
+#include "report/package_summary.h"
 #include "report/report.h"
 
 int tl_report_text(FILE *out, const struct tl_results *r, const struct tl_options *o)
@@ -24,6 +27,18 @@ int tl_report_text(FILE *out, const struct tl_results *r, const struct tl_option
                 fprintf(out, "    hint: %s\n", x->hint);
         }
     }
+    size_t npkg;
+    struct tl_package_summary *pkg = tl_package_summaries(r, &npkg);
+    for (size_t i = 0; i < npkg; i++) {
+        const struct tl_package_summary *s = &pkg[i];
+        fprintf(out, "package %s: %zu file(s) audited, %zu unreadable", s->path, s->n - s->unreadable, s->unreadable);
+        if (s->runs_on)
+            fprintf(out, "; symbol versions allow %s and newer", s->runs_on);
+        if (s->claimed[0])
+            fprintf(out, "; the file name claims %s", s->claimed);
+        fputc('\n', out);
+    }
+    free(pkg);
     fprintf(out, "%zu file(s) checked: %zu error(s), %zu warning(s), %zu info, %zu suppressed, %zu unreadable",
             r->nfiles, r->counts[TL_SEV_ERROR], r->counts[TL_SEV_WARNING], r->counts[TL_SEV_INFO], r->suppressed,
             r->unreadable);

@@ -54,6 +54,32 @@ contains "wheel tag: libg.so needs GLIBC_2.25, over manylinux_2_17's GLIBC_2.17:
   'demo/libg\.so: error \[symbol-versions\] needs GLIBC_2\.25.*manylinux_2_17 allows at most GLIBC_2\.17'
 contains "wheel tag: libf.so is within manylinux_2_17" out.txt 'demo/libf\.so: info \[symbol-versions\].*within manylinux_2_17'
 check "wheel with a finding: exit 1 (got $rc)" [ $rc -eq 1 ]
+# oracle: the oldest manylinux policy in auditwheel's own data whose GLIBC versions include GLIBC_2.25
+want_tag=$(python3 -c '
+import json, os, auditwheel
+d = json.load(open(os.path.join(os.path.dirname(auditwheel.__file__), "policy", "manylinux-policy.json")))
+ok = [p for p in d if "2.25" in p.get("symbol_versions", {}).get("x86_64", {}).get("GLIBC", [])]
+print(min(ok, key=lambda p: p["priority"] * -1)["name"])' 2>/dev/null)
+if [ -n "$want_tag" ]; then
+  contains "package line: the oldest tag libg.so's GLIBC_2.25 allows is auditwheel's $want_tag" out.txt \
+    "^package $W: 4 file\\(s\\) audited, 0 unreadable; symbol versions allow $want_tag and newer; the file name claims manylinux_2_17\$"
+else
+  skip "package line: no auditwheel policy data"
+fi
+trueline-check --format json "$W" foo-1.0-0.tar.bz2 > rep.json 2> err.txt
+check "JSON: one object per package, its members as in files[].path, the tags" python3 -c '
+import json, sys
+d = json.load(open("rep.json")); p = d["packages"]; W, want = sys.argv[1], sys.argv[2]
+files = sorted(f["path"] for f in d["files"])
+assert [x["path"] for x in p] == [W, "foo-1.0-0.tar.bz2"], p
+assert sorted(p[0]["members"] + p[1]["members"]) == files and len(files) == 5, (p, files)
+assert p[0]["claimed_tag"] == "manylinux_2_17" and p[1]["claimed_tag"] is None, p
+assert (not want) or p[0]["manylinux"] == want, p' "$W" "$want_tag"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+  check "JSON: valid against docs/json-schema.json" python3 -c '
+import json, sys, jsonschema
+jsonschema.validate(json.load(open("rep.json")), json.load(open(sys.argv[1])))' "$TRUELINE_ROOT/docs/json-schema.json"
+fi
 
 trueline-check corrupt.whl > out.txt 2> err.txt; rc=$?
 check "corrupt member: exit 2 (got $rc)" [ $rc -eq 2 ]
@@ -103,6 +129,7 @@ if timeout 60 pip download --only-binary=:all: --no-deps numpy==2.1.3 -d wheels 
     check "numpy wheel: the ELF members zipfile lists are the ones audited" same_bytes want.txt got.txt
     trueline-check --policy "$tag" --checks symbol-versions "$RW" > pol.txt 2>&1
     lacks "numpy wheel: no symbol-versions error under auditwheel's tag $tag" pol.txt 'error \[symbol-versions\]' 'symbol-versions'
+    contains "numpy wheel: the package line names auditwheel's tag $tag" out.txt "^package $RW: .*symbol versions allow $tag and newer"
   else
     skip "numpy wheel: auditwheel gave no manylinux tag"
   fi

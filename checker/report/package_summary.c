@@ -1,0 +1,49 @@
+#include "report/package_summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/symbol_versions.h"
+
+int tl_is_package_member(const struct tl_file *f)
+{
+    size_t len = f->path ? strlen(f->path) : 0;
+    return len && f->display && strncmp(f->display, f->path, len) == 0 && f->display[len] == '!';
+}
+
+struct tl_package_summary *tl_package_summaries(const struct tl_results *r, size_t *n)
+{
+    struct tl_package_summary *v = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (size_t i = 0; i < r->nfiles;) {
+        const struct tl_file *f = &r->files[i];
+        if (!tl_is_package_member(f)) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < r->nfiles && tl_is_package_member(&r->files[j]) && strcmp(r->files[j].path, f->path) == 0)
+            j++;
+        if (tl_grow((void **)&v, &cap, *n + 1, sizeof *v) != 0)
+            break;
+        struct tl_package_summary *s = &v[(*n)++];
+        memset(s, 0, sizeof *s);
+        s->path = f->path;
+        s->first = i;
+        s->n = j - i;
+        const struct tl_file **members = malloc(s->n * sizeof *members);
+        for (size_t k = i; k < j; k++) {
+            s->unreadable += r->files[k].error != NULL;
+            if (members)
+                members[k - i] = &r->files[k];
+        }
+        if (members && s->unreadable < s->n && r->policy)
+            s->runs_on = tl_symbol_versions_oldest_tag(members, s->n, r->policy);
+        free(members);
+        if (!tl_symbol_versions_wheel_tag(f->display, s->claimed, sizeof s->claimed))
+            s->claimed[0] = 0;
+        i = j;
+    }
+    return v;
+}
