@@ -43,7 +43,7 @@ run_against() {
     [ -f "$TRUELINE_ROOT/tests/suites/$n.sh" ] || { fail "no suite $n"; continue; }
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
     : >"$out.$n.calls"
-    TRUELINE_BUILD=$dir TL_STUB_LOG=$out.$n.calls REMOTE_CACHE_BUILDS=20 REMOTE_CACHE_SCCACHE_BUILDS=4 HARDENING_MUTANTS=4 \
+    TRUELINE_BUILD=$dir TL_STUB_LOG=$out.$n.calls REMOTE_CACHE_BUILDS=20 REMOTE_CACHE_SCCACHE_BUILDS=4 HARDENING_MUTANTS=10 \
       timeout -k 10 300 bash "$TRUELINE_ROOT/tests/suites/$n.sh" </dev/null >"$out.$n" 2>&1 &
   done
   wait
