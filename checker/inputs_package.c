@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -166,8 +167,37 @@ static void list(struct tl_inputs *out, struct archive *a, const char *path, con
     }
 }
 
+/* A zip ends with its central directory, whose end record ("PK\5\6", 22 bytes plus a comment of up to 64 KiB)
+ * pip and python's zipfile need; libarchive reads a zip without one from its local headers, silently. 1 when
+ * path starts like a zip and no end record is found in its last 64 KiB + 22 bytes. */
+static int zip_without_end_record(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return 0;
+    unsigned char head[4] = { 0 }, *tail = malloc(65536 + 22);
+    int missing = 0;
+    if (tail && fread(head, 1, 4, fp) == 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4 &&
+        fseek(fp, 0, SEEK_END) == 0) {
+        long end = ftell(fp), start = end > 65536 + 22 ? end - (65536 + 22) : 0;
+        size_t n = 0;
+        if (end > 0 && fseek(fp, start, SEEK_SET) == 0)
+            n = fread(tail, 1, (size_t)(end - start), fp);
+        missing = 1;
+        for (size_t i = 0; n >= 22 && i <= n - 22 && missing; i++)
+            missing = !(tail[i] == 'P' && tail[i + 1] == 'K' && tail[i + 2] == 5 && tail[i + 3] == 6);
+    }
+    free(tail);
+    fclose(fp);
+    return missing;
+}
+
 void tl_package_expand(struct tl_inputs *out, const char *path, int named)
 {
+    if (zip_without_end_record(path))
+        add_member_error(out, path, path,
+                         strdup("the zip's central directory is missing or cut short (pip cannot install it); its "
+                                "members were read from their local headers"));
     struct archive *a = reader_new();
     if (!a || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
         /* libarchive learns the format on open: a scan's .bz2 log or stray zip-like file is not an input */

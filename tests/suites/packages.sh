@@ -30,7 +30,7 @@ for k in range(off + 2, off + 200): b[k] ^= 0x5a
 open('corrupt.whl', 'wb').write(b)
 with zipfile.ZipFile('bomb.whl', 'w', zipfile.ZIP_DEFLATED) as z:
     z.writestr('a/libf.so', so); z.writestr('a/big.so', b'\x7fELF' + bytes(64 << 20))
-d = open(W, 'rb').read(); open('trunc.whl', 'wb').write(d[:len(d) // 2])
+d = open(W, 'rb').read(); open('trunc.whl', 'wb').write(d[:len(d) // 2]); open('nocd.whl', 'wb').write(d[:-30])
 with tarfile.open('foo-1.0-0.tar.bz2', 'w:bz2') as tf:
     ti = tarfile.TarInfo('lib/libfoo.so'); ti.size = len(so); tf.addfile(ti, io.BytesIO(so))
     ti = tarfile.TarInfo('info/index.json'); ti.size = 2; tf.addfile(ti, io.BytesIO(b'{}'))
@@ -95,6 +95,17 @@ trueline-check trunc.whl > out.txt 2> err.txt; rc=$?
 check "truncated wheel: exit 2 (got $rc)" [ $rc -eq 2 ]
 contains "... says where reading stopped" err.txt 'trunc\.whl.*(cannot read|cannot decompress)'
 contains "... the members before the cut are checked" out.txt 'trunc\.whl!demo/libf\.so: info'
+
+# the oracle that the cut wheel is broken: python's zipfile (pip's reader) refuses it
+check "premise: zipfile refuses the wheel without its central directory's end" python3 -c '
+import sys, zipfile
+try: zipfile.ZipFile("nocd.whl")
+except zipfile.BadZipFile: sys.exit(0)
+sys.exit(1)'
+trueline-check nocd.whl > out.txt 2> err.txt; rc=$?
+check "wheel without its central directory's end: exit 2 (got $rc)" [ $rc -eq 2 ]
+contains "... named as such" err.txt '^trueline-check: nocd\.whl: the zip.s central directory is missing or cut short'
+contains "... its members still checked from their local headers" out.txt 'nocd\.whl!demo/libg\.so: info \[symbol-versions\].*GLIBC_2\.25'
 
 trueline-check foo-1.0-0.tar.bz2 > out.txt 2> err.txt; rc=$?
 check ".tar.bz2 conda package: exit 0 (got $rc)" [ $rc -eq 0 ]
