@@ -1,4 +1,4 @@
-/* .debug_info through libdwarf (the old 20210528 API): compile units and subprograms with code.
+/* .debug_info through libdwarf (20210528, 0.x or 2.x: read/dwarf_compat.h): compile units and subprograms with code.
  *
  * libdwarf reads our in-memory sections (dwarf_object_init_b) instead of a file descriptor, because inputs may
  * be archive members, separate debug files, or zstd-compressed (which libdwarf 20210528 cannot inflate), and
@@ -8,8 +8,7 @@
 #include "read/host_internal.h"
 #include "trueline/limits.h"
 
-#include <dwarf.h>
-#include <libdwarf.h>
+#include "read/dwarf_compat.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,27 +52,27 @@ static const struct tl_debug_section *obj_section(const struct obj *ob, const ch
     return NULL;
 }
 
-static int sec_info(void *o, Dwarf_Half i, Dwarf_Obj_Access_Section *s, int *e)
+static int sec_info(void *o, tl_dw_index i, tl_dw_section *s, int *e)
 {
     const struct obj *ob = o;
     (void)e;
     memset(s, 0, sizeof *s);
     if (i == 0) {
-        s->name = "";
+        TL_DW_SEC_NAME(s) = "";
         return DW_DLV_OK;
     }
     if (i > ob->n)
         return DW_DLV_NO_ENTRY;
-    s->name = ob->v[i - 1]->name;
-    s->size = ob->v[i - 1]->bytes.n;
-    s->type = SHT_PROGBITS;
+    TL_DW_SEC_NAME(s) = ob->v[i - 1]->name;
+    TL_DW_SEC_SIZE(s) = ob->v[i - 1]->bytes.n;
+    TL_DW_SEC_TYPE(s) = SHT_PROGBITS;
     return DW_DLV_OK;
 }
-static Dwarf_Endianness byte_order(void *o) { (void)o; return DW_OBJECT_LSB; }
+static tl_dw_byte_order byte_order(void *o) { (void)o; return TL_DW_LITTLE; }
 static Dwarf_Small length_size(void *o) { (void)o; return 4; }
 static Dwarf_Small pointer_size(void *o) { return (Dwarf_Small)((struct obj *)o)->addr_size; }
 static Dwarf_Unsigned sec_count(void *o) { return ((struct obj *)o)->n + 1; }
-static int load_sec(void *o, Dwarf_Half i, Dwarf_Small **data, int *e)
+static int load_sec(void *o, tl_dw_index i, Dwarf_Small **data, int *e)
 {
     const struct obj *ob = o;
     (void)e;
@@ -82,15 +81,29 @@ static int load_sec(void *o, Dwarf_Half i, Dwarf_Small **data, int *e)
     *data = (Dwarf_Small *)(uintptr_t)ob->v[i - 1]->bytes.p;
     return DW_DLV_OK;
 }
-static const Dwarf_Obj_Access_Methods methods = { sec_info, byte_order, length_size, pointer_size, sec_count,
-                                                  load_sec, NULL };
+#ifdef TL_DW_OBJ_A
+/* 0.x/2.x also ask the file's size (only to bound offsets: the sections' total does) */
+static Dwarf_Unsigned file_size(void *o)
+{
+    const struct obj *ob = o;
+    Dwarf_Unsigned n = 0;
+    for (size_t i = 0; i < ob->n; i++)
+        n += ob->v[i]->bytes.n;
+    return n;
+}
+static const tl_dw_methods methods = { .om_get_section_info = sec_info, .om_get_byte_order = byte_order,
+                                       .om_get_length_size = length_size, .om_get_pointer_size = pointer_size,
+                                       .om_get_filesize = file_size, .om_get_section_count = sec_count,
+                                       .om_load_section = load_sec };
+#else
+static const tl_dw_methods methods = { sec_info, byte_order, length_size, pointer_size, sec_count, load_sec, NULL };
+#endif
 
 /* libdwarf over an object's sections; returns DW_DLV_OK or the libdwarf code, *msg saying why. */
-static int obj_open(struct obj *ob, Dwarf_Obj_Access_Interface *iface, Dwarf_Debug *dbg, char *msg, size_t msgn)
+static int obj_open(struct obj *ob, tl_dw_iface *iface, Dwarf_Debug *dbg, char *msg, size_t msgn)
 {
     Dwarf_Error derr = 0;
-    iface->object = ob;
-    iface->methods = &methods;
+    TL_DW_IFACE_SET(iface, ob, &methods);
     int rc = dwarf_object_init_b(iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, &derr);
     if (rc != DW_DLV_OK) {
         snprintf(msg, msgn, "%s", rc == DW_DLV_ERROR ? dwarf_errmsg(derr) : "no DWARF");
@@ -261,7 +274,7 @@ static void add_ranges(struct walk *w, Dwarf_Die die, const char *linkage, const
         Dwarf_Ranges *r;
         Dwarf_Signed n = 0;
         Dwarf_Unsigned bytes;
-        if (dwarf_get_ranges_a(w->dbg, off, die, &r, &n, &bytes, &err) == DW_DLV_OK) {
+        if (tl_dw_get_ranges(w->dbg, off, die, &r, &n, &bytes, &err) == DW_DLV_OK) {
             Dwarf_Addr base = w->cu_base;
             for (Dwarf_Signed i = 0; i < n; i++) {
                 if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
@@ -269,7 +282,7 @@ static void add_ranges(struct walk *w, Dwarf_Die die, const char *linkage, const
                 else if (r[i].dwr_type == DW_RANGES_ENTRY && r[i].dwr_addr2 > r[i].dwr_addr1)
                     add_sub(w, linkage, name, base + r[i].dwr_addr1, base + r[i].dwr_addr2);
             }
-            dwarf_ranges_dealloc(w->dbg, r, n);
+            tl_dw_ranges_free(w->dbg, r, n);
         }
     }
     dwarf_dealloc_attribute(a);
@@ -328,6 +341,13 @@ static void walk_children(struct walk *w, Dwarf_Die parent, int depth)
         Dwarf_Off there = 0;
         int rc = dwarf_siblingof_b(w->dbg, die, 1, &next, &err);
         dwarf_dealloc_die(die);
+        if (rc == DW_DLV_ERROR) {
+            /* libdwarf 0.x/2.x refuse a DW_AT_sibling that does not move forward themselves (20210528 follows
+             * it, caught below): either way the unit is damaged, never a plain end of the children */
+            dwarf_dealloc_error(w->dbg, err);
+            w->img->dwarf_read_error = 1;
+            break;
+        }
         if (rc != DW_DLV_OK)
             break;
         /* libdwarf follows DW_AT_sibling as written: one pointing at its own DIE or backwards loops forever
@@ -419,7 +439,7 @@ static const char *bad_list_section(const struct tl_debug_sections *ds)
 }
 
 /* The supplementary file's libdwarf view; a file that cannot be read is said, and then counts as missing. */
-static void alt_open(struct walk *w, const struct tl_dwarf_alt *alt, struct obj *ob, Dwarf_Obj_Access_Interface *iface,
+static void alt_open(struct walk *w, const struct tl_dwarf_alt *alt, struct obj *ob, tl_dw_iface *iface,
                      tl_error *warn)
 {
     char why[256];
@@ -438,7 +458,7 @@ int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds,
                        const tl_elf *e, tl_error *err)
 {
     struct obj ob, alt_ob;
-    Dwarf_Obj_Access_Interface iface, alt_iface;
+    tl_dw_iface iface, alt_iface;
     Dwarf_Debug dbg;
     Dwarf_Error derr = 0;
     char why[256];
@@ -495,7 +515,7 @@ int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds,
     else if (status == 0 && alt_err.msg[0])
         status = tl_fail(err, "the supplementary DWARF file %s (dwz), %s", alt->name, alt_err.msg);
     if (w.alt.dbg)
-        dwarf_object_finish(w.alt.dbg, &derr);
-    dwarf_object_finish(dbg, &derr);
+        tl_dw_object_finish(w.alt.dbg);
+    tl_dw_object_finish(dbg);
     return status;
 }
