@@ -150,7 +150,13 @@ static void expand_archive(struct tl_inputs *out, const char *path)
         const char *mbase = elf_rawfile(m, &msize);
         if (mbase && ar_base)
             end = (size_t)(mbase - ar_base) + msize + (msize & 1);
-        if (h && h->ar_name[0] != '/' && mbase && ar_base && member_truncated(ar_base, mbase, msize)) {
+        if (h && h->ar_name[0] == '/' && mbase && ar_base && member_truncated(ar_base, mbase, msize)) {
+            /* the symbol or long-name table: clipped, every member after it is gone (libelf reads none) */
+            add_error(out, path, "the archive's %s table is cut short: its header declares more bytes than the "
+                      "archive holds; the members after it are not checked",
+                      strcmp(h->ar_name, "//") == 0 ? "long-name" : "symbol");
+            members++;
+        } else if (h && h->ar_name[0] != '/' && mbase && ar_base && member_truncated(ar_base, mbase, msize)) {
             char *disp = tl_asprintf("%s(%s)", path, h->ar_name);
             add_error(out, disp ? disp : path, "%s", "archive member is cut short: its header declares more bytes than the archive holds");
             free(disp);

@@ -47,3 +47,19 @@ rm tree/root-link
 trueline-check --follow-symlinks tree > out.txt 2>&1; rc=$?
 contains "--follow-symlinks enters the linked directory (2 files)" out.txt '^2 file\(s\) checked'
 contains "... and checks the file there" out.txt 'other-link/theirs\.o'
+
+# an archive whose long-name table declares more bytes than the archive holds: libelf reads no member at all,
+# which was "0 file(s) checked", exit 0; it must be named with the reason
+cp a.o a_member_with_a_long_name.o && ar rc long.a a_member_with_a_long_name.o || { fail "premise: ar"; exit 1; }
+python3 - long.a <<'PY' || { fail "premise: the long-name table's size patched"; exit 1; }
+import sys
+p = sys.argv[1]; d = bytearray(open(p, 'rb').read()); o = 8
+while o + 60 <= len(d):
+    if d[o:o + 2] == b'//' and d[o + 2] == 0x20:
+        d[o + 48:o + 58] = b'9999999999'; open(p, 'wb').write(d); sys.exit(0)
+    o += 60 + int(d[o + 48:o + 58]); o += o & 1
+sys.exit(1)
+PY
+trueline-check long.a > out.txt 2>&1; rc=$?
+check "an archive with a cut long-name table: exit 2 (got $rc)" [ $rc -eq 2 ]
+contains "... named, with the reason" out.txt "long\.a: .*long-name table is cut short"
