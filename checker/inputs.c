@@ -358,6 +358,9 @@ void tl_inputs_free(struct tl_inputs *in)
         free(in->v[i].error);
     }
     free(in->v);
+    for (size_t i = 0; i < in->ncursors; i++)
+        tl_package_cursor_free(in->cursors[i]);
+    free(in->cursors);
     memset(in, 0, sizeof *in);
 }
 

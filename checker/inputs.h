@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include "trueline/diag.h"
 
+struct tl_package_cursor;
+
 struct tl_input {
     char *display;      /* "path" or "lib.a(member.o)" */
     char *path;         /* file on disk */
@@ -16,6 +18,7 @@ struct tl_input {
      * pkg_index[0] (0 for anything else). */
     int pkg_depth;
     size_t pkg_index[2];
+    struct tl_package_cursor *cursor; /* the package's reader, shared by its members (owned by tl_inputs) */
     char *error;        /* could not be opened/walked: reported as a bad input */
 };
 
@@ -25,6 +28,8 @@ struct tl_inputs {
     size_t skipped_probes; /* files under CMake's compiler-probe directories, left out of a directory scan */
     size_t skipped_links;  /* links to directories a scan did not enter (set follow_symlinks to enter them) */
     int follow_symlinks;   /* set before tl_inputs_expand */
+    struct tl_package_cursor **cursors; /* one per package (and nested package) with members here */
+    size_t ncursors, ccap;
 };
 
 /* Never fails as a whole: unreadable paths become inputs carrying an error. */

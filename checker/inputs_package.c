@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,51 @@ static int open_nested(struct archive *inner, struct member_stream *s)
     return archive_read_open(inner, s, NULL, member_read, NULL);
 }
 
+/* The reader the members of one package (or of one nested package) share between their loads: a tar stream
+ * (.tar.bz2, conda's tar.zst) can only be read front to back, so reopening it for each member would decompress
+ * the package once per member. Workers take it in turn; members are loaded about in input order, so it mostly
+ * moves forward, and a member behind it reopens the package. Only the member being read is held. */
+struct tl_package_cursor {
+    pthread_mutex_t lock;
+    struct archive *a, *inner;
+    struct member_stream *s;
+    size_t next;            /* ordinal of the entry the next header read returns, in the innermost archive */
+    unsigned long long src; /* compressed bytes of the innermost package, for the ratio bound */
+};
+
+static void cursor_close(struct tl_package_cursor *c)
+{
+    if (c->inner)
+        archive_read_free(c->inner);
+    if (c->a)
+        archive_read_free(c->a);
+    free(c->s);
+    c->a = c->inner = NULL;
+    c->s = NULL;
+    c->next = 0;
+}
+
+void tl_package_cursor_free(struct tl_package_cursor *c)
+{
+    if (!c)
+        return;
+    cursor_close(c);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+static struct tl_package_cursor *cursor_new(struct tl_inputs *out)
+{
+    struct tl_package_cursor *c = calloc(1, sizeof *c);
+    if (!c || tl_grow((void **)&out->cursors, &out->ccap, out->ncursors + 1, sizeof *out->cursors) != 0) {
+        free(c);
+        return NULL;
+    }
+    pthread_mutex_init(&c->lock, NULL);
+    out->cursors[out->ncursors++] = c;
+    return c;
+}
+
 static void add_member_error(struct tl_inputs *out, const char *display, const char *path, char *msg)
 {
     struct tl_input *in = tl_inputs_add(out, display, path);
@@ -112,6 +158,7 @@ static void list(struct tl_inputs *out, struct archive *a, const char *path, con
                  size_t outer, int named)
 {
     struct archive_entry *e;
+    struct tl_package_cursor *cursor = NULL; /* made with the first member to audit */
     for (size_t i = 0;; i++) {
         if (i >= TL_PACKAGE_MAX_MEMBERS) {
             add_member_error(out, prefix, path, tl_asprintf("more than %u members; the rest are not checked",
@@ -146,7 +193,10 @@ static void list(struct tl_inputs *out, struct archive *a, const char *path, con
                 add_member_error(out, disp, path, tl_asprintf("cannot decompress the member: %s", why(a)));
             } else if (k == MEMBER_AUDIT) {
                 struct tl_input *in = tl_inputs_add(out, disp, path);
+                if (in && !cursor)
+                    cursor = cursor_new(out);
                 if (in) {
+                    in->cursor = cursor;
                     in->pkg_depth = depth + 1;
                     in->pkg_index[0] = depth ? outer : i;
                     in->pkg_index[1] = depth ? i : 0;
@@ -299,39 +349,60 @@ static int read_all(struct archive *a, struct archive_entry *e, unsigned long lo
     return 0;
 }
 
-int tl_package_member_read(const struct tl_input *in, struct tl_input_bytes *b, tl_error *err)
+/* Opens c on the package (depth 1) or on the nested package that is entry outer of it (depth 2). */
+static int cursor_open(struct tl_package_cursor *c, const struct tl_input *in, tl_error *err)
 {
     struct stat st;
     if (stat(in->path, &st) != 0)
         return tl_fail(err, "cannot access the package");
-    struct archive *a = reader_new();
-    if (!a)
+    c->a = reader_new();
+    if (!c->a)
         return tl_fail(err, "no memory for a package reader");
-    int rc = -1;
-    if (archive_read_open_filename(a, in->path, 65536) != ARCHIVE_OK) {
-        tl_fail(err, "cannot read the package: %s", why(a));
-    } else {
-        struct archive_entry *e = seek_entry(a, in->pkg_index[0], err);
-        if (e && in->pkg_depth == 1) {
-            rc = read_all(a, e, (unsigned long long)st.st_size, b, err);
-        } else if (e) {
-            unsigned long long src = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e)
-                                                                   : (unsigned long long)st.st_size;
-            struct member_stream *s = calloc(1, sizeof *s);
-            struct archive *inner = s ? reader_new() : NULL;
-            if (s)
-                s->a = a;
-            if (!inner)
-                tl_fail(err, "no memory for a package reader");
-            else if (open_nested(inner, s) != ARCHIVE_OK)
-                tl_fail(err, "cannot read the nested package: %s", why(inner));
-            else if ((e = seek_entry(inner, in->pkg_index[1], err)) != NULL)
-                rc = read_all(inner, e, src, b, err);
-            if (inner)
-                archive_read_free(inner);
-            free(s);
-        }
-    }
-    archive_read_free(a);
+    if (archive_read_open_filename(c->a, in->path, 65536) != ARCHIVE_OK)
+        return tl_fail(err, "cannot read the package: %s", why(c->a));
+    c->src = (unsigned long long)st.st_size;
+    if (in->pkg_depth == 1)
+        return 0;
+    struct archive_entry *e = seek_entry(c->a, in->pkg_index[0], err);
+    if (!e)
+        return -1;
+    if (archive_entry_size_is_set(e))
+        c->src = (unsigned long long)archive_entry_size(e);
+    c->s = calloc(1, sizeof *c->s);
+    c->inner = c->s ? reader_new() : NULL;
+    if (!c->inner)
+        return tl_fail(err, "no memory for a package reader");
+    c->s->a = c->a;
+    if (open_nested(c->inner, c->s) != ARCHIVE_OK)
+        return tl_fail(err, "cannot read the nested package: %s", why(c->inner));
+    return 0;
+}
+
+static int cursor_read(struct tl_package_cursor *c, const struct tl_input *in, struct tl_input_bytes *b,
+                       tl_error *err)
+{
+    size_t want = in->pkg_index[in->pkg_depth - 1];
+    if (c->a && c->next > want)
+        cursor_close(c);
+    if (!c->a && cursor_open(c, in, err) != 0)
+        return -1;
+    struct archive *a = c->inner ? c->inner : c->a;
+    struct archive_entry *e = seek_entry(a, want - c->next, err);
+    if (!e)
+        return -1;
+    c->next = want + 1;
+    return read_all(a, e, c->src, b, err);
+}
+
+int tl_package_member_read(const struct tl_input *in, struct tl_input_bytes *b, tl_error *err)
+{
+    struct tl_package_cursor *c = in->cursor;
+    if (!c)
+        return tl_fail(err, "no memory for a package reader");
+    pthread_mutex_lock(&c->lock);
+    int rc = cursor_read(c, in, b, err);
+    if (rc != 0)
+        cursor_close(c); /* where it stopped is unknown: the next member reopens the package */
+    pthread_mutex_unlock(&c->lock);
     return rc;
 }

@@ -23,4 +23,7 @@ void tl_package_expand(struct tl_inputs *out, const char *path, int named);
  * --max-input-mb or past the codec's ratio, a corrupt stream, or the input's deadline. */
 int tl_package_member_read(const struct tl_input *in, struct tl_input_bytes *b, tl_error *err);
 
+/* Closes the reader members of one package share (tl_inputs_free). */
+void tl_package_cursor_free(struct tl_package_cursor *c);
+
 #endif
