@@ -141,16 +141,20 @@ MUSL_ENV_WRAP := -Wl,--wrap=setenv -Wl,--wrap=unsetenv -Wl,--wrap=putenv
 MUSL_CFLAGS  := $(BASE_CFLAGS) -I$(BUILD)/musl-include $(CFLAGS)
 MUSL_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj-musl/%.o) $(WRAPPER_SRC:%.c=$(BUILD)/obj-musl/%.o) $(BUILD)/obj-musl/wrapper/musl/fortify.o $(BUILD)/obj-musl/wrapper/musl/arena.o $(BUILD)/obj-musl/wrapper/musl/getenv.o $(BUILD)/obj-musl/wrapper/musl/string.o
 
-$(BUILD)/musl-include/.linked:
+# The stamp is named after the header list, so that a header added to it reaches existing build directories
+# (and the objects that may include it are rebuilt).
+MUSL_LINKED := $(BUILD)/musl-include/.linked-$(firstword $(shell echo '$(MUSL_HDRS)' | cksum))
+
+$(MUSL_LINKED):
 	@mkdir -p $(dir $@)
-	for h in $(MUSL_HDRS); do ln -sf /usr/include/$$h $(dir $@) || exit 1; done; touch $@
+	for h in $(MUSL_HDRS); do ln -sfn /usr/include/$$h $(dir $@) || exit 1; done; touch $@
 
 # elfutils/version.h: the libelf version trueline-cc --version names (lib/lib_versions.c)
 $(BUILD)/musl-include/elfutils:
 	@mkdir -p $(dir $@)
 	ln -sfn /usr/include/elfutils $@
 
-$(BUILD)/obj-musl/%.o: %.c $(BUILD)/musl-include/.linked | $(BUILD)/musl-include/elfutils
+$(BUILD)/obj-musl/%.o: %.c $(MUSL_LINKED) | $(BUILD)/musl-include/elfutils
 	@mkdir -p $(dir $@)
 	$(WRAPPER_MUSL) $(MUSL_CFLAGS) -MMD -MP -c $< -o $@
 
