@@ -92,6 +92,20 @@ dev=("$work/k.cubin" "$work/k-G.cubin" "$work/k.fatbin" "$work/k-z.fatbin" "$wor
 seed elf_file "${host[@]}" "$work/k.cubin" "$(stripped "$work/liba.so")"
 seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a"
 
+# Packages: a small wheel (an ELF member, a non-ELF one, a nested zip) and a conda .tar.bz2, built with python.
+mkdir -p "$out/package"
+[ -s "$work/liba.so" ] && python3 - "$(stripped "$work/liba.so")" "$out/package" <<'PY'
+import io, sys, tarfile, zipfile
+so = open(sys.argv[1], 'rb').read()
+inner = io.BytesIO()
+with zipfile.ZipFile(inner, 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('in/liba.so', so)
+with zipfile.ZipFile(sys.argv[2] + '/demo-1.0-py3-none-manylinux_2_17_x86_64.whl', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('demo/liba.so', so); z.writestr('demo/__init__.py', 'x = 1\n'); z.writestr('n.zip', inner.getvalue())
+with tarfile.open(sys.argv[2] + '/foo-1.0-0.tar.bz2', 'w:bz2') as t:
+    ti = tarfile.TarInfo('lib/liba.so'); ti.size = len(so); t.addfile(ti, io.BytesIO(so))
+PY
+
 # INI config: the shipped defaults when present, plus quirks inih accepts (continuations, inline comments).
 mkdir -p "$out/config"
 for f in "$here/../conf/"*.ini; do [ -f "$f" ] && cp "$f" "$out/config/"; done
