@@ -318,6 +318,8 @@ const char *tl_symbol_versions_oldest_tag(const struct tl_file *const *files, si
     struct need need[NPREFIX] = { 0 };
     for (size_t i = 0; i < n; i++) {
         const struct tl_file *f = files[i];
+        if (!f->error && f->machine != 62 /* EM_X86_64 */)
+            return NULL; /* the table's maxima are x86_64's (aarch64's differ: manylinux_2_17 allows GLIBC_2.18) */
         for (size_t j = 0; !f->error && f->elf_type != 1 && j < f->ndynsyms; j++) {
             const struct tl_symbol *s = &f->dynsyms[j];
             unsigned v[4];

@@ -7,7 +7,8 @@
 
 /* The oldest manylinux tag in conf/manylinux.tsv (manylinux_X_Y names; by their GLIBC maximum) whose maxima
  * cover every GLIBC_/GLIBCXX_/CXXABI_/GCC_ reference of the readable linked files among files; NULL when no tag
- * does or no table was found. The string is the table's, valid for the process. */
+ * does, no table was found, or a file is not x86_64 (the table's maxima are x86_64's). The string is the
+ * table's, valid for the process. */
 const char *tl_symbol_versions_oldest_tag(const struct tl_file *const *files, size_t n, const struct tl_policy *p);
 
 /* The manylinux tag an x86_64 wheel member's display name claims ("...-manylinux_2_17_x86_64.whl!x.so" ->

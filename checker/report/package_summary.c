@@ -38,7 +38,8 @@ struct tl_package_summary *tl_package_summaries(const struct tl_results *r, size
             if (members)
                 members[k - i] = &r->files[k];
         }
-        if (members && s->unreadable < s->n && r->policy)
+        /* a musllinux wheel links musl, whose symbols carry no versions: no manylinux verdict means anything */
+        if (members && s->unreadable < s->n && r->policy && !strstr(f->path, "musllinux_"))
             s->runs_on = tl_symbol_versions_oldest_tag(members, s->n, r->policy);
         free(members);
         if (!tl_symbol_versions_wheel_tag(f->display, s->claimed, sizeof s->claimed))

@@ -9,7 +9,8 @@ struct tl_package_summary {
     const char *path;        /* the package file */
     size_t first, n;         /* its members: r->files[first .. first + n) */
     size_t unreadable;       /* of them, the members not read (f->error) */
-    const char *runs_on;     /* oldest manylinux tag by symbol versions; NULL when none or no table */
+    const char *runs_on;     /* oldest manylinux tag by symbol versions; NULL when none, no table, members that
+                              * are not x86_64, or a musllinux wheel */
     char claimed[64];        /* the wheel's own tag ("" for conda packages and non-x86_64 wheels) */
 };
 
