@@ -30,6 +30,19 @@ for k in range(off + 2, off + 200): b[k] ^= 0x5a
 open('corrupt.whl', 'wb').write(b)
 with zipfile.ZipFile('bomb.whl', 'w', zipfile.ZIP_DEFLATED) as z:
     z.writestr('a/libf.so', so); z.writestr('a/big.so', b'\x7fELF' + bytes(64 << 20))
+import struct
+with zipfile.ZipFile('liar.whl', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('a/libf.so', so); z.writestr('a/liar.so', so)
+b = bytearray(open('liar.whl', 'rb').read()); i = zipfile.ZipFile('liar.whl').getinfo('a/liar.so')
+struct.pack_into('<I', b, i.header_offset + 22, 200 << 20)  # the local header declares 200 MiB
+cd = b.find(b'PK\x01\x02')
+while cd != -1:
+    if b[cd + 46:cd + 46 + struct.unpack_from('<H', b, cd + 28)[0]] == b'a/liar.so':
+        struct.pack_into('<I', b, cd + 24, 200 << 20)  # and so does the central directory
+    cd = b.find(b'PK\x01\x02', cd + 4)
+open('liar.whl', 'wb').write(b)
+with zipfile.ZipFile('m-1.0-cp311-cp311-musllinux_1_2_x86_64.whl', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('m/libf.so', so)
 d = open(W, 'rb').read(); open('trunc.whl', 'wb').write(d[:len(d) // 2]); open('nocd.whl', 'wb').write(d[:-30])
 with tarfile.open('foo-1.0-0.tar.bz2', 'w:bz2') as tf:
     ti = tarfile.TarInfo('lib/libfoo.so'); ti.size = len(so); tf.addfile(ti, io.BytesIO(so))
@@ -90,6 +103,16 @@ trueline-check --max-input-mb 16 bomb.whl > out.txt 2> err.txt; rc=$?
 check "member over --max-input-mb: exit 2 (got $rc)" [ $rc -eq 2 ]
 contains "... named with the bound" err.txt 'bomb\.whl!a/big\.so: .*--max-input-mb'
 contains "... the small member still checked" out.txt 'bomb\.whl!a/libf\.so: info'
+
+trueline-check liar.whl > out.txt 2> err.txt; rc=$?
+check "member declaring 200 MiB for 16 KiB of data: exit 2 (got $rc)" [ $rc -eq 2 ]
+contains "... named" err.txt 'liar\.whl!a/liar\.so: .*(size|bomb)'
+contains "... the honest member still checked" out.txt 'liar\.whl!a/libf\.so: info'
+
+M=m-1.0-cp311-cp311-musllinux_1_2_x86_64.whl
+trueline-check "$M" > out.txt 2> err.txt
+contains "musllinux wheel: its library is audited" out.txt "^$M!m/libf\\.so: info"
+lacks "... but gets no manylinux verdict (musl's symbols carry no versions)" out.txt 'symbol versions allow' "^package $M: 1 file"
 
 trueline-check trunc.whl > out.txt 2> err.txt; rc=$?
 check "truncated wheel: exit 2 (got $rc)" [ $rc -eq 2 ]
