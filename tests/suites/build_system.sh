@@ -86,7 +86,9 @@ fakepm() {
 fakepm fedora 1000 rpm dnf
 PATH="$T/fedora" /bin/sh "$DEPS" build > f.txt 2>&1; rc=$?
 check "dnf, not root: exit 1 and the command to run" sh -c "[ $rc -eq 1 ] && grep -q '^  run: sudo dnf install -y ' f.txt"
-contains "with Fedora's package names" f.txt 'elfutils-libelf-devel .*libdwarf-devel .*xxhash-devel .*inih-devel .*libzstd-devel .*lz4-devel .*binutils-devel .*zlib-devel'
+# names WORDS... < FILE-in-$1: every word is one of the command's arguments
+names() { local f=$1 w; shift; for w in "$@"; do grep -q -- "run: sudo .* $w\( \|$\)" "$f" || { echo "    | no $w"; return 1; }; done; }
+check "with Fedora's package names" names f.txt elfutils-libelf-devel libdwarf-devel xxhash-devel inih-devel libzstd-devel lz4-devel binutils-devel zlib-devel
 lacks "and no Debian name" f.txt 'libelf-dev |zlib1g-dev' 'dnf install'
 check "nothing was installed as non-root" test ! -e fedora/asked
 fakepm fedora-root 0 rpm dnf
@@ -96,7 +98,7 @@ check "dnf as root: dnf install -y is run with the missing packages, ccache amon
 fakepm arch 1000 pacman
 PATH="$T/arch" /bin/sh "$DEPS" build > a.txt 2>&1; rc=$?
 check "pacman, not root: exit 1 and the pacman command" sh -c "[ $rc -eq 1 ] && grep -q '^  run: sudo pacman -S --needed --noconfirm ' a.txt"
-contains "with Arch's package names" a.txt 'libelf libdwarf xxhash libinih zstd lz4 binutils zlib'
+check "with Arch's package names" names a.txt libelf libdwarf xxhash libinih zstd lz4 binutils zlib
 mkdir -p none && printf '#!/bin/sh\necho 1000\n' > none/id && chmod +x none/id
 PATH="$T/none" /bin/sh "$DEPS" build > n.txt 2>&1; rc=$?
 check "no known package manager: exit 1 naming the libraries to install" sh -c "[ $rc -eq 1 ] && grep -q 'no apt, dnf or pacman' n.txt && grep -q 'libdwarf' n.txt"
