@@ -42,7 +42,8 @@ if have_nvcc && have cmake; then
              while read -r f; do head -c 8 "$f" | od -An -tx1 | tr -d ' \n' | grep -Eq '^(7f454c46|213c617263683e0a|213c7468696e3e0a|50ed55ba)' && echo "$f"; done | wc -l)
     check "dir scan: the summary says it skipped the $nprobe CMake compiler-probe files" \
       sh -c "[ $nprobe -gt 0 ] && grep -q 'skipped $nprobe CMake compiler-probe files' cu_dir.txt"
-    lacks "dir scan: no CompilerId / CMakeDetermineCompilerABI file audited" cu_dir.txt 'CompilerId|CMakeDetermineCompilerABI'
+    lacks "dir scan: no CompilerId / CMakeDetermineCompilerABI file audited" cu_dir.txt 'CompilerId|CMakeDetermineCompilerABI' \
+      '^[1-9][0-9]* file\(s\) checked'
     contains "dir scan: the project's objects are audited" cu_dir.txt 'kernels\.dir/scale\.cu\.o|kernels\.dir/api\.cpp\.o'
     # libcudart_static: one grouped finding whose count is what readelf's line table leaves uncovered
     # (the device link's __cudaRegisterLinkedBinary* and nvcc's __cudaUnregisterBinaryUtil are not the runtime's)
@@ -65,7 +66,8 @@ if have_nvcc && have cmake; then
     else
       pass "link.stub unit: not in the DWARF of this build (device link compiled without -g)"
     fi
-    lacks "provenance: nothing called built outside the wrapper" cu_so.txt 'built outside the wrapper|not built through trueline-cc'
+    lacks "provenance: nothing called built outside the wrapper" cu_so.txt 'built outside the wrapper|not built through trueline-cc' \
+      '^1 file\(s\) checked'
     check "cmake_device_link.o (no compile record: nvcc -dlink output) is not called a missed compile" \
       sh -c "grep -q 'cmake_device_link\.o' cu_dir.txt && ! grep -q 'cmake_device_link\.o: .*not built through trueline-cc' cu_dir.txt"
   else
@@ -262,7 +264,7 @@ nnog=$(uncovered_matching bad/libnog.so '^nodebug_')
 check "object without -g linked in: exit 1" test "$(cat nog.rc)" = 1
 check "... line-tables error names each of its $nnog functions readelf finds uncovered" \
   sh -c "[ $nnog = 2 ] && grep -q 'error \[line-tables\] nodebug_helper: function' nog.txt && grep -q 'error \[line-tables\] nodebug_other: function' nog.txt"
-lacks "... good_fn (with rows) is not named" nog.txt 'good_fn: function'
+lacks "... good_fn (with rows) is not named" nog.txt 'good_fn: function' '^1 file\(s\) checked'
 
 # A stale object: its code no longer matches its DWARF (a symbol renamed after the compile, as a stale cache
 # entry or a patched object would leave it). readelf shows the DWARF name that the symbol no longer has.
@@ -282,7 +284,8 @@ if g++ -shared -static-libstdc++ bad/fmt.o -o bad/libstatic.so 2>/dev/null; then
   audit static bad/libstatic.so
   check "-static-libstdc++: $nstrong strong std:: symbols exported (nm -D); stl-leak error" \
     sh -c "[ $nstrong -gt 10 ] && grep -q 'error \[stl-leak\]' static.txt"
-  lacks "-static-libstdc++: libstdc++'s functions are not blamed one by one by line-tables" static.txt 'error \[line-tables\] std::'
+  lacks "-static-libstdc++: libstdc++'s functions are not blamed one by one by line-tables" static.txt 'error \[line-tables\] std::' \
+    '^1 file\(s\) checked'
 else
   skip "g++ cannot link -static-libstdc++"
 fi

@@ -11,7 +11,8 @@ printf 'int answer(void) { return 42; }\n' > a.c
 
 # --- --version --------------------------------------------------------------------------------------------
 trueline-cc --version > cc-ver.txt 2>&1; rc=$?
-check "trueline-cc --version (no compiler) exits 0" test "$rc" -eq 0
+check "trueline-cc --version (no compiler) exits 0, printing a trueline-cc version line" \
+  sh -c "[ $rc -eq 0 ] && grep -q '^trueline-cc [0-9]' cc-ver.txt"
 contains "and names trueline-cc's version from the Makefile" cc-ver.txt "^trueline-cc $VERSION \\(C library: (musl|glibc)\\)$"
 trueline-cc --trueline-version > cc-tver.txt 2>&1
 check "--trueline-version prints the same" same_bytes cc-ver.txt cc-tver.txt

@@ -65,7 +65,8 @@ if have_nvcc; then
   # cuda-arch: an nvasm_internal sm_100a cubin meets `sass = sm_100a`; its sm_100 sibling does not
   printf '[cuda-arch]\nsass = sm_100a\n' > a100.ini
   "$C" --no-color --config a100.ini --checks cuda-arch "$D/nvasm_sm100a.cubin" "$D/nvasm_sm100.cubin" >ca.txt 2>&1
-  lacks "cuda-arch: sass = sm_100a met by the nvasm_internal sm_100a cubin" ca.txt 'nvasm_sm100a\.cubin: error'
+  lacks "cuda-arch: sass = sm_100a met by the nvasm_internal sm_100a cubin" ca.txt 'nvasm_sm100a\.cubin: error' \
+    '^2 file\(s\) checked'
   contains "cuda-arch: ... and not by the sm_100 one" ca.txt 'nvasm_sm100\.cubin: error \[cuda-arch\] cubin \(kernel [^)]+\) lacks SASS for sm_100a'
 
   # mixed-toolchain: an nvasm_internal 12.9 cubin next to one of this nvcc in one fatbin

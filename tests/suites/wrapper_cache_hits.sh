@@ -31,11 +31,25 @@ same_text() { [ -s "$1" ] && [ -s "$2" ] && text_of "$1" > "$1.t" && text_of "$2
 mismatches() { trueline-cc --trueline-stats | awk '/Mismatches:/{print $2}'; }
 verified() { trueline-cc --trueline-stats | awk '/Cached compiles verified:/{print $4}'; }
 
+# clear_outputs: the objects and dependency files of the sequences' earlier runs are removed, so that what the
+# checks read after a wrapped run (a dependency file, an object's code) is that run's, not the bare run's
+clear_outputs() { find "$T/proj" "$T/ci" \( -name '*.o' -o -name '*.d' \) -type f -delete 2>/dev/null; true; }
+# no_mismatch_message ERR XDG: the wrapped run's stderr (ERR) says nothing of a mismatch, and trueline-cc's
+# statistics in XDG say that it verified cached compiles: there was something for it to find
+no_mismatch_message() {
+  local v; v=$(XDG_CACHE_HOME=$2 verified)
+  if [ -z "$v" ] || [ "$v" -lt 1 ]; then echo "    | trueline-cc's statistics show no verified compile ('$v')" >&"$TL_VERDICT_FD"; return 1; fi
+  if grep -Eq 'does not match|recompiling' "$1"; then sed 's/^/    | /' "$1" | head -20 >&"$TL_VERDICT_FD"; return 1; fi
+  return 0
+}
+
 # run_seq MODE SEQ: runs the sequence function SEQ with CC="ccache" (bare) or CC="trueline-cc ccache" in a
-# fresh cache and trueline state; prints "hits misses" of the cache; stderr collected in MODE.SEQ.err.
+# fresh cache and trueline state, the earlier runs' outputs removed; prints "hits misses" of the cache; stderr
+# collected in MODE.SEQ.err.
 run_seq() {
   local mode=$1 seq=$2
   export CCACHE_DIR=$T/cc-$mode-$seq XDG_CACHE_HOME=$T/xdg-$mode-$seq
+  clear_outputs
   if [ "$mode" = bare ]; then CC="ccache"; else CC="trueline-cc ccache"; fi
   "$seq" "$mode" 2> "$T/$mode.$seq.err" >&2
   echo "$(ccache_hits) $(ccache_misses)"
@@ -51,7 +65,7 @@ compare_seq() {
   premise "$name: bare ccache hits at least $min times (it hit $bh)" [ "$bh" -ge "$min" ]
   same "$name: trueline-cc ccache keeps as many hits as bare ccache makes ($bh hits, $bm misses; kept = hits - mismatches)" \
     "$bh/$bm" "$((wh - ${mm:-0}))/$wm"
-  lacks "$name: no mismatch reported" "$T/wrap.$seq.err" 'does not match|recompiling'
+  check "$name: no mismatch reported (of the compiles trueline-cc verified)" no_mismatch_message "$T/wrap.$seq.err" "$T/xdg-wrap-$seq"
   same "$name: trueline-cc counts no mismatch" "$mm" 0
   same "$name: every cached compile verified (hits and misses)" "$(XDG_CACHE_HOME=$T/xdg-wrap-$seq verified)" "$((wh + wm))"
 }
@@ -136,7 +150,8 @@ r666=$(find "$CCACHE_DIR" -name '*R' -newer "$r1" | head -1)
 premise "two cache entries, for -DV=1 and -DV=666" [ -n "$r1" -a -n "$r666" -a "$r1" != "$r666" ]
 cp "$r666" "$r1" # the entry for -DV=1 now holds the -DV=666 object with its own, genuine record
 build_v ck2 1 p.o 2> poison.err; rc=$?
-check "poisoned hit from the other checkout: the compile still succeeds (recompiled)" [ $rc -eq 0 ]
+check "poisoned hit from the other checkout: the compile still succeeds (recompiled), p.o written" \
+  sh -c "[ $rc -eq 0 ] && [ -s '$T/ci/ck2/build/p.o' ]"
 contains "poisoned hit: the differing argument is named" poison.err 'only in the cached object.s argv: -DV=666; only in this invocation: -DV=1'
 lacks "poisoned hit: what the cache ignores or rewrites is not named" poison.err 'only in .*(include|\.d$|prefix-map|/src/)' 'DV=666'
 objdump -d "$T/ci/ck2/build/p.o" > p.dis
@@ -168,6 +183,7 @@ if have sccache; then
   sc_run() {
     sccache --stop-server >/dev/null 2>&1
     export SCCACHE_DIR=$T/sc-$1-$2 XDG_CACHE_HOME=$T/xdg-sc-$1-$2
+    clear_outputs
     sccache --start-server > "$T/sc-server.log" 2>&1 || { echo "no-server"; return; }
     if [ "$1" = bare ]; then CC="sccache"; else CC="trueline-cc sccache"; fi
     "$2" 2> "$T/sc-$1.$2.err" >&2
@@ -183,7 +199,7 @@ if have sccache; then
     premise "$name: bare sccache hits at least $min times (it hit $bh)" [ "$bh" -ge "$min" ]
     same "$name: trueline-cc sccache keeps as many hits as bare sccache makes ($bh hits, $bm misses; kept = hits - mismatches)" \
       "$bh/$bm" "$((wh - ${mm:-0}))/$wm"
-    lacks "$name: no mismatch reported" "$T/sc-wrap.$seq.err" 'does not match|recompiling'
+    check "$name: no mismatch reported (of the compiles trueline-cc verified)" no_mismatch_message "$T/sc-wrap.$seq.err" "$T/xdg-sc-wrap-$seq"
     same "$name: trueline-cc counts no mismatch" "$mm" 0
     same "$name: every cached compile verified" "$(XDG_CACHE_HOME=$T/xdg-sc-wrap-$seq verified)" "$((wh + wm))"
   }
