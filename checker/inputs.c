@@ -45,46 +45,71 @@ static void add_error(struct tl_inputs *out, const char *path, const char *fmt, 
         in->error = tl_asprintf(fmt, detail);
 }
 
+/* The first bytes of path into m; their count, or -1 (errno set) when it cannot be read. */
+static ssize_t read_magic(const char *path, unsigned char m[8])
+{
+    memset(m, 0, 8);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO swapped in after stat() must not block */
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, m, 8);
+    close(fd);
+    return n;
+}
+
+static int ar_magic(const unsigned char *m, size_t n)
+{
+    return n >= 8 && memcmp(m, "!<arch>\n", 8) == 0;
+}
+
+static int thin_magic(const unsigned char *m, size_t n)
+{
+    return n >= 8 && memcmp(m, "!<thin>\n", 8) == 0;
+}
+
+static void expand_archive(struct tl_inputs *out, const char *path);
+static void expand_thin_archive(struct tl_inputs *out, const char *path);
+static void expand_archive_input(struct tl_inputs *out, const char *path, int top)
+{
+    expand_archive(out, path);
+}
+static void expand_thin_input(struct tl_inputs *out, const char *path, int top)
+{
+    expand_thin_archive(out, path);
+}
+
+/* Files that expand into several inputs, told by their first bytes: a new container format is a file of its
+ * own plus one row here. */
+static const struct container_format {
+    int (*magic)(const unsigned char *m, size_t n);
+    void (*expand)(struct tl_inputs *out, const char *path, int top); /* top: named on the command line */
+} containers[] = {
+    { ar_magic, expand_archive_input },      /* static libraries: members are windows of the file (libelf) */
+    { thin_magic, expand_thin_input },       /* GNU thin archives: members in files of their own */
+    { tl_package_magic, tl_package_expand }, /* wheels, zips, conda packages: members decompressed (libarchive) */
+};
+
+static const struct container_format *container_of(const unsigned char *m, size_t n)
+{
+    for (size_t i = 0; i < sizeof containers / sizeof containers[0]; i++)
+        if (containers[i].magic(m, n))
+            return &containers[i];
+    return NULL;
+}
+
 /* Magic numbers that make a file worth checking when found inside a directory. */
 /* 1 when path starts like a file trueline-check reads, 0 when not, -1 (errno set) when it cannot be read. */
 static int interesting_magic(const char *path)
 {
-    unsigned char m[8] = { 0 };
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO swapped in after stat() must not block */
-    if (fd < 0)
+    unsigned char m[8];
+    ssize_t n = read_magic(path, m);
+    if (n < 0)
         return -1;
-    ssize_t n = read(fd, m, sizeof m);
-    close(fd);
     if (n >= 4 && memcmp(m, "\177ELF", 4) == 0)
         return 1;
-    if (n >= 8 && (memcmp(m, "!<arch>\n", 8) == 0 || memcmp(m, "!<thin>\n", 8) == 0))
-        return 1;
-    if (n > 0 && tl_package_magic(m, (size_t)n))
+    if (container_of(m, (size_t)n))
         return 1;
     return n >= 4 && m[0] == 0x50 && m[1] == 0xED && m[2] == 0x55 && m[3] == 0xBA; /* fatbin */
-}
-
-/* 1: an archive holding its members, 2: a GNU thin archive (members in files of their own), else 0. */
-static int is_archive(const char *path)
-{
-    char m[8];
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, m, sizeof m);
-    close(fd);
-    return n != 8 ? 0 : memcmp(m, "!<arch>\n", 8) == 0 ? 1 : memcmp(m, "!<thin>\n", 8) == 0 ? 2 : 0;
-}
-
-static int is_package(const char *path)
-{
-    unsigned char m[8];
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, m, sizeof m);
-    close(fd);
-    return n > 0 && tl_package_magic(m, (size_t)n);
 }
 
 /* Each member of a thin archive is an input of its own, read from its file and shown as ARCHIVE(MEMBER). */
@@ -330,13 +355,11 @@ static void expand_path(struct tl_inputs *out, const char *path, int top, struct
         if (m != 1)
             return;
     }
-    int ar = is_archive(path);
-    if (is_package(path))
-        tl_package_expand(out, path, top);
-    else if (ar == 1)
-        expand_archive(out, path);
-    else if (ar == 2)
-        expand_thin_archive(out, path);
+    unsigned char m[8];
+    ssize_t n = read_magic(path, m);
+    const struct container_format *c = n > 0 ? container_of(m, (size_t)n) : NULL;
+    if (c)
+        c->expand(out, path, top);
     else
         add(out, path, path);
 }
