@@ -65,7 +65,8 @@ struct tl_symbol {
     unsigned char type, bind, visibility;
     unsigned defined : 1;
     char *version;       /* "GLIBCXX_3.4.30" for versioned references/definitions, NULL otherwise */
-    char *version_file;  /* the library that version comes from (vernaux's file), NULL for definitions */
+    char *version_file;  /* the library a needed version comes from (vernaux's file): set for references and for
+                          * copy-relocated definitions; NULL for the file's own (verdef) versions */
     unsigned shndx;      /* section of a definition (SHN_UNDEF for references) */
 };
 

@@ -23,9 +23,13 @@
 
 static const char *const RUNTIME_SONAMES[] = { "libc++.so", "libc++abi.so", NULL };
 
+/* A definition that carries a version needed from another library (vernaux: version_file set) is that library's
+ * object copied into an executable at load time (an R_*_COPY relocation, e.g. std::cout in any program that prints):
+ * the library's code and data, not the file's. */
 static int exported(const struct tl_symbol *s)
 {
-    return s->defined && s->shndx != 0 && (s->visibility == 0 /* STV_DEFAULT */ || s->visibility == 3 /* PROTECTED */) &&
+    return s->defined && s->shndx != 0 && !s->version_file &&
+           (s->visibility == 0 /* STV_DEFAULT */ || s->visibility == 3 /* PROTECTED */) &&
            (s->bind == 1 || s->bind == 2 || s->bind == STB_GNU_UNIQUE);
 }
 

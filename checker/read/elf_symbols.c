@@ -165,7 +165,9 @@ int tl_read_dynamic(struct tl_file *f, const tl_elf *e, tl_error *err)
             unsigned idx = vs & 0x7fff;
             if (idx > 1 && idx < 1024 && names[idx].name) {
                 y->version = strdup(names[idx].name);
-                y->version_file = y->defined ? NULL : tl_strdup(names[idx].file);
+                /* a version needed from a library (vernaux) names that library, on a definition too: an
+                 * executable's copy-relocated object (std::cout) is defined in .bss with the library's version */
+                y->version_file = tl_strdup(names[idx].file);
             }
         }
     }

@@ -179,3 +179,19 @@ if [ -f "$ASAN" ] && readelf --dyn-syms -W "$ASAN" | awk '$7 != "UND"' | grep -q
 else
   skip "no libasan.so defining __cxa_throw"
 fi
+
+# An executable that prints through std::cout gets libstdc++'s std::cout copied into its .bss at load time (an
+# R_X86_64_COPY relocation; readelf shows it): the library's object, not a definition of the program's own.
+cat > $T/hello.cpp <<'C'
+#include <iostream>
+#include <stdexcept>
+int main(int argc, char **) { if (argc > 5) throw std::runtime_error("x"); std::cout << "hi\n"; return 0; }
+C
+if g++ -O2 -g -o $T/hello $T/hello.cpp && readelf -rW $T/hello | grep -q 'R_X86_64_COPY .*_ZSt4cout'; then
+  trueline-check --checks stl-leak $T/hello > $T/hello.txt 2>&1
+  lacks "an executable's copy-relocated std::cout is no stl-leak warning or error" $T/hello.txt \
+    '(warning|error) \[stl-leak\]' '^1 file\(s\) checked'
+  lacks "... and is not counted as an export" $T/hello.txt 'such as std::cout' '^1 file\(s\) checked'
+else
+  skip "no R_X86_64_COPY for std::cout in a g++ executable here"
+fi
