@@ -1,6 +1,8 @@
 /* lib/note.c: decoding .note.trueline records (the provenance notes trueline-cc stamps), both byte orders;
- * a decoded record is re-encoded, which must succeed for anything the decoder accepted. */
+ * a decoded record is re-encoded, which must succeed for anything the decoder accepted; and the keyed verifier
+ * (wrapper/provenance_mac.c) runs on every decoded record with a fixed key. */
 #include "fuzz_util.h"
+#include "provenance.h"
 #include "trueline/note.h"
 
 static void note_got(tl_note *n, void *ctx)
@@ -13,6 +15,12 @@ static void note_got(tl_note *n, void *ctx)
     free(out);
     if (n->argc > 0 && n->argv)
         (void)tl_note_argv_hash(n->argv, n->argc);
+    /* a record the fuzzer made up never carries the right MAC for this key: the verifier must say no, and
+     * must not read past what the decoder handed it whatever the mac fields hold */
+    static unsigned char key_bytes[32] = "trueline-fuzz-key-0123456789abcd";
+    tl_mac_key key = { key_bytes, sizeof key_bytes };
+    if (tl_mac_note_ok(&key, n))
+        __builtin_trap();
     tl_note_free(n); /* fields; the record itself is the callee's too (as in checker/read/notes.c) */
     free(n);
     ++*(size_t *)ctx;
