@@ -11,4 +11,9 @@
  * d_demangle_callback does: the new unresolved-name grammar first, the old one when that fails. */
 struct demangle_component *tl_cxx_components(const char *mangled, int options, void **mem);
 
+/* 1 for the nodes that wrap an entity's name without being it: a member function's qualifiers (CONST_THIS ...)
+ * and the special names (vtable for X, typeinfo for X, guard variable for X, thunks, clones ...), whose left
+ * operand is what they are about. */
+int tl_cxx_is_wrapper(enum demangle_component_type t);
+
 #endif

@@ -55,25 +55,15 @@ static const struct demangle_component *outer_scope(const struct demangle_compon
         case DEMANGLE_COMPONENT_TYPED_NAME:
         case DEMANGLE_COMPONENT_TEMPLATE:
         case DEMANGLE_COMPONENT_TAGGED_NAME:
-        /* member functions' qualifiers wrap the name: `_ZNKSb...8capacityEv` is CONST_THIS(QUAL_NAME(...)) */
-        case DEMANGLE_COMPONENT_CONST_THIS: case DEMANGLE_COMPONENT_VOLATILE_THIS:
-        case DEMANGLE_COMPONENT_RESTRICT_THIS: case DEMANGLE_COMPONENT_REFERENCE_THIS:
-        case DEMANGLE_COMPONENT_RVALUE_REFERENCE_THIS:
-            c = c->u.s_binary.left;
-            break;
-        /* special names (vtable for X, typeinfo for X, guard variable for X, thunks ...): about their operand */
-        case DEMANGLE_COMPONENT_VTABLE: case DEMANGLE_COMPONENT_VTT: case DEMANGLE_COMPONENT_TYPEINFO:
-        case DEMANGLE_COMPONENT_TYPEINFO_NAME: case DEMANGLE_COMPONENT_TYPEINFO_FN: case DEMANGLE_COMPONENT_GUARD:
-        case DEMANGLE_COMPONENT_THUNK: case DEMANGLE_COMPONENT_VIRTUAL_THUNK:
-        case DEMANGLE_COMPONENT_COVARIANT_THUNK: case DEMANGLE_COMPONENT_CONSTRUCTION_VTABLE:
-        case DEMANGLE_COMPONENT_REFTEMP: case DEMANGLE_COMPONENT_HIDDEN_ALIAS:
-        case DEMANGLE_COMPONENT_TLS_INIT: case DEMANGLE_COMPONENT_TLS_WRAPPER:
-        case DEMANGLE_COMPONENT_TRANSACTION_CLONE: case DEMANGLE_COMPONENT_NONTRANSACTION_CLONE:
-        case DEMANGLE_COMPONENT_CLONE:
             c = c->u.s_binary.left;
             break;
         default:
-            return c;
+            /* member qualifiers (`_ZNKSb...8capacityEv` is CONST_THIS(QUAL_NAME(...))) and special names
+             * (vtable for X, thunks ...) are about their operand */
+            if (!tl_cxx_is_wrapper(c->type))
+                return c;
+            c = c->u.s_binary.left;
+            break;
         }
     }
     return c;

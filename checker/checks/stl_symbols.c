@@ -188,24 +188,9 @@ static int own_type(const struct demangle_component *c, int depth)
 static const struct demangle_component *entity(const struct demangle_component *c)
 {
     for (int depth = 0; c && depth < 64; depth++) {
-        switch (c->type) {
-        case DEMANGLE_COMPONENT_TYPED_NAME:
-        case DEMANGLE_COMPONENT_CONST_THIS: case DEMANGLE_COMPONENT_VOLATILE_THIS:
-        case DEMANGLE_COMPONENT_RESTRICT_THIS: case DEMANGLE_COMPONENT_REFERENCE_THIS:
-        case DEMANGLE_COMPONENT_RVALUE_REFERENCE_THIS:
-        case DEMANGLE_COMPONENT_VTABLE: case DEMANGLE_COMPONENT_VTT: case DEMANGLE_COMPONENT_TYPEINFO:
-        case DEMANGLE_COMPONENT_TYPEINFO_NAME: case DEMANGLE_COMPONENT_TYPEINFO_FN: case DEMANGLE_COMPONENT_GUARD:
-        case DEMANGLE_COMPONENT_THUNK: case DEMANGLE_COMPONENT_VIRTUAL_THUNK:
-        case DEMANGLE_COMPONENT_COVARIANT_THUNK: case DEMANGLE_COMPONENT_CONSTRUCTION_VTABLE:
-        case DEMANGLE_COMPONENT_REFTEMP: case DEMANGLE_COMPONENT_HIDDEN_ALIAS:
-        case DEMANGLE_COMPONENT_TLS_INIT: case DEMANGLE_COMPONENT_TLS_WRAPPER:
-        case DEMANGLE_COMPONENT_TRANSACTION_CLONE: case DEMANGLE_COMPONENT_NONTRANSACTION_CLONE:
-        case DEMANGLE_COMPONENT_CLONE:
-            c = c->u.s_binary.left;
-            break;
-        default:
+        if (c->type != DEMANGLE_COMPONENT_TYPED_NAME && !tl_cxx_is_wrapper(c->type))
             return c;
-        }
+        c = c->u.s_binary.left;
     }
     return c;
 }
