@@ -65,7 +65,7 @@ static const struct opt_doc opt_docs[] = {
     { "follow-symlinks", no_argument, O_FOLLOW_SYMLINKS, NULL, "follow links to directories in a directory scan" },
     { NULL, required_argument, 'j', "N", "parallel files (default: CPUs)" },
     { "timeout", required_argument, O_TIMEOUT, "S", "give up on one input after S seconds (exit 2; others go on)" },
-    { "max-input-mb", required_argument, O_MAX_MB, "N", "refuse to decompress more than N MiB for one section/entry" },
+    { "max-input-mb", required_argument, O_MAX_MB, "N", "bound what one input's sections (or one fatbin entry) decompress to" },
     { "progress", no_argument, O_PROGRESS, NULL, "progress on stderr (default: on a TTY, for long runs)" },
     { "no-progress", no_argument, O_NO_PROGRESS, NULL, "no progress" },
     { "color", no_argument, O_COLOR, NULL, "colour in the text report (default: when stdout is a TTY)" },
