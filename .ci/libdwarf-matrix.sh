@@ -30,6 +30,6 @@ for tarball in "$src"/libdwarf-*.tar.xz; do
   fi
   # the host suites with this build (the wrapper is taken from the default build: it links no libdwarf)
   mkdir -p "$b/bin" && cp "$root/build/bin/trueline-cc" "$b/bin/" 2>/dev/null
-  LD_LIBRARY_PATH=$lib TRUELINE_BUILD=$b TESTS='host_checks' bash "$root/tests/run.sh" 2>&1 \
+  LD_LIBRARY_PATH=$lib TRUELINE_BUILD=$b TESTS='host_checks unit-*' bash "$root/tests/run.sh" 2>&1 \
     | grep -E '^(PASS|FAIL|SKIP) ' | sed "s/^\(PASS\|FAIL\|SKIP\) \([a-z_]*\):/\1 \2 [libdwarf $v]:/"
 done

@@ -24,10 +24,10 @@ static unsigned long long input_size(const char *path)
 }
 
 struct work {
-    const struct tl_options *o;
-    const struct tl_policy *p;
-    struct tl_inputs *in;   /* heap: an abandoned worker may still read it after tl_audit_run returns */
-    struct tl_results *r;
+    const struct tlck_options *o;
+    const struct tlck_policy *p;
+    struct tlck_inputs *in;   /* heap: an abandoned worker may still read it after tlck_audit_run returns */
+    struct tlck_results *r;
     atomic_size_t next;
     /* --timeout: each input's state, guarded by mu, so a worker that overruns can be abandoned (its file reported
      * as timed out) without racing the worker that still holds it: results are published under mu, never
@@ -59,17 +59,17 @@ static long long now_ms(void)
 
 static void check_one(struct work *w, size_t i)
 {
-    struct tl_file f;
-    struct tl_findings fs = { 0 };
+    struct tlck_file f;
+    struct tlck_findings fs = { 0 };
     tl_deadline_start(w->o->timeout_s);
-    tl_load_file(&w->in->v[i], w->o, &f);
-    for (size_t c = 0; c < tl_ncheck && !f.error; c++) {
-        const struct tl_check *chk = tl_checks[c];
-        enum tl_severity sev = tl_policy_severity(w->p, chk->id, chk->default_severity);
-        if (sev != TL_SEV_NONE)
+    tlck_load_file(&w->in->v[i], w->o, &f);
+    for (size_t c = 0; c < tlck_ncheck && !f.error; c++) {
+        const struct tlck_check *chk = tlck_checks[c];
+        enum tlck_severity sev = tlck_policy_severity(w->p, chk->id, chk->default_severity);
+        if (sev != TLCK_SEV_NONE)
             chk->run(&f, w->p, sev, &fs);
     }
-    tl_suppress_apply(&fs, w->p);
+    tlck_suppress_apply(&fs, w->p);
     tl_deadline_stop();
     pthread_mutex_lock(&w->mu);
     if (w->state[i] == 0) {
@@ -79,12 +79,12 @@ static void check_one(struct work *w, size_t i)
         size_t done = atomic_fetch_add(&w->done, 1) + 1;
         if (w->progress) {
             pthread_mutex_lock(&w->progress_lock);
-            tl_progress_tick(done, w->in->n, w->in->v[i].display);
+            tlck_progress_tick(done, w->in->n, w->in->v[i].display);
             pthread_mutex_unlock(&w->progress_lock);
         }
     } else {
-        tl_file_free(&f); /* abandoned by the watchdog: its timeout error is already published */
-        tl_findings_free(&fs);
+        tlck_file_free(&f); /* abandoned by the watchdog: its timeout error is already published */
+        tlck_findings_free(&fs);
     }
     pthread_mutex_unlock(&w->mu);
 }
@@ -140,10 +140,10 @@ static size_t watchdog(struct work *w, pthread_t *t, size_t cap)
                 continue;
             pthread_mutex_lock(&w->mu);
             if (w->state[i] == 0 && atomic_load(&s->idx) == i) {
-                struct tl_file *f = &w->r->files[i];
+                struct tlck_file *f = &w->r->files[i];
                 f->display = strdup(w->in->v[i].display);
                 f->path = strdup(w->in->v[i].path);
-                f->error = tl_asprintf("time limit of %u s exceeded (--timeout); input abandoned", w->o->timeout_s);
+                f->error = tlck_asprintf("time limit of %u s exceeded (--timeout); input abandoned", w->o->timeout_s);
                 w->state[i] = 2;
                 atomic_fetch_add(&w->done, 1);
                 s->abandoned = 1;
@@ -158,14 +158,14 @@ static size_t watchdog(struct work *w, pthread_t *t, size_t cap)
     return stuck;
 }
 
-void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct tl_results *r)
+void tlck_audit_run(const struct tlck_options *o, const struct tlck_policy *p, struct tlck_results *r)
 {
     struct work *w = calloc(1, sizeof *w);
-    struct tl_inputs *in = calloc(1, sizeof *in);
+    struct tlck_inputs *in = calloc(1, sizeof *in);
     memset(r, 0, sizeof *r);
     r->policy = p;
     in->follow_symlinks = o->follow_symlinks;
-    tl_inputs_expand(in, o->inputs, o->ninputs);
+    tlck_inputs_expand(in, o->inputs, o->ninputs);
     r->nfiles = in->n;
     r->skipped_probes = in->skipped_probes;
     r->skipped_links = in->skipped_links;
@@ -181,7 +181,7 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
     int big = 0;
     for (size_t i = 0; i < in->n && !big; i++)
         big = in->v[i].size > ((size_t)50 << 20) || (!in->v[i].is_member && input_size(in->v[i].path) > (50ull << 20));
-    w->progress = tl_progress_wanted(o, in->n, big);
+    w->progress = tlck_progress_wanted(o, in->n, big);
     atomic_init(&w->next, 0);
     atomic_init(&w->done, 0);
     atomic_init(&w->live, 0);
@@ -212,14 +212,14 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
             pthread_join(t[k], NULL);
     free(t);
     if (w->progress)
-        tl_progress_done();
-    if (o->baseline && tl_baseline_apply(r, o->baseline) != 0)
+        tlck_progress_done();
+    if (o->baseline && tlck_baseline_apply(r, o->baseline) != 0)
         r->unreadable++; /* an unreadable baseline is a bad input: exit 2 */
     for (size_t i = 0; i < r->nfiles; i++) {
         if (r->files[i].error)
             r->unreadable++;
         for (size_t k = 0; k < r->findings[i].n; k++) {
-            const struct tl_finding *x = &r->findings[i].v[k];
+            const struct tlck_finding *x = &r->findings[i].v[k];
             if (x->suppressed)
                 r->suppressed++;
             else
@@ -235,27 +235,27 @@ void tl_audit_run(const struct tl_options *o, const struct tl_policy *p, struct 
     free(w->state);
     free(w->slots);
     free(w);
-    tl_inputs_free(in);
+    tlck_inputs_free(in);
     free(in);
 }
 
-void tl_results_free(struct tl_results *r)
+void tlck_results_free(struct tlck_results *r)
 {
     for (size_t i = 0; i < r->nfiles; i++) {
-        tl_file_free(&r->files[i]);
-        tl_findings_free(&r->findings[i]);
+        tlck_file_free(&r->files[i]);
+        tlck_findings_free(&r->findings[i]);
     }
     free(r->files);
     free(r->findings);
     memset(r, 0, sizeof *r);
 }
 
-int tl_audit_exit_status(const struct tl_results *r, const struct tl_options *o)
+int tlck_audit_exit_status(const struct tlck_results *r, const struct tlck_options *o)
 {
     if (r->unreadable)
         return 2;
-    for (int s = o->fail_on; s <= TL_SEV_ERROR; s++)
-        if (s > TL_SEV_NONE && r->counts[s])
+    for (int s = o->fail_on; s <= TLCK_SEV_ERROR; s++)
+        if (s > TLCK_SEV_NONE && r->counts[s])
             return 1;
     return 0;
 }
@@ -280,24 +280,24 @@ static int same_stream(int a, int b)
            sa.st_rdev == sb.st_rdev;
 }
 
-int tl_audit_main(const struct tl_options *o, const struct tl_policy *p)
+int tlck_audit_main(const struct tlck_options *o, const struct tlck_policy *p)
 {
-    struct tl_results r;
-    tl_audit_run(o, p, &r);
+    struct tlck_results r;
+    tlck_audit_run(o, p, &r);
     FILE *out = stdout;
     if (o->output && !(out = fopen(o->output, "w"))) {
         fprintf(stderr, "trueline-check: cannot write %s: %s\n", o->output, strerror(errno));
-        tl_results_free(&r);
+        tlck_results_free(&r);
         return 2;
     }
-    int rc = tl_report_write(out, &r, o);
+    int rc = tlck_report_write(out, &r, o);
     int wrc = finish_output(out, o->output ? o->output : "standard output");
     if (rc != 0 && wrc == 0) /* not a write error (said above): an unknown format */
         fprintf(stderr, "trueline-check: report format '%s' failed\n", o->format);
-    /* tl_baseline_write names the baseline file and the error itself. */
-    if (o->write_baseline && tl_baseline_write(&r, o, o->write_baseline) != 0)
+    /* tlck_baseline_write names the baseline file and the error itself. */
+    if (o->write_baseline && tlck_baseline_write(&r, o, o->write_baseline) != 0)
         wrc = -1;
-    int status = rc != 0 || wrc != 0 ? 2 : tl_audit_exit_status(&r, o);
+    int status = rc != 0 || wrc != 0 ? 2 : tlck_audit_exit_status(&r, o);
     if (r.nfiles == 0 && !o->allow_empty) {
         /* a CI gate over an empty or wrong directory must not pass having checked nothing */
         fprintf(stderr, "trueline-check: no file to check in the inputs given (ELF files, archives, cubins, fatbins); "
@@ -310,6 +310,6 @@ int tl_audit_main(const struct tl_options *o, const struct tl_policy *p)
     for (size_t i = 0; i < r.nfiles && !said; i++)
         if (r.files[i].error)
             fprintf(stderr, "trueline-check: %s: %s\n", r.files[i].display, r.files[i].error);
-    tl_results_free(&r);
+    tlck_results_free(&r);
     return status;
 }

@@ -22,27 +22,27 @@ struct visited {
     size_t n, cap, capi;
 };
 
-static struct tl_input *add(struct tl_inputs *out, const char *display, const char *path)
+static struct tlck_input *add(struct tlck_inputs *out, const char *display, const char *path)
 {
-    if (tl_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) != 0)
+    if (tlck_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) != 0)
         return NULL;
-    struct tl_input *in = &out->v[out->n++];
+    struct tlck_input *in = &out->v[out->n++];
     memset(in, 0, sizeof *in);
     in->display = strdup(display);
     in->path = strdup(path);
     return in;
 }
 
-struct tl_input *tl_inputs_add(struct tl_inputs *out, const char *display, const char *path)
+struct tlck_input *tlck_inputs_add(struct tlck_inputs *out, const char *display, const char *path)
 {
     return add(out, display, path);
 }
 
-static void add_error(struct tl_inputs *out, const char *path, const char *fmt, const char *detail)
+static void add_error(struct tlck_inputs *out, const char *path, const char *fmt, const char *detail)
 {
-    struct tl_input *in = add(out, path, path);
+    struct tlck_input *in = add(out, path, path);
     if (in)
-        in->error = tl_asprintf(fmt, detail);
+        in->error = tlck_asprintf(fmt, detail);
 }
 
 /* The first bytes of path into m; their count, or -1 (errno set) when it cannot be read. */
@@ -67,13 +67,13 @@ static int thin_magic(const unsigned char *m, size_t n)
     return n >= 8 && memcmp(m, "!<thin>\n", 8) == 0;
 }
 
-static void expand_archive(struct tl_inputs *out, const char *path);
-static void expand_thin_archive(struct tl_inputs *out, const char *path);
-static void expand_archive_input(struct tl_inputs *out, const char *path, int top)
+static void expand_archive(struct tlck_inputs *out, const char *path);
+static void expand_thin_archive(struct tlck_inputs *out, const char *path);
+static void expand_archive_input(struct tlck_inputs *out, const char *path, int top)
 {
     expand_archive(out, path);
 }
-static void expand_thin_input(struct tl_inputs *out, const char *path, int top)
+static void expand_thin_input(struct tlck_inputs *out, const char *path, int top)
 {
     expand_thin_archive(out, path);
 }
@@ -82,11 +82,11 @@ static void expand_thin_input(struct tl_inputs *out, const char *path, int top)
  * own plus one row here. */
 static const struct container_format {
     int (*magic)(const unsigned char *m, size_t n);
-    void (*expand)(struct tl_inputs *out, const char *path, int top); /* top: named on the command line */
+    void (*expand)(struct tlck_inputs *out, const char *path, int top); /* top: named on the command line */
 } containers[] = {
     { ar_magic, expand_archive_input },      /* static libraries: members are windows of the file (libelf) */
     { thin_magic, expand_thin_input },       /* GNU thin archives: members in files of their own */
-    { tl_package_magic, tl_package_expand }, /* wheels, zips, conda packages: members decompressed (libarchive) */
+    { tlck_package_magic, tlck_package_expand }, /* wheels, zips, conda packages: members decompressed (libarchive) */
 };
 
 static const struct container_format *container_of(const unsigned char *m, size_t n)
@@ -113,24 +113,24 @@ static int interesting_magic(const char *path)
 }
 
 /* Each member of a thin archive is an input of its own, read from its file and shown as ARCHIVE(MEMBER). */
-static void expand_thin_archive(struct tl_inputs *out, const char *path)
+static void expand_thin_archive(struct tlck_inputs *out, const char *path)
 {
-    struct tl_input_bytes b = { 0 };
-    struct tl_input whole = { .path = (char *)path };
-    struct tl_thin_members mem = { 0 };
+    struct tlck_input_bytes b = { 0 };
+    struct tlck_input whole = { .path = (char *)path };
+    struct tlck_thin_members mem = { 0 };
     tl_error err;
-    int rc = tl_input_map(&whole, &b, &err);
+    int rc = tlck_input_map(&whole, &b, &err);
     if (rc == 0)
-        rc = tl_thin_archive_read(path, b.data, b.size, &mem, &err);
+        rc = tlck_thin_archive_read(path, b.data, b.size, &mem, &err);
     for (size_t i = 0; i < mem.n; i++) {
-        char *disp = tl_asprintf("%s(%s)", path, mem.v[i].name);
+        char *disp = tlck_asprintf("%s(%s)", path, mem.v[i].name);
         add(out, disp ? disp : path, mem.v[i].path);
         free(disp);
     }
     if (rc != 0)
         add_error(out, path, "%s", err.msg);
-    tl_thin_members_free(&mem);
-    tl_input_unmap(&b);
+    tlck_thin_members_free(&mem);
+    tlck_input_unmap(&b);
 }
 
 /* libelf clips a member whose header size runs past the end of the archive to what is there, silently; the size
@@ -148,7 +148,7 @@ static int member_truncated(const char *ar_base, const char *mbase, size_t msize
 }
 
 /* Archive members via libelf's ar support: each member's bytes are a window of the archive file. */
-static void expand_archive(struct tl_inputs *out, const char *path)
+static void expand_archive(struct tlck_inputs *out, const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
@@ -182,13 +182,13 @@ static void expand_archive(struct tl_inputs *out, const char *path)
                       strcmp(h->ar_name, "//") == 0 ? "long-name" : "symbol");
             members++;
         } else if (h && h->ar_name[0] != '/' && mbase && ar_base && member_truncated(ar_base, mbase, msize)) {
-            char *disp = tl_asprintf("%s(%s)", path, h->ar_name);
+            char *disp = tlck_asprintf("%s(%s)", path, h->ar_name);
             add_error(out, disp ? disp : path, "%s", "archive member is cut short: its header declares more bytes than the archive holds");
             free(disp);
             members++;
         } else if (h && h->ar_name[0] != '/' && mbase && ar_base) {
-            char *disp = tl_asprintf("%s(%s)", path, h->ar_name);
-            struct tl_input *in = add(out, disp ? disp : path, path);
+            char *disp = tlck_asprintf("%s(%s)", path, h->ar_name);
+            struct tlck_input *in = add(out, disp ? disp : path, path);
             free(disp);
             if (in) {
                 in->is_member = 1;
@@ -207,7 +207,7 @@ static void expand_archive(struct tl_inputs *out, const char *path)
     while (ar_base && end < ar_size && ar_base[end] == '\n')
         end++;
     if (ar_base && end < ar_size) {
-        char *why = tl_asprintf("bad archive member header at offset %zu: %s%s", end,
+        char *why = tlck_asprintf("bad archive member header at offset %zu: %s%s", end,
                                 e ? elf_errmsg(e) : "not a valid member", members ? "; the members after it are not checked" : "");
         add_error(out, path, "%s", why ? why : "bad archive member header");
         free(why);
@@ -222,8 +222,8 @@ static int seen_before(struct visited *v, const struct stat *st)
         if (v->dev[i] == st->st_dev && v->ino[i] == st->st_ino)
             return 1;
     size_t c1 = v->cap, c2 = v->capi;
-    if (tl_grow((void **)&v->dev, &c1, v->n + 1, sizeof *v->dev) != 0 ||
-        tl_grow((void **)&v->ino, &c2, v->n + 1, sizeof *v->ino) != 0)
+    if (tlck_grow((void **)&v->dev, &c1, v->n + 1, sizeof *v->dev) != 0 ||
+        tlck_grow((void **)&v->ino, &c2, v->n + 1, sizeof *v->ino) != 0)
         return 1;
     v->cap = c1;
     v->capi = c2;
@@ -237,7 +237,7 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void expand_path(struct tl_inputs *out, const char *path, int top, struct visited *dirs);
+static void expand_path(struct tlck_inputs *out, const char *path, int top, struct visited *dirs);
 
 /* CMake's compiler probes: CMakeFiles/<cmake version>/ (CompilerIdC*, CMakeDetermineCompilerABI_*.bin) and the
  * try_compile scratch directories. CMake builds them with the bare compiler, before any launcher applies, to
@@ -278,7 +278,7 @@ static size_t count_checkable(const char *path, int depth)
     while ((de = readdir(d)) != NULL) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        char *p = tl_asprintf("%s/%s", path, de->d_name);
+        char *p = tlck_asprintf("%s/%s", path, de->d_name);
         struct stat st;
         if (p && lstat(p, &st) == 0)
             n += S_ISDIR(st.st_mode) ? count_checkable(p, depth + 1) : S_ISREG(st.st_mode) && interesting_magic(p) == 1;
@@ -288,7 +288,7 @@ static size_t count_checkable(const char *path, int depth)
     return n;
 }
 
-static void expand_dir(struct tl_inputs *out, const char *path, struct visited *dirs)
+static void expand_dir(struct tlck_inputs *out, const char *path, struct visited *dirs)
 {
     DIR *d = opendir(path);
     if (!d) {
@@ -301,8 +301,8 @@ static void expand_dir(struct tl_inputs *out, const char *path, struct visited *
     while ((de = readdir(d)) != NULL) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        if (tl_grow((void **)&names, &cap, n + 1, sizeof *names) == 0)
-            names[n++] = tl_asprintf("%s/%s", path, de->d_name);
+        if (tlck_grow((void **)&names, &cap, n + 1, sizeof *names) == 0)
+            names[n++] = tlck_asprintf("%s/%s", path, de->d_name);
     }
     closedir(d);
     if (n) /* an empty directory has no array: qsort must not see NULL */
@@ -315,7 +315,7 @@ static void expand_dir(struct tl_inputs *out, const char *path, struct visited *
     free(names);
 }
 
-static void expand_path(struct tl_inputs *out, const char *path, int top, struct visited *dirs)
+static void expand_path(struct tlck_inputs *out, const char *path, int top, struct visited *dirs)
 {
     struct stat st, lst;
     if (stat(path, &st) != 0) {
@@ -364,7 +364,7 @@ static void expand_path(struct tl_inputs *out, const char *path, int top, struct
         add(out, path, path);
 }
 
-void tl_inputs_expand(struct tl_inputs *out, const char *const *paths, size_t npaths)
+void tlck_inputs_expand(struct tlck_inputs *out, const char *const *paths, size_t npaths)
 {
     struct visited dirs = { 0 };
     for (size_t i = 0; i < npaths; i++)
@@ -373,7 +373,7 @@ void tl_inputs_expand(struct tl_inputs *out, const char *const *paths, size_t np
     free(dirs.ino);
 }
 
-void tl_inputs_free(struct tl_inputs *in)
+void tlck_inputs_free(struct tlck_inputs *in)
 {
     for (size_t i = 0; i < in->n; i++) {
         free(in->v[i].display);
@@ -382,23 +382,23 @@ void tl_inputs_free(struct tl_inputs *in)
     }
     free(in->v);
     for (size_t i = 0; i < in->ncursors; i++)
-        tl_package_cursor_free(in->cursors[i]);
+        tlck_package_cursor_free(in->cursors[i]);
     free(in->cursors);
     memset(in, 0, sizeof *in);
 }
 
-int tl_input_map(const struct tl_input *in, struct tl_input_bytes *b, tl_error *err)
+int tlck_input_map(const struct tlck_input *in, struct tlck_input_bytes *b, tl_error *err)
 {
     memset(b, 0, sizeof *b);
     if (in->error)
         return tl_fail(err, "%s", in->error);
     if (in->pkg_depth)
-        return tl_package_member_read(in, b, err);
+        return tlck_package_member_read(in, b, err);
     if (tl_map_file(in->path, &b->data, &b->size, &b->map, &b->map_len, err) != 0)
         return -1;
     if (in->is_member) {
         if (in->offset > b->size || in->size > b->size - in->offset) {
-            tl_input_unmap(b);
+            tlck_input_unmap(b);
             return tl_fail(err, "archive member extends past the end of the archive");
         }
         b->data += in->offset;
@@ -407,7 +407,7 @@ int tl_input_map(const struct tl_input *in, struct tl_input_bytes *b, tl_error *
     return 0;
 }
 
-void tl_input_unmap(struct tl_input_bytes *b)
+void tlck_input_unmap(struct tlck_input_bytes *b)
 {
     tl_unmap_file(b->map, b->map_len);
     free(b->owned);

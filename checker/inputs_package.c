@@ -16,7 +16,7 @@
 #define PKG_ERRNO_FILE_FORMAT EILSEQ
 #define PKG_ERRNO_MISC (-1)
 
-int tl_package_magic(const unsigned char *m, size_t n)
+int tlck_package_magic(const unsigned char *m, size_t n)
 {
     if (n >= 4 && m[0] == 'P' && m[1] == 'K' && ((m[2] == 3 && m[3] == 4) || (m[2] == 5 && m[3] == 6)))
         return 1;
@@ -33,7 +33,7 @@ static enum member_kind member_kind(const unsigned char *m, size_t n)
         return MEMBER_AUDIT;
     if (n >= 4 && m[0] == 0x50 && m[1] == 0xED && m[2] == 0x55 && m[3] == 0xBA)
         return MEMBER_AUDIT;
-    if (tl_package_magic(m, n) || (n >= 4 && m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD))
+    if (tlck_package_magic(m, n) || (n >= 4 && m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD))
         return MEMBER_PACKAGE;
     return MEMBER_SKIP;
 }
@@ -103,7 +103,7 @@ static int open_nested(struct archive *inner, struct member_stream *s)
  * (.tar.bz2, conda's tar.zst) can only be read front to back, so reopening it for each member would decompress
  * the package once per member. Workers take it in turn; members are loaded about in input order, so it mostly
  * moves forward, and a member behind it reopens the package. Only the member being read is held. */
-struct tl_package_cursor {
+struct tlck_package_cursor {
     pthread_mutex_t lock;
     struct archive *a, *inner;
     struct member_stream *s;
@@ -111,7 +111,7 @@ struct tl_package_cursor {
     unsigned long long src; /* compressed bytes of the innermost package, for the ratio bound */
 };
 
-static void cursor_close(struct tl_package_cursor *c)
+static void cursor_close(struct tlck_package_cursor *c)
 {
     if (c->inner)
         archive_read_free(c->inner);
@@ -123,7 +123,7 @@ static void cursor_close(struct tl_package_cursor *c)
     c->next = 0;
 }
 
-void tl_package_cursor_free(struct tl_package_cursor *c)
+void tlck_package_cursor_free(struct tlck_package_cursor *c)
 {
     if (!c)
         return;
@@ -132,10 +132,10 @@ void tl_package_cursor_free(struct tl_package_cursor *c)
     free(c);
 }
 
-static struct tl_package_cursor *cursor_new(struct tl_inputs *out)
+static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out)
 {
-    struct tl_package_cursor *c = calloc(1, sizeof *c);
-    if (!c || tl_grow((void **)&out->cursors, &out->ccap, out->ncursors + 1, sizeof *out->cursors) != 0) {
+    struct tlck_package_cursor *c = calloc(1, sizeof *c);
+    if (!c || tlck_grow((void **)&out->cursors, &out->ccap, out->ncursors + 1, sizeof *out->cursors) != 0) {
         free(c);
         return NULL;
     }
@@ -144,9 +144,9 @@ static struct tl_package_cursor *cursor_new(struct tl_inputs *out)
     return c;
 }
 
-static void add_member_error(struct tl_inputs *out, const char *display, const char *path, char *msg)
+static void add_member_error(struct tlck_inputs *out, const char *display, const char *path, char *msg)
 {
-    struct tl_input *in = tl_inputs_add(out, display, path);
+    struct tlck_input *in = tlck_inputs_add(out, display, path);
     if (in)
         in->error = msg ? msg : strdup("unreadable");
     else
@@ -154,15 +154,15 @@ static void add_member_error(struct tl_inputs *out, const char *display, const c
 }
 
 /* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path). */
-static void list(struct tl_inputs *out, struct archive *a, const char *path, const char *prefix, int depth,
+static void list(struct tlck_inputs *out, struct archive *a, const char *path, const char *prefix, int depth,
                  size_t outer, int named)
 {
     struct archive_entry *e;
-    struct tl_package_cursor *cursor = NULL; /* made with the first member to audit */
+    struct tlck_package_cursor *cursor = NULL; /* made with the first member to audit */
     for (size_t i = 0;; i++) {
-        if (i >= TL_PACKAGE_MAX_MEMBERS) {
-            add_member_error(out, prefix, path, tl_asprintf("more than %u members; the rest are not checked",
-                                                            TL_PACKAGE_MAX_MEMBERS));
+        if (i >= TLCK_PACKAGE_MAX_MEMBERS) {
+            add_member_error(out, prefix, path, tlck_asprintf("more than %u members; the rest are not checked",
+                                                            TLCK_PACKAGE_MAX_MEMBERS));
             return;
         }
         int r = archive_read_next_header(a, &e);
@@ -172,15 +172,15 @@ static void list(struct tl_inputs *out, struct archive *a, const char *path, con
             if (i == 0 && !named && archive_errno(a) == PKG_ERRNO_FILE_FORMAT)
                 return; /* found by its magic, but not a package libarchive reads (a .bz2 log, a zstd blob) */
             add_member_error(out, prefix, path,
-                             i ? tl_asprintf("cannot read the package past its member %zu: %s; the members after "
+                             i ? tlck_asprintf("cannot read the package past its member %zu: %s; the members after "
                                              "it are not checked", i, why(a))
-                               : tl_asprintf("cannot read the package: %s", why(a)));
+                               : tlck_asprintf("cannot read the package: %s", why(a)));
             return;
         }
         if (archive_entry_filetype(e) != AE_IFREG)
             continue;
         const char *name = archive_entry_pathname(e);
-        char *disp = tl_asprintf("%s!%s", prefix, name ? name : "?");
+        char *disp = tlck_asprintf("%s!%s", prefix, name ? name : "?");
         if (!disp)
             return;
         struct member_stream *s = calloc(1, sizeof *s);
@@ -190,9 +190,9 @@ static void list(struct tl_inputs *out, struct archive *a, const char *path, con
             enum member_kind k = member_kind(s->head, s->nhead);
             if (s->failed && s->nhead < 4) {
                 /* what it is cannot be told: it may be a library, so it is not passed over in silence */
-                add_member_error(out, disp, path, tl_asprintf("cannot decompress the member: %s", why(a)));
+                add_member_error(out, disp, path, tlck_asprintf("cannot decompress the member: %s", why(a)));
             } else if (k == MEMBER_AUDIT) {
-                struct tl_input *in = tl_inputs_add(out, disp, path);
+                struct tlck_input *in = tlck_inputs_add(out, disp, path);
                 if (in && !cursor)
                     cursor = cursor_new(out);
                 if (in) {
@@ -207,7 +207,7 @@ static void list(struct tl_inputs *out, struct archive *a, const char *path, con
                 if (inner && open_nested(inner, s) == ARCHIVE_OK)
                     list(out, inner, path, disp, 1, i, 0);
                 else
-                    add_member_error(out, disp, path, tl_asprintf("cannot read the nested package: %s", why(inner)));
+                    add_member_error(out, disp, path, tlck_asprintf("cannot read the nested package: %s", why(inner)));
                 if (inner)
                     archive_read_free(inner);
             }
@@ -242,7 +242,7 @@ static int zip_without_end_record(const char *path)
     return missing;
 }
 
-void tl_package_expand(struct tl_inputs *out, const char *path, int named)
+void tlck_package_expand(struct tlck_inputs *out, const char *path, int named)
 {
     if (zip_without_end_record(path))
         add_member_error(out, path, path,
@@ -252,7 +252,7 @@ void tl_package_expand(struct tl_inputs *out, const char *path, int named)
     if (!a || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
         /* libarchive learns the format on open: a scan's .bz2 log or stray zip-like file is not an input */
         if (named || !a || archive_errno(a) != PKG_ERRNO_FILE_FORMAT)
-            add_member_error(out, path, path, tl_asprintf("cannot read the package: %s", why(a)));
+            add_member_error(out, path, path, tlck_asprintf("cannot read the package: %s", why(a)));
     } else
         list(out, a, path, path, 0, 0, named);
     if (a)
@@ -302,7 +302,7 @@ static int over(tl_error *err, unsigned long long size, size_t cap, unsigned rat
 }
 
 /* Reads the current member of a whole into b->owned, bounded by cap. */
-static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, struct tl_input_bytes *b,
+static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, struct tlck_input_bytes *b,
                     tl_error *err)
 {
     unsigned ratio;
@@ -350,7 +350,7 @@ static int read_all(struct archive *a, struct archive_entry *e, unsigned long lo
 }
 
 /* Opens c on the package (depth 1) or on the nested package that is entry outer of it (depth 2). */
-static int cursor_open(struct tl_package_cursor *c, const struct tl_input *in, tl_error *err)
+static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *in, tl_error *err)
 {
     struct stat st;
     if (stat(in->path, &st) != 0)
@@ -378,7 +378,7 @@ static int cursor_open(struct tl_package_cursor *c, const struct tl_input *in, t
     return 0;
 }
 
-static int cursor_read(struct tl_package_cursor *c, const struct tl_input *in, struct tl_input_bytes *b,
+static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *in, struct tlck_input_bytes *b,
                        tl_error *err)
 {
     size_t want = in->pkg_index[in->pkg_depth - 1];
@@ -394,9 +394,9 @@ static int cursor_read(struct tl_package_cursor *c, const struct tl_input *in, s
     return read_all(a, e, c->src, b, err);
 }
 
-int tl_package_member_read(const struct tl_input *in, struct tl_input_bytes *b, tl_error *err)
+int tlck_package_member_read(const struct tlck_input *in, struct tlck_input_bytes *b, tl_error *err)
 {
-    struct tl_package_cursor *c = in->cursor;
+    struct tlck_package_cursor *c = in->cursor;
     if (!c)
         return tl_fail(err, "no memory for a package reader");
     pthread_mutex_lock(&c->lock);

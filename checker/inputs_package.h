@@ -2,28 +2,28 @@
  * Their members are read in memory through libarchive, never unpacked to disk. A member is an input of its own,
  * shown as "pkg.whl!path/lib.so" ("pkg.conda!pkg-x.tar.zst!lib/libfoo.so" one level down), found by its ordinal
  * in the package so that its bytes can be decompressed again, on the worker thread, when it is loaded. */
-#ifndef TL_INPUTS_PACKAGE_H
-#define TL_INPUTS_PACKAGE_H
+#ifndef TLCK_INPUTS_PACKAGE_H
+#define TLCK_INPUTS_PACKAGE_H
 #include <stddef.h>
 #include "inputs.h"
 
 /* Most members one package (or one nested package) may list before the rest is refused. */
-#define TL_PACKAGE_MAX_MEMBERS 100000u
+#define TLCK_PACKAGE_MAX_MEMBERS 100000u
 
 /* 1 when the first bytes start a package (zip local header or empty zip, bzip2 stream), else 0. */
-int tl_package_magic(const unsigned char *m, size_t n);
+int tlck_package_magic(const unsigned char *m, size_t n);
 
 /* Adds one input per ELF/fatbin member of the package at path (nested packages one level deep); a member or
  * a stretch of the package that cannot be read becomes an input carrying an error. named: the path was given
  * on the command line (a file found by a directory scan that libarchive does not take for a package, such as a
  * plain .bz2, is left out silently). */
-void tl_package_expand(struct tl_inputs *out, const char *path, int named);
+void tlck_package_expand(struct tlck_inputs *out, const char *path, int named);
 
 /* Decompresses the member `in` names into b (b->owned holds it); fails, err naming why, on a member over
  * --max-input-mb or past the codec's ratio, a corrupt stream, or the input's deadline. */
-int tl_package_member_read(const struct tl_input *in, struct tl_input_bytes *b, tl_error *err);
+int tlck_package_member_read(const struct tlck_input *in, struct tlck_input_bytes *b, tl_error *err);
 
-/* Closes the reader members of one package share (tl_inputs_free). */
-void tl_package_cursor_free(struct tl_package_cursor *c);
+/* Closes the reader members of one package share (tlck_inputs_free). */
+void tlck_package_cursor_free(struct tlck_package_cursor *c);
 
 #endif

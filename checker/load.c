@@ -13,7 +13,7 @@ static int is_fatbin(const unsigned char *p, size_t n)
     return n >= 16 && p[0] == 0x50 && p[1] == 0xED && p[2] == 0x55 && p[3] == 0xBA;
 }
 
-static int load_elf(struct tl_file *f, const unsigned char *data, size_t size, const struct tl_options *o)
+static int load_elf(struct tlck_file *f, const unsigned char *data, size_t size, const struct tlck_options *o)
 {
     tl_elf e;
     tl_error err;
@@ -23,20 +23,20 @@ static int load_elf(struct tl_file *f, const unsigned char *data, size_t size, c
         return -1;
     }
     int rc = 0;
-    if (e.ehdr.e_machine == TL_EM_CUDA) {
+    if (e.ehdr.e_machine == TLCK_EM_CUDA) {
         /* A standalone cubin: the device reader owns EM_CUDA images (a core file is --coredump's business). */
-        f->machine = TL_EM_CUDA;
+        f->machine = TLCK_EM_CUDA;
         f->elf_type = e.ehdr.e_type;
         tl_elf_close(&e);
-        return tl_read_device_images(f, NULL, data, size, o);
+        return tlck_read_device_images(f, NULL, data, size, o);
     }
     /* Device images decompress on helper threads while the host part is read (libcublasLt: 1.4 GB). */
-    struct tl_device_read *dev = o->host_only ? NULL : tl_device_read_start(f, &e, data, size, o);
-    rc |= tl_read_host(f, &e, o);
+    struct tlck_device_read *dev = o->host_only ? NULL : tlck_device_read_start(f, &e, data, size, o);
+    rc |= tlck_read_host(f, &e, o);
     if (dev)
-        rc |= tl_device_read_finish(dev);
+        rc |= tlck_device_read_finish(dev);
     if (!f->error)
-        rc |= tl_read_notes(f, &e);
+        rc |= tlck_read_notes(f, &e);
     tl_elf_close(&e);
     return rc;
 }
@@ -64,14 +64,14 @@ static void test_stall(const char *display)
     }
 }
 
-int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct tl_file *f)
+int tlck_load_file(const struct tlck_input *in, const struct tlck_options *o, struct tlck_file *f)
 {
     memset(f, 0, sizeof *f);
     f->display = strdup(in->display);
     f->path = strdup(in->path);
-    struct tl_input_bytes b;
+    struct tlck_input_bytes b;
     tl_error err;
-    if (tl_input_map(in, &b, &err) != 0) {
+    if (tlck_input_map(in, &b, &err) != 0) {
         f->error = strdup(err.msg);
         return -1;
     }
@@ -81,17 +81,17 @@ int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct t
     tl_decompress_limit_reset();
     test_stall(in->display);
     if (o->device_only)
-        rc = tl_read_device_images(f, NULL, data, size, o); /* finds the containers in any input, or none */
+        rc = tlck_read_device_images(f, NULL, data, size, o); /* finds the containers in any input, or none */
     else if (tl_is_elf(data, size))
         rc = load_elf(f, data, size, o);
     else if (is_fatbin(data, size))
-        rc = tl_read_device_images(f, NULL, data, size, o);
+        rc = tlck_read_device_images(f, NULL, data, size, o);
     else {
         f->error = strdup(size == 0 ? "empty file" : "not an ELF file, archive, cubin or fatbin");
         rc = -1;
     }
     int changed = tl_map_changed(b.map);
-    tl_input_unmap(&b);
+    tlck_input_unmap(&b);
     if (changed) {
         /* what the readers saw past the new end was zeros: no finding from it can be trusted */
         free(f->error);
@@ -99,7 +99,7 @@ int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct t
     }
     if (!f->error && tl_decompress_limit_hit()) {
         /* a section was left out (over a bound, or no memory for it): the audit of this input is incomplete */
-        f->error = tl_asprintf("%s; not audited", tl_decompress_limit_reason());
+        f->error = tlck_asprintf("%s; not audited", tl_decompress_limit_reason());
     }
     if (!f->error && tl_deadline_expired()) {
         /* Readers stop early at the deadline; whatever they built is incomplete, so the input is unreadable. */

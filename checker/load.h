@@ -1,15 +1,15 @@
 /* Builds the model of one input: maps its bytes, then runs the readers that apply. */
-#ifndef TL_LOAD_H
-#define TL_LOAD_H
+#ifndef TLCK_LOAD_H
+#define TLCK_LOAD_H
 #include "inputs.h"
 #include "model.h"
 #include "options.h"
 
 /* Always fills f (display, path); on an unreadable input sets f->error and returns -1. With o->device_only
  * only the device images are read (--list), from whatever the input is. */
-int tl_load_file(const struct tl_input *in, const struct tl_options *o, struct tl_file *f);
+int tlck_load_file(const struct tlck_input *in, const struct tlck_options *o, struct tlck_file *f);
 
-#define TL_EM_CUDA 190
-#define TL_FATBIN_MAGIC 0xBA55ED50u
+#define TLCK_EM_CUDA 190
+#define TLCK_FATBIN_MAGIC 0xBA55ED50u
 
 #endif

@@ -126,9 +126,9 @@ static int push(const char ***v, size_t *n, const char *s)
     return 0;
 }
 
-static int set_mode(struct tl_options *o, enum tl_mode m)
+static int set_mode(struct tlck_options *o, enum tlck_mode m)
 {
-    if (o->mode != TL_MODE_AUDIT && o->mode != m) {
+    if (o->mode != TLCK_MODE_AUDIT && o->mode != m) {
         fprintf(stderr, "trueline-check: --list, --extract, --symbolize, --coredump and --provenance exclude each other\n");
         return -1;
     }
@@ -136,14 +136,14 @@ static int set_mode(struct tl_options *o, enum tl_mode m)
     return 0;
 }
 
-static int parse_option(struct tl_options *o, int c, const char *arg)
+static int parse_option(struct tlck_options *o, int c, const char *arg)
 {
     char *end;
     switch (c) {
     case O_FORMAT: o->format = arg; return 0;
     case O_OUTPUT: o->output = arg; return 0;
     case O_FAIL_ON:
-        if (tl_severity_parse(arg, &o->fail_on) != 0 || o->fail_on == TL_SEV_NONE) {
+        if (tlck_severity_parse(arg, &o->fail_on) != 0 || o->fail_on == TLCK_SEV_NONE) {
             fprintf(stderr, "trueline-check: --fail-on: '%s' is not error, warning or info\n", arg);
             return -1;
         }
@@ -158,9 +158,9 @@ static int parse_option(struct tl_options *o, int c, const char *arg)
     case O_HOST_ONLY: o->host_only = 1; return 0;
     case O_ALLOW_EMPTY: o->allow_empty = 1; return 0;
     case O_FOLLOW_SYMLINKS: o->follow_symlinks = 1; return 0;
-    case O_LIST: return set_mode(o, TL_MODE_LIST);
-    case O_EXTRACT: o->extract_dir = arg; return set_mode(o, TL_MODE_EXTRACT);
-    case O_SYMBOLIZE: return set_mode(o, TL_MODE_SYMBOLIZE);
+    case O_LIST: return set_mode(o, TLCK_MODE_LIST);
+    case O_EXTRACT: o->extract_dir = arg; return set_mode(o, TLCK_MODE_EXTRACT);
+    case O_SYMBOLIZE: return set_mode(o, TLCK_MODE_SYMBOLIZE);
     case O_SM:
         o->sm = (unsigned)strtoul(strncmp(arg, "sm_", 3) == 0 ? arg + 3 : arg, &end, 10);
         if (*end && *end != 'a' && *end != 'f') {
@@ -168,11 +168,11 @@ static int parse_option(struct tl_options *o, int c, const char *arg)
             return -1;
         }
         return 0;
-    case O_COREDUMP: return set_mode(o, TL_MODE_COREDUMP);
+    case O_COREDUMP: return set_mode(o, TLCK_MODE_COREDUMP);
     case O_BINARY: return push(&o->binaries, &o->nbinaries, arg);
     case O_SOURCE_DIR: o->source_dir = arg; return 0;
-    case O_PROVENANCE: return set_mode(o, TL_MODE_PROVENANCE);
-    case O_LIST_CHECKS: return set_mode(o, TL_MODE_LIST_CHECKS);
+    case O_PROVENANCE: return set_mode(o, TLCK_MODE_PROVENANCE);
+    case O_LIST_CHECKS: return set_mode(o, TLCK_MODE_LIST_CHECKS);
     case O_PROGRESS: o->progress = 1; return 0;
     case O_NO_PROGRESS: o->progress = 0; return 0;
     case O_COLOR: o->color = 1; return 0;
@@ -206,43 +206,43 @@ static int parse_option(struct tl_options *o, int c, const char *arg)
 
 static int list_checks(void)
 {
-    for (size_t i = 0; i < tl_ncheck; i++)
-        printf("%-16s %-8s %s\n", tl_checks[i]->id, tl_severity_name(tl_checks[i]->default_severity),
-               tl_checks[i]->summary);
+    for (size_t i = 0; i < tlck_ncheck; i++)
+        printf("%-16s %-8s %s\n", tlck_checks[i]->id, tlck_severity_name(tlck_checks[i]->default_severity),
+               tlck_checks[i]->summary);
     return 0;
 }
 
-static int run_mode(struct tl_options *o, const struct tl_policy *p)
+static int run_mode(struct tlck_options *o, const struct tlck_policy *p)
 {
     switch (o->mode) {
-    case TL_MODE_LIST_CHECKS: return list_checks();
-    case TL_MODE_LIST: return tl_tool_list(o);
-    case TL_MODE_EXTRACT: return tl_tool_extract(o);
-    case TL_MODE_SYMBOLIZE:
+    case TLCK_MODE_LIST_CHECKS: return list_checks();
+    case TLCK_MODE_LIST: return tlck_tool_list(o);
+    case TLCK_MODE_EXTRACT: return tlck_tool_extract(o);
+    case TLCK_MODE_SYMBOLIZE:
         if (o->ninputs != 2) {
             fprintf(stderr, "trueline-check: --symbolize takes FILE and KERNEL+0xOFFSET (or a PC)\n");
             return 2;
         }
         o->location = o->inputs[1];
         o->ninputs = 1;
-        return tl_tool_symbolize(o);
-    case TL_MODE_COREDUMP: return tl_tool_coredump(o);
-    case TL_MODE_PROVENANCE: return tl_tool_provenance(o);
+        return tlck_tool_symbolize(o);
+    case TLCK_MODE_COREDUMP: return tlck_tool_coredump(o);
+    case TLCK_MODE_PROVENANCE: return tlck_tool_provenance(o);
     default: {
         /* Only the audit reads the policy; checked before any input is read, as a usage error. */
         tl_error err;
-        if (tl_policy_validate(p, &err) != 0) {
+        if (tlck_policy_validate(p, &err) != 0) {
             fprintf(stderr, "trueline-check: %s\n", err.msg);
             return 2;
         }
-        return tl_audit_main(o, p);
+        return tlck_audit_main(o, p);
     }
     }
 }
 
 /* The format is checked before any input is read, so a misspelt one fails before a whole audit runs, and a
  * tool never prints text for a format it does not write. */
-static int check_format(const struct tl_options *o)
+static int check_format(const struct tlck_options *o)
 {
     static const char *const all[] = { "text", "json", "sarif", "junit" };
     int known = 0;
@@ -252,8 +252,8 @@ static int check_format(const struct tl_options *o)
         fprintf(stderr, "trueline-check: --format: '%s' is not text, json, sarif or junit\n", o->format);
         return -1;
     }
-    static const char *const tool[] = { [TL_MODE_LIST] = "--list", [TL_MODE_SYMBOLIZE] = "--symbolize",
-                                        [TL_MODE_COREDUMP] = "--coredump", [TL_MODE_PROVENANCE] = "--provenance" };
+    static const char *const tool[] = { [TLCK_MODE_LIST] = "--list", [TLCK_MODE_SYMBOLIZE] = "--symbolize",
+                                        [TLCK_MODE_COREDUMP] = "--coredump", [TLCK_MODE_PROVENANCE] = "--provenance" };
     const char *name = (size_t)o->mode < sizeof tool / sizeof *tool ? tool[o->mode] : NULL;
     if (name && strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0) {
         fprintf(stderr, "trueline-check: %s writes text or json, not %s\n", name, o->format);
@@ -262,7 +262,7 @@ static int check_format(const struct tl_options *o)
     return 0;
 }
 
-static void free_options(struct tl_options *o)
+static void free_options(struct tlck_options *o)
 {
     free(o->inputs);
     free(o->debug_dirs);
@@ -271,7 +271,7 @@ static void free_options(struct tl_options *o)
 
 int main(int argc, char **argv)
 {
-    struct tl_options o = { .format = "text", .fail_on = TL_SEV_ERROR, .progress = -1, .color = -1 };
+    struct tlck_options o = { .format = "text", .fail_on = TLCK_SEV_ERROR, .progress = -1, .color = -1 };
     struct option long_opts[NOPT + 1];
     long_options(long_opts);
     int c;
@@ -282,7 +282,7 @@ int main(int argc, char **argv)
         return free_options(&o), 2;
     for (int i = optind; i < argc; i++)
         push(&o.inputs, &o.ninputs, argv[i]);
-    if (o.ninputs == 0 && o.mode != TL_MODE_LIST_CHECKS) {
+    if (o.ninputs == 0 && o.mode != TLCK_MODE_LIST_CHECKS) {
         usage(stderr);
         free_options(&o);
         return 2;
@@ -297,7 +297,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "trueline-check: %s\n", err.msg);
         rc = 2;
     } else {
-        struct tl_policy pol = { .cfg = &cfg, .fail_on = o.fail_on, .platform = o.platform, .only = o.only,
+        struct tlck_policy pol = { .cfg = &cfg, .fail_on = o.fail_on, .platform = o.platform, .only = o.only,
                                  .release = o.release };
         rc = run_mode(&o, &pol);
     }

@@ -6,21 +6,21 @@
 #include <string.h>
 #include <strings.h>
 
-const char *tl_severity_name(enum tl_severity s)
+const char *tlck_severity_name(enum tlck_severity s)
 {
     switch (s) {
-    case TL_SEV_INFO: return "info";
-    case TL_SEV_WARNING: return "warning";
-    case TL_SEV_ERROR: return "error";
+    case TLCK_SEV_INFO: return "info";
+    case TLCK_SEV_WARNING: return "warning";
+    case TLCK_SEV_ERROR: return "error";
     default: return "none";
     }
 }
 
-int tl_severity_parse(const char *s, enum tl_severity *out)
+int tlck_severity_parse(const char *s, enum tlck_severity *out)
 {
-    static const struct { const char *name; enum tl_severity sev; } names[] = {
-        { "none", TL_SEV_NONE }, { "off", TL_SEV_NONE }, { "info", TL_SEV_INFO }, { "note", TL_SEV_INFO },
-        { "warning", TL_SEV_WARNING }, { "warn", TL_SEV_WARNING }, { "error", TL_SEV_ERROR },
+    static const struct { const char *name; enum tlck_severity sev; } names[] = {
+        { "none", TLCK_SEV_NONE }, { "off", TLCK_SEV_NONE }, { "info", TLCK_SEV_INFO }, { "note", TLCK_SEV_INFO },
+        { "warning", TLCK_SEV_WARNING }, { "warn", TLCK_SEV_WARNING }, { "error", TLCK_SEV_ERROR },
     };
     for (size_t i = 0; s && i < sizeof names / sizeof *names; i++)
         if (strcasecmp(s, names[i].name) == 0) {
@@ -30,7 +30,7 @@ int tl_severity_parse(const char *s, enum tl_severity *out)
     return -1;
 }
 
-int tl_grow(void **v, size_t *cap, size_t need, size_t elem)
+int tlck_grow(void **v, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return 0;
@@ -46,7 +46,7 @@ int tl_grow(void **v, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
-char *tl_strdup(const char *s)
+char *tlck_strdup(const char *s)
 {
     return s ? strdup(s) : NULL;
 }
@@ -57,7 +57,7 @@ static char *vformat(const char *fmt, va_list ap)
     return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
 }
 
-char *tl_asprintf(const char *fmt, ...)
+char *tlck_asprintf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -66,7 +66,7 @@ char *tl_asprintf(const char *fmt, ...)
     return s;
 }
 
-void tl_file_warn(struct tl_file *f, const char *fmt, ...)
+void tlck_file_warn(struct tlck_file *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -75,7 +75,7 @@ void tl_file_warn(struct tl_file *f, const char *fmt, ...)
     if (!s)
         return;
     if (f->warning) {
-        char *both = tl_asprintf("%s; %s", f->warning, s);
+        char *both = tlck_asprintf("%s; %s", f->warning, s);
         free(s);
         if (!both)
             return;
@@ -85,14 +85,14 @@ void tl_file_warn(struct tl_file *f, const char *fmt, ...)
     f->warning = s;
 }
 
-void tl_emit(struct tl_findings *out, const char *check, enum tl_severity sev, const char *file,
+void tlck_emit(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
              const char *symbol, const char *hint, const char *fmt, ...)
 {
-    if (sev == TL_SEV_NONE)
+    if (sev == TLCK_SEV_NONE)
         return;
-    if (tl_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) != 0)
+    if (tlck_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) != 0)
         return;
-    struct tl_finding *f = &out->v[out->n++];
+    struct tlck_finding *f = &out->v[out->n++];
     memset(f, 0, sizeof *f);
     va_list ap;
     va_start(ap, fmt);
@@ -101,12 +101,12 @@ void tl_emit(struct tl_findings *out, const char *check, enum tl_severity sev, c
     va_end(ap);
     f->check = check;
     f->severity = sev;
-    f->file = tl_strdup(file);
-    f->symbol = tl_strdup(symbol);
-    f->hint = tl_strdup(hint);
+    f->file = tlck_strdup(file);
+    f->symbol = tlck_strdup(symbol);
+    f->hint = tlck_strdup(hint);
 }
 
-void tl_findings_free(struct tl_findings *f)
+void tlck_findings_free(struct tlck_findings *f)
 {
     for (size_t i = 0; i < f->n; i++) {
         free(f->v[i].file);
@@ -118,7 +118,7 @@ void tl_findings_free(struct tl_findings *f)
     memset(f, 0, sizeof *f);
 }
 
-void tl_image_free(struct tl_image *img)
+void tlck_image_free(struct tlck_image *img)
 {
     for (size_t i = 0; i < img->nfuncs; i++) {
         free(img->funcs[i].name);
@@ -137,7 +137,7 @@ void tl_image_free(struct tl_image *img)
     free(img->cus);
     free(img->subprograms);
     free(img->label);
-    struct tl_device_info *d = &img->dev;
+    struct tlck_device_info *d = &img->dev;
     free(d->identifier);
     free(d->producer);
     free(d->toolkit_version);
@@ -146,7 +146,7 @@ void tl_image_free(struct tl_image *img)
     memset(img, 0, sizeof *img);
 }
 
-static void provenance_free(struct tl_provenance *p)
+static void provenance_free(struct tlck_provenance *p)
 {
     free(p->source);
     free(p->compiler);
@@ -161,11 +161,11 @@ static void provenance_free(struct tl_provenance *p)
     free(p->argv);
 }
 
-void tl_file_free(struct tl_file *f)
+void tlck_file_free(struct tlck_file *f)
 {
-    tl_image_free(&f->host);
+    tlck_image_free(&f->host);
     for (size_t i = 0; i < f->ndevices; i++)
-        tl_image_free(&f->devices[i]);
+        tlck_image_free(&f->devices[i]);
     free(f->devices);
     for (size_t i = 0; i < f->ndynsyms; i++) {
         free(f->dynsyms[i].name);

@@ -1,22 +1,22 @@
 /* The checker's model: what readers fill and what checks see.
  *
- * One input (a path, an archive member, a standalone cubin/fatbin) is a tl_file. Its code lives in images:
+ * One input (a path, an archive member, a standalone cubin/fatbin) is a tlck_file. Its code lives in images:
  * the host ELF itself is one image; every device image found in it (cubin or PTX inside a fatbin) is another.
  * Device images are summarized while streaming (the decompressed bytes are freed right after), so the model
  * holds facts, never the big buffers. Checks read the model only; they never open files.
  *
  * Extend by adding fields; keep each field's meaning as documented here. */
-#ifndef TL_MODEL_H
-#define TL_MODEL_H
+#ifndef TLCK_MODEL_H
+#define TLCK_MODEL_H
 #include <stddef.h>
 #include <stdint.h>
 
-enum tl_severity { TL_SEV_NONE = 0, TL_SEV_INFO, TL_SEV_WARNING, TL_SEV_ERROR };
-const char *tl_severity_name(enum tl_severity s);
-int tl_severity_parse(const char *s, enum tl_severity *out); /* "info"/"note", "warning", "error", "none" */
+enum tlck_severity { TLCK_SEV_NONE = 0, TLCK_SEV_INFO, TLCK_SEV_WARNING, TLCK_SEV_ERROR };
+const char *tlck_severity_name(enum tlck_severity s);
+int tlck_severity_parse(const char *s, enum tlck_severity *out); /* "info"/"note", "warning", "error", "none" */
 
 /* A function: host STT_FUNC symbol, or a device kernel / device function. */
-struct tl_function {
+struct tlck_function {
     char *name;            /* as in the symbol table (mangled) */
     uint64_t addr, size;   /* host: st_value (section-relative in ET_REL); device: offset within its .text */
     unsigned shndx;        /* section index of the code */
@@ -28,17 +28,17 @@ struct tl_function {
     char *cu;                /* name of the compile unit whose rows cover it (NULL when none) */
     unsigned cu_unit;        /* host: 1 + index into image.cus of that unit (also when it has no name); 0: none */
     /* Host ET_REL: addr is section-relative; the reader compares it with relocated DWARF addresses through
-     * TL_ADDR_KEY(shndx, addr). Linked files: the key is the address itself. */
+     * TLCK_ADDR_KEY(shndx, addr). Linked files: the key is the address itself. */
 };
 /* Relocated DWARF addresses of relocatable objects carry the target section index in bits 48..63 (the reader
  * applies .rela.debug_* itself and encodes it there), so that functions of different sections never collide. */
-#define TL_ADDR_SHIFT 48
-#define TL_ADDR_KEY(shndx, addr) (((uint64_t)(shndx) << TL_ADDR_SHIFT) | (addr))
-#define TL_ADDR_OFF(key) ((key) & (((uint64_t)1 << TL_ADDR_SHIFT) - 1))
-#define TL_ADDR_SHNDX(key) ((unsigned)((key) >> TL_ADDR_SHIFT))
+#define TLCK_ADDR_SHIFT 48
+#define TLCK_ADDR_KEY(shndx, addr) (((uint64_t)(shndx) << TLCK_ADDR_SHIFT) | (addr))
+#define TLCK_ADDR_OFF(key) ((key) & (((uint64_t)1 << TLCK_ADDR_SHIFT) - 1))
+#define TLCK_ADDR_SHNDX(key) ((unsigned)((key) >> TLCK_ADDR_SHIFT))
 
 /* A DWARF compile unit (host) or line-program unit (device). */
-struct tl_cu {
+struct tlck_cu {
     char *name;          /* DW_AT_name, or the line program's first file */
     char *comp_dir;
     char *producer;      /* DW_AT_producer; NULL when absent */
@@ -51,7 +51,7 @@ struct tl_cu {
 };
 
 /* A DWARF subprogram with code (DW_AT_low_pc or DW_AT_ranges), for dwarf-symbols. */
-struct tl_subprogram {
+struct tlck_subprogram {
     char *name, *linkage_name;
     uint64_t low_pc, high_pc; /* high_pc as an address (exclusive) */
     unsigned shndx;           /* ET_REL: section the low_pc relocation points into; 0 otherwise */
@@ -59,7 +59,7 @@ struct tl_subprogram {
 };
 
 /* A dynamic (or, for ET_REL, static) symbol that a linker or loader can see. */
-struct tl_symbol {
+struct tlck_symbol {
     char *name;
     uint64_t value, size;
     unsigned char type, bind, visibility;
@@ -70,10 +70,10 @@ struct tl_symbol {
     unsigned shndx;      /* section of a definition (SHN_UNDEF for references) */
 };
 
-enum tl_image_kind { TL_IMAGE_HOST = 0, TL_IMAGE_CUBIN, TL_IMAGE_PTX };
+enum tlck_image_kind { TLCK_IMAGE_HOST = 0, TLCK_IMAGE_CUBIN, TLCK_IMAGE_PTX };
 
 /* Facts about a device image (CUBIN or PTX) found in a fatbin container or as a standalone file. */
-struct tl_device_info {
+struct tlck_device_info {
     const char *section;      /* ".nv_fatbin", "__nv_relfatbin", or NULL for a standalone .cubin/.fatbin */
     unsigned container, entry;/* indexes in that section / file, counting from 0 */
     unsigned sm;              /* 90 for sm_90 / compute_90 */
@@ -93,20 +93,20 @@ struct tl_device_info {
     char *error;              /* this entry could not be decoded: why (the rest of the file is still checked) */
 };
 
-struct tl_image {
-    enum tl_image_kind kind;
+struct tlck_image {
+    enum tlck_image_kind kind;
     char *label;                         /* host: "" ; device: "fatbin[3].entry[1] sm_90" */
-    struct tl_function *funcs;   size_t nfuncs;
-    struct tl_cu *cus;           size_t ncus;
-    struct tl_subprogram *subprograms; size_t nsubprograms;
+    struct tlck_function *funcs;   size_t nfuncs;
+    struct tlck_cu *cus;           size_t ncus;
+    struct tlck_subprogram *subprograms; size_t nsubprograms;
     unsigned has_debug_line : 1;         /* a .debug_line section exists (possibly empty) */
     unsigned has_debug_info : 1;
     unsigned dwarf_read_error : 1;
-    struct tl_device_info dev;           /* kind != TL_IMAGE_HOST */
+    struct tlck_device_info dev;           /* kind != TLCK_IMAGE_HOST */
 };
 
 /* A provenance record (.note.trueline), decoded; see lib/note.h for the format. */
-struct tl_provenance {
+struct tlck_provenance {
     char *source, *compiler, *compiler_version, *fingerprint, *argv_hash, *lineinfo_level, *wrapper_version;
     unsigned lineinfo_forced : 1, device_debug : 1, is_link : 1, at_link : 1; /* at_link: "cl" */
     char *driver;         /* basename of the compiler driver (g++, nvcc): records are compared per driver */
@@ -116,7 +116,7 @@ struct tl_provenance {
     int argc_total;       /* elements of the effective argv (more than recorded when cut) */
 };
 
-struct tl_file {
+struct tlck_file {
     char *display;        /* what messages name: "path", "lib.a(member.o)" */
     char *path;           /* the file on disk (the archive for members) */
     char *error;          /* could not be read at all: reported, exit 2; nothing else is filled */
@@ -124,11 +124,11 @@ struct tl_file {
     unsigned elf_type, machine;          /* host ELF e_type / e_machine; 0 for standalone device files */
     unsigned is_libstdcxx : 1;           /* this file is libstdc++ itself */
     char *debug_file;                    /* separate debug file used, if any */
-    struct tl_image host;                /* kind == TL_IMAGE_HOST (empty for standalone device files) */
-    struct tl_image *devices;  size_t ndevices;
-    struct tl_symbol *dynsyms; size_t ndynsyms;   /* .dynsym (or .symtab's globals for ET_REL) */
+    struct tlck_image host;                /* kind == TLCK_IMAGE_HOST (empty for standalone device files) */
+    struct tlck_image *devices;  size_t ndevices;
+    struct tlck_symbol *dynsyms; size_t ndynsyms;   /* .dynsym (or .symtab's globals for ET_REL) */
     char **comments;           size_t ncomments;  /* .comment strings, deduplicated */
-    struct tl_provenance *notes; size_t nnotes;
+    struct tlck_provenance *notes; size_t nnotes;
     unsigned has_note_section : 1;
     char *soname;                        /* DT_SONAME, NULL when none */
     uint64_t line_rows;                  /* host line rows decoded (all units) */
@@ -136,34 +136,34 @@ struct tl_file {
 };
 
 /* A finding, as checks emit it; file/symbol/message are owned copies. */
-struct tl_finding {
+struct tlck_finding {
     const char *check;        /* stable id: "line-tables" ... */
-    enum tl_severity severity;
-    char *file;               /* tl_file.display */
+    enum tlck_severity severity;
+    char *file;               /* tlck_file.display */
     char *symbol;             /* demangled where useful; NULL when the finding is about the whole file */
     char *message;            /* names what is wrong */
     char *hint;               /* what to do; NULL allowed */
     unsigned suppressed : 1;  /* matched a suppression or the baseline: reported, never fails */
 };
 
-struct tl_findings {
-    struct tl_finding *v;
+struct tlck_findings {
+    struct tlck_finding *v;
     size_t n, cap;
 };
 
-/* Appends a finding; severity TL_SEV_NONE (check switched off) drops it. */
-void tl_emit(struct tl_findings *out, const char *check, enum tl_severity sev, const char *file,
+/* Appends a finding; severity TLCK_SEV_NONE (check switched off) drops it. */
+void tlck_emit(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
              const char *symbol, const char *hint, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-void tl_findings_free(struct tl_findings *f);
+void tlck_findings_free(struct tlck_findings *f);
 
-void tl_image_free(struct tl_image *img);
-void tl_file_free(struct tl_file *f);
+void tlck_image_free(struct tlck_image *img);
+void tlck_file_free(struct tlck_file *f);
 /* Dynamic arrays: grows *v (of elem bytes) to hold at least need elements; returns 0 or -1 on ENOMEM. */
-int tl_grow(void **v, size_t *cap, size_t need, size_t elem);
-char *tl_strdup(const char *s); /* NULL-safe */
-char *tl_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int tlck_grow(void **v, size_t *cap, size_t need, size_t elem);
+char *tlck_strdup(const char *s); /* NULL-safe */
+char *tlck_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Adds a warning to f->warning ("first; second"): a file has one warning text, and a later reader's warning
  * must not hide an earlier one (a debug file of another build, a damaged provenance section). */
-void tl_file_warn(struct tl_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tlck_file_warn(struct tlck_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -1,18 +1,18 @@
 /* The parsed command line of trueline-check, shared by the audit and the non-check modes (tools/). */
-#ifndef TL_OPTIONS_H
-#define TL_OPTIONS_H
+#ifndef TLCK_OPTIONS_H
+#define TLCK_OPTIONS_H
 #include <stddef.h>
 #include "model.h"
 
-enum tl_mode { TL_MODE_AUDIT = 0, TL_MODE_LIST, TL_MODE_EXTRACT, TL_MODE_SYMBOLIZE, TL_MODE_COREDUMP,
-               TL_MODE_PROVENANCE, TL_MODE_LIST_CHECKS };
+enum tlck_mode { TLCK_MODE_AUDIT = 0, TLCK_MODE_LIST, TLCK_MODE_EXTRACT, TLCK_MODE_SYMBOLIZE, TLCK_MODE_COREDUMP,
+               TLCK_MODE_PROVENANCE, TLCK_MODE_LIST_CHECKS };
 
-struct tl_options {
-    enum tl_mode mode;
+struct tlck_options {
+    enum tlck_mode mode;
     const char **inputs;   size_t ninputs;      /* files, directories, archives */
     const char *format;                          /* text (default), json, sarif, junit */
     const char *output;                          /* --output FILE, NULL = stdout */
-    enum tl_severity fail_on;                    /* --fail-on (default error) */
+    enum tlck_severity fail_on;                    /* --fail-on (default error) */
     const char *platform;                        /* --policy manylinux_2_28 */
     const char *config;                          /* --config FILE (else the standard lookup) */
     const char *only;                            /* --checks id,id */

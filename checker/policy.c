@@ -33,13 +33,13 @@ static int listed(const char *list, const char *id)
     return 0;
 }
 
-enum tl_severity tl_policy_severity(const struct tl_policy *p, const char *id, enum tl_severity dflt)
+enum tlck_severity tlck_policy_severity(const struct tlck_policy *p, const char *id, enum tlck_severity dflt)
 {
     if (p->only && !listed(p->only, id))
-        return TL_SEV_NONE;
+        return TLCK_SEV_NONE;
     const char *v = tl_config_get(p->cfg, "checks", id);
-    enum tl_severity s;
-    if (v && tl_severity_parse(v, &s) == 0)
+    enum tlck_severity s;
+    if (v && tlck_severity_parse(v, &s) == 0)
         return s;
     return dflt;
 }
@@ -49,8 +49,8 @@ static const char *valid_ids(char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = 0;
-    for (size_t i = 0; i < tl_ncheck; i++) {
-        int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", tl_checks[i]->id);
+    for (size_t i = 0; i < tlck_ncheck; i++) {
+        int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", tlck_checks[i]->id);
         if (w < 0 || (size_t)w >= n - used)
             break;
         used += (size_t)w;
@@ -58,7 +58,7 @@ static const char *valid_ids(char *buf, size_t n)
     return buf;
 }
 
-void tl_policy_value_origin(const struct tl_policy *p, const char *section, const char *key, const char *value,
+void tlck_policy_value_origin(const struct tlck_policy *p, const char *section, const char *key, const char *value,
                             char *buf, size_t n)
 {
     const tl_config *cfg = p->cfg;
@@ -85,10 +85,10 @@ static int check_only(const char *list, tl_error *err)
             continue; /* "a,,b" and a trailing comma: nothing asked, nothing wrong */
         nid++;
         size_t i;
-        for (i = 0; i < tl_ncheck && !(strlen(tl_checks[i]->id) == len && strncmp(tl_checks[i]->id, item, len) == 0);
+        for (i = 0; i < tlck_ncheck && !(strlen(tlck_checks[i]->id) == len && strncmp(tlck_checks[i]->id, item, len) == 0);
              i++)
             ;
-        if (i == tl_ncheck)
+        if (i == tlck_ncheck)
             return tl_fail(err, "--checks: unknown check '%.*s'; valid ids (--list-checks): %s", (int)len, item,
                            valid_ids(ids, sizeof ids));
     }
@@ -101,19 +101,19 @@ static int check_only(const char *list, tl_error *err)
 /* One [checks] entry: the key is a check id (any case, as tl_config_get looks it up), the value a severity. */
 static void check_entry(const char *key, const char *value, int line, void *ctx)
 {
-    struct tl_policy_check *c = ctx;
+    struct tlck_policy_check *c = ctx;
     char where[1200], ids[512];
-    enum tl_severity s;
-    (void)line; /* tl_policy_value_origin names the line, or the variable for an environment value */
+    enum tlck_severity s;
+    (void)line; /* tlck_policy_value_origin names the line, or the variable for an environment value */
     if (c->failed)
         return;
     int known = 0;
-    for (size_t i = 0; i < tl_ncheck && !known; i++)
-        known = strcasecmp(tl_checks[i]->id, key) == 0;
-    if (known && tl_severity_parse(value, &s) == 0)
+    for (size_t i = 0; i < tlck_ncheck && !known; i++)
+        known = strcasecmp(tlck_checks[i]->id, key) == 0;
+    if (known && tlck_severity_parse(value, &s) == 0)
         return;
     c->failed = 1;
-    tl_policy_value_origin(c->p, "checks", key, value, where, sizeof where);
+    tlck_policy_value_origin(c->p, "checks", key, value, where, sizeof where);
     if (!known)
         tl_fail(c->err, "%s: [checks] unknown check '%s'; valid ids (--list-checks): %s", where, key,
                 valid_ids(ids, sizeof ids));
@@ -122,19 +122,19 @@ static void check_entry(const char *key, const char *value, int line, void *ctx)
                 value);
 }
 
-int tl_policy_validate(const struct tl_policy *p, tl_error *err)
+int tlck_policy_validate(const struct tlck_policy *p, tl_error *err)
 {
     if (p->only && check_only(p->only, err) != 0)
         return -1;
-    struct tl_policy_check c = { p, err, 0 };
+    struct tlck_policy_check c = { p, err, 0 };
     tl_config_each(p->cfg, "checks", check_entry, &c); /* every file entry, also those a later one overrides */
     /* The values in effect, which the environment may override (tl_config_each does not enumerate those). */
-    for (size_t i = 0; i < tl_ncheck && !c.failed; i++) {
-        const char *v = tl_config_get(p->cfg, "checks", tl_checks[i]->id);
+    for (size_t i = 0; i < tlck_ncheck && !c.failed; i++) {
+        const char *v = tl_config_get(p->cfg, "checks", tlck_checks[i]->id);
         if (v)
-            check_entry(tl_checks[i]->id, v, 0, &c);
+            check_entry(tlck_checks[i]->id, v, 0, &c);
     }
     if (c.failed)
         return -1;
-    return tl_symbol_versions_validate(p, err);
+    return tlck_symbol_versions_validate(p, err);
 }

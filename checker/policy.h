@@ -1,41 +1,41 @@
 /* What the user asked of an audit: configuration, thresholds and per-check severities. */
-#ifndef TL_POLICY_H
-#define TL_POLICY_H
+#ifndef TLCK_POLICY_H
+#define TLCK_POLICY_H
 #include <stddef.h>
 #include "model.h"
 #include "trueline/config.h"
 #include "trueline/diag.h"
 
-struct tl_policy {
+struct tlck_policy {
     const tl_config *cfg;        /* [checks], [suppress], [cuda-arch], [symbol-versions] ... */
-    enum tl_severity fail_on;    /* exit 1 when an unsuppressed finding is at or above this */
+    enum tlck_severity fail_on;    /* exit 1 when an unsuppressed finding is at or above this */
     const char *platform;        /* --policy manylinux_2_28 (symbol-versions), NULL when not given */
     const char *only;            /* --checks id,id (NULL = all enabled; blanks around ids ignored) */
     int release;                 /* --release: a release audit (e.g. -G device images are findings) */
 };
 
 /* Severity of check id under this policy: [checks] id = error|warning|info|off overrides the default. */
-enum tl_severity tl_policy_severity(const struct tl_policy *p, const char *id, enum tl_severity dflt);
+enum tlck_severity tlck_policy_severity(const struct tlck_policy *p, const char *id, enum tlck_severity dflt);
 
 /* Before an audit: every id of --checks names a check, every [checks] key is a check id with a severity, and
  * the [symbol-versions] maxima are versions. A value the audit would not understand is a usage error (exit 2),
  * not a check silently skipped or a limit silently dropped. -1 with err naming what is wrong and what is valid. */
-int tl_policy_validate(const struct tl_policy *p, tl_error *err);
+int tlck_policy_validate(const struct tlck_policy *p, tl_error *err);
 
 /* Where a config value (a string tl_config_get or tl_config_each handed out) came from, for messages:
  * "FILE:LINE" for an entry of the loaded file, else the TRUELINE_<SECTION>_<KEY> variable that overrides it. */
-void tl_policy_value_origin(const struct tl_policy *p, const char *section, const char *key, const char *value,
+void tlck_policy_value_origin(const struct tlck_policy *p, const char *section, const char *key, const char *value,
                             char *buf, size_t n);
 
 /* What a config validator walking entries with tl_config_each carries: the first failure goes to err. */
-struct tl_policy_check {
-    const struct tl_policy *p;
+struct tlck_policy_check {
+    const struct tlck_policy *p;
     tl_error *err;
     int failed;
 };
 
 /* [symbol-versions]: every key is one of the section's, and glibc, glibcxx, cxxabi, gcc parse as maxima.
  * In checks/symbol_versions.c, next to the one parser that reads them. */
-int tl_symbol_versions_validate(const struct tl_policy *p, tl_error *err);
+int tlck_symbol_versions_validate(const struct tlck_policy *p, tl_error *err);
 
 #endif

@@ -31,10 +31,10 @@ static char *member_name(const char *field, const char *names, size_t nnames)
             return NULL;
         if (e[-1] == '/')
             e--;
-        return e > s ? tl_asprintf("%.*s", (int)(e - s), s) : NULL;
+        return e > s ? tlck_asprintf("%.*s", (int)(e - s), s) : NULL;
     }
     const char *slash = memchr(field, '/', 16);
-    return slash && slash > field ? tl_asprintf("%.*s", (int)(slash - field), field) : NULL;
+    return slash && slash > field ? tlck_asprintf("%.*s", (int)(slash - field), field) : NULL;
 }
 
 static char *member_path(const char *archive, const char *name)
@@ -42,10 +42,10 @@ static char *member_path(const char *archive, const char *name)
     const char *slash = strrchr(archive, '/');
     if (name[0] == '/' || !slash)
         return strdup(name);
-    return tl_asprintf("%.*s/%s", (int)(slash - archive), archive, name);
+    return tlck_asprintf("%.*s/%s", (int)(slash - archive), archive, name);
 }
 
-int tl_thin_archive_read(const char *path, const unsigned char *data, size_t size, struct tl_thin_members *out,
+int tlck_thin_archive_read(const char *path, const unsigned char *data, size_t size, struct tlck_thin_members *out,
                          tl_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -76,7 +76,7 @@ int tl_thin_archive_read(const char *path, const unsigned char *data, size_t siz
         char *name = member_name(h, names, nnames);
         if (!name)
             return tl_fail(err, "thin archive member at offset %zu has no readable name", at - HDR);
-        if (tl_grow((void **)&out->v, &cap, out->n + 1, sizeof *out->v) != 0) {
+        if (tlck_grow((void **)&out->v, &cap, out->n + 1, sizeof *out->v) != 0) {
             free(name);
             return tl_fail(err, "out of memory");
         }
@@ -86,7 +86,7 @@ int tl_thin_archive_read(const char *path, const unsigned char *data, size_t siz
     return 0;
 }
 
-void tl_thin_members_free(struct tl_thin_members *m)
+void tlck_thin_members_free(struct tlck_thin_members *m)
 {
     for (size_t i = 0; i < m->n; i++) {
         free(m->v[i].name);

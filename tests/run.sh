@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every unit test binary and every suite; each prints PASS/FAIL/SKIP lines, counted here.
-# TESTS=glob limits the suites (e.g. TESTS='wrapper*'); TRUELINE_BUILD points at the build tree.
+# TESTS='glob ...' limits the tests to those whose name matches one of the globs (e.g. TESTS='wrapper* unit-*';
+# unit tests are named unit-<binary>); TRUELINE_BUILD points at the build tree.
 # JOBS=N runs N tests at a time (default 2); SUITE_TIMEOUT=S stops a test after S seconds (default 600).
 # Each test's output is printed as one block, in the same order whatever finishes first.
 set -u
@@ -10,21 +11,21 @@ export TRUELINE_BUILD=${TRUELINE_BUILD:-$TRUELINE_ROOT/build}
 export PATH="$TRUELINE_BUILD/bin:$PATH"
 log=$(mktemp -d "${TMPDIR:-/tmp}/trueline-tests.XXXXXX")
 trap 'rm -rf "$log"' EXIT
-pattern=${TESTS:-*}
+read -r -a patterns <<<"${TESTS:-*}"
+wanted() { local p; for p in "${patterns[@]}"; do case "$1" in $p) return 0;; esac; done; return 1; }
 jobs_max=${JOBS:-2}
 limit=${SUITE_TIMEOUT:-600}
 
 names=() cmds=()
 for t in "$TRUELINE_BUILD"/tests/*; do
   [ -x "$t" ] || continue
-  case "unit-$(basename "$t")" in $pattern|unit*) ;; *) continue;; esac
-  [ "$pattern" = "*" ] || case "$(basename "$t")" in $pattern) ;; *) continue;; esac
+  wanted "unit-$(basename "$t")" || continue
   names+=("unit-$(basename "$t")") cmds+=("$t")
 done
 for s in "$here"/suites/*.sh; do
   [ -f "$s" ] || continue
   n=$(basename "$s" .sh)
-  case "$n" in $pattern) ;; *) continue;; esac
+  wanted "$n" || continue
   names+=("$n") cmds+=("$s")
 done
 

@@ -14,11 +14,11 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-int tl_nvcc_env_split(const char *s, tl_strv *out)
+int tlcc_nvcc_env_split(const char *s, tlcc_strv *out)
 {
     if (strchr(s, '\\'))
         return -1;
-    tl_strv words = { 0 };
+    tlcc_strv words = { 0 };
     char *w = malloc(strlen(s) + 1);
     if (!w)
         return -1;
@@ -35,15 +35,15 @@ int tl_nvcc_env_split(const char *s, tl_strv *out)
             w[n++] = *s;
         }
         w[n] = 0;
-        tl_strv_push(&words, w);
+        tlcc_strv_push(&words, w);
     }
     free(w);
-    tl_strv_append(out, &words);
-    tl_strv_free(&words);
+    tlcc_strv_append(out, &words);
+    tlcc_strv_free(&words);
     return 0;
 }
 
-void tl_nvcc_optf_split(const char *s, tl_strv *out)
+void tlcc_nvcc_optf_split(const char *s, tlcc_strv *out)
 {
     char *w = malloc(strlen(s) + 1);
     if (!w)
@@ -64,7 +64,7 @@ void tl_nvcc_optf_split(const char *s, tl_strv *out)
                 w[n++] = *s;
         }
         w[n] = 0;
-        tl_strv_push(out, w);
+        tlcc_strv_push(out, w);
     }
     free(w);
 }
@@ -125,7 +125,7 @@ static const char *optf_value(char *const *a, int n, int i, int *take)
 /* Appends to out the words of every file of a comma-separated list, with the -optf options inside expanded
  * in place as nvcc does (a nested -G or -ccbin counts as much as a top-level one). Nested names are relative
  * to the current directory, not to the including file (nvcc --dryrun). Nested names read go to nested. */
-static int optf_expand(const char *list, int depth, tl_strv *out, tl_strv *nested, tl_error *err)
+static int optf_expand(const char *list, int depth, tlcc_strv *out, tlcc_strv *nested, tl_error *err)
 {
     char *copy = strdup(list);
     int rc = copy ? 0 : tl_fail(err, "out of memory");
@@ -141,19 +141,19 @@ static int optf_expand(const char *list, int depth, tl_strv *out, tl_strv *neste
             rc = -1;
             break;
         }
-        tl_strv words = { 0 };
-        tl_nvcc_optf_split(text, &words);
+        tlcc_strv words = { 0 };
+        tlcc_nvcc_optf_split(text, &words);
         free(text);
         if (depth > 1)
-            tl_strv_push(nested, f);
+            tlcc_strv_push(nested, f);
         for (int i = 0, take; i < words.n && rc == 0; i += take) {
             const char *v = optf_value(words.v, words.n, i, &take);
             if (v)
                 rc = optf_expand(v, depth + 1, out, nested, err);
             else
-                tl_strv_push(out, words.v[i]);
+                tlcc_strv_push(out, words.v[i]);
         }
-        tl_strv_free(&words);
+        tlcc_strv_free(&words);
     }
     free(copy);
     return rc;
@@ -161,49 +161,49 @@ static int optf_expand(const char *list, int depth, tl_strv *out, tl_strv *neste
 
 /* nvcc reads -optf/--options-file (a comma-separated list of files, like its other list options, nested
  * files included) and does not know @file (`nvcc @f` is "Don't know what to do with '@f'"). */
-static int fold_optf(tl_invocation *inv, tl_error *err)
+static int fold_optf(tlcc_invocation *inv, tl_error *err)
 {
-    tl_strv *a = &inv->args;
+    tlcc_strv *a = &inv->args;
     for (int i = 0, take; i < a->n; i++) {
         const char *v = optf_value(a->v, a->n, i, &take);
         if (!v)
             continue;
-        tl_strv words = { 0 }, nested = { 0 };
+        tlcc_strv words = { 0 }, nested = { 0 };
         if (optf_expand(v, 1, &words, &nested, err) != 0) {
-            tl_strv_free(&words);
-            tl_strv_free(&nested);
+            tlcc_strv_free(&words);
+            tlcc_strv_free(&nested);
             return -1;
         }
         /* the list as given, then the nested files (before the splice, which frees the argument v points into) */
-        char *inner = tl_strv_join(&nested, 0), *joined = tl_strv_join(&words, 0);
-        tl_strv_pushf(&inv->folds, "options file %s%s%s%s: %s", v, nested.n ? " (nested: " : "", inner,
+        char *inner = tlcc_strv_join(&nested, 0), *joined = tlcc_strv_join(&words, 0);
+        tlcc_strv_pushf(&inv->folds, "options file %s%s%s%s: %s", v, nested.n ? " (nested: " : "", inner,
                       nested.n ? ")" : "", joined);
         free(inner);
         free(joined);
-        tl_strv_free(&nested);
-        tl_strv_splice(a, i, take, &words);
+        tlcc_strv_free(&nested);
+        tlcc_strv_splice(a, i, take, &words);
         /* the spliced words are fully expanded already: continue after them */
         i += words.n - 1;
-        tl_strv_free(&words);
+        tlcc_strv_free(&words);
     }
     return 0;
 }
 
-static void fold_nvcc_env(tl_invocation *inv, const char *name, int prepend)
+static void fold_nvcc_env(tlcc_invocation *inv, const char *name, int prepend)
 {
     const char *v = getenv(name);
     if (!v)
         return;
-    tl_strv words = { 0 };
-    if (tl_nvcc_env_split(v, &words) != 0) {
+    tlcc_strv words = { 0 };
+    if (tlcc_nvcc_env_split(v, &words) != 0) {
         /* Left in the environment: nvcc then fails with its own "Stray '\' character". */
-        tl_strv_pushf(&inv->notes, "%s holds a backslash, which nvcc refuses: left to nvcc, not folded", name);
+        tlcc_strv_pushf(&inv->notes, "%s holds a backslash, which nvcc refuses: left to nvcc, not folded", name);
         return;
     }
-    tl_strv_splice(&inv->args, prepend ? 0 : inv->args.n, 0, &words);
-    tl_strv_pushf(&inv->folds, "%s (%s): %s", name, prepend ? "before the arguments" : "after the arguments", v);
-    tl_strv_push(&inv->unset_env, name);
-    tl_strv_free(&words);
+    tlcc_strv_splice(&inv->args, prepend ? 0 : inv->args.n, 0, &words);
+    tlcc_strv_pushf(&inv->folds, "%s (%s): %s", name, prepend ? "before the arguments" : "after the arguments", v);
+    tlcc_strv_push(&inv->unset_env, name);
+    tlcc_strv_free(&words);
 }
 
 /* llvm::Regex::sub: the first match replaced; \N back-references, \t, \n, other escapes literal. */
@@ -291,7 +291,7 @@ static int is_O_flag(const char *a)
 }
 
 /* x/X/O edits: deletions done in one pass (each memmove-removal would make a long command line quadratic). */
-static void ccc_delete(tl_strv *a, const char *e, FILE *log)
+static void ccc_delete(tlcc_strv *a, const char *e, FILE *log)
 {
     int w = 1;
     for (int i = 1; i < a->n; i++) {
@@ -318,22 +318,22 @@ static void ccc_delete(tl_strv *a, const char *e, FILE *log)
     if (e[0] == 'O') {
         if (log)
             fprintf(log, "### Adding argument %s at end\n", e);
-        tl_strv_pushf(a, "-%s", e);
+        tlcc_strv_pushf(a, "-%s", e);
     }
 }
 
 /* Mirrors clang's applyOneOverrideOption (clang/tools/driver/driver.cpp), messages included. */
-static void ccc_one(tl_strv *a, const char *e, FILE *log)
+static void ccc_one(tlcc_strv *a, const char *e, FILE *log)
 {
     size_t len = strlen(e);
     if (e[0] == '^') {
         if (log)
             fprintf(log, "### Adding argument %s at beginning\n", e + 1);
-        tl_strv_insert(a, 1, e + 1);
+        tlcc_strv_insert(a, 1, e + 1);
     } else if (e[0] == '+') {
         if (log)
             fprintf(log, "### Adding argument %s at end\n", e + 1);
-        tl_strv_push(a, e + 1);
+        tlcc_strv_push(a, e + 1);
     } else if (e[0] == 's' && e[1] == '/' && len >= 3 && e[len - 1] == '/' && memchr(e + 2, '/', len - 3)) {
         char *pat = strdup(e + 2);
         char *slash = strchr(pat, '/');
@@ -348,7 +348,7 @@ static void ccc_one(tl_strv *a, const char *e, FILE *log)
             if (r && strcmp(r, a->v[i]) != 0) {
                 if (log)
                     fprintf(log, "### Replacing '%s' with '%s'\n", a->v[i], r);
-                tl_strv_replace(a, i, r);
+                tlcc_strv_replace(a, i, r);
             }
             free(r);
         }
@@ -362,7 +362,7 @@ static void ccc_one(tl_strv *a, const char *e, FILE *log)
     }
 }
 
-void tl_ccc_override(tl_strv *args, const char *script, FILE *log)
+void tlcc_ccc_override(tlcc_strv *args, const char *script, FILE *log)
 {
     if (script[0] == '#') {
         script++;
@@ -386,7 +386,7 @@ void tl_ccc_override(tl_strv *args, const char *script, FILE *log)
 
 /* gcc and clang expand @file (GNU quoting, nested files, an unreadable file left as is): libiberty's
  * expandargv is exactly gcc's own implementation. */
-static void fold_response_files(tl_invocation *inv)
+static void fold_response_files(tlcc_invocation *inv)
 {
     int has_at = 0;
     struct stat st;
@@ -408,53 +408,53 @@ static void fold_response_files(tl_invocation *inv)
     if (argv != orig) {
         for (int i = 0; i < inv->args.n; i++)
             if (inv->args.v[i][0] == '@')
-                tl_strv_pushf(&inv->folds, "response file %s", inv->args.v[i] + 1);
-        tl_strv fresh = { 0 };
+                tlcc_strv_pushf(&inv->folds, "response file %s", inv->args.v[i] + 1);
+        tlcc_strv fresh = { 0 };
         for (int i = 1; i < argc; i++)
-            tl_strv_push(&fresh, argv[i]);
-        tl_strv_free(&inv->args);
+            tlcc_strv_push(&fresh, argv[i]);
+        tlcc_strv_free(&inv->args);
         inv->args = fresh;
         freeargv(argv);
     }
     free(orig);
 }
 
-int tl_argv_exec_too_big(const tl_strv *args)
+int tlcc_argv_exec_too_big(const tlcc_strv *args)
 {
     size_t total = 0;
     for (int i = 0; i < args->n; i++) {
         size_t n = strlen(args->v[i]) + 1;
         total += n + sizeof(char *);
-        if (n > TL_ARGV_EXEC_MAX || total > TL_ARGV_EXEC_MAX)
+        if (n > TLCC_ARGV_EXEC_MAX || total > TLCC_ARGV_EXEC_MAX)
             return 1;
     }
     return 0;
 }
 
-int tl_effective_argv(tl_invocation *inv, tl_error *err)
+int tlcc_effective_argv(tlcc_invocation *inv, tl_error *err)
 {
-    tl_strv_free(&inv->args);
-    tl_strv_append(&inv->args, &inv->user_args);
-    if (inv->family == TL_FAM_NVCC) {
+    tlcc_strv_free(&inv->args);
+    tlcc_strv_append(&inv->args, &inv->user_args);
+    if (inv->family == TLCC_FAM_NVCC) {
         fold_nvcc_env(inv, "NVCC_PREPEND_FLAGS", 1);
         fold_nvcc_env(inv, "NVCC_APPEND_FLAGS", 0);
         return fold_optf(inv, err);
     }
-    if (inv->family == TL_FAM_GCC || inv->family == TL_FAM_CLANG)
+    if (inv->family == TLCC_FAM_GCC || inv->family == TLCC_FAM_CLANG)
         fold_response_files(inv);
     const char *ccc = getenv("CCC_OVERRIDE_OPTIONS");
-    if (inv->family == TL_FAM_CLANG && ccc) {
-        tl_strv a = { 0 };
-        tl_strv_push(&a, inv->compiler_path);
-        tl_strv_append(&a, &inv->args);
+    if (inv->family == TLCC_FAM_CLANG && ccc) {
+        tlcc_strv a = { 0 };
+        tlcc_strv_push(&a, inv->compiler_path);
+        tlcc_strv_append(&a, &inv->args);
         /* too big to exec: clang gets the variable and the response files and prints its own report */
-        tl_ccc_override(&a, ccc, tl_argv_exec_too_big(&inv->args) ? NULL : stderr);
-        tl_strv_free(&inv->args);
+        tlcc_ccc_override(&a, ccc, tlcc_argv_exec_too_big(&inv->args) ? NULL : stderr);
+        tlcc_strv_free(&inv->args);
         for (int i = 1; i < a.n; i++)
-            tl_strv_push(&inv->args, a.v[i]);
-        tl_strv_free(&a);
-        tl_strv_pushf(&inv->folds, "CCC_OVERRIDE_OPTIONS: %s", ccc);
-        tl_strv_push(&inv->unset_env, "CCC_OVERRIDE_OPTIONS");
+            tlcc_strv_push(&inv->args, a.v[i]);
+        tlcc_strv_free(&a);
+        tlcc_strv_pushf(&inv->folds, "CCC_OVERRIDE_OPTIONS: %s", ccc);
+        tlcc_strv_push(&inv->unset_env, "CCC_OVERRIDE_OPTIONS");
     }
     return 0;
 }

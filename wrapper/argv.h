@@ -1,33 +1,33 @@
 /* The effective argv: what the compiler really receives once the driver's hidden inputs are folded in
  * (response files, nvcc -optf, NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS, clang's CCC_OVERRIDE_OPTIONS).
  * Folded variables are removed from the child's environment so nothing is applied twice. */
-#ifndef TL_WRAPPER_ARGV_H
-#define TL_WRAPPER_ARGV_H
+#ifndef TLCC_WRAPPER_ARGV_H
+#define TLCC_WRAPPER_ARGV_H
 #include <stdio.h>
 
 #include "invocation.h"
 
 /* Fills inv->args (from inv->user_args), inv->folds and inv->unset_env. Returns -1 with err when an
  * input named by the arguments cannot be read (e.g. an -optf file). */
-int tl_effective_argv(tl_invocation *inv, tl_error *err);
+int tlcc_effective_argv(tlcc_invocation *inv, tl_error *err);
 
 /* Linux's exec refuses (E2BIG) arguments plus environment over ARG_MAX (a quarter of the stack limit, 2 MiB
  * by default) and any single string over MAX_ARG_STRLEN (128 KiB). Response and options files exist to get
  * past that, so their expansion can be too big to exec: past this size (strings and pointers, or one
  * string), the compiler gets the files themselves (run.c). Fixed, not sysconf(_SC_ARG_MAX): no system
  * call, and well under the limit left beside any environment. */
-#define TL_ARGV_EXEC_MAX (128 * 1024)
-int tl_argv_exec_too_big(const tl_strv *args);
+#define TLCC_ARGV_EXEC_MAX (128 * 1024)
+int tlcc_argv_exec_too_big(const tlcc_strv *args);
 
 /* nvcc 13's split of NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS (measured, see docs/wrapper.md): whitespace
  * separates words, double quotes group and stay in the word, single quotes do not group. Returns -1
  * (nothing pushed) when the value holds a backslash, which nvcc itself refuses. */
-int tl_nvcc_env_split(const char *s, tl_strv *out);
+int tlcc_nvcc_env_split(const char *s, tlcc_strv *out);
 /* nvcc's split of an -optf file: whitespace separates, double quotes group and are removed, a
  * backslash escapes the next character, single quotes are ordinary. */
-void tl_nvcc_optf_split(const char *s, tl_strv *out);
+void tlcc_nvcc_optf_split(const char *s, tlcc_strv *out);
 /* clang's CCC_OVERRIDE_OPTIONS applied to args (args->v[0] is the program, never edited); the
  * driver's "### ..." report lines go to log (NULL: silent) unless the script starts with '#'. */
-void tl_ccc_override(tl_strv *args, const char *script, FILE *log);
+void tlcc_ccc_override(tlcc_strv *args, const char *script, FILE *log);
 
 #endif

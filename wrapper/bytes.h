@@ -1,11 +1,11 @@
 /* Equality of two byte ranges, eight bytes at a time. musl's memcmp goes byte by byte, and a warm run
  * compares ~100 paths, keys and identities of 40-200 bytes (callgrind: 8 % of its instructions). */
-#ifndef TL_WRAPPER_BYTES_H
-#define TL_WRAPPER_BYTES_H
+#ifndef TLCC_WRAPPER_BYTES_H
+#define TLCC_WRAPPER_BYTES_H
 #include <stdint.h>
 #include <string.h>
 
-static inline int tl_bytes_equal(const void *a, const void *b, size_t n)
+static inline int tlcc_bytes_equal(const void *a, const void *b, size_t n)
 {
     const unsigned char *x = a, *y = b;
     for (; n >= 8; x += 8, y += 8, n -= 8) {
@@ -23,7 +23,7 @@ static inline int tl_bytes_equal(const void *a, const void *b, size_t n)
 
 /* v in hex without leading zeros, then the byte after; returns the end. Two digits per table lookup:
  * formatting stat identities was the costliest part of a warm run's dependency checks. */
-static inline char *tl_put_hex(char *o, unsigned long long v, char after)
+static inline char *tlcc_put_hex(char *o, unsigned long long v, char after)
 {
     static const char pairs[] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
                                 "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
@@ -44,7 +44,7 @@ static inline char *tl_put_hex(char *o, unsigned long long v, char after)
 }
 
 /* v in decimal, at least width digits (zero-padded), then the byte after; returns the end. */
-static inline char *tl_put_dec(char *o, unsigned long long v, int width, char after)
+static inline char *tlcc_put_dec(char *o, unsigned long long v, int width, char after)
 {
     char tmp[24];
     int n = 0;

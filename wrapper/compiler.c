@@ -16,7 +16,7 @@
 
 static const char *const masquerade_names[] = { "nvcc", "gcc", "g++", "cc", "c++", "clang", "clang++" };
 
-int tl_is_masquerade_name(const char *base)
+int tlcc_is_masquerade_name(const char *base)
 {
     for (size_t i = 0; i < sizeof masquerade_names / sizeof *masquerade_names; i++)
         if (strcmp(base, masquerade_names[i]) == 0)
@@ -26,12 +26,12 @@ int tl_is_masquerade_name(const char *base)
 
 /* A link named ccache or sccache first on PATH: build systems that pick the cache themselves
  * (CMAKE_<LANG>_COMPILER_LAUNCHER=ccache) run trueline-cc in front of the real cache. */
-int tl_is_cache_name(const char *base)
+int tlcc_is_cache_name(const char *base)
 {
     return strcmp(base, "ccache") == 0 || strcmp(base, "sccache") == 0;
 }
 
-const char *tl_basename(const char *path)
+const char *tlcc_basename(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
@@ -62,8 +62,8 @@ static void know_self(void)
         return;
     const char *fn = (const char *)getauxval(AT_EXECFN);
     off_t size = own_elf_size();
-    /* through the stat cache: on a hit the memoized tl_self_path depends on this same path */
-    if (fn && size > 0 && tl_stat_cached(fn, &self_st) == 0 && S_ISREG(self_st.st_mode) && self_st.st_size == size)
+    /* through the stat cache: on a hit the memoized tlcc_self_path depends on this same path */
+    if (fn && size > 0 && tlcc_stat_cached(fn, &self_st) == 0 && S_ISREG(self_st.st_mode) && self_st.st_size == size)
         self_known = 1;
     else
         self_known = stat("/proc/self/exe", &self_st) == 0;
@@ -72,7 +72,7 @@ static void know_self(void)
 /* "dev:ino" in hex: how TRUELINE_CC_ACTIVE and the memo name an executable. */
 static const char *dev_ino(const struct stat *st, char out[40])
 {
-    tl_put_hex(tl_put_hex(out, (unsigned long long)st->st_dev, ':'), (unsigned long long)st->st_ino, 0);
+    tlcc_put_hex(tlcc_put_hex(out, (unsigned long long)st->st_dev, ':'), (unsigned long long)st->st_ino, 0);
     return out;
 }
 
@@ -101,34 +101,34 @@ static int is_self_stat(const char *path, const struct stat *st)
         if (tl_hash_file(path, &a, NULL) == 0 && tl_hash_file("/proc/self/exe", &b, NULL) == 0 && tl_hash_equal(a, b))
             return 1;
     }
-    return list_has(getenv(TL_ACTIVE_ENV), dev_ino(st, id));
+    return list_has(getenv(TLCC_ACTIVE_ENV), dev_ino(st, id));
 }
 
 /* Identity by (device, inode), never by name: a masquerade link, a hard link or a copy under another
  * name all resolve to the same file. */
-int tl_is_self(const char *path)
+int tlcc_is_self(const char *path)
 {
     struct stat st;
-    return tl_stat_cached(path, &st) == 0 && is_self_stat(path, &st);
+    return tlcc_stat_cached(path, &st) == 0 && is_self_stat(path, &st);
 }
 
-const char *tl_self_id(void)
+const char *tlcc_self_id(void)
 {
     static char id[40];
     know_self();
     return self_known ? dev_ino(&self_st, id) : NULL;
 }
 
-int tl_self_is_active(void)
+int tlcc_self_is_active(void)
 {
-    const char *id = tl_self_id();
-    return id && list_has(getenv(TL_ACTIVE_ENV), id);
+    const char *id = tlcc_self_id();
+    return id && list_has(getenv(TLCC_ACTIVE_ENV), id);
 }
 
-const char *tl_active_env_value(void)
+const char *tlcc_active_env_value(void)
 {
     know_self();
-    const char *active = getenv(TL_ACTIVE_ENV);
+    const char *active = getenv(TLCC_ACTIVE_ENV);
     if (!self_known)
         return active ? active : "";
     /* on the heap: a static 4 KiB buffer kept the hot .bss variables a page apart */
@@ -137,13 +137,13 @@ const char *tl_active_env_value(void)
     if (list_has(active, dev_ino(&self_st, id))) /* already there (run.c sets it again before the exec) */
         return active;
     free(value);
-    value = active && *active ? tl_concatn(TL_S(active), TL_S(" "), TL_S(id), NULL) : strdup(id);
+    value = active && *active ? tlcc_concatn(TLCC_S(active), TLCC_S(" "), TLCC_S(id), NULL) : strdup(id);
     return value ? value : "";
 }
 
-static tl_memo *g_memo;
+static tlcc_memo *g_memo;
 
-void tl_find_program_memo(tl_memo *m)
+void tlcc_find_program_memo(tlcc_memo *m)
 {
     g_memo = m;
 }
@@ -162,7 +162,7 @@ __attribute__((noinline)) static char *read_proc_self(void) /* the miss: its buf
     return strdup(buf);
 }
 
-const char *tl_self_path(void)
+const char *tlcc_self_path(void)
 {
     static char *self;
     static int tried;
@@ -173,25 +173,25 @@ const char *tl_self_path(void)
     char *key = NULL, id[40];
     know_self();
     if (g_memo && self_known && fn && fn[0] == '/') {
-        key = tl_concatn(TL_S("s\x1f"), TL_S(fn), TL_S("\x1f"), TL_S(dev_ino(&self_st, id)), NULL);
+        key = tlcc_concatn(TLCC_S("s\x1f"), TLCC_S(fn), TLCC_S("\x1f"), TLCC_S(dev_ino(&self_st, id)), NULL);
     }
     const char *v;
     size_t len;
-    if (tl_memo_get_held(g_memo, key, &v, &len) && len) {
+    if (tlcc_memo_get_held(g_memo, key, &v, &len) && len) {
         self = strndup(v, len);
         free(key);
         return self;
     }
     self = read_proc_self();
-    tl_deps d = { { 0 }, 0 };
-    tl_deps_begin(&d);
+    tlcc_deps d = { { 0 }, 0 };
+    tlcc_deps_begin(&d);
     if (self)
-        tl_deps_note(self);
-    tl_deps_end(&d);
+        tlcc_deps_note(self);
+    tlcc_deps_end(&d);
     if (self)
-        tl_memo_put_held(g_memo, key, self, &d);
+        tlcc_memo_put_held(g_memo, key, self, &d);
     free(key);
-    tl_deps_free(&d);
+    tlcc_deps_free(&d);
     return self;
 }
 
@@ -213,15 +213,15 @@ static char *search(const char *name, const char *path)
         size_t dl = strlen(buf);
         snprintf(buf + dl, sizeof buf - dl, "/%s", name);
         struct stat st;
-        int found = tl_stat_cached(buf, &st) == 0;
+        int found = tlcc_stat_cached(buf, &st) == 0;
         if (found)
-            tl_deps_note_stat(buf, &st); /* a relative path makes the answer unmemoizable */
+            tlcc_deps_note_stat(buf, &st); /* a relative path makes the answer unmemoizable */
         else
-            tl_deps_note_absent(buf);
+            tlcc_deps_note_absent(buf);
         if (found && S_ISREG(st.st_mode) && (st.st_mode & 0111) && !is_self_stat(buf, &st))
             return strdup(buf);
         buf[dl] = 0;
-        tl_deps_note(buf); /* an absent candidate is covered by its directory's identity */
+        tlcc_deps_note(buf); /* an absent candidate is covered by its directory's identity */
         if (!end)
             return NULL;
         p = end + 1;
@@ -230,108 +230,108 @@ static char *search(const char *name, const char *path)
 
 /* Memoized by (name, PATH, the active trueline-cc list) with the walk's dependencies: a warm lookup costs
  * one stat per PATH directory, shared by every program looked up in this process. */
-char *tl_find_program(const char *name, const char *path)
+char *tlcc_find_program(const char *name, const char *path)
 {
     if (strchr(name, '/')) {
-        tl_deps_note(name);
-        return access(name, X_OK) == 0 && !tl_is_self(name) ? strdup(name) : NULL;
+        tlcc_deps_note(name);
+        return access(name, X_OK) == 0 && !tlcc_is_self(name) ? strdup(name) : NULL;
     }
-    const char *active = getenv(TL_ACTIVE_ENV);
-    char *key = tl_concatn(TL_S("r\x1f"), TL_S(name), TL_S("\x1f"), TL_S(path ? path : ""), TL_S("\x1f"),
-                           TL_S(active ? active : ""), NULL);
+    const char *active = getenv(TLCC_ACTIVE_ENV);
+    char *key = tlcc_concatn(TLCC_S("r\x1f"), TLCC_S(name), TLCC_S("\x1f"), TLCC_S(path ? path : ""), TLCC_S("\x1f"),
+                           TLCC_S(active ? active : ""), NULL);
     if (!key)
         return search(name, path);
     const char *v;
     size_t len;
-    if (tl_memo_get_held(g_memo, key, &v, &len)) { /* an outer recording (the closure) joins its deps */
+    if (tlcc_memo_get_held(g_memo, key, &v, &len)) { /* an outer recording (the closure) joins its deps */
         free(key);
         return len ? strndup(v, len) : NULL;
     }
-    tl_deps d = { { 0 }, 0 };
-    tl_deps_begin(&d);
+    tlcc_deps d = { { 0 }, 0 };
+    tlcc_deps_begin(&d);
     char *found = search(name, path);
-    tl_deps_end(&d);
-    tl_memo_put_held(g_memo, key, found, &d);
-    tl_deps_free(&d);
+    tlcc_deps_end(&d);
+    tlcc_memo_put_held(g_memo, key, found, &d);
+    tlcc_deps_free(&d);
     free(key);
     return found;
 }
 
 /* nvcc's -ccbin (or NVCC_CCBIN) naming a masquerade link: what runs there is trueline-cc's nested mode,
  * which runs the first program of the link's name on the PATH it was given that is not a trueline-cc
- * (main.c run_nested), so that program is the answer. Any other path is tl_find_program's; the extra
- * tl_is_self is answered by the stat cache, and only when that path was refused. */
-char *tl_find_program_past_link(const char *name, const char *path, int *via_link)
+ * (main.c run_nested), so that program is the answer. Any other path is tlcc_find_program's; the extra
+ * tlcc_is_self is answered by the stat cache, and only when that path was refused. */
+char *tlcc_find_program_past_link(const char *name, const char *path, int *via_link)
 {
     *via_link = 0;
-    char *found = tl_find_program(name, path);
-    if (found || !strchr(name, '/') || !tl_is_masquerade_name(tl_basename(name)) || !tl_is_self(name))
+    char *found = tlcc_find_program(name, path);
+    if (found || !strchr(name, '/') || !tlcc_is_masquerade_name(tlcc_basename(name)) || !tlcc_is_self(name))
         return found;
     *via_link = 1;
-    return tl_find_program(tl_basename(name), path); /* memoized like every PATH lookup */
+    return tlcc_find_program(tlcc_basename(name), path); /* memoized like every PATH lookup */
 }
 
-static enum tl_cache cache_by_name(const char *name)
+static enum tlcc_cache cache_by_name(const char *name)
 {
-    const char *b = tl_basename(name);
+    const char *b = tlcc_basename(name);
     if (strcmp(b, "ccache") == 0)
-        return TL_CACHE_CCACHE;
+        return TLCC_CACHE_CCACHE;
     if (strcmp(b, "sccache") == 0)
-        return TL_CACHE_SCCACHE;
-    return TL_CACHE_NONE;
+        return TLCC_CACHE_SCCACHE;
+    return TLCC_CACHE_NONE;
 }
 
-int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg, tl_error *err)
+int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *cfg, tl_error *err)
 {
-    const char *self = tl_basename(argv[0]);
+    const char *self = tlcc_basename(argv[0]);
     const char *path = getenv("PATH");
     int i = 1;
-    if (tl_is_masquerade_name(self)) {
-        inv->mode = TL_MODE_MASQUERADE;
+    if (tlcc_is_masquerade_name(self)) {
+        inv->mode = TLCC_MODE_MASQUERADE;
         inv->compiler_arg = strdup(self);
-    } else if (tl_is_cache_name(self)) {
+    } else if (tlcc_is_cache_name(self)) {
         /* "ccache COMPILER ARGS..." through a link named ccache: chained to the real one (main.c sends the
          * cache's own commands, "ccache -s", to it untouched) */
         if (argc < 2)
             return tl_fail(err, "usage: %s COMPILER ARGS... (no compiler given)", self), -2;
-        inv->mode = TL_MODE_CHAINED;
+        inv->mode = TLCC_MODE_CHAINED;
         inv->cache = cache_by_name(self);
-        if (!(inv->cache_path = tl_find_program(self, path)))
+        if (!(inv->cache_path = tlcc_find_program(self, path)))
             return tl_fail(err, "%s: no real %s on PATH (other than trueline-cc)", self, self);
         inv->compiler_arg = strdup(argv[i++]);
     } else {
         if (argc < 2)
             return tl_fail(err, "usage: trueline-cc [ccache|sccache] COMPILER ARGS..."), -2;
-        inv->mode = TL_MODE_LAUNCHER;
+        inv->mode = TLCC_MODE_LAUNCHER;
         inv->cache = cache_by_name(argv[1]);
-        if (inv->cache != TL_CACHE_NONE) {
+        if (inv->cache != TLCC_CACHE_NONE) {
             /* a usage error (status 2), whether or not the cache is installed */
             if (argc < 3)
                 return tl_fail(err, "usage: trueline-cc %s COMPILER ARGS... (no compiler given)", argv[1]), -2;
-            inv->mode = TL_MODE_CHAINED;
-            if (!(inv->cache_path = tl_find_program(argv[1], path)))
+            inv->mode = TLCC_MODE_CHAINED;
+            if (!(inv->cache_path = tlcc_find_program(argv[1], path)))
                 return tl_fail(err, "%s: cache program not found on PATH", argv[1]);
             i = 2;
         }
         inv->compiler_arg = strdup(argv[i++]);
     }
-    if (inv->cache == TL_CACHE_NONE) {
+    if (inv->cache == TLCC_CACHE_NONE) {
         /* The configuration may chain a cache for every compile (CC="trueline-cc gcc"). */
         const char *c = tl_config_get(cfg, "wrapper", "cache");
         if (c && *c && strcmp(c, "none") != 0) {
             inv->cache = cache_by_name(c);
-            if (inv->cache == TL_CACHE_NONE) {
+            if (inv->cache == TLCC_CACHE_NONE) {
                 char where[300];
                 tl_config_origin(cfg, "wrapper", "cache", where, sizeof where);
                 tl_fail(err, "%s: [wrapper] cache = %s: expected none, ccache or sccache", where, c);
                 return -2;
             }
-            if (!(inv->cache_path = tl_find_program(c, path)))
+            if (!(inv->cache_path = tlcc_find_program(c, path)))
                 return tl_fail(err, "%s: cache program (from [wrapper] cache) not found on PATH", c);
-            inv->mode = inv->mode == TL_MODE_MASQUERADE ? inv->mode : TL_MODE_CHAINED;
+            inv->mode = inv->mode == TLCC_MODE_MASQUERADE ? inv->mode : TLCC_MODE_CHAINED;
         }
     }
-    if (!(inv->compiler_path = tl_find_program(inv->compiler_arg, path))) {
+    if (!(inv->compiler_path = tlcc_find_program(inv->compiler_arg, path))) {
         /* as a shell says it: a named file that exists but cannot be executed is status 126, not 127 */
         if (strchr(inv->compiler_arg, '/') && access(inv->compiler_arg, F_OK) == 0 && access(inv->compiler_arg, X_OK) != 0) {
             tl_fail(err, "%s: Permission denied (not executable)", inv->compiler_arg);
@@ -341,49 +341,49 @@ int tl_classify(tl_invocation *inv, int argc, char **argv, const tl_config *cfg,
                        strchr(inv->compiler_arg, '/') ? " (or it is trueline-cc itself)" : " on PATH (other than trueline-cc)");
     }
     for (; i < argc; i++)
-        tl_strv_push(&inv->user_args, argv[i]);
+        tlcc_strv_push(&inv->user_args, argv[i]);
     return 0;
 }
 
-static enum tl_family family_by_name(const char *name)
+static enum tlcc_family family_by_name(const char *name)
 {
-    const char *b = tl_basename(name);
+    const char *b = tlcc_basename(name);
     if (strcmp(b, "nvcc") == 0)
-        return TL_FAM_NVCC;
+        return TLCC_FAM_NVCC;
     if (strstr(b, "clang"))
-        return TL_FAM_CLANG;
+        return TLCC_FAM_CLANG;
     /* gcc, g++, x86_64-linux-gnu-gcc-12, c++-12 ... ; plain cc/c++ are alternatives: probe them. */
     if (strstr(b, "gcc") || strstr(b, "g++"))
-        return TL_FAM_GCC;
-    return TL_FAM_OTHER;
+        return TLCC_FAM_GCC;
+    return TLCC_FAM_OTHER;
 }
 
-static enum tl_family family_by_version(const char *v)
+static enum tlcc_family family_by_version(const char *v)
 {
     if (!v)
-        return TL_FAM_OTHER;
+        return TLCC_FAM_OTHER;
     if (strstr(v, "clang version"))
-        return TL_FAM_CLANG;
+        return TLCC_FAM_CLANG;
     if (strstr(v, "NVIDIA (R) Cuda compiler driver") || strstr(v, "Cuda compilation tools"))
-        return TL_FAM_NVCC;
+        return TLCC_FAM_NVCC;
     if (strstr(v, "(GCC)") || strstr(v, "Free Software Foundation") || strstr(v, "gcc"))
-        return TL_FAM_GCC;
-    return TL_FAM_OTHER;
+        return TLCC_FAM_GCC;
+    return TLCC_FAM_OTHER;
 }
 
-void tl_detect_family(tl_invocation *inv, tl_memo *memo, int want_version)
+void tlcc_detect_family(tlcc_invocation *inv, tlcc_memo *memo, int want_version)
 {
     inv->family = family_by_name(inv->compiler_arg);
-    if (inv->family != TL_FAM_OTHER && !want_version)
+    if (inv->family != TLCC_FAM_OTHER && !want_version)
         return; /* a warm hit with nothing to record: no probe lookup (its key, search and copy) */
     char *probe[] = { inv->compiler_path, "--version", NULL };
-    const char *v = tl_memo_probe(memo, probe);
-    if (inv->family == TL_FAM_OTHER)
+    const char *v = tlcc_memo_probe(memo, probe);
+    if (inv->family == TLCC_FAM_OTHER)
         inv->family = family_by_version(v);
     if (v) {
         /* nvcc's first line is a banner; its version is on the last line ("Build ..." before it). */
         const char *line = v;
-        if (inv->family == TL_FAM_NVCC) {
+        if (inv->family == TLCC_FAM_NVCC) {
             const char *r = strstr(v, "Cuda compilation tools");
             line = r ? r : v;
         }

@@ -26,7 +26,7 @@ struct ident {
 };
 
 struct cached {
-    const char *path; /* our copy, or (owned 0) a memo mapping's bytes: see tl_deps_hold */
+    const char *path; /* our copy, or (owned 0) a memo mapping's bytes: see tlcc_deps_hold */
     struct ident st;
     unsigned len; /* compared before the bytes: a warm nvcc run looks up ~50 paths among ~35 */
     int err : 31; /* 0: st valid */
@@ -42,7 +42,7 @@ static int g_ncache, g_capcache;
 static struct cached *find_cached(const char *path, size_t len)
 {
     for (int i = 0; i < g_ncache; i++)
-        if (g_cache[i].len == len && tl_bytes_equal(g_cache[i].path, path, len))
+        if (g_cache[i].len == len && tlcc_bytes_equal(g_cache[i].path, path, len))
             return &g_cache[i];
     return NULL;
 }
@@ -65,7 +65,7 @@ static void to_stat(const struct ident *id, struct stat *st)
 
 /* stat(2) through the cache, the identity in *id; *entry is path's cache entry (NULL only when the cache
  * could not grow). path need not end at len (a dependency list is read in place). With borrow, path[0..len)
- * outlives the cache entry (it lies in the memo's mapping, and tl_memo_close drops the cache before
+ * outlives the cache entry (it lies in the memo's mapping, and tlcc_memo_close drops the cache before
  * unmapping): no copy is kept, ~25 allocations and a page of heap less on a warm hit. */
 static int stat_entry(const char *path, size_t len, int borrow, struct ident *id, struct cached **entry)
 {
@@ -109,7 +109,7 @@ out:
     return rc;
 }
 
-void tl_stat_cache_drop(void)
+void tlcc_stat_cache_drop(void)
 {
     for (int i = 0; i < g_ncache; i++)
         if (g_cache[i].owned)
@@ -119,7 +119,7 @@ void tl_stat_cache_drop(void)
     g_ncache = g_capcache = 0;
 }
 
-int tl_stat_cached(const char *path, struct stat *st)
+int tlcc_stat_cached(const char *path, struct stat *st)
 {
     struct cached *c;
     struct ident id;
@@ -141,23 +141,23 @@ static size_t stat_id(const struct ident *st, char out[160])
         return 1;
     }
     char *o = out;
-    o = tl_put_hex(o, (unsigned long long)st->dev, ':');
-    o = tl_put_hex(o, (unsigned long long)st->ino, ':');
-    o = tl_put_hex(o, (unsigned long long)st->size, ':');
-    o = tl_put_hex(o, (unsigned long long)st->mtim.tv_sec, '.');
-    o = tl_put_hex(o, (unsigned long long)st->mtim.tv_nsec, ':');
-    o = tl_put_hex(o, (unsigned long long)st->ctim.tv_sec, '.');
-    o = tl_put_hex(o, (unsigned long long)st->ctim.tv_nsec, ':');
-    o = tl_put_hex(o, (unsigned long long)st->mode, 0);
+    o = tlcc_put_hex(o, (unsigned long long)st->dev, ':');
+    o = tlcc_put_hex(o, (unsigned long long)st->ino, ':');
+    o = tlcc_put_hex(o, (unsigned long long)st->size, ':');
+    o = tlcc_put_hex(o, (unsigned long long)st->mtim.tv_sec, '.');
+    o = tlcc_put_hex(o, (unsigned long long)st->mtim.tv_nsec, ':');
+    o = tlcc_put_hex(o, (unsigned long long)st->ctim.tv_sec, '.');
+    o = tlcc_put_hex(o, (unsigned long long)st->ctim.tv_nsec, ':');
+    o = tlcc_put_hex(o, (unsigned long long)st->mode, 0);
     return (size_t)(o - out) - 1;
 }
 
 /* ---- recording ---- */
 
-static tl_deps *g_active[4];
+static tlcc_deps *g_active[4];
 static int g_nactive;
 
-void tl_deps_begin(tl_deps *d)
+void tlcc_deps_begin(tlcc_deps *d)
 {
     if (g_nactive < 4)
         g_active[g_nactive++] = d;
@@ -165,7 +165,7 @@ void tl_deps_begin(tl_deps *d)
         d->unmemoizable = 1;
 }
 
-void tl_deps_end(tl_deps *d)
+void tlcc_deps_end(tlcc_deps *d)
 {
     for (int i = 0; i < g_nactive; i++)
         if (g_active[i] == d) {
@@ -175,20 +175,20 @@ void tl_deps_end(tl_deps *d)
         }
 }
 
-void tl_deps_free(tl_deps *d)
+void tlcc_deps_free(tlcc_deps *d)
 {
-    tl_deps_end(d);
-    tl_strv_free(&d->items);
+    tlcc_deps_end(d);
+    tlcc_strv_free(&d->items);
     d->unmemoizable = 0;
 }
 
-void tl_deps_taint(void)
+void tlcc_deps_taint(void)
 {
     for (int i = 0; i < g_nactive; i++)
         g_active[i]->unmemoizable = 1;
 }
 
-static int has_path(const tl_deps *d, const char *path, size_t len)
+static int has_path(const tlcc_deps *d, const char *path, size_t len)
 {
     for (int i = 0; i < d->items.n; i++)
         if (strncmp(d->items.v[i], path, len) == 0 && d->items.v[i][len] == SEP_FIELD)
@@ -199,25 +199,25 @@ static int has_path(const tl_deps *d, const char *path, size_t len)
 static void add_item(const char *path, size_t plen, const char *id)
 {
     for (int i = 0; i < g_nactive; i++) {
-        tl_deps *d = g_active[i];
+        tlcc_deps *d = g_active[i];
         if (d->unmemoizable || has_path(d, path, plen))
             continue; /* the first (earliest) identity is the conservative one */
-        tl_strv_pushf(&d->items, "%.*s%c%s", (int)plen, path, SEP_FIELD, id);
+        tlcc_strv_pushf(&d->items, "%.*s%c%s", (int)plen, path, SEP_FIELD, id);
     }
 }
 
-void tl_deps_note_stat(const char *path, const struct stat *st)
+void tlcc_deps_note_stat(const char *path, const struct stat *st)
 {
     if (!g_nactive)
         return;
     if (path[0] != '/' || strpbrk(path, "\t\n\x1d\x1e\x1f")) {
-        tl_deps_taint();
+        tlcc_deps_taint();
         return;
     }
     if (st) {
         time_t now = time(NULL);
         if (st->st_mtime >= now - RACY_SECONDS || st->st_ctime >= now - RACY_SECONDS) {
-            tl_deps_taint();
+            tlcc_deps_taint();
             return;
         }
     }
@@ -227,26 +227,26 @@ void tl_deps_note_stat(const char *path, const struct stat *st)
     add_item(path, strlen(path), id);
 }
 
-void tl_deps_note_absent(const char *path)
+void tlcc_deps_note_absent(const char *path)
 {
     struct stat lst;
     /* absent through a dangling symlink: its target appearing would change nothing we stat */
     if (g_nactive && (path[0] != '/' || lstat(path, &lst) == 0))
-        tl_deps_taint();
+        tlcc_deps_taint();
 }
 
-void tl_deps_note(const char *path)
+void tlcc_deps_note(const char *path)
 {
     if (!g_nactive)
         return;
     struct stat st;
-    int ok = tl_stat_cached(path, &st) == 0;
+    int ok = tlcc_stat_cached(path, &st) == 0;
     if (!ok)
-        tl_deps_note_absent(path);
-    tl_deps_note_stat(path, ok ? &st : NULL);
+        tlcc_deps_note_absent(path);
+    tlcc_deps_note_stat(path, ok ? &st : NULL);
 }
 
-void tl_deps_note_serialized(const char *s, size_t n)
+void tlcc_deps_note_serialized(const char *s, size_t n)
 {
     if (!g_nactive)
         return;
@@ -265,7 +265,7 @@ void tl_deps_note_serialized(const char *s, size_t n)
     }
 }
 
-char *tl_deps_serialize(const tl_deps *d)
+char *tlcc_deps_serialize(const tlcc_deps *d)
 {
     if (d->unmemoizable)
         return NULL;
@@ -315,7 +315,7 @@ static int id_holds(const char *path, size_t len, int borrow, const char *s, siz
                                          (unsigned long long)st.mtim.tv_nsec, (unsigned long long)st.ctim.tv_sec,
                                          (unsigned long long)st.ctim.tv_nsec, (unsigned long long)st.mode };
     static const char after[8] = { ':', ':', ':', '.', ':', '.', ':', SEP_ITEM };
-    /* The text is followed by SEP_ITEM (tl_deps_hold found it there), which is no hex digit: every field's
+    /* The text is followed by SEP_ITEM (tlcc_deps_hold found it there), which is no hex digit: every field's
      * digits end by the time s reaches it, so no bound is checked per byte. */
     const char *end = s + n;
     for (int i = 0; i < 8; i++) {
@@ -338,7 +338,7 @@ static int id_holds(const char *path, size_t len, int borrow, const char *s, siz
     return 1;
 }
 
-int tl_deps_hold(const char *s, size_t n, int borrow)
+int tlcc_deps_hold(const char *s, size_t n, int borrow)
 {
     int held = 0;
     if (!s || !n)

@@ -12,45 +12,45 @@
  * part of the key), on a dangling symlink (its target appearing changes nothing we stat), or on anything
  * modified in the last two seconds: timestamps are kernel-tick coarse, so a change in the same tick as our
  * stat would keep the same mtime (git's "racily clean" problem). */
-#ifndef TL_WRAPPER_DEPS_H
-#define TL_WRAPPER_DEPS_H
+#ifndef TLCC_WRAPPER_DEPS_H
+#define TLCC_WRAPPER_DEPS_H
 #include <sys/stat.h>
 
 #include "strv.h"
 
-typedef struct tl_deps {
-    tl_strv items; /* "path\x1fid" */
+typedef struct tlcc_deps {
+    tlcc_strv items; /* "path\x1fid" */
     int unmemoizable;
-} tl_deps;
+} tlcc_deps;
 
 /* stat(2) through the per-process cache; 0, or -1 with errno. Of *st only the identity fields are filled
  * (st_dev, st_ino, st_size, st_mode, st_mtim, st_ctim), the rest is zero. */
-int tl_stat_cached(const char *path, struct stat *st);
+int tlcc_stat_cached(const char *path, struct stat *st);
 
-/* Recording: while d is active (at most 4 nested), every tl_deps_note* call adds to it. */
-void tl_deps_begin(tl_deps *d);
-void tl_deps_end(tl_deps *d);
-void tl_deps_free(tl_deps *d);
+/* Recording: while d is active (at most 4 nested), every tlcc_deps_note* call adds to it. */
+void tlcc_deps_begin(tlcc_deps *d);
+void tlcc_deps_end(tlcc_deps *d);
+void tlcc_deps_free(tlcc_deps *d);
 /* Records path as it stats now (through the cache). */
-void tl_deps_note(const char *path);
+void tlcc_deps_note(const char *path);
 /* A path found absent that the directory's identity covers (recorded only when it is a dangling
  * symlink, which taints: see above). */
-void tl_deps_note_absent(const char *path);
+void tlcc_deps_note_absent(const char *path);
 /* Records path with a stat already taken (NULL: absent). */
-void tl_deps_note_stat(const char *path, const struct stat *st);
+void tlcc_deps_note_stat(const char *path, const struct stat *st);
 /* Marks every active recording unmemoizable. */
-void tl_deps_taint(void);
+void tlcc_deps_taint(void);
 /* Adds the dependencies of a memo value (a nested answer reused inside an outer recording): the n bytes
  * at s, read in place (a memo value is not NUL-ended). */
-void tl_deps_note_serialized(const char *s, size_t n);
+void tlcc_deps_note_serialized(const char *s, size_t n);
 
 /* "path\x1fid\x1e..." (no tabs or newlines); NULL when d is unmemoizable or cannot be serialized. */
-char *tl_deps_serialize(const tl_deps *d);
+char *tlcc_deps_serialize(const tlcc_deps *d);
 /* The number of dependencies in the n bytes at s when every one stats as recorded, else 0 (also for an
- * empty or malformed list). borrow: the bytes stay valid until tl_stat_cache_drop (a memo mapping), so the
+ * empty or malformed list). borrow: the bytes stay valid until tlcc_stat_cache_drop (a memo mapping), so the
  * stat cache keeps pointers into them instead of copies. */
-int tl_deps_hold(const char *s, size_t n, int borrow);
+int tlcc_deps_hold(const char *s, size_t n, int borrow);
 /* Empties the per-process stat cache (before what it borrowed is unmapped). */
-void tl_stat_cache_drop(void);
+void tlcc_stat_cache_drop(void);
 
 #endif

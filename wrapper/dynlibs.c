@@ -15,7 +15,7 @@
  * purpose (GCC's own gcc_qsort and real.cc/MPFR, LLVM's APFloat). libm, libstdc++ and libgcc_s stay in:
  * LLVM constant-folds sin/cos/exp... with the host libm, and the C++ runtime's algorithms are part of the
  * compiler (docs/wrapper.md, "Shared libraries"). */
-int tl_dynlib_excluded(const char *name)
+int tlcc_dynlib_excluded(const char *name)
 {
     static const char *const glibc[] = { "libc.so.", "ld-linux", "libpthread.so.", "libdl.so.", "librt.so.", NULL };
     for (int i = 0; glibc[i]; i++)
@@ -29,7 +29,7 @@ struct dyninfo {
     char *path;
     int ok; /* a dynamic-capable ELF file (ET_EXEC or ET_DYN) */
     int machine, cls;
-    tl_strv needed;
+    tlcc_strv needed;
     char *rpath, *runpath; /* NULL when absent; rpath is dropped when runpath is present (ld.so ignores it) */
 };
 static struct dyninfo *g_info;
@@ -61,7 +61,7 @@ static void read_dynamic(struct dyninfo *o)
         if (!s)
             continue;
         if (dyn.d_tag == DT_NEEDED)
-            tl_strv_push(&o->needed, s);
+            tlcc_strv_push(&o->needed, s);
         else if (dyn.d_tag == DT_RPATH && !o->rpath)
             o->rpath = strdup(s);
         else if (dyn.d_tag == DT_RUNPATH && !o->runpath)
@@ -159,7 +159,7 @@ static char *cache_lookup(const char *name, int machine, int cls)
 {
     size_t len;
     const unsigned char *c = cache_new_part(&len);
-    tl_deps_note(LD_SO_CACHE); /* ldconfig rewriting it re-decides every cached resolution */
+    tlcc_deps_note(LD_SO_CACHE); /* ldconfig rewriting it re-decides every cached resolution */
     if (!c)
         return NULL;
     uint32_t n;
@@ -200,7 +200,7 @@ static char *expand_dir(const char *dir, size_t len, const char *origin)
         size_t tok = strncmp(dir + i, "$ORIGIN", 7) == 0 ? 7 : strncmp(dir + i, "${ORIGIN}", 9) == 0 ? 9 : 0;
         if (!tok || !origin)
             return NULL;
-        o += (size_t)tl_fmt(out + o, sizeof out - o, "%s", origin);
+        o += (size_t)tlcc_fmt(out + o, sizeof out - o, "%s", origin);
         i += tok;
     }
     if (o == 0 || o + 1 >= sizeof out)
@@ -219,16 +219,16 @@ static char *search_list(const char *list, const char *name, const char *origin,
         p += l + (p[l] == ':');
         if (!dir) {
             if (l == 0)
-                tl_deps_taint(); /* an empty entry is the working directory, which the key does not hold */
+                tlcc_deps_taint(); /* an empty entry is the working directory, which the key does not hold */
             continue;
         }
         char cand[PATH_MAX];
-        tl_fmt(cand, sizeof cand, "%s/%s", dir, name);
+        tlcc_fmt(cand, sizeof cand, "%s/%s", dir, name);
         if (loadable(cand, machine, cls)) {
             free(dir);
             return strdup(cand);
         }
-        tl_deps_note(dir);
+        tlcc_deps_note(dir);
         free(dir);
     }
     return NULL;
@@ -275,7 +275,7 @@ static void plain_add(const char *name, int machine, int cls, const char *path)
 static char *resolve(const struct tree *t, int who, const char *name)
 {
     if (strchr(name, '/'))
-        return name[0] == '/' ? strdup(name) : (tl_deps_taint(), NULL);
+        return name[0] == '/' ? strdup(name) : (tlcc_deps_taint(), NULL);
     char *p = NULL;
     const char *runpath = g_info[t->o[who].info].runpath, *llp = getenv("LD_LIBRARY_PATH");
     int plain = !runpath && !(llp && strchr(llp, '$'));
@@ -313,7 +313,7 @@ static char *dir_of(const char *path)
     return d;
 }
 
-static int out_has_path(const tl_strv *out, const char *path)
+static int out_has_path(const tlcc_strv *out, const char *path)
 {
     for (int i = 1; i < out->n; i += 2)
         if (strcmp(out->v[i], path) == 0)
@@ -321,7 +321,7 @@ static int out_has_path(const tl_strv *out, const char *path)
     return 0;
 }
 
-static int out_has_absent(const tl_strv *out, const char *name)
+static int out_has_absent(const tlcc_strv *out, const char *name)
 {
     for (int i = 0; i + 1 < out->n; i += 2)
         if (!out->v[i + 1][0] && strcmp(out->v[i], name) == 0)
@@ -329,7 +329,7 @@ static int out_has_absent(const tl_strv *out, const char *name)
     return 0;
 }
 
-static int has_name(const tl_strv *names, const char *name)
+static int has_name(const tlcc_strv *names, const char *name)
 {
     for (int i = 0; i < names->n; i++)
         if (strcmp(names->v[i], name) == 0)
@@ -337,12 +337,12 @@ static int has_name(const tl_strv *names, const char *name)
     return 0;
 }
 
-static void record(tl_strv *out, const char *name, const char *path)
+static void record(tlcc_strv *out, const char *name, const char *path)
 {
     if (path ? out_has_path(out, path) : out_has_absent(out, name))
         return; /* a library shared by several executables is one component */
-    tl_strv_push(out, name);
-    tl_strv_push(out, path ? path : "");
+    tlcc_strv_push(out, name);
+    tlcc_strv_push(out, path ? path : "");
 }
 
 /* Adds the object at path (found for t->o[parent]) to the tree. */
@@ -359,7 +359,7 @@ static void tree_add(struct tree *t, const char *path, char *origin, int parent)
 }
 
 /* One executable's load tree, breadth-first like ld.so (_dl_map_object_deps). */
-static void walk_exe(const char *exe, tl_strv *out)
+static void walk_exe(const char *exe, tlcc_strv *out)
 {
     int info = dyn_info(exe);
     if (info < 0 || !g_info[info].ok || !g_info[info].needed.n)
@@ -368,13 +368,13 @@ static void walk_exe(const char *exe, tl_strv *out)
     char real[PATH_MAX];
     /* the main program's $ORIGIN comes from /proc/self/exe: links resolved */
     tree_add(&t, exe, dir_of(realpath(exe, real) ? real : exe), -1);
-    tl_strv loaded = { 0 };
+    tlcc_strv loaded = { 0 };
     for (int i = 0; i < t.n; i++) {
         for (int k = 0; k < g_info[t.o[i].info].needed.n; k++) {
             const char *name = g_info[t.o[i].info].needed.v[k];
-            if (tl_dynlib_excluded(name) || has_name(&loaded, name))
+            if (tlcc_dynlib_excluded(name) || has_name(&loaded, name))
                 continue; /* ld.so loads a name once per process, whoever asks again */
-            tl_strv_push(&loaded, name);
+            tlcc_strv_push(&loaded, name);
             char *path = resolve(&t, i, name);
             record(out, name, path);
             if (path) /* a library's $ORIGIN is the path it was found at, links unresolved */
@@ -382,7 +382,7 @@ static void walk_exe(const char *exe, tl_strv *out)
             free(path);
         }
     }
-    tl_strv_free(&loaded);
+    tlcc_strv_free(&loaded);
     for (int i = 0; i < t.n; i++)
         free(t.o[i].origin);
     free(t.o);
@@ -391,13 +391,13 @@ static void walk_exe(const char *exe, tl_strv *out)
 #ifdef TL_FUZZING
 /* fuzz/targets/dynlibs.c: forget what was read (the fuzzer reuses one memfd path for different bytes) and read
  * the ld.so.cache from the given bytes instead of /etc/ld.so.cache (NULL: none). */
-void tl_dynlibs_fuzz_reset(const unsigned char *cache, size_t n)
+void tlcc_dynlibs_fuzz_reset(const unsigned char *cache, size_t n)
 {
     for (int i = 0; i < g_ninfo; i++) {
         free(g_info[i].path);
         free(g_info[i].rpath);
         free(g_info[i].runpath);
-        tl_strv_free(&g_info[i].needed);
+        tlcc_strv_free(&g_info[i].needed);
     }
     g_ninfo = 0;
     g_cache = cache;
@@ -406,7 +406,7 @@ void tl_dynlibs_fuzz_reset(const unsigned char *cache, size_t n)
 }
 #endif
 
-void tl_dynlibs(const tl_strv *objects, tl_strv *out)
+void tlcc_dynlibs(const tlcc_strv *objects, tlcc_strv *out)
 {
     /* name-only answers are shared within one call only: their dependencies (ld.so.cache, directories
      * searched) are recorded once, into the recording active during this call */

@@ -11,20 +11,20 @@
  * them, then de-duplicated by path across executables. glibc's own runtime (libc, ld-linux, libpthread,
  * libdl, librt) is left out: see docs/wrapper.md for why. Everything that decided a resolution
  * (ld.so.cache, directories searched before the hit) is recorded as a dependency (deps.h). */
-#ifndef TL_WRAPPER_DYNLIBS_H
-#define TL_WRAPPER_DYNLIBS_H
+#ifndef TLCC_WRAPPER_DYNLIBS_H
+#define TLCC_WRAPPER_DYNLIBS_H
 #include "strv.h"
 
 /* Appends to out, per library, two strings: the DT_NEEDED name and the resolved path ("" when ld.so
  * would not find it). Objects that are not dynamic ELF files are skipped silently. */
-void tl_dynlibs(const tl_strv *objects, tl_strv *out);
+void tlcc_dynlibs(const tlcc_strv *objects, tlcc_strv *out);
 
 #ifdef TL_FUZZING
 #include <stddef.h>
-void tl_dynlibs_fuzz_reset(const unsigned char *cache, size_t n);
+void tlcc_dynlibs_fuzz_reset(const unsigned char *cache, size_t n);
 #endif
 
 /* 1 when name is one of glibc's own runtime libraries that the fingerprint leaves out. */
-int tl_dynlib_excluded(const char *name);
+int tlcc_dynlib_excluded(const char *name);
 
 #endif

@@ -5,9 +5,9 @@
 #include "argv.h"
 #include "run.h"
 
-static const char *mode_name(enum tl_mode m)
+static const char *mode_name(enum tlcc_mode m)
 {
-    return m == TL_MODE_CHAINED ? "chained" : m == TL_MODE_MASQUERADE ? "masquerade" : "launcher";
+    return m == TLCC_MODE_CHAINED ? "chained" : m == TLCC_MODE_MASQUERADE ? "masquerade" : "launcher";
 }
 
 /* Shell-style quoting for display, so a user can copy the effective command. */
@@ -27,7 +27,7 @@ static void put_arg(FILE *out, const char *a)
     fputc('\'', out);
 }
 
-static void put_argv(FILE *out, const char *label, const char *first, const tl_strv *v)
+static void put_argv(FILE *out, const char *label, const char *first, const tlcc_strv *v)
 {
     fprintf(out, "trueline-cc: %s:", label);
     if (first)
@@ -37,12 +37,12 @@ static void put_argv(FILE *out, const char *label, const char *first, const tl_s
     fputc('\n', out);
 }
 
-void tl_explain(const tl_invocation *inv, double fingerprint_ms, FILE *out)
+void tlcc_explain(const tlcc_invocation *inv, double fingerprint_ms, FILE *out)
 {
     fprintf(out, "trueline-cc: mode: %s", mode_name(inv->mode));
     if (inv->cache_path)
         fprintf(out, " (cache %s)", inv->cache_path);
-    fprintf(out, "\ntrueline-cc: compiler: %s (family %s)\n", inv->compiler_path, tl_family_name(inv->family));
+    fprintf(out, "\ntrueline-cc: compiler: %s (family %s)\n", inv->compiler_path, tlcc_family_name(inv->family));
     if (inv->version)
         fprintf(out, "trueline-cc: version: %s\n", inv->version);
     put_argv(out, "arguments as given", NULL, &inv->user_args);
@@ -55,17 +55,17 @@ void tl_explain(const tl_invocation *inv, double fingerprint_ms, FILE *out)
     for (int i = 0; i < inv->notes.n; i++)
         fprintf(out, "trueline-cc: note: %s\n", inv->notes.v[i]);
     put_argv(out, "effective argv", inv->compiler_path, &inv->args);
-    if (tl_run_keeps_files(inv))
+    if (tlcc_run_keeps_files(inv))
         fprintf(out, "trueline-cc: note: the effective argv is too large to exec (over %d KiB in all or in one "
                      "argument): the compiler gets the arguments as given plus the forced flags, the folded "
                      "variables stay in its environment (and are hashed)\n",
-                TL_ARGV_EXEC_MAX / 1024);
+                TLCC_ARGV_EXEC_MAX / 1024);
     fprintf(out, "trueline-cc: effective argv hash: %s\n", inv->argv_hex);
     if (inv->host_compiler || inv->host_from)
         fprintf(out, "trueline-cc: host compiler: %s (from %s)\n", inv->host_compiler ? inv->host_compiler : "(not found)",
                 inv->host_from ? inv->host_from : "?");
     for (int i = 0; i < inv->ncomps; i++) {
-        const tl_component *c = &inv->comps[i];
+        const tlcc_component *c = &inv->comps[i];
         char hex[TL_HASH_HEX_LEN + 1];
         tl_hash_hex(c->hash, hex);
         if (c->path)
@@ -86,9 +86,9 @@ void tl_explain(const tl_invocation *inv, double fingerprint_ms, FILE *out)
     fprintf(out, "trueline-cc: fingerprint: %s (%.3f ms)\n", inv->fp_hex, fingerprint_ms);
     fprintf(out, "trueline-cc: toolchain lookup: %.3f ms (finding the cache and compiler on PATH %.3f ms + fingerprint)\n",
             inv->resolve_ms + fingerprint_ms, inv->resolve_ms);
-    if (inv->cache == TL_CACHE_CCACHE)
+    if (inv->cache == TLCC_CACHE_CCACHE)
         fprintf(out, "trueline-cc: cache key: CCACHE_COMPILERCHECK=string:%s\n", inv->fp_hex);
-    else if (inv->cache == TL_CACHE_SCCACHE)
+    else if (inv->cache == TLCC_CACHE_SCCACHE)
         fprintf(out, "trueline-cc: cache key: SCCACHE_C_CUSTOM_CACHE_BUSTER=%s\n", inv->fp_hex);
     static const char *const how[] = { "", " (read through its index)", " (read record by record: no index)" };
     fprintf(out, "trueline-cc: memo cache: %s%s%s%s\n", inv->memo_dir ? inv->memo_dir : "(off)",

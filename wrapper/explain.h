@@ -1,11 +1,11 @@
 /* Explain mode (TRUELINE_EXPLAIN=1 or --trueline-explain): everything that decides the cache key, the
  * first thing to read when a cache behaves strangely. Written to stderr, one fact per line. */
-#ifndef TL_WRAPPER_EXPLAIN_H
-#define TL_WRAPPER_EXPLAIN_H
+#ifndef TLCC_WRAPPER_EXPLAIN_H
+#define TLCC_WRAPPER_EXPLAIN_H
 #include <stdio.h>
 
 #include "invocation.h"
 
-void tl_explain(const tl_invocation *inv, double fingerprint_ms, FILE *out);
+void tlcc_explain(const tlcc_invocation *inv, double fingerprint_ms, FILE *out);
 
 #endif

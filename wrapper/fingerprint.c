@@ -13,7 +13,7 @@
 #include "dynlibs.h"
 #include "run.h"
 
-const char *const tl_fingerprint_env[] = {
+const char *const tlcc_fingerprint_env[] = {
     /* gcc: where the driver finds cc1/as/specs, and search paths it adds (gcc's "Environment Variables") */
     "COMPILER_PATH", "GCC_EXEC_PREFIX", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH",
     "OBJCPLUS_INCLUDE_PATH", "GCC_COMPARE_DEBUG", "DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES",
@@ -28,28 +28,28 @@ const char *const tl_fingerprint_env[] = {
 };
 
 /* role and path as (pointer, length): the closure memo's value is read in place; path NULL: absent */
-static void add_compn(tl_invocation *inv, const char *role, size_t rlen, const char *path, size_t plen,
+static void add_compn(tlcc_invocation *inv, const char *role, size_t rlen, const char *path, size_t plen,
                       tl_hash128 h, int hit)
 {
     int n = inv->ncomps;
     /* room for a warm nvcc closure's ~25 at once, then powers of two: the allocator never reuses */
     if (n == 0 || (n >= 32 && (n & (n - 1)) == 0)) {
-        tl_component *c = realloc(inv->comps, (size_t)(n == 0 ? 32 : 2 * n) * sizeof *c);
+        tlcc_component *c = realloc(inv->comps, (size_t)(n == 0 ? 32 : 2 * n) * sizeof *c);
         if (!c)
             return;
         inv->comps = c;
     }
-    tl_component *c = inv->comps;
-    c[inv->ncomps++] = (tl_component){ strndup(role, rlen), path ? strndup(path, plen) : NULL, h, hit };
+    tlcc_component *c = inv->comps;
+    c[inv->ncomps++] = (tlcc_component){ strndup(role, rlen), path ? strndup(path, plen) : NULL, h, hit };
 }
 
-static void add_comp(tl_invocation *inv, const char *role, const char *path, tl_hash128 h, int hit)
+static void add_comp(tlcc_invocation *inv, const char *role, const char *path, tl_hash128 h, int hit)
 {
     add_compn(inv, role, strlen(role), path, path ? strlen(path) : 0, h, hit);
 }
 
 /* Records a component; its content is hashed later, all at once (hash_components). */
-static int hash_comp(tl_invocation *inv, tl_memo *memo, const char *role, const char *path, tl_error *err)
+static int hash_comp(tlcc_invocation *inv, tlcc_memo *memo, const char *role, const char *path, tl_error *err)
 {
     tl_hash128 none = { 0, 0 };
     (void)memo;
@@ -59,7 +59,7 @@ static int hash_comp(tl_invocation *inv, tl_memo *memo, const char *role, const 
 }
 
 struct hash_job {
-    tl_component *c;
+    tlcc_component *c;
     struct stat st;
     int failed;
     tl_error err;
@@ -88,7 +88,7 @@ static void *hash_worker(void *arg)
 
 /* A cold fingerprint reads a few hundred MB (cicc, ptxas, nvlink, cc1plus ...): the misses are hashed
  * on up to 4 threads, which halves the cold time on two cores. Memo reads and writes stay serial. */
-static int hash_components(tl_invocation *inv, tl_memo *memo, tl_error *err)
+static int hash_components(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
 {
     struct hash_pool pool = { calloc((size_t)inv->ncomps + 1, sizeof(struct hash_job)), 0, 0,
                               PTHREAD_MUTEX_INITIALIZER };
@@ -96,15 +96,15 @@ static int hash_components(tl_invocation *inv, tl_memo *memo, tl_error *err)
         return tl_fail(err, "out of memory");
     int rc = 0;
     for (int i = 0; i < inv->ncomps && rc == 0; i++) {
-        tl_component *c = &inv->comps[i];
+        tlcc_component *c = &inv->comps[i];
         struct hash_job *j = &pool.jobs[pool.n];
         if (!c->path)
             continue;
-        int r = tl_memo_file_lookup(memo, c->path, &j->st, &c->hash, &j->err);
+        int r = tlcc_memo_file_lookup(memo, c->path, &j->st, &c->hash, &j->err);
         if (r < 0)
-            tl_deps_note(c->path);
+            tlcc_deps_note(c->path);
         else
-            tl_deps_note_stat(c->path, &j->st); /* the stat the hash belongs to (deps.h) */
+            tlcc_deps_note_stat(c->path, &j->st); /* the stat the hash belongs to (deps.h) */
         if (r < 0) { /* a tool that is not there is a fact worth hashing, not an error */
             free(c->path);
             c->path = NULL;
@@ -133,7 +133,7 @@ static int hash_components(tl_invocation *inv, tl_memo *memo, tl_error *err)
         if (pool.jobs[i].failed)
             rc = tl_fail(err, "cannot fingerprint the toolchain: %s: %s", pool.jobs[i].c->role, pool.jobs[i].err.msg);
         else
-            tl_memo_file_store(memo, pool.jobs[i].c->path, &pool.jobs[i].st, pool.jobs[i].c->hash);
+            tlcc_memo_file_store(memo, pool.jobs[i].c->path, &pool.jobs[i].st, pool.jobs[i].c->hash);
     }
     free(pool.jobs);
     return rc;
@@ -141,46 +141,46 @@ static int hash_components(tl_invocation *inv, tl_memo *memo, tl_error *err)
 
 /* gcc prints a path for tools it finds in its own directories and the bare name otherwise, which it
  * then runs from PATH. */
-static char *prog_name(tl_memo *memo, const char *driver, const char *prog, const tl_strv *extra)
+static char *prog_name(tlcc_memo *memo, const char *driver, const char *prog, const tlcc_strv *extra)
 {
     char opt[64];
-    tl_fmt(opt, sizeof opt, "-print-prog-name=%s", prog);
-    tl_strv argv = { 0 };
-    tl_strv_push(&argv, driver);
-    tl_strv_append(&argv, extra);
-    tl_strv_push(&argv, opt);
-    const char *out = tl_memo_probe(memo, argv.v);
-    tl_strv_free(&argv);
+    tlcc_fmt(opt, sizeof opt, "-print-prog-name=%s", prog);
+    tlcc_strv argv = { 0 };
+    tlcc_strv_push(&argv, driver);
+    tlcc_strv_append(&argv, extra);
+    tlcc_strv_push(&argv, opt);
+    const char *out = tlcc_memo_probe(memo, argv.v);
+    tlcc_strv_free(&argv);
     if (!out || !*out)
         return NULL;
     if (strchr(out, '/'))
         return strdup(out);
-    return tl_find_program(out, getenv("PATH"));
+    return tlcc_find_program(out, getenv("PATH"));
 }
 
 /* The options that change which sub-tools the driver picks, passed on to the -print-prog-name probes. */
-static void driver_selectors(const tl_strv *args, tl_strv *out)
+static void driver_selectors(const tlcc_strv *args, tlcc_strv *out)
 {
     for (int i = 0; i < args->n; i++) {
         const char *a = args->v[i];
         if (strcmp(a, "-B") == 0 && i + 1 < args->n) {
-            tl_strv_push(out, a);
-            tl_strv_push(out, args->v[++i]);
+            tlcc_strv_push(out, a);
+            tlcc_strv_push(out, args->v[++i]);
         } else if (strncmp(a, "-B", 2) == 0 || strncmp(a, "--gcc-toolchain=", 16) == 0 ||
                    strncmp(a, "--target=", 9) == 0 || strncmp(a, "--sysroot=", 10) == 0) {
-            tl_strv_push(out, a);
+            tlcc_strv_push(out, a);
         }
     }
 }
 
-static int gnu_closure(tl_invocation *inv, tl_memo *memo, const char *driver, const char *prefix, int clang,
-                       const tl_strv *args, tl_error *err)
+static int gnu_closure(tlcc_invocation *inv, tlcc_memo *memo, const char *driver, const char *prefix, int clang,
+                       const tlcc_strv *args, tl_error *err)
 {
     char role[128];
-    tl_fmt(role, sizeof role, "%sdriver", prefix);
+    tlcc_fmt(role, sizeof role, "%sdriver", prefix);
     if (hash_comp(inv, memo, role, driver, err) != 0)
         return -1;
-    tl_strv sel = { 0 };
+    tlcc_strv sel = { 0 };
     if (args)
         driver_selectors(args, &sel);
     /* clang runs cc1 inside its own binary: the driver's content is the compiler's. */
@@ -190,24 +190,24 @@ static int gnu_closure(tl_invocation *inv, tl_memo *memo, const char *driver, co
     int rc = 0;
     for (int i = 0; tools[i] && rc == 0; i++) {
         char *p = prog_name(memo, driver, tools[i], &sel);
-        tl_fmt(role, sizeof role, "%s%s", prefix, tools[i]);
+        tlcc_fmt(role, sizeof role, "%s%s", prefix, tools[i]);
         rc = hash_comp(inv, memo, role, p, err);
         free(p);
     }
-    tl_strv_free(&sel);
+    tlcc_strv_free(&sel);
     return rc;
 }
 
 /* A probe of the driver with the call's sub-tool selectors (-B, --sysroot ...), memoized like the
  * -print-prog-name probes; NULL when it gave nothing. */
-static char *driver_print(const tl_invocation *inv, tl_memo *memo, const char *opt)
+static char *driver_print(const tlcc_invocation *inv, tlcc_memo *memo, const char *opt)
 {
-    tl_strv argv = { 0 };
-    tl_strv_push(&argv, inv->compiler_path);
+    tlcc_strv argv = { 0 };
+    tlcc_strv_push(&argv, inv->compiler_path);
     driver_selectors(&inv->args, &argv);
-    tl_strv_push(&argv, opt);
-    const char *out = tl_memo_probe(memo, argv.v);
-    tl_strv_free(&argv);
+    tlcc_strv_push(&argv, opt);
+    const char *out = tlcc_memo_probe(memo, argv.v);
+    tlcc_strv_free(&argv);
     return out && *out ? strdup(out) : NULL;
 }
 
@@ -218,7 +218,7 @@ static char *driver_print(const tl_invocation *inv, tl_memo *memo, const char *o
  * its startfile prefixes (-B dirs and its own) first and falls back to the name as written (gcc.cc,
  * find_a_file), which is exactly what -print-file-name=FILE prints. Both probes run only on a closure memo
  * miss, and only when such an option is present. */
-static char *gcc_arg_file(const tl_invocation *inv, tl_memo *memo, const char *opt, const char *file)
+static char *gcc_arg_file(const tlcc_invocation *inv, tlcc_memo *memo, const char *opt, const char *file)
 {
     if (strncmp(opt, "-fplugin=", 9) == 0) {
         if (!*file || strpbrk(file, "./"))
@@ -230,13 +230,13 @@ static char *gcc_arg_file(const tl_invocation *inv, tl_memo *memo, const char *o
         char *probed = dir ? NULL : driver_print(inv, memo, "-print-file-name=plugin");
         if (!dir && !(dir = probed))
             return NULL;
-        char *path = tl_concatn(TL_S(dir), TL_S("/"), TL_S(file), TL_S(".so"), NULL);
+        char *path = tlcc_concatn(TLCC_S(dir), TLCC_S("/"), TLCC_S(file), TLCC_S(".so"), NULL);
         free(probed);
         return path;
     }
     if (file[0] == '/' || !*file)
         return NULL;
-    char *opt_name = tl_concatn(TL_S("-print-file-name="), TL_S(file), NULL);
+    char *opt_name = tlcc_concatn(TLCC_S("-print-file-name="), TLCC_S(file), NULL);
     char *found = opt_name ? driver_print(inv, memo, opt_name) : NULL;
     free(opt_name);
     if (found && found[0] != '/') { /* not in a prefix: the name as written, relative to the current directory */
@@ -250,7 +250,7 @@ static char *gcc_arg_file(const tl_invocation *inv, tl_memo *memo, const char *o
  * pairs of (role, file) into out. resolve: find them as gcc does (gcc_arg_file); without it (the closure
  * memo's key) the names as written and the -iplugindir= options that choose where short plugin names
  * point are listed instead. */
-static void arg_file_list(const tl_invocation *inv, tl_memo *memo, int resolve, tl_strv *out)
+static void arg_file_list(const tlcc_invocation *inv, tlcc_memo *memo, int resolve, tlcc_strv *out)
 {
     static const char *const eq_opts[] = { "-fplugin=", "-specs=", "--specs=", "--config=", NULL };
     for (int i = 0; i < inv->args.n; i++) {
@@ -261,27 +261,27 @@ static void arg_file_list(const tl_invocation *inv, tl_memo *memo, int resolve, 
         if (!file && (strcmp(a, "--config") == 0 || strcmp(a, "--specs") == 0) && i + 1 < inv->args.n)
             file = inv->args.v[++i];
         if (!file && !resolve && strncmp(a, "-iplugindir=", 12) == 0) {
-            tl_strv_push(out, a);
-            tl_strv_push(out, "");
+            tlcc_strv_push(out, a);
+            tlcc_strv_push(out, "");
         }
         if (!file)
             continue;
-        tl_strv_pushf(out, "file named by %.*s", (int)(strcspn(a, "=")), a);
-        int gcc_opt = inv->family == TL_FAM_GCC && strncmp(a, "--config", 8) != 0; /* plugins and specs */
+        tlcc_strv_pushf(out, "file named by %.*s", (int)(strcspn(a, "=")), a);
+        int gcc_opt = inv->family == TLCC_FAM_GCC && strncmp(a, "--config", 8) != 0; /* plugins and specs */
         char *where = resolve && gcc_opt ? gcc_arg_file(inv, memo, a, file) : NULL;
-        tl_strv_push(out, where ? where : file);
+        tlcc_strv_push(out, where ? where : file);
         free(where);
     }
 }
 
-static int arg_files(tl_invocation *inv, tl_memo *memo, tl_error *err)
+static int arg_files(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
 {
-    tl_strv files = { 0 };
+    tlcc_strv files = { 0 };
     arg_file_list(inv, memo, 1, &files);
     int rc = 0;
     for (int i = 0; i + 1 < files.n && rc == 0; i += 2)
         rc = hash_comp(inv, memo, files.v[i], files.v[i + 1], err);
-    tl_strv_free(&files);
+    tlcc_strv_free(&files);
     return rc;
 }
 
@@ -307,8 +307,8 @@ static void pv_expand(struct profile_var *v, int n, const char *in, char *out, s
         const char *close;
         if (in[0] == '$' && in[1] == '(' && (close = strchr(in, ')'))) {
             char name[64];
-            tl_fmt(name, sizeof name, "%.*s", (int)(close - in - 2), in + 2);
-            o += (size_t)tl_fmt(out + o, cap - o, "%s", pv_get(v, n, name));
+            tlcc_fmt(name, sizeof name, "%.*s", (int)(close - in - 2), in + 2);
+            o += (size_t)tlcc_fmt(out + o, cap - o, "%s", pv_get(v, n, name));
             in = close + 1;
         } else {
             out[o++] = *in++;
@@ -321,10 +321,10 @@ static void read_profile(const char *profile, const char *bindir, char *cicc_dir
 {
     struct profile_var v[32];
     int n = 0;
-    tl_fmt(v[n].name, sizeof v[n].name, "_HERE_");
-    tl_fmt(v[n++].val, sizeof v[0].val, "%s", bindir);
-    tl_fmt(cicc_dir, cap, "%s/../nvvm/bin", bindir);
-    tl_fmt(libdevice_dir, cap, "%s/../nvvm/libdevice", bindir);
+    tlcc_fmt(v[n].name, sizeof v[n].name, "_HERE_");
+    tlcc_fmt(v[n++].val, sizeof v[0].val, "%s", bindir);
+    tlcc_fmt(cicc_dir, cap, "%s/../nvvm/bin", bindir);
+    tlcc_fmt(libdevice_dir, cap, "%s/../nvvm/libdevice", bindir);
     FILE *f = fopen(profile, "r");
     char line[4096], val[4096];
     while (f && fgets(line, sizeof line, f) && n < 32) {
@@ -347,25 +347,25 @@ static void read_profile(const char *profile, const char *bindir, char *cicc_dir
         while (k < n && strcmp(v[k].name, name) != 0)
             k++;
         if (k == n) {
-            tl_fmt(v[n].name, sizeof v[n].name, "%s", name);
+            tlcc_fmt(v[n].name, sizeof v[n].name, "%s", name);
             v[n++].val[0] = 0;
         }
         char old[4096];
-        tl_fmt(old, sizeof old, "%s", v[k].val);
+        tlcc_fmt(old, sizeof old, "%s", v[k].val);
         if (append)
-            tl_fmt(v[k].val, sizeof v[k].val, "%s%s", old, val);
+            tlcc_fmt(v[k].val, sizeof v[k].val, "%s%s", old, val);
         else if (prepend)
-            tl_fmt(v[k].val, sizeof v[k].val, "%s%s", val, old);
+            tlcc_fmt(v[k].val, sizeof v[k].val, "%s%s", val, old);
         else
-            tl_fmt(v[k].val, sizeof v[k].val, "%s", val);
+            tlcc_fmt(v[k].val, sizeof v[k].val, "%s", val);
     }
     if (f)
         fclose(f);
     const char *c = pv_get(v, n, "CICC_PATH"), *l = pv_get(v, n, "NVVMIR_LIBRARY_DIR");
     if (*c)
-        tl_fmt(cicc_dir, cap, "%s", c);
+        tlcc_fmt(cicc_dir, cap, "%s", c);
     if (*l)
-        tl_fmt(libdevice_dir, cap, "%s", l);
+        tlcc_fmt(libdevice_dir, cap, "%s", l);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -373,15 +373,15 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int libdevice(tl_invocation *inv, tl_memo *memo, const char *dir, tl_error *err)
+static int libdevice(tlcc_invocation *inv, tlcc_memo *memo, const char *dir, tl_error *err)
 {
     DIR *d = opendir(dir);
-    tl_strv files = { 0 };
+    tlcc_strv files = { 0 };
     struct dirent *e;
     while (d && (e = readdir(d))) {
         size_t n = strlen(e->d_name);
         if (n > 3 && strcmp(e->d_name + n - 3, ".bc") == 0)
-            tl_strv_pushf(&files, "%s/%s", dir, e->d_name);
+            tlcc_strv_pushf(&files, "%s/%s", dir, e->d_name);
     }
     if (d)
         closedir(d);
@@ -390,45 +390,45 @@ static int libdevice(tl_invocation *inv, tl_memo *memo, const char *dir, tl_erro
     int rc = files.n ? 0 : hash_comp(inv, memo, "libdevice", NULL, err);
     for (int i = 0; i < files.n && rc == 0; i++)
         rc = hash_comp(inv, memo, "libdevice", files.v[i], err);
-    tl_strv_free(&files);
+    tlcc_strv_free(&files);
     return rc;
 }
 
-static int nvcc_closure(tl_invocation *inv, tl_memo *memo, tl_error *err)
+static int nvcc_closure(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
 {
     char bindir[4096], profile[4200], cicc_dir[4096], libdev[4096], path[12288], cicc[4200];
-    tl_fmt(bindir, sizeof bindir, "%s", inv->compiler_path);
+    tlcc_fmt(bindir, sizeof bindir, "%s", inv->compiler_path);
     char *slash = strrchr(bindir, '/');
     if (slash)
         *slash = 0;
-    tl_fmt(profile, sizeof profile, "%s/nvcc.profile", bindir);
+    tlcc_fmt(profile, sizeof profile, "%s/nvcc.profile", bindir);
     read_profile(profile, bindir, cicc_dir, libdev, sizeof cicc_dir);
-    tl_fmt(cicc, sizeof cicc, "%s/cicc", cicc_dir);
+    tlcc_fmt(cicc, sizeof cicc, "%s/cicc", cicc_dir);
     /* nvcc runs its sub-tools by name on the PATH its profile builds: CICC_PATH, its own bin, then PATH. */
-    tl_fmt(path, sizeof path, "%s:%s:%s", cicc_dir, bindir, getenv("PATH") ? getenv("PATH") : "");
+    tlcc_fmt(path, sizeof path, "%s:%s:%s", cicc_dir, bindir, getenv("PATH") ? getenv("PATH") : "");
     if (hash_comp(inv, memo, "nvcc", inv->compiler_path, err) || hash_comp(inv, memo, "nvcc.profile", profile, err) ||
         hash_comp(inv, memo, "cicc", cicc, err))
         return -1;
     static const char *const tools[] = { "ptxas", "nvlink", "fatbinary", "cudafe++", NULL };
     for (int i = 0; tools[i]; i++) {
-        char *p = tl_find_program(tools[i], path);
+        char *p = tlcc_find_program(tools[i], path);
         int rc = hash_comp(inv, memo, tools[i], p, err);
         free(p);
         if (rc)
             return -1;
     }
-    tl_deps_note(libdev); /* the listing: a .bc added or removed changes the directory */
+    tlcc_deps_note(libdev); /* the listing: a .bc added or removed changes the directory */
     if (libdevice(inv, memo, libdev, err))
         return -1;
     if (!inv->host_compiler)
         return hash_comp(inv, memo, "host driver", NULL, err);
-    int clang = strstr(tl_basename(inv->host_compiler), "clang") != NULL;
+    int clang = strstr(tlcc_basename(inv->host_compiler), "clang") != NULL;
     return gnu_closure(inv, memo, inv->host_compiler, "host ", clang, NULL, err);
 }
 
-#define NFP_ENV (sizeof tl_fingerprint_env / sizeof *tl_fingerprint_env - 1)
+#define NFP_ENV (sizeof tlcc_fingerprint_env / sizeof *tlcc_fingerprint_env - 1)
 
-/* The values of tl_fingerprint_env in one pass over the environment: a getenv per name scanned it 40 times
+/* The values of tlcc_fingerprint_env in one pass over the environment: a getenv per name scanned it 40 times
  * per compile, 19 % of trueline-cc's instructions on a warm hit (callgrind). First definition wins, as in
  * getenv. */
 static void fp_env_values(const char *v[NFP_ENV])
@@ -437,29 +437,29 @@ static void fp_env_values(const char *v[NFP_ENV])
     static size_t len[NFP_ENV];
     if (!len[0])
         for (size_t i = 0; i < NFP_ENV; i++)
-            len[i] = strlen(tl_fingerprint_env[i]);
+            len[i] = strlen(tlcc_fingerprint_env[i]);
     memset(v, 0, NFP_ENV * sizeof *v);
     for (char **e = environ; e && *e; e++) {
         /* the name's length and first byte rule out most names at once (strncmp was 6 % of a warm hit) */
         size_t nl = (size_t)(strchrnul(*e, '=') - *e);
         for (size_t i = 0; i < NFP_ENV; i++)
-            if (!v[i] && nl == len[i] && (*e)[nl] == '=' && (*e)[0] == tl_fingerprint_env[i][0] &&
-                tl_bytes_equal(*e, tl_fingerprint_env[i], nl)) {
+            if (!v[i] && nl == len[i] && (*e)[nl] == '=' && (*e)[0] == tlcc_fingerprint_env[i][0] &&
+                tlcc_bytes_equal(*e, tlcc_fingerprint_env[i], nl)) {
                 v[i] = *e + nl + 1;
                 break;
             }
     }
 }
 
-static void hash_env_value(tl_invocation *inv, tl_hasher *h, const char *name, const char *v)
+static void hash_env_value(tlcc_invocation *inv, tl_hasher *h, const char *name, const char *v)
 {
     tl_hasher_update_str(h, name);
     tl_hasher_update_str(h, v); /* NULL hashes differently from "" */
     if (v)
-        tl_strv_push_owned(&inv->env_hashed, tl_concatn(TL_S(name), TL_S("="), TL_S(v), NULL));
+        tlcc_strv_push_owned(&inv->env_hashed, tlcc_concatn(TLCC_S(name), TLCC_S("="), TLCC_S(v), NULL));
 }
 
-static void hash_env(tl_invocation *inv, tl_hasher *h, const char *name)
+static void hash_env(tlcc_invocation *inv, tl_hasher *h, const char *name)
 {
     hash_env_value(inv, h, name, getenv(name));
 }
@@ -467,13 +467,13 @@ static void hash_env(tl_invocation *inv, tl_hasher *h, const char *name)
 /* Folded variables reach the cache through the argv (argv.c). One that stays in the compiler's environment
  * changes the compile from there, so it is hashed: CCC_OVERRIDE_OPTIONS for every family but clang (nvcc's
  * host clang applies it), NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS that nvcc refuses (a backslash), and every
- * folded one when the compiler gets its arguments as given (run.h, tl_run_keeps_files). Only when set: an
+ * folded one when the compiler gets its arguments as given (run.h, tlcc_run_keeps_files). Only when set: an
  * unset one leaves the fingerprint as it was before these were hashed. */
-static void hash_unfolded_env(tl_invocation *inv, tl_hasher *h)
+static void hash_unfolded_env(tlcc_invocation *inv, tl_hasher *h)
 {
     static const char *const names[] = { "CCC_OVERRIDE_OPTIONS", "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS" };
-    int kept = tl_run_keeps_files(inv);
-    for (int k = 0; k < 3 && (k == 0 || inv->family == TL_FAM_NVCC); k++) { /* nvcc alone reads the NVCC_ ones */
+    int kept = tlcc_run_keeps_files(inv);
+    for (int k = 0; k < 3 && (k == 0 || inv->family == TLCC_FAM_NVCC); k++) { /* nvcc alone reads the NVCC_ ones */
         const char *v = getenv(names[k]);
         int folded = 0;
         for (int i = 0; v && !kept && i < inv->unset_env.n && !folded; i++)
@@ -485,32 +485,32 @@ static void hash_unfolded_env(tl_invocation *inv, tl_hasher *h)
 
 /* The shared libraries every executable of the closure loads (dynlibs.h), as components "library NAME":
  * role and content, so the same libraries found elsewhere share cache entries. */
-static int closure_libraries(tl_invocation *inv, tl_memo *memo, tl_error *err)
+static int closure_libraries(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
 {
-    tl_strv objs = { 0 }, libs = { 0 };
+    tlcc_strv objs = { 0 }, libs = { 0 };
     for (int i = 0; i < inv->ncomps; i++)
         if (inv->comps[i].path)
-            tl_strv_push(&objs, inv->comps[i].path);
-    tl_dynlibs(&objs, &libs);
+            tlcc_strv_push(&objs, inv->comps[i].path);
+    tlcc_dynlibs(&objs, &libs);
     int rc = 0;
     for (int i = 0; i + 1 < libs.n && rc == 0; i += 2) {
         char role[300];
-        tl_fmt(role, sizeof role, "library %s", libs.v[i]);
+        tlcc_fmt(role, sizeof role, "library %s", libs.v[i]);
         rc = hash_comp(inv, memo, role, libs.v[i + 1][0] ? libs.v[i + 1] : NULL, err);
     }
-    tl_strv_free(&objs);
-    tl_strv_free(&libs);
+    tlcc_strv_free(&objs);
+    tlcc_strv_free(&libs);
     return rc;
 }
 
 /* The closure: every component with its content hash (cold: walk, probe and hash; see hash_components). */
-static int closure(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_error *err)
+static int closure(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo, tl_error *err)
 {
     int rc = 0;
-    if (inv->family == TL_FAM_NVCC)
+    if (inv->family == TLCC_FAM_NVCC)
         rc = nvcc_closure(inv, memo, err);
-    else if (inv->family == TL_FAM_GCC || inv->family == TL_FAM_CLANG)
-        rc = gnu_closure(inv, memo, inv->compiler_path, "", inv->family == TL_FAM_CLANG, &inv->args, err);
+    else if (inv->family == TLCC_FAM_GCC || inv->family == TLCC_FAM_CLANG)
+        rc = gnu_closure(inv, memo, inv->compiler_path, "", inv->family == TLCC_FAM_CLANG, &inv->args, err);
     else
         rc = hash_comp(inv, memo, "driver", inv->compiler_path, err);
     if (rc == 0)
@@ -537,40 +537,40 @@ static int closure(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_e
  * path invalidates the entry exactly as the per-file memo would) plus the directories whose listing chose
  * a component (PATH entries searched before a hit, libdevice). A warm lookup is then one stat per distinct
  * file or directory, shared with the PATH lookups of the driver and the cache (deps.c's stat cache). */
-static char *closure_key(const tl_invocation *inv, const tl_config *cfg, const char *const env[NFP_ENV])
+static char *closure_key(const tlcc_invocation *inv, const tl_config *cfg, const char *const env[NFP_ENV])
 {
     tl_hasher *h = tl_hasher_new();
     if (!h)
         return NULL;
-    tl_strv sel = { 0 };
+    tlcc_strv sel = { 0 };
     tl_hasher_update_str(h, "trueline-closure-2");
-    tl_hasher_update_str(h, tl_family_name(inv->family));
+    tl_hasher_update_str(h, tlcc_family_name(inv->family));
     tl_hasher_update_str(h, inv->compiler_path);
-    tl_hasher_update_str(h, inv->family == TL_FAM_NVCC ? inv->host_compiler : "");
+    tl_hasher_update_str(h, inv->family == TLCC_FAM_NVCC ? inv->host_compiler : "");
     tl_hasher_update_str(h, getenv("PATH"));
-    tl_hasher_update_str(h, getenv(TL_ACTIVE_ENV));
+    tl_hasher_update_str(h, getenv(TLCC_ACTIVE_ENV));
     tl_hasher_update_str(h, getenv("LD_LIBRARY_PATH")); /* where the closure's shared libraries are found */
     for (size_t i = 0; i < NFP_ENV; i++)
         tl_hasher_update_str(h, env[i]);
     tl_hasher_update_str(h, tl_config_get(cfg, "fingerprint", "extra_files"));
-    if (inv->family == TL_FAM_GCC || inv->family == TL_FAM_CLANG)
+    if (inv->family == TLCC_FAM_GCC || inv->family == TLCC_FAM_CLANG)
         driver_selectors(&inv->args, &sel);
     arg_file_list(inv, NULL, 0, &sel);
     for (int i = 0; i < sel.n; i++)
         tl_hasher_update_str(h, sel.v[i]);
-    tl_strv_free(&sel);
+    tlcc_strv_free(&sel);
     char hex[TL_HASH_HEX_LEN + 1];
     tl_hash_hex(tl_hasher_final(h), hex);
-    return tl_concatn(TL_S("t\x1f"), hex, (size_t)TL_HASH_HEX_LEN, NULL);
+    return tlcc_concatn(TLCC_S("t\x1f"), hex, (size_t)TL_HASH_HEX_LEN, NULL);
 }
 
 /* An answer-with-dependencies memo entry (memo.h): the answer is "role\x1fpath\x1fhash\x1e..." (empty
  * path: absent). */
-static int closure_from_memo(tl_invocation *inv, tl_memo *memo, const char *key)
+static int closure_from_memo(tlcc_invocation *inv, tlcc_memo *memo, const char *key)
 {
     const char *v;
     size_t len;
-    int held = tl_memo_get_held(memo, key, &v, &len);
+    int held = tlcc_memo_get_held(memo, key, &v, &len);
     if (!held)
         return 0;
     inv->closure_ndeps = held;
@@ -596,7 +596,7 @@ bad: /* a damaged value is never trusted: start over cold */
     return 0;
 }
 
-static void closure_to_memo(const tl_invocation *inv, tl_memo *memo, const char *key, const tl_deps *d)
+static void closure_to_memo(const tlcc_invocation *inv, tlcc_memo *memo, const char *key, const tlcc_deps *d)
 {
     size_t n = 1;
     for (int i = 0; i < inv->ncomps; i++) {
@@ -617,26 +617,26 @@ static void closure_to_memo(const tl_invocation *inv, tl_memo *memo, const char 
     }
     if (answer) {
         *o = 0;
-        tl_memo_put_held(memo, key, answer, d);
+        tlcc_memo_put_held(memo, key, answer, d);
     }
     free(answer);
 }
 
-int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_error *err)
+int tlcc_fingerprint(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo, tl_error *err)
 {
     const char *env[NFP_ENV]; /* one pass over the environment serves the closure key and the fingerprint */
     fp_env_values(env);
     char *key = memo ? closure_key(inv, cfg, env) : NULL;
     inv->closure_memo = key && closure_from_memo(inv, memo, key);
     if (!inv->closure_memo) {
-        tl_deps d = { { 0 }, 0 };
-        tl_deps_begin(&d);
+        tlcc_deps d = { { 0 }, 0 };
+        tlcc_deps_begin(&d);
         int rc = closure(inv, cfg, memo, err);
-        tl_deps_end(&d);
+        tlcc_deps_end(&d);
         inv->closure_ndeps = d.unmemoizable || !inv->memo_dir ? -1 : d.items.n;
         if (rc == 0 && key && inv->closure_ndeps >= 0)
             closure_to_memo(inv, memo, key, &d);
-        tl_deps_free(&d);
+        tlcc_deps_free(&d);
         if (rc != 0) {
             free(key);
             return -1;
@@ -647,7 +647,7 @@ int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_e
     if (!h)
         return tl_fail(err, "out of memory");
     tl_hasher_update_str(h, "trueline-fingerprint-1");
-    tl_hasher_update_str(h, tl_family_name(inv->family));
+    tl_hasher_update_str(h, tlcc_family_name(inv->family));
     for (int i = 0; i < inv->ncomps; i++) {
         /* role and content, not path: the same toolchain installed elsewhere shares cache entries */
         tl_hasher_update_str(h, inv->comps[i].role);
@@ -655,7 +655,7 @@ int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_e
         tl_hasher_update(h, &inv->comps[i].hash, sizeof inv->comps[i].hash);
     }
     for (size_t i = 0; i < NFP_ENV; i++)
-        hash_env_value(inv, h, tl_fingerprint_env[i], env[i]);
+        hash_env_value(inv, h, tlcc_fingerprint_env[i], env[i]);
     hash_unfolded_env(inv, h);
     const char *extra_env = tl_config_get(cfg, "fingerprint", "env");
     if (extra_env) {
@@ -669,7 +669,7 @@ int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_e
     return 0;
 }
 
-void tl_argv_hash(tl_invocation *inv)
+void tlcc_argv_hash(tlcc_invocation *inv)
 {
     tl_hasher *h = tl_hasher_new();
     if (!h)

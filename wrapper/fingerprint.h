@@ -1,18 +1,18 @@
 /* The toolchain fingerprint: XXH3-128 over the content of every file the compile really runs or reads
  * as configuration (the driver, its sub-tools, nvcc.profile, libdevice, the host compiler ...) and the
  * environment variables that change compilation. Content hashes are memoized by stat (memo.h). */
-#ifndef TL_WRAPPER_FINGERPRINT_H
-#define TL_WRAPPER_FINGERPRINT_H
+#ifndef TLCC_WRAPPER_FINGERPRINT_H
+#define TLCC_WRAPPER_FINGERPRINT_H
 #include "invocation.h"
 #include "memo.h"
 
 /* The environment variables hashed for every family (docs/wrapper.md lists them with the reason). */
-extern const char *const tl_fingerprint_env[];
+extern const char *const tlcc_fingerprint_env[];
 
 /* Fills inv->comps, env_hashed, fingerprint/fp_hex. Returns -1 with err naming the file when a
  * component exists but cannot be read (a missing tool is recorded as absent, not an error). */
-int tl_fingerprint(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, tl_error *err);
+int tlcc_fingerprint(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo, tl_error *err);
 /* XXH3-128 over the length-prefixed effective argv; fills argv_hash/argv_hex. */
-void tl_argv_hash(tl_invocation *inv);
+void tlcc_argv_hash(tlcc_invocation *inv);
 
 #endif

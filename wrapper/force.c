@@ -39,7 +39,7 @@ static int in_list(const char *a, const char *const *list)
     return 0;
 }
 
-static int has_source_ext(const char *a, enum tl_family fam)
+static int has_source_ext(const char *a, enum tlcc_family fam)
 {
     static const char *const gnu[] = { "c", "i", "ii", "cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "m", "mi",
                                        "mm", "M", "mii", "s", "S", "sx", "cu", "hip", "cl", NULL };
@@ -47,17 +47,17 @@ static int has_source_ext(const char *a, enum tl_family fam)
     const char *dot = strrchr(a, '.');
     if (!dot || strchr(dot, '/'))
         return 0;
-    return in_list(dot + 1, fam == TL_FAM_NVCC ? nv : gnu);
+    return in_list(dot + 1, fam == TLCC_FAM_NVCC ? nv : gnu);
 }
 
-int tl_is_debug_off(const char *o)
+int tlcc_is_debug_off(const char *o)
 {
     return strcmp(o, "-g0") == 0 || strcmp(o, "-ggdb0") == 0;
 }
 
-int tl_is_debug_on(const char *o)
+int tlcc_is_debug_on(const char *o)
 {
-    if (strncmp(o, "-g", 2) != 0 || tl_is_debug_off(o))
+    if (strncmp(o, "-g", 2) != 0 || tlcc_is_debug_off(o))
         return 0;
     const char *r = o + 2;
     static const char *const prefixes[] = { "gdb", "dwarf", "line-", "stabs", "full", "used", "codeview", "xcoff",
@@ -71,13 +71,13 @@ int tl_is_debug_on(const char *o)
 }
 
 /* Host options nvcc forwards: -Xcompiler/--compiler-options values are comma-separated lists. */
-static void scan_host_list(tl_invocation *inv, const char *list, int *last_dbg)
+static void scan_host_list(tlcc_invocation *inv, const char *list, int *last_dbg)
 {
     char *copy = strdup(list);
     for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (tl_is_debug_on(t))
+        if (tlcc_is_debug_on(t))
             *last_dbg = 1;
-        else if (tl_is_debug_off(t))
+        else if (tlcc_is_debug_off(t))
             *last_dbg = 0;
     }
     free(copy);
@@ -95,7 +95,7 @@ static void set_str(char **dst, const char *v)
     *dst = strdup(v);
 }
 
-static void no_force(tl_invocation *inv, const char *why)
+static void no_force(tlcc_invocation *inv, const char *why)
 {
     if (!inv->no_force) {
         inv->no_force = 1;
@@ -105,7 +105,7 @@ static void no_force(tl_invocation *inv, const char *why)
 
 /* nvcc's host compiler: -ccbin (a directory means its gcc), else NVCC_CCBIN, else gcc on the PATH
  * nvcc runs with (its profile puts nvvm/bin and its own bin first). Measured with nvcc 13 --dryrun. */
-static void nvcc_host(tl_invocation *inv, const char *ccbin)
+static void nvcc_host(tlcc_invocation *inv, const char *ccbin)
 {
     const char *from = "-ccbin";
     if (!ccbin && (ccbin = getenv("NVCC_CCBIN")) && *ccbin)
@@ -117,38 +117,38 @@ static void nvcc_host(tl_invocation *inv, const char *ccbin)
     int dl = slash ? (int)(slash - inv->compiler_path) : 1;
     const char *dir = slash ? inv->compiler_path : ".";
     struct stat st;
-    char *path = tl_concatn(dir, (size_t)dl, TL_S("/../nvvm/bin:"), dir, (size_t)dl, TL_S(":"),
-                            TL_S(env_path ? env_path : ""), NULL);
+    char *path = tlcc_concatn(dir, (size_t)dl, TLCC_S("/../nvvm/bin:"), dir, (size_t)dl, TLCC_S(":"),
+                            TLCC_S(env_path ? env_path : ""), NULL);
     int is_dir = ccbin && stat(ccbin, &st) == 0 && S_ISDIR(st.st_mode);
-    char *name = tl_concatn(TL_S(ccbin ? ccbin : "gcc"), TL_S(is_dir ? "/gcc" : ""), NULL);
+    char *name = tlcc_concatn(TLCC_S(ccbin ? ccbin : "gcc"), TLCC_S(is_dir ? "/gcc" : ""), NULL);
     if (!ccbin)
         from = "PATH (gcc)";
     free(inv->host_compiler);
     /* NULL: hashed as an absent host compiler. A -ccbin naming a masquerade link (CMake setups put one first
      * on PATH) is what that link runs: the next of its name on nvcc's PATH, which is `path`. */
     int via_link = 0;
-    inv->host_compiler = path && name ? tl_find_program_past_link(name, path, &via_link) : NULL;
+    inv->host_compiler = path && name ? tlcc_find_program_past_link(name, path, &via_link) : NULL;
     free(path);
     free(name);
-    char *how = via_link ? tl_concatn(TL_S(from), TL_S(", a trueline-cc link: the next of its name on PATH"), NULL) : NULL;
+    char *how = via_link ? tlcc_concatn(TLCC_S(from), TLCC_S(", a trueline-cc link: the next of its name on PATH"), NULL) : NULL;
     set_str(&inv->host_from, how ? how : from);
     free(how);
 }
 
-void tl_analyze(tl_invocation *inv)
+void tlcc_analyze(tlcc_invocation *inv)
 {
-    const int nv = inv->family == TL_FAM_NVCC;
+    const int nv = inv->family == TLCC_FAM_NVCC;
     const char *const *takes = nv ? nvcc_takes_value : gnu_takes_value;
     const char *ccbin = NULL, *v;
     int lang_forced = 0, sources = 0, dep_only = 0, dep_with_compile = 0, last_dbg = 0;
-    tl_strv *a = &inv->args;
+    tlcc_strv *a = &inv->args;
     for (int i = 0; i < a->n; i++) {
         const char *s = a->v[i], *next = i + 1 < a->n ? a->v[i + 1] : NULL;
         if (s[0] != '-' || !s[1]) {
             if (has_source_ext(s, inv->family) || (lang_forced && (s[0] != '-' || !s[1]))) {
                 if (!sources++)
                     set_str(&inv->source, s);
-                tl_strv_push(&inv->sources, s);
+                tlcc_strv_push(&inv->sources, s);
             }
             continue;
         }
@@ -186,9 +186,9 @@ void tl_analyze(tl_invocation *inv)
             inv->has_lineinfo = 1;
         else if (nv && (strcmp(s, "-g") == 0 || strcmp(s, "--debug") == 0))
             last_dbg = 1;
-        else if (!nv && tl_is_debug_on(s))
+        else if (!nv && tlcc_is_debug_on(s))
             last_dbg = 1;
-        else if (!nv && tl_is_debug_off(s))
+        else if (!nv && tlcc_is_debug_off(s))
             last_dbg = 0;
         else if (strcmp(s, "-E") == 0 || strcmp(s, "--preprocess") == 0)
             no_force(inv, "-E (preprocess only)");
@@ -213,53 +213,53 @@ void tl_analyze(tl_invocation *inv)
         nvcc_host(inv, ccbin);
 }
 
-static int host_is_clang(const tl_invocation *inv)
+static int host_is_clang(const tlcc_invocation *inv)
 {
-    const char *h = inv->family == TL_FAM_NVCC ? inv->host_compiler : inv->compiler_path;
-    if (inv->family == TL_FAM_CLANG)
+    const char *h = inv->family == TLCC_FAM_NVCC ? inv->host_compiler : inv->compiler_path;
+    if (inv->family == TLCC_FAM_CLANG)
         return 1;
-    return h && strstr(tl_basename(h), "clang") != NULL;
+    return h && strstr(tlcc_basename(h), "clang") != NULL;
 }
 
-int tl_force(tl_invocation *inv, const tl_config *cfg, tl_error *err)
+int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err)
 {
     static const char *const levels[] = { "keep", "g", "g1", "g2", "g3", NULL };
     int device = tl_config_bool_checked(cfg, "wrapper", "device_lineinfo", 1, err);
     const char *level = device < 0 ? NULL : tl_config_enum(cfg, "wrapper", "host_debug", "g1", levels, err);
     if (!level)
         return -1; /* err names where the value was set and what is valid */
-    if (inv->family == TL_FAM_OTHER)
+    if (inv->family == TLCC_FAM_OTHER)
         return 0;
     if (inv->no_force) {
-        tl_strv_pushf(&inv->notes, "nothing forced: %s", inv->no_force_reason);
+        tlcc_strv_pushf(&inv->notes, "nothing forced: %s", inv->no_force_reason);
         return 0;
     }
-    if (inv->family == TL_FAM_NVCC && device) {
+    if (inv->family == TLCC_FAM_NVCC && device) {
         if (inv->has_G)
-            tl_strv_push(&inv->notes, "-G present: device code gets full debug info, which overrides -lineinfo; "
+            tlcc_strv_push(&inv->notes, "-G present: device code gets full debug info, which overrides -lineinfo; "
                                       "-lineinfo not added");
         else if (inv->has_lineinfo)
-            tl_strv_push(&inv->notes, "-lineinfo already present");
+            tlcc_strv_push(&inv->notes, "-lineinfo already present");
         else {
-            tl_strv_push(&inv->args, "-lineinfo");
-            tl_strv_push(&inv->forced, "-lineinfo");
+            tlcc_strv_push(&inv->args, "-lineinfo");
+            tlcc_strv_push(&inv->forced, "-lineinfo");
         }
     }
     if (strcmp(level, "keep") == 0)
         return 0;
     if (inv->host_debug) {
-        tl_strv_push(&inv->notes, "host debug info already requested: host flags left alone");
+        tlcc_strv_push(&inv->notes, "host debug info already requested: host flags left alone");
         return 0;
     }
     /* clang's -g1 is its line-tables-only level; say so explicitly so the intent survives edits. */
     const char *lv = host_is_clang(inv) && strcmp(level, "g1") == 0 ? "gline-tables-only" : level;
     /* The '=' form for nvcc: ccache treats a separate "-Xcompiler -g1" pair as uncacheable (ccache #1325).
-     * Joined by tl_concatn, not formatted: a cache hit runs no printf code at all (its ~50 instruction-cache
+     * Joined by tlcc_concatn, not formatted: a cache hit runs no printf code at all (its ~50 instruction-cache
      * lines were a tenth of what a warm hit touches). */
-    char *flag = tl_concatn(TL_S(inv->family == TL_FAM_NVCC ? "-Xcompiler=-" : "-"), TL_S(lv), NULL);
+    char *flag = tlcc_concatn(TLCC_S(inv->family == TLCC_FAM_NVCC ? "-Xcompiler=-" : "-"), TLCC_S(lv), NULL);
     if (!flag)
         return tl_fail(err, "out of memory");
-    tl_strv_push(&inv->args, flag);
-    tl_strv_push_owned(&inv->forced, flag);
+    tlcc_strv_push(&inv->args, flag);
+    tlcc_strv_push_owned(&inv->forced, flag);
     return 0;
 }

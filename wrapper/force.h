@@ -1,16 +1,16 @@
 /* Reading the effective argv (what kind of invocation, -G, -c, -o, source, nvcc's host compiler) and
  * adding the forced line-info flags where they cannot change the meaning of the call. */
-#ifndef TL_WRAPPER_FORCE_H
-#define TL_WRAPPER_FORCE_H
+#ifndef TLCC_WRAPPER_FORCE_H
+#define TLCC_WRAPPER_FORCE_H
 #include "invocation.h"
 
 /* Fills has_G, has_lineinfo, host_debug, compile_only, no_force(+reason), output, source and, for
  * nvcc, host_compiler/host_from. */
-void tl_analyze(tl_invocation *inv);
+void tlcc_analyze(tlcc_invocation *inv);
 /* Appends the forced flags per [wrapper] device_lineinfo / host_debug; -1 with err on a bad value. */
-int tl_force(tl_invocation *inv, const tl_config *cfg, tl_error *err);
+int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err);
 /* 1 when a -g option turns host debug info on (-g, -g1..3, -ggdb, -gdwarf-N, -gline-tables-only...). */
-int tl_is_debug_on(const char *opt);
-int tl_is_debug_off(const char *opt);
+int tlcc_is_debug_on(const char *opt);
+int tlcc_is_debug_off(const char *opt);
 
 #endif

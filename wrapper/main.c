@@ -57,9 +57,9 @@ static char *memo_dir(const tl_config *cfg, int memo_on)
     if (d && *d)
         dir = strdup(d);
     else if (xdg && *xdg)
-        dir = tl_concatn(TL_S(xdg), TL_S("/trueline"), NULL);
+        dir = tlcc_concatn(TLCC_S(xdg), TLCC_S("/trueline"), NULL);
     else if (home && *home)
-        dir = tl_concatn(TL_S(home), TL_S("/.cache/trueline"), NULL);
+        dir = tlcc_concatn(TLCC_S(home), TLCC_S("/.cache/trueline"), NULL);
     return dir;
 }
 
@@ -96,12 +96,12 @@ static int check_config(const tl_config *cfg, int *explain, int *memo_on, tl_err
     *explain |= env_explain || cfg_explain;
     if (tl_config_check_keys(cfg, wrapper_sections, err) != 0)
         return -1;
-    return tl_prov_set_config(cfg, err);
+    return tlcc_prov_set_config(cfg, err);
 }
 
 /* The wrapper could not do its job: by [wrapper] on_error, fail the compile (default) or run the
  * compiler exactly as the user wrote it, with a warning. */
-static int wrapper_failed(const tl_invocation *inv, const tl_config *cfg, const char *msg)
+static int wrapper_failed(const tlcc_invocation *inv, const tl_config *cfg, const char *msg)
 {
     const char *policy = tl_config_get_or(cfg, "wrapper", "on_error", "fail");
     if (strcmp(policy, "passthrough") != 0 || !inv->compiler_path) {
@@ -114,13 +114,13 @@ static int wrapper_failed(const tl_invocation *inv, const tl_config *cfg, const 
         return TL_EXIT_BAD_INPUT;
     }
     fprintf(stderr, "trueline-cc: warning: %s; running the compiler unwrapped\n", msg);
-    tl_strv argv = { 0 };
+    tlcc_strv argv = { 0 };
     if (inv->cache_path)
-        tl_strv_push(&argv, inv->cache_path);
-    tl_strv_push(&argv, inv->compiler_path);
-    tl_strv_append(&argv, &inv->user_args);
-    int rc = tl_run_unwrapped(argv.v);
-    tl_strv_free(&argv);
+        tlcc_strv_push(&argv, inv->cache_path);
+    tlcc_strv_push(&argv, inv->compiler_path);
+    tlcc_strv_append(&argv, &inv->user_args);
+    int rc = tlcc_run_unwrapped(argv.v);
+    tlcc_strv_free(&argv);
     return rc;
 }
 
@@ -145,32 +145,32 @@ static int take_option(int *argc, char **argv, const char *opt)
  * ("ccache -s", "sccache --show-stats") through a link named after it. */
 static int run_nested(int argc, char **argv)
 {
-    char *real = tl_find_program(tl_basename(argv[0]), getenv("PATH"));
+    char *real = tlcc_find_program(tlcc_basename(argv[0]), getenv("PATH"));
     if (!real) {
         fprintf(stderr, "trueline-cc: %s: no real compiler of that name on PATH (other than trueline-cc)\n",
-                tl_basename(argv[0]));
+                tlcc_basename(argv[0]));
         return 127;
     }
     argv[0] = real;
     (void)argc;
-    return tl_run_unwrapped(argv);
+    return tlcc_run_unwrapped(argv);
 }
 
-static int pipeline(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, double *fp_ms, tl_error *err)
+static int pipeline(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo, double *fp_ms, tl_error *err)
 {
     double t0 = now_ms(inv->explain);
     /* the version goes into provenance records and explain's report, nowhere else */
-    tl_detect_family(inv, memo, inv->explain || tl_prov_stamps());
-    if (tl_effective_argv(inv, err) != 0)
+    tlcc_detect_family(inv, memo, inv->explain || tlcc_prov_stamps());
+    if (tlcc_effective_argv(inv, err) != 0)
         return -1;
-    tl_analyze(inv);
-    if (tl_force(inv, cfg, err) != 0)
+    tlcc_analyze(inv);
+    if (tlcc_force(inv, cfg, err) != 0)
         return -1;
     double t1 = now_ms(inv->explain);
-    if (tl_fingerprint(inv, cfg, memo, err) != 0)
+    if (tlcc_fingerprint(inv, cfg, memo, err) != 0)
         return -1;
     *fp_ms = now_ms(inv->explain) - t1 + (t1 - t0); /* family probe + fingerprint (PATH lookups: inv->resolve_ms) */
-    tl_argv_hash(inv);
+    tlcc_argv_hash(inv);
     return 0;
 }
 
@@ -222,85 +222,85 @@ static int check_own_options(int argc, char **argv)
 }
 
 /* The pipeline, then the compile: returns only when there is no compile to run or exec failed. */
-static int wrap(tl_invocation *inv, const tl_config *cfg, tl_memo *memo, int print_fp)
+static int wrap(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo, int print_fp)
 {
     tl_error err = { { 0 } }, merr;
     double fp_ms = 0;
     if (pipeline(inv, cfg, memo, &fp_ms, &err) != 0)
         return wrapper_failed(inv, cfg, err.msg);
-    if (tl_prov_may_verify_in_cache(inv))
-        tl_incache_probe(inv, memo); /* before the save: the answer is memoized */
-    if (tl_prov_wanted(inv))
-        tl_self_path(); /* the stage and the hook need it: memoized, so asked before the save */
-    if (tl_memo_save(memo, &merr) != 0) {
+    if (tlcc_prov_may_verify_in_cache(inv))
+        tlcc_incache_probe(inv, memo); /* before the save: the answer is memoized */
+    if (tlcc_prov_wanted(inv))
+        tlcc_self_path(); /* the stage and the hook need it: memoized, so asked before the save */
+    if (tlcc_memo_save(memo, &merr) != 0) {
         inv->memo_problem = strdup(merr.msg); /* slower next time, never a failed compile */
         /* every compile of the build now fingerprints cold (1 ms becomes 15-50 ms): say so, once an hour */
-        if (!inv->explain && tl_warn_once(merr.msg, 3600))
+        if (!inv->explain && tlcc_warn_once(merr.msg, 3600))
             fprintf(stderr, "trueline-cc: warning: %s; every compile hashes the toolchain again until the memo "
                             "cache can be written ([fingerprint] memo_dir chooses another place; said once an hour)\n",
                     merr.msg);
     }
     if (inv->explain)
-        tl_explain(inv, fp_ms, stderr);
+        tlcc_explain(inv, fp_ms, stderr);
     if (print_fp) {
         printf("%s\n", inv->fp_hex);
         return 0;
     }
-    return tl_run_exec(inv);
+    return tlcc_run_exec(inv);
 }
 
 int main(int argc, char **argv)
 {
-    if (tl_stage_is_stage(argv[0])) /* ccache/sccache running the stamping stage (wrapper/stage.c) */
-        return tl_stage_main(argc, argv);
-    if (argc >= 2 && strcmp(argv[1], TL_HOOK_FIXUP_OPTION) == 0) /* the in-cache hook found a wrong object */
-        return tl_prov_fixup(argc - 2, argv + 2);
+    if (tlcc_stage_is_stage(argv[0])) /* ccache/sccache running the stamping stage (wrapper/stage.c) */
+        return tlcc_stage_main(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], TLCC_HOOK_FIXUP_OPTION) == 0) /* the in-cache hook found a wrong object */
+        return tlcc_prov_fixup(argc - 2, argv + 2);
     if (argc == 2 && strcmp(argv[1], "--trueline-stats") == 0)
-        return tl_stats_print();
+        return tlcc_stats_print();
     if (argc == 2 && strcmp(argv[1], "--trueline-zero-stats") == 0)
-        return tl_stats_zero(), 0;
+        return tlcc_stats_zero(), 0;
     if (check_own_options(argc, argv) != 0)
         return TL_EXIT_BAD_INPUT;
-    const char *self = tl_basename(argv[0]);
-    int as_cache = tl_is_cache_name(self);
+    const char *self = tlcc_basename(argv[0]);
+    int as_cache = tlcc_is_cache_name(self);
     /* alone, and not under a compiler's or a cache's name (there "gcc --version" is the compiler's) */
     if (argc == 2 && (strcmp(argv[1], "--trueline-version") == 0 ||
-                      (strcmp(argv[1], "--version") == 0 && !tl_is_masquerade_name(self) && !as_cache)))
+                      (strcmp(argv[1], "--version") == 0 && !tlcc_is_masquerade_name(self) && !as_cache)))
         return print_version();
     int explain = take_option(&argc, argv, "--trueline-explain");
     int print_fp = take_option(&argc, argv, "--trueline-print-fingerprint");
     if (as_cache && (argc < 2 || argv[1][0] == '-'))
         return run_nested(argc, argv);
-    if (!tl_is_masquerade_name(self) && !as_cache && (argc < 2 || strcmp(argv[1], "--help") == 0)) {
+    if (!tlcc_is_masquerade_name(self) && !as_cache && (argc < 2 || strcmp(argv[1], "--help") == 0)) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? TL_EXIT_BAD_INPUT : 0;
     }
     /* before anything runs a child: every mode counts, the nested one included */
     tl_error depth_err = { { 0 } };
-    if (tl_depth_enter(tl_self_id(), argc >= 2 && !tl_is_masquerade_name(self) ? argv[1] : self, &depth_err) != 0) {
+    if (tlcc_depth_enter(tlcc_self_id(), argc >= 2 && !tlcc_is_masquerade_name(self) ? argv[1] : self, &depth_err) != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", depth_err.msg);
         return TL_EXIT_BAD_INPUT;
     }
-    if ((tl_is_masquerade_name(self) || as_cache) && tl_self_is_active())
+    if ((tlcc_is_masquerade_name(self) || as_cache) && tlcc_self_is_active())
         return run_nested(argc, argv);
 
     /* From here on every child (probes included) knows it runs under trueline-cc. */
-    setenv(TL_ACTIVE_ENV, tl_active_env_value(), 1);
+    setenv(TLCC_ACTIVE_ENV, tlcc_active_env_value(), 1);
     tl_config cfg = { 0 };
     tl_error cfg_err = { { 0 } }, err = { { 0 } };
     int memo_on = 1;
     int cfg_bad = tl_config_load(&cfg, &cfg_err) != 0 || check_config(&cfg, &explain, &memo_on, &cfg_err) != 0;
 
-    tl_invocation inv = { 0 };
+    tlcc_invocation inv = { 0 };
     inv.explain = explain;
     /* Open before classify: where ccache and the compiler are on PATH is memoized too (compiler.c). */
     inv.memo_dir = cfg_bad ? NULL : memo_dir(&cfg, memo_on);
-    tl_memo *memo = tl_memo_open(inv.memo_dir);
-    inv.memo_read = tl_memo_read_mode(memo);
-    tl_find_program_memo(memo);
+    tlcc_memo *memo = tlcc_memo_open(inv.memo_dir);
+    inv.memo_read = tlcc_memo_read_mode(memo);
+    tlcc_find_program_memo(memo);
     int rc;
     double t0 = now_ms(explain);
-    int crc = tl_classify(&inv, argc, argv, &cfg, &err);
+    int crc = tlcc_classify(&inv, argc, argv, &cfg, &err);
     inv.resolve_ms = now_ms(explain) - t0;
     if (crc != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
@@ -310,9 +310,9 @@ int main(int argc, char **argv)
     } else {
         rc = wrap(&inv, &cfg, memo, print_fp);
     }
-    tl_find_program_memo(NULL);
-    tl_memo_close(memo);
-    tl_invocation_free(&inv);
+    tlcc_find_program_memo(NULL);
+    tlcc_memo_close(memo);
+    tlcc_invocation_free(&inv);
     tl_config_free(&cfg);
     return rc;
 }

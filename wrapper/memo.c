@@ -40,20 +40,20 @@ struct mapping {
     size_t len;
 };
 
-struct tl_memo {
+struct tlcc_memo {
     char *dir;
     struct entry *e; /* what this process added, and what it looked up through the index */
     int n, cap, dirty;
     struct mapping *maps; /* loaded files the entries point into */
     int nmaps;
-    tl_memo_index ix; /* the loaded file's index (memo_file.h); ix.table NULL: its records are all in e */
+    tlcc_memo_index ix; /* the loaded file's index (memo_file.h); ix.table NULL: its records are all in e */
     const char *map;
     size_t maplen;
-    int fd; /* the indexed file's, open until tl_memo_close: on a hit the exec closes it (O_CLOEXEC), a
+    int fd; /* the indexed file's, open until tlcc_memo_close: on a hit the exec closes it (O_CLOEXEC), a
                system call less on every compile; -1 when none */
 };
 
-static int grow(tl_memo *m)
+static int grow(tlcc_memo *m)
 {
     if (m->n < m->cap)
         return 0;
@@ -66,7 +66,7 @@ static int grow(tl_memo *m)
     return 0;
 }
 
-static void add(tl_memo *m, const char *key, const char *val, int fresh)
+static void add(tlcc_memo *m, const char *key, const char *val, int fresh)
 {
     if (grow(m) != 0)
         return;
@@ -79,7 +79,7 @@ static void add(tl_memo *m, const char *key, const char *val, int fresh)
     m->e[m->n++] = (struct entry){ k, v, (unsigned)strlen(k), (unsigned)strlen(v), (unsigned char)fresh, 1, 1 };
 }
 
-static void free_entries(tl_memo *m)
+static void free_entries(tlcc_memo *m)
 {
     for (int i = 0; i < m->n; i++) {
         if (m->e[i].key_owned)
@@ -94,11 +94,11 @@ static void free_entries(tl_memo *m)
 }
 
 /* Every record, in file order (the index record left out); a malformed one ends the reading (memo_file.h). */
-static void parse(tl_memo *m, const char *p, const char *end)
+static void parse(tlcc_memo *m, const char *p, const char *end)
 {
-    tl_memo_rec r;
-    for (; p < end && tl_memo_rec_at(p, end, &r) == 0; p = r.next) {
-        if (tl_memo_rec_is_index(&r))
+    tlcc_memo_rec r;
+    for (; p < end && tlcc_memo_rec_at(p, end, &r) == 0; p = r.next) {
+        if (tlcc_memo_rec_is_index(&r))
             continue;
         if (grow(m) != 0)
             break;
@@ -107,7 +107,7 @@ static void parse(tl_memo *m, const char *p, const char *end)
 }
 
 /* Maps the file; with an index (and !all) its records are found through it on demand, else all are read. */
-static void load(tl_memo *m, const char *path, int all)
+static void load(tlcc_memo *m, const char *path, int all)
 {
     int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC); /* openat: musl's open() adds an fcntl for O_CLOEXEC */
     if (fd < 0)
@@ -121,11 +121,11 @@ static void load(tl_memo *m, const char *path, int all)
         /* trueline-cc replaces the file only by rename, never in place, so the mapping cannot shrink under us
          * (only a person truncating the file by hand while a compile reads it could cause SIGBUS). */
         void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p != MAP_FAILED && len >= sizeof TL_MEMO_HEADER - 1 &&
-            memcmp(p, TL_MEMO_HEADER, sizeof TL_MEMO_HEADER - 1) == 0) {
+        if (p != MAP_FAILED && len >= sizeof TLCC_MEMO_HEADER - 1 &&
+            memcmp(p, TLCC_MEMO_HEADER, sizeof TLCC_MEMO_HEADER - 1) == 0) {
             m->maps[m->nmaps++] = (struct mapping){ p, len };
-            const char *from = (const char *)p + sizeof TL_MEMO_HEADER - 1, *end = (const char *)p + len;
-            if (!all && tl_memo_index_open(p, len, &m->ix) == 0) {
+            const char *from = (const char *)p + sizeof TLCC_MEMO_HEADER - 1, *end = (const char *)p + len;
+            if (!all && tlcc_memo_index_open(p, len, &m->ix) == 0) {
                 m->map = p, m->maplen = len;
                 if (m->fd >= 0)
                     close(m->fd);
@@ -148,15 +148,15 @@ static void load(tl_memo *m, const char *path, int all)
     close(fd);
 }
 
-tl_memo *tl_memo_open(const char *dir)
+tlcc_memo *tlcc_memo_open(const char *dir)
 {
-    tl_memo *m = calloc(1, sizeof *m);
+    tlcc_memo *m = calloc(1, sizeof *m);
     if (m)
         m->fd = -1;
     if (!m || !dir)
         return m;
     m->dir = strdup(dir);
-    char *path = tl_concatn(TL_S(dir), TL_S("/" MEMO_FILE), NULL);
+    char *path = tlcc_concatn(TLCC_S(dir), TLCC_S("/" MEMO_FILE), NULL);
     if (path)
         load(m, path, 0);
     free(path);
@@ -165,20 +165,20 @@ tl_memo *tl_memo_open(const char *dir)
 
 /* The entry of key: one added or looked up already (the latest), else the file's record through its index,
  * kept as an entry from then on. The pointer is valid until the next find or add. */
-static struct entry *find(tl_memo *m, const char *key, size_t n)
+static struct entry *find(tlcc_memo *m, const char *key, size_t n)
 {
     for (int i = m->n - 1; i >= 0; i--)
-        if (m->e[i].klen == n && tl_bytes_equal(m->e[i].key, key, n))
+        if (m->e[i].klen == n && tlcc_bytes_equal(m->e[i].key, key, n))
             return &m->e[i];
-    tl_memo_rec r;
-    if (tl_memo_index_find(&m->ix, m->map, m->maplen, key, n, &r) != 0 || grow(m) != 0)
+    tlcc_memo_rec r;
+    if (tlcc_memo_index_find(&m->ix, m->map, m->maplen, key, n, &r) != 0 || grow(m) != 0)
         return NULL;
     m->e[m->n] = (struct entry){ r.key, r.val, (unsigned)r.klen, (unsigned)r.vlen, 0, 0, 0 };
     return &m->e[m->n++];
 }
 
 /* The value as a C string (copied out of the mapping on first use); NULL when absent or out of memory. */
-static const char *lookup(tl_memo *m, const char *key)
+static const char *lookup(tlcc_memo *m, const char *key)
 {
     struct entry *e = find(m, key, strlen(key));
     if (e && !e->val_owned) {
@@ -247,25 +247,25 @@ static void sweep_stale_temps(const char *dir)
 }
 
 /* Merge with what other processes wrote since we loaded, then replace the file atomically. */
-static int save_dirty(tl_memo *m, tl_error *err);
+static int save_dirty(tlcc_memo *m, tl_error *err);
 
 /* Most warm runs have nothing to save: the 8 KiB frame below is entered only when there is (touching its
  * bottom is a page fault on every run otherwise). */
-int tl_memo_save(tl_memo *m, tl_error *err)
+int tlcc_memo_save(tlcc_memo *m, tl_error *err)
 {
     return m && m->dir && m->dirty ? save_dirty(m, err) : 0;
 }
 
-__attribute__((noinline)) static int save_dirty(tl_memo *m, tl_error *err)
+__attribute__((noinline)) static int save_dirty(tlcc_memo *m, tl_error *err)
 {
-    tl_memo now = { .fd = -1 };
+    tlcc_memo now = { .fd = -1 };
     char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/" MEMO_FILE, m->dir);
     load(&now, path, 1);
     for (int i = 0; i < m->n; i++) {
         if (!m->e[i].fresh)
             continue;
-        /* A fresh value replaces the file's: a validated answer (tl_memo_put) is re-computed under the same
+        /* A fresh value replaces the file's: a validated answer (tlcc_memo_put) is re-computed under the same
          * key when what it depended on changed; file hashes and probes never change value under a key. */
         const struct entry *fresh = &m->e[i];
         struct entry *old = find(&now, fresh->key, fresh->klen);
@@ -296,13 +296,13 @@ __attribute__((noinline)) static int save_dirty(tl_memo *m, tl_error *err)
         tl_fail(err, "%s: cannot write memo cache: %s", tmp, strerror(errno));
         goto out;
     }
-    tl_memo_rec *recs = malloc((size_t)(now.n - from + 1) * sizeof *recs);
+    tlcc_memo_rec *recs = malloc((size_t)(now.n - from + 1) * sizeof *recs);
     size_t len = 0;
     char *file = NULL;
     for (int i = from; recs && i < now.n; i++)
-        recs[i - from] = (tl_memo_rec){ now.e[i].key, now.e[i].val, now.e[i].klen, now.e[i].vlen, NULL };
+        recs[i - from] = (tlcc_memo_rec){ now.e[i].key, now.e[i].val, now.e[i].klen, now.e[i].vlen, NULL };
     if (recs)
-        file = tl_memo_file_build(recs, now.n - from, &len);
+        file = tlcc_memo_file_build(recs, now.n - from, &len);
     int bad = !file || write_all(fd, file, len) != 0;
     free(file);
     free(recs);
@@ -320,16 +320,16 @@ out:
     return rc;
 }
 
-int tl_memo_read_mode(const tl_memo *m)
+int tlcc_memo_read_mode(const tlcc_memo *m)
 {
     return !m || !m->nmaps ? 0 : m->ix.table ? 1 : 2;
 }
 
-void tl_memo_close(tl_memo *m)
+void tlcc_memo_close(tlcc_memo *m)
 {
     if (!m)
         return;
-    tl_stat_cache_drop(); /* it may point into the mappings */
+    tlcc_stat_cache_drop(); /* it may point into the mappings */
     free_entries(m);
     if (m->fd >= 0)
         close(m->fd);
@@ -347,13 +347,13 @@ static void stat_key(char *out, size_t n, const char *kind, const char *path, co
         o[kl] = ':';
         memcpy(o += kl + 1, path, pl);
         o[pl] = ':';
-        o = tl_put_hex(o + pl + 1, (unsigned long long)st->st_dev, ':');
-        o = tl_put_hex(o, (unsigned long long)st->st_ino, ':');
-        o = tl_put_hex(o, (unsigned long long)st->st_size, ':');
-        o = tl_put_dec(o, (unsigned long long)st->st_mtim.tv_sec, 1, '.');
-        o = tl_put_dec(o, (unsigned long long)st->st_mtim.tv_nsec, 9, ':');
-        o = tl_put_dec(o, (unsigned long long)st->st_ctim.tv_sec, 1, '.');
-        tl_put_dec(o, (unsigned long long)st->st_ctim.tv_nsec, 9, 0);
+        o = tlcc_put_hex(o + pl + 1, (unsigned long long)st->st_dev, ':');
+        o = tlcc_put_hex(o, (unsigned long long)st->st_ino, ':');
+        o = tlcc_put_hex(o, (unsigned long long)st->st_size, ':');
+        o = tlcc_put_dec(o, (unsigned long long)st->st_mtim.tv_sec, 1, '.');
+        o = tlcc_put_dec(o, (unsigned long long)st->st_mtim.tv_nsec, 9, ':');
+        o = tlcc_put_dec(o, (unsigned long long)st->st_ctim.tv_sec, 1, '.');
+        tlcc_put_dec(o, (unsigned long long)st->st_ctim.tv_nsec, 9, 0);
         return;
     }
     snprintf(out, n, "%s:%s:%llx:%llx:%llx:%lld.%09ld:%lld.%09ld", kind, path, (unsigned long long)st->st_dev,
@@ -368,7 +368,7 @@ static int same_stat(const struct stat *a, const struct stat *b)
            a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-int tl_memo_file_lookup(tl_memo *m, const char *path, struct stat *st, tl_hash128 *out, tl_error *err)
+int tlcc_memo_file_lookup(tlcc_memo *m, const char *path, struct stat *st, tl_hash128 *out, tl_error *err)
 {
     char key[4400];
     if (stat(path, st) != 0)
@@ -378,7 +378,7 @@ int tl_memo_file_lookup(tl_memo *m, const char *path, struct stat *st, tl_hash12
     return v && tl_hash_from_hex(v, out) == 0 ? 1 : 0;
 }
 
-void tl_memo_file_store(tl_memo *m, const char *path, const struct stat *before, tl_hash128 h)
+void tlcc_memo_file_store(tlcc_memo *m, const char *path, const struct stat *before, tl_hash128 h)
 {
     struct stat after;
     char key[4400], hex[TL_HASH_HEX_LEN + 1];
@@ -392,26 +392,26 @@ void tl_memo_file_store(tl_memo *m, const char *path, const struct stat *before,
     m->dirty = 1;
 }
 
-int tl_memo_file_hash(tl_memo *m, const char *path, tl_hash128 *out, int *hit, tl_error *err)
+int tlcc_memo_file_hash(tlcc_memo *m, const char *path, tl_hash128 *out, int *hit, tl_error *err)
 {
     struct stat st;
-    int r = tl_memo_file_lookup(m, path, &st, out, err);
+    int r = tlcc_memo_file_lookup(m, path, &st, out, err);
     *hit = r == 1;
     if (r != 0)
         return r < 0 ? -1 : 0;
     if (tl_hash_file(path, out, err) != 0)
         return -1;
-    tl_memo_file_store(m, path, &st, *out);
+    tlcc_memo_file_store(m, path, &st, *out);
     return 0;
 }
 
-const char *tl_memo_get(tl_memo *m, const char *key)
+const char *tlcc_memo_get(tlcc_memo *m, const char *key)
 {
     return m ? lookup(m, key) : NULL;
 }
 
 /* Read in place (memo.h): the answer points into the mapping, so a warm hit copies none of its values. */
-int tl_memo_get_held(tl_memo *m, const char *key, const char **answer, size_t *len)
+int tlcc_memo_get_held(tlcc_memo *m, const char *key, const char **answer, size_t *len)
 {
     const struct entry *e = m && key ? find(m, key, strlen(key)) : NULL;
     const char *sep = e ? memchr(e->val, '\x1d', e->vlen) : NULL;
@@ -419,34 +419,34 @@ int tl_memo_get_held(tl_memo *m, const char *key, const char **answer, size_t *l
         return 0;
     const char *deps = sep + 1;
     size_t dlen = e->vlen - (size_t)(deps - e->val);
-    int held = tl_deps_hold(deps, dlen, !e->val_owned); /* else it lies in a mapping, kept until close */
+    int held = tlcc_deps_hold(deps, dlen, !e->val_owned); /* else it lies in a mapping, kept until close */
     if (!held)
         return 0;
-    tl_deps_note_serialized(deps, dlen);
+    tlcc_deps_note_serialized(deps, dlen);
     *answer = e->val;
     *len = (size_t)(sep - e->val);
     return held;
 }
 
-void tl_memo_put_held(tl_memo *m, const char *key, const char *answer, const tl_deps *d)
+void tlcc_memo_put_held(tlcc_memo *m, const char *key, const char *answer, const tlcc_deps *d)
 {
-    char *ser = m && key ? tl_deps_serialize(d) : NULL;
-    char *val = ser ? tl_concatn(TL_S(answer ? answer : ""), TL_S("\x1d"), TL_S(ser), NULL) : NULL;
+    char *ser = m && key ? tlcc_deps_serialize(d) : NULL;
+    char *val = ser ? tlcc_concatn(TLCC_S(answer ? answer : ""), TLCC_S("\x1d"), TLCC_S(ser), NULL) : NULL;
     if (val)
-        tl_memo_put(m, key, val);
+        tlcc_memo_put(m, key, val);
     free(val);
     free(ser);
 }
 
 #ifdef TL_FUZZING
-void tl_memo_fuzz_each(const tl_memo *m, void (*fn)(const char *key, size_t klen, const char *val, size_t vlen, void *ctx),
+void tlcc_memo_fuzz_each(const tlcc_memo *m, void (*fn)(const char *key, size_t klen, const char *val, size_t vlen, void *ctx),
                        void *ctx)
 {
     if (m && m->ix.table) { /* read through the index: every record of the file, as a full reading has them */
-        tl_memo_rec r;
+        tlcc_memo_rec r;
         const char *end = m->map + m->maplen;
-        for (const char *p = m->map + sizeof TL_MEMO_HEADER - 1; p < end && tl_memo_rec_at(p, end, &r) == 0; p = r.next)
-            if (!tl_memo_rec_is_index(&r))
+        for (const char *p = m->map + sizeof TLCC_MEMO_HEADER - 1; p < end && tlcc_memo_rec_at(p, end, &r) == 0; p = r.next)
+            if (!tlcc_memo_rec_is_index(&r))
                 fn(r.key, r.klen, r.val, r.vlen, ctx);
         return;
     }
@@ -457,9 +457,9 @@ void tl_memo_fuzz_each(const tl_memo *m, void (*fn)(const char *key, size_t klen
 
 #endif
 
-void tl_memo_put(tl_memo *m, const char *key, const char *val)
+void tlcc_memo_put(tlcc_memo *m, const char *key, const char *val)
 {
-    if (!m || !m->dir || strpbrk(key, "\t\n") || strpbrk(val, "\t\n") || strcmp(key, TL_MEMO_INDEX_KEY) == 0)
+    if (!m || !m->dir || strpbrk(key, "\t\n") || strpbrk(val, "\t\n") || strcmp(key, TLCC_MEMO_INDEX_KEY) == 0)
         return;
     const char *old = lookup(m, key);
     if (old && strcmp(old, val) == 0)
@@ -559,7 +559,7 @@ static char *run_capture(char *const argv[])
 
 /* A probe the memo did not answer: run it and record its output (a separate frame: the escape buffer
  * would put a warm run's stack four pages deeper, a fault each). */
-static __attribute__((noinline)) const char *probe_miss(tl_memo *m, const char *key, char *const argv[])
+static __attribute__((noinline)) const char *probe_miss(tlcc_memo *m, const char *key, char *const argv[])
 {
     char *out = run_capture(argv);
     if (!out)
@@ -575,10 +575,10 @@ static __attribute__((noinline)) const char *probe_miss(tl_memo *m, const char *
     return m->e[m->n - 1].val;
 }
 
-const char *tl_memo_probe(tl_memo *m, char *const argv[])
+const char *tlcc_memo_probe(tlcc_memo *m, char *const argv[])
 {
     struct stat st;
-    if (!m || tl_stat_cached(argv[0], &st) != 0)
+    if (!m || tlcc_stat_cached(argv[0], &st) != 0)
         return NULL;
     /* sized to fit: a truncated key could answer for other arguments */
     size_t cap = 2 * strlen(argv[0]) + 160;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INDEX_KEY_LEN (sizeof TL_MEMO_INDEX_KEY - 1)
+#define INDEX_KEY_LEN (sizeof TLCC_MEMO_INDEX_KEY - 1)
 #define HEX8 8 /* digits of each number in the index */
 
 /* A record length: up to 8 lowercase hex digits ending at stop. The position after stop, or NULL. */
@@ -26,7 +26,7 @@ static const char *get_len(const char *p, const char *end, char stop, size_t *ou
     return p + 1;
 }
 
-int tl_memo_rec_at(const char *p, const char *end, tl_memo_rec *r)
+int tlcc_memo_rec_at(const char *p, const char *end, tlcc_memo_rec *r)
 {
     size_t kl, vl;
     const char *key = get_len(p, end, ':', &kl);
@@ -38,13 +38,13 @@ int tl_memo_rec_at(const char *p, const char *end, tl_memo_rec *r)
      * value read through it would be cut short, dependencies and all. */
     if (memchr(key, 0, kl + 1 + vl))
         return -1;
-    *r = (tl_memo_rec){ key, key + kl + 1, kl, vl, key + kl + 1 + vl + 1 };
+    *r = (tlcc_memo_rec){ key, key + kl + 1, kl, vl, key + kl + 1 + vl + 1 };
     return 0;
 }
 
-int tl_memo_rec_is_index(const tl_memo_rec *r)
+int tlcc_memo_rec_is_index(const tlcc_memo_rec *r)
 {
-    return r->klen == INDEX_KEY_LEN && memcmp(r->key, TL_MEMO_INDEX_KEY, INDEX_KEY_LEN) == 0;
+    return r->klen == INDEX_KEY_LEN && memcmp(r->key, TLCC_MEMO_INDEX_KEY, INDEX_KEY_LEN) == 0;
 }
 
 /* FNV-1a, 64 bits: part of the file format (a writer and a later reader must agree), so fixed here rather
@@ -71,12 +71,12 @@ static long hex8(const char *s)
     return (long)v;
 }
 
-int tl_memo_index_open(const char *map, size_t len, tl_memo_index *ix)
+int tlcc_memo_index_open(const char *map, size_t len, tlcc_memo_index *ix)
 {
-    size_t h = sizeof TL_MEMO_HEADER - 1;
-    tl_memo_rec r;
+    size_t h = sizeof TLCC_MEMO_HEADER - 1;
+    tlcc_memo_rec r;
     ix->table = NULL;
-    if (len <= h || tl_memo_rec_at(map + h, map + len, &r) != 0 || !tl_memo_rec_is_index(&r) ||
+    if (len <= h || tlcc_memo_rec_at(map + h, map + len, &r) != 0 || !tlcc_memo_rec_is_index(&r) ||
         r.vlen < 2 * HEX8 || (r.vlen - 2 * HEX8) % HEX8 != 0)
         return -1;
     long flen = hex8(r.val), nb = hex8(r.val + HEX8);
@@ -87,8 +87,8 @@ int tl_memo_index_open(const char *map, size_t len, tl_memo_index *ix)
     return 0;
 }
 
-int tl_memo_index_find(const tl_memo_index *ix, const char *map, size_t len, const char *key, size_t klen,
-                       tl_memo_rec *r)
+int tlcc_memo_index_find(const tlcc_memo_index *ix, const char *map, size_t len, const char *key, size_t klen,
+                       tlcc_memo_rec *r)
 {
     if (!ix->table)
         return -1;
@@ -96,7 +96,7 @@ int tl_memo_index_find(const tl_memo_index *ix, const char *map, size_t len, con
     for (size_t i = 0; i < ix->buckets; i++, b = (b + 1) & mask) {
         long off = hex8(ix->table + b * HEX8);
         /* every record follows the header's or the previous record's newline: an offset elsewhere is damage */
-        if (off <= 0 || (size_t)off >= len || map[off - 1] != '\n' || tl_memo_rec_at(map + off, map + len, r) != 0)
+        if (off <= 0 || (size_t)off >= len || map[off - 1] != '\n' || tlcc_memo_rec_at(map + off, map + len, r) != 0)
             return -1; /* empty bucket: absent (a damaged one reads the same) */
         if (r->klen == klen && memcmp(r->key, key, klen) == 0)
             return 0;
@@ -122,7 +122,7 @@ static char *put_rec(char *o, const char *key, size_t kl, const char *val, size_
 
 /* Puts record i (at offset off) in the table, over an earlier record of the same key: the last one wins, as
  * for a reader of every record. */
-static void index_put(char *table, size_t buckets, const tl_memo_rec *recs, const size_t *offs, int i)
+static void index_put(char *table, size_t buckets, const tlcc_memo_rec *recs, const size_t *offs, int i)
 {
     size_t mask = buckets - 1, b = (size_t)key_hash(recs[i].key, recs[i].klen) & mask;
     for (;; b = (b + 1) & mask) {
@@ -148,12 +148,12 @@ static void index_put(char *table, size_t buckets, const tl_memo_rec *recs, cons
     }
 }
 
-char *tl_memo_file_build(const tl_memo_rec *recs, int n, size_t *len)
+char *tlcc_memo_file_build(const tlcc_memo_rec *recs, int n, size_t *len)
 {
     size_t buckets = 16;
     while (buckets < 2 * (size_t)n) /* at most half full: probes stay short */
         buckets *= 2;
-    size_t hdr = sizeof TL_MEMO_HEADER - 1, ivlen = (2 + buckets) * HEX8;
+    size_t hdr = sizeof TLCC_MEMO_HEADER - 1, ivlen = (2 + buckets) * HEX8;
     size_t *offs = malloc(((size_t)n + 1) * sizeof *offs);
     if (!offs)
         return NULL;
@@ -172,8 +172,8 @@ char *tl_memo_file_build(const tl_memo_rec *recs, int n, size_t *len)
     for (int i = 0; i < n; i++)
         index_put(ival + 2 * HEX8, buckets, recs, offs, i);
     char *o = out;
-    memcpy(o, TL_MEMO_HEADER, hdr);
-    o = put_rec(o + hdr, TL_MEMO_INDEX_KEY, INDEX_KEY_LEN, ival, ivlen);
+    memcpy(o, TLCC_MEMO_HEADER, hdr);
+    o = put_rec(o + hdr, TLCC_MEMO_INDEX_KEY, INDEX_KEY_LEN, ival, ivlen);
     for (int i = 0; i < n; i++)
         o = put_rec(o, recs[i].key, recs[i].klen, recs[i].val, recs[i].vlen);
     free(ival);

@@ -11,38 +11,38 @@
  * offset per bucket (0: empty) of an open-addressing table over FNV-1a of the key, probed linearly. It is
  * used only when its length matches the file's; a reader that finds none, or a damaged one, reads every
  * record as before. Writers of the format before the index simply have none. */
-#ifndef TL_WRAPPER_MEMO_FILE_H
-#define TL_WRAPPER_MEMO_FILE_H
+#ifndef TLCC_WRAPPER_MEMO_FILE_H
+#define TLCC_WRAPPER_MEMO_FILE_H
 #include <stddef.h>
 
-#define TL_MEMO_HEADER "trueline-memo 2\n"
-#define TL_MEMO_INDEX_KEY "#index" /* reserved: never an entry's key */
+#define TLCC_MEMO_HEADER "trueline-memo 2\n"
+#define TLCC_MEMO_INDEX_KEY "#index" /* reserved: never an entry's key */
 
-typedef struct tl_memo_rec {
+typedef struct tlcc_memo_rec {
     const char *key, *val; /* in the file, not NUL-ended */
     size_t klen, vlen;
     const char *next; /* the byte after the record */
-} tl_memo_rec;
+} tlcc_memo_rec;
 
 /* The record at p (the file ends at end): 0 with *r, or -1 when it is malformed. */
-int tl_memo_rec_at(const char *p, const char *end, tl_memo_rec *r);
+int tlcc_memo_rec_at(const char *p, const char *end, tlcc_memo_rec *r);
 /* Whether r is the index record. */
-int tl_memo_rec_is_index(const tl_memo_rec *r);
+int tlcc_memo_rec_is_index(const tlcc_memo_rec *r);
 
-typedef struct tl_memo_index {
+typedef struct tlcc_memo_index {
     const char *table; /* NULL: none */
     size_t buckets;
-} tl_memo_index;
+} tlcc_memo_index;
 
 /* The index of the len bytes at map (the whole file): 0 with *ix, or -1 when there is none or it does not
  * fit this file. */
-int tl_memo_index_open(const char *map, size_t len, tl_memo_index *ix);
+int tlcc_memo_index_open(const char *map, size_t len, tlcc_memo_index *ix);
 /* key's record through the index: 0 with *r, -1 when absent (or the index is damaged there). */
-int tl_memo_index_find(const tl_memo_index *ix, const char *map, size_t len, const char *key, size_t klen,
-                       tl_memo_rec *r);
+int tlcc_memo_index_find(const tlcc_memo_index *ix, const char *map, size_t len, const char *key, size_t klen,
+                       tlcc_memo_rec *r);
 
 /* The whole file for the n records in recs (their key, val, klen and vlen; keys unique, or the last one of a
  * key is the one the index finds): a malloc'd buffer of *len bytes, NULL when out of memory. */
-char *tl_memo_file_build(const tl_memo_rec *recs, int n, size_t *len);
+char *tlcc_memo_file_build(const tlcc_memo_rec *recs, int n, size_t *len);
 
 #endif

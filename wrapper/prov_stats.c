@@ -22,14 +22,14 @@
  * per FOLD_AT events) can be lost: statistics, not accounting. */
 #define FOLD_AT (1L << 20)
 
-static const char *const stat_names[TL_STAT_N] = {
-    [TL_STAT_VERIFIED] = "verified", [TL_STAT_MISMATCH] = "mismatch", [TL_STAT_NO_NOTE] = "no_note",
-    [TL_STAT_RECOMPILED] = "recompiled", [TL_STAT_STAMPED] = "stamped", [TL_STAT_UNBOUND] = "unbound",
+static const char *const stat_names[TLCC_STAT_N] = {
+    [TLCC_STAT_VERIFIED] = "verified", [TLCC_STAT_MISMATCH] = "mismatch", [TLCC_STAT_NO_NOTE] = "no_note",
+    [TLCC_STAT_RECOMPILED] = "recompiled", [TLCC_STAT_STAMPED] = "stamped", [TLCC_STAT_UNBOUND] = "unbound",
 };
 
 /* The counter's file (which < 0: their directory), on the heap: path buffers on the stack (8 KiB) took two
  * fresh stack pages, page faults, on every verified hit. NULL without a cache directory. snprintf, not
- * tl_concatn: the hook shares this file and links no strv.c. */
+ * tlcc_concatn: the hook shares this file and links no strv.c. */
 static char *stats_path(int which)
 {
     const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -94,7 +94,7 @@ static void fold(int fd, const char *path)
     flock(fd, LOCK_UN);
 }
 
-void tl_stats_add(enum tl_stat which, int delta)
+void tlcc_stats_add(enum tlcc_stat which, int delta)
 {
     char *path = delta > 0 ? stats_path(which) : NULL;
     if (!path)
@@ -126,9 +126,9 @@ void tl_stats_add(enum tl_stat which, int delta)
     close(fd);
 }
 
-void tl_stats_zero(void)
+void tlcc_stats_zero(void)
 {
-    for (int i = 0; i < TL_STAT_N; i++) {
+    for (int i = 0; i < TLCC_STAT_N; i++) {
         char *path = stats_path(i);
         if (path && truncate(path, 0) != 0 && errno != ENOENT) {
             /* nothing to report: statistics are best effort */
@@ -143,11 +143,11 @@ void tl_stats_zero(void)
     }
 }
 
-int tl_stats_print(void)
+int tlcc_stats_print(void)
 {
-    long v[TL_STAT_N] = { 0 };
+    long v[TLCC_STAT_N] = { 0 };
     char *dir = stats_path(-1);
-    for (int i = 0; dir && i < TL_STAT_N; i++) {
+    for (int i = 0; dir && i < TLCC_STAT_N; i++) {
         struct stat st;
         char *path = stats_path(i);
         if (path && stat(path, &st) == 0)
@@ -162,11 +162,11 @@ int tl_stats_print(void)
     }
     printf("Provenance (trueline-cc, %s)\n", dir ? dir : "no cache directory");
     free(dir);
-    printf("  Objects stamped:              %8ld\n", v[TL_STAT_STAMPED]);
-    printf("  Cached compiles verified:     %8ld\n", v[TL_STAT_VERIFIED]);
-    printf("  Mismatches:                   %8ld\n", v[TL_STAT_MISMATCH]);
-    printf("  Objects without a record:     %8ld\n", v[TL_STAT_NO_NOTE]);
-    printf("  Recompiled after a mismatch:  %8ld\n", v[TL_STAT_RECOMPILED]);
-    printf("  Verified, not content-bound:  %8ld\n", v[TL_STAT_UNBOUND]);
+    printf("  Objects stamped:              %8ld\n", v[TLCC_STAT_STAMPED]);
+    printf("  Cached compiles verified:     %8ld\n", v[TLCC_STAT_VERIFIED]);
+    printf("  Mismatches:                   %8ld\n", v[TLCC_STAT_MISMATCH]);
+    printf("  Objects without a record:     %8ld\n", v[TLCC_STAT_NO_NOTE]);
+    printf("  Recompiled after a mismatch:  %8ld\n", v[TLCC_STAT_RECOMPILED]);
+    printf("  Verified, not content-bound:  %8ld\n", v[TLCC_STAT_UNBOUND]);
     return 0;
 }

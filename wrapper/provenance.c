@@ -31,7 +31,7 @@
 struct prov_settings {
     int loaded, stamp, links, verify, fail, in_cache;
     size_t argv_max;
-    tl_mac_key mac;         /* loaded from key_file; mac.bytes NULL when no key is configured */
+    tlcc_mac_key mac;         /* loaded from key_file; mac.bytes NULL when no key is configured */
     char key_path[PATH_MAX]; /* its absolute path, for the stamping stage */
 };
 static struct prov_settings g_set;
@@ -66,7 +66,7 @@ static size_t prov_argv_max(const tl_config *cfg, int *bad, tl_error *e)
 static void prov_key(const tl_config *cfg, int *bad, tl_error *e)
 {
     const char *v = tl_config_get(cfg, "provenance", "key_file");
-    tl_mac_key_free(&g_set.mac);
+    tlcc_mac_key_free(&g_set.mac);
     g_set.key_path[0] = 0;
     if (!v || !*v)
         return;
@@ -76,19 +76,19 @@ static void prov_key(const tl_config *cfg, int *bad, tl_error *e)
     int abs_ok = v[0] == '/' && strlen(v) < sizeof g_set.key_path;
     if (abs_ok)
         memcpy(g_set.key_path, v, strlen(v) + 1);
-    if (tl_mac_key_load(v, &g_set.mac, &ke) != 0 || (!abs_ok && !realpath(v, g_set.key_path))) {
+    if (tlcc_mac_key_load(v, &g_set.mac, &ke) != 0 || (!abs_ok && !realpath(v, g_set.key_path))) {
         char where[300];
         tl_config_origin(cfg, "provenance", "key_file", where, sizeof where);
         if (!*bad)
             tl_fail(e, "%s: %s", where, g_set.mac.bytes ? "[provenance] key_file: cannot resolve its path" : ke.msg);
-        tl_mac_key_free(&g_set.mac);
+        tlcc_mac_key_free(&g_set.mac);
         *bad = 1;
     }
 }
 
 /* Every value is checked as it is read: a bad one used to mean "on" (tl_config_bool's -1 is not 0), and
  * on_mismatch = FAIL meant recompile. */
-int tl_prov_set_config(const tl_config *cfg, tl_error *err)
+int tlcc_prov_set_config(const tl_config *cfg, tl_error *err)
 {
     static const char *const mismatch[] = { "recompile", "fail", NULL };
     tl_error e = { { 0 } };
@@ -117,7 +117,7 @@ static void settings(void)
         tl_error err;
         if (tl_config_load(&cfg, &err) != 0) /* main already reported a broken file */
             memset(&cfg, 0, sizeof cfg);
-        tl_prov_set_config(&cfg, NULL); /* a bad value takes its default here: main refused it already */
+        tlcc_prov_set_config(&cfg, NULL); /* a bad value takes its default here: main refused it already */
         tl_config_free(&cfg);
     }
 }
@@ -136,28 +136,28 @@ static size_t argv_max(void)
 }
 
 /* A compile that writes an object the record is for (family known, a source, -c). */
-static int is_stamped_compile(const tl_invocation *inv)
+static int is_stamped_compile(const tlcc_invocation *inv)
 {
-    return inv->family != TL_FAM_OTHER && inv->compile_only && inv->source && !inv->no_force && set()->stamp;
+    return inv->family != TLCC_FAM_OTHER && inv->compile_only && inv->source && !inv->no_force && set()->stamp;
 }
 
-static int is_link(const tl_invocation *inv)
+static int is_link(const tlcc_invocation *inv)
 {
     /* link-only calls have no source (force.c's no_force says so); queries and -E/-M are left alone */
-    return inv->family != TL_FAM_OTHER && !inv->compile_only && set()->stamp && set()->links &&
+    return inv->family != TLCC_FAM_OTHER && !inv->compile_only && set()->stamp && set()->links &&
            (!inv->no_force || (!inv->source && inv->output && inv->no_force_reason &&
                                strncmp(inv->no_force_reason, "no source", 9) == 0));
 }
 
-static int stage_applies(const tl_invocation *inv);
+static int stage_applies(const tlcc_invocation *inv);
 static char *g_stage;
 
-int tl_prov_stamps(void)
+int tlcc_prov_stamps(void)
 {
     return set()->stamp;
 }
 
-int tl_prov_wanted(const tl_invocation *inv)
+int tlcc_prov_wanted(const tlcc_invocation *inv)
 {
     /* The cache runs the stage, which stamps on a miss; without verification nothing is left to do after
      * the compile, so the wrapper execs the cache instead of waiting for it. */
@@ -169,29 +169,29 @@ int tl_prov_wanted(const tl_invocation *inv)
 /* The objects a -c compile writes, one per inv->sources element: `-o` names the object of a one-source
  * compile (gcc and nvcc refuse -o with several sources); otherwise each is named after its source, suffix
  * replaced by .o, in the working directory or under nvcc's -odir (measured: gcc 12, clang 14, nvcc 13). */
-static void compile_outputs(const tl_invocation *inv, tl_strv *outs)
+static void compile_outputs(const tlcc_invocation *inv, tlcc_strv *outs)
 {
     if (inv->output && inv->sources.n == 1) {
-        tl_strv_push(outs, inv->output);
+        tlcc_strv_push(outs, inv->output);
         return;
     }
     for (int i = 0; i < inv->sources.n; i++) {
-        const char *b = tl_basename(inv->sources.v[i]);
+        const char *b = tlcc_basename(inv->sources.v[i]);
         const char *dot = strrchr(b, '.');
         int n = dot ? (int)(dot - b) : (int)strlen(b);
         if (inv->odir && *inv->odir)
-            tl_strv_pushf(outs, "%s/%.*s.o", inv->odir, n, b);
+            tlcc_strv_pushf(outs, "%s/%.*s.o", inv->odir, n, b);
         else
-            tl_strv_pushf(outs, "%.*s.o", n, b);
+            tlcc_strv_pushf(outs, "%.*s.o", n, b);
     }
 }
 
 /* The line-info flags in effect: the forced ones, else those the user gave. */
-static void lineinfo_level(const tl_invocation *inv, char *buf, size_t len)
+static void lineinfo_level(const tlcc_invocation *inv, char *buf, size_t len)
 {
     buf[0] = 0;
     if (inv->forced.n) {
-        char *j = tl_strv_join(&inv->forced, 0);
+        char *j = tlcc_strv_join(&inv->forced, 0);
         snprintf(buf, len, "%s", j ? j : "");
         free(j);
         return;
@@ -202,7 +202,7 @@ static void lineinfo_level(const tl_invocation *inv, char *buf, size_t len)
 
 static char g_ah[TL_HASH_HEX_LEN + 1];
 
-static const char *argv_hash(const tl_invocation *inv)
+static const char *argv_hash(const tlcc_invocation *inv)
 {
     if (!g_ah[0])
         tl_hash_hex(tl_note_argv_hash(inv->args.v, inv->args.n), g_ah);
@@ -222,37 +222,37 @@ static char *work_dir(void)
 
 /* The argv as the cache keys it (verify_key.c), hashed: what verification compares. */
 static char g_kh[TL_HASH_HEX_LEN + 1];
-static tl_key_ctx g_key;
+static tlcc_key_ctx g_key;
 static int g_key_ready;
 
-static tl_key_ctx *key_ctx(enum tl_cache cache)
+static tlcc_key_ctx *key_ctx(enum tlcc_cache cache)
 {
     if (!g_key_ready++)
-        tl_key_init(&g_key, cache == TL_CACHE_SCCACHE ? TL_KEY_SCCACHE : TL_KEY_CCACHE, work_dir());
+        tlcc_key_init(&g_key, cache == TLCC_CACHE_SCCACHE ? TLCC_KEY_SCCACHE : TLCC_KEY_CCACHE, work_dir());
     return &g_key;
 }
 
-static const char *key_hash(const tl_invocation *inv)
+static const char *key_hash(const tlcc_invocation *inv)
 {
     if (!g_kh[0])
-        tl_hash_hex(tl_key_hash(key_ctx(inv->cache), inv->args.v, inv->args.n), g_kh);
+        tl_hash_hex(tlcc_key_hash(key_ctx(inv->cache), inv->args.v, inv->args.n), g_kh);
     return g_kh;
 }
 
 /* The record for this invocation; strings point into inv or static buffers. */
-static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src, char *li, size_t lilen)
+static tl_note note_for(const tlcc_invocation *inv, unsigned type, const char *src, char *li, size_t lilen)
 {
     tl_note n = { 0 };
     lineinfo_level(inv, li, lilen);
     n.type = type;
     n.wrapper_version = (char *)TRUELINE_VERSION;
-    n.family = (char *)tl_family_name(inv->family);
-    n.driver = (char *)tl_basename(inv->compiler_path);
+    n.family = (char *)tlcc_family_name(inv->family);
+    n.driver = (char *)tlcc_basename(inv->compiler_path);
     n.compiler_version = inv->version;
     n.fingerprint = (char *)inv->fp_hex;
     n.argv_hash = (char *)argv_hash(inv);
     /* a cached compile's record is handed to every compile the cache keys the same: what they must share */
-    n.key_hash = type == TL_NOTE_COMPILE && inv->compile_only && inv->cache != TL_CACHE_NONE ? (char *)key_hash(inv)
+    n.key_hash = type == TL_NOTE_COMPILE && inv->compile_only && inv->cache != TLCC_CACHE_NONE ? (char *)key_hash(inv)
                                                                                            : NULL;
     n.lineinfo_level = li;
     n.lineinfo_forced = inv->forced.n > 0;
@@ -262,7 +262,7 @@ static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src
     n.output = type == TL_NOTE_LINK ? inv->output : NULL;
     n.argv = inv->args.v;
     n.argc = inv->args.n;
-    /* an object's record binds its bytes (and is MACed with a key); filled in by tl_stamp_sealed */
+    /* an object's record binds its bytes (and is MACed with a key); filled in by tlcc_stamp_sealed */
     n.seal_content = type == TL_NOTE_COMPILE && inv->compile_only;
     n.seal_mac = n.seal_content && g_set.mac.bytes;
     return n;
@@ -279,19 +279,19 @@ static tl_note note_for(const tl_invocation *inv, unsigned type, const char *src
  * (measured with sccache 0.16: every object came back without a record). Such compiles are stamped after
  * sccache returns and cannot be verified; sccache 0.4 (Debian) would work through the stage, but one
  * rule for every version keeps the behaviour predictable. */
-static int stage_applies(const tl_invocation *inv)
+static int stage_applies(const tlcc_invocation *inv)
 {
-    return inv->cache != TL_CACHE_NONE && is_stamped_compile(inv) && inv->sources.n == 1 &&
-           !(inv->cache == TL_CACHE_SCCACHE && inv->family == TL_FAM_NVCC);
+    return inv->cache != TLCC_CACHE_NONE && is_stamped_compile(inv) && inv->sources.n == 1 &&
+           !(inv->cache == TLCC_CACHE_SCCACHE && inv->family == TLCC_FAM_NVCC);
 }
 
-const char *tl_prov_compiler_for(const tl_invocation *inv)
+const char *tlcc_prov_compiler_for(const tlcc_invocation *inv)
 {
     if (!stage_applies(inv))
         return inv->compiler_path;
     if (!g_stage) {
         tl_error err;
-        g_stage = tl_stage_path(inv->compiler_path, &err);
+        g_stage = tlcc_stage_path(inv->compiler_path, &err);
         if (!g_stage) {
             /* Unstamped objects would fail every later verification; say why once. */
             fprintf(stderr, "trueline-cc: warning: %s; objects are stamped after the compile instead\n", err.msg);
@@ -301,28 +301,28 @@ const char *tl_prov_compiler_for(const tl_invocation *inv)
     return g_stage;
 }
 
-void tl_prov_prepare_env(const tl_invocation *inv)
+void tlcc_prov_prepare_env(const tlcc_invocation *inv)
 {
     if (!stage_applies(inv) || !g_stage)
         return;
     char li[256];
     tl_note n = note_for(inv, TL_NOTE_COMPILE, inv->source, li, sizeof li);
     tl_error err;
-    char *hex = tl_stage_note_env(&n, argv_max(), &err);
-    setenv(TL_STAGE_ENV_REAL, inv->compiler_path, 1);
+    char *hex = tlcc_stage_note_env(&n, argv_max(), &err);
+    setenv(TLCC_STAGE_ENV_REAL, inv->compiler_path, 1);
     if (hex)
-        setenv(TL_STAGE_ENV_NOTE, hex, 1);
+        setenv(TLCC_STAGE_ENV_NOTE, hex, 1);
     free(hex);
     if (g_set.mac.bytes)
-        setenv(TL_STAGE_ENV_KEY_FILE, g_set.key_path, 1);
+        setenv(TLCC_STAGE_ENV_KEY_FILE, g_set.key_path, 1);
     /* ccache 4.7 may follow the stage symlink when it guesses the compiler type by name. */
-    if (inv->cache == TL_CACHE_CCACHE && !getenv("CCACHE_COMPILERTYPE"))
-        setenv("CCACHE_COMPILERTYPE", inv->family == TL_FAM_NVCC ? "nvcc" : inv->family == TL_FAM_CLANG ? "clang" : "gcc", 1);
+    if (inv->cache == TLCC_CACHE_CCACHE && !getenv("CCACHE_COMPILERTYPE"))
+        setenv("CCACHE_COMPILERTYPE", inv->family == TLCC_FAM_NVCC ? "nvcc" : inv->family == TLCC_FAM_CLANG ? "clang" : "gcc", 1);
 }
 
 /* ---- after the compile ---- */
 
-static int stamp(const tl_invocation *inv, const char *out, const char *src)
+static int stamp(const tlcc_invocation *inv, const char *out, const char *src)
 {
     char li[256];
     tl_note n = note_for(inv, TL_NOTE_COMPILE, src, li, sizeof li);
@@ -331,34 +331,34 @@ static int stamp(const tl_invocation *inv, const char *out, const char *src)
     size_t len;
     int rc = tl_note_encode(&n, argv_max(), &rec, &len, &err);
     if (rc == 0) {
-        rc = tl_stamp_sealed(out, rec, len, g_set.mac.bytes ? &g_set.mac : NULL, &err);
+        rc = tlcc_stamp_sealed(out, rec, len, g_set.mac.bytes ? &g_set.mac : NULL, &err);
         free(rec);
     }
     if (rc != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
         return -1;
     }
-    tl_stats_add(TL_STAT_STAMPED, 1);
+    tlcc_stats_add(TLCC_STAT_STAMPED, 1);
     return 0;
 }
 
 /* What verifying one cached object needs. The waiting wrapper fills it from its invocation; the repair run
- * that the in-cache hook starts (tl_prov_fixup) from its command line, with inv NULL. */
+ * that the in-cache hook starts (tlcc_prov_fixup) from its command line, with inv NULL. */
 struct verify_job {
-    enum tl_cache cache;
+    enum tlcc_cache cache;
     char *const *cache_argv; /* the cache command: cache, stage or compiler, then args */
     char *const *args;       /* the effective argv, to name what differs */
     int nargs;
     const char *out, *fp, *ah, *kh;
-    tl_key_ctx *key;
-    const tl_invocation *inv;
+    tlcc_key_ctx *key;
+    const tlcc_invocation *inv;
 };
 
-static tl_verify_expect expect_of(const struct verify_job *j)
+static tlcc_verify_expect expect_of(const struct verify_job *j)
 {
-    return (tl_verify_expect){ .fingerprint = j->fp, .argv_hash = j->ah, .key_hash = j->kh, .argv = j->args,
-                               .argc = j->nargs, .key = j->key, .key_vector = tl_key_vector,
-                               .mac_ok = g_set.mac.bytes ? tl_mac_note_ok : NULL, .mac_key = &g_set.mac };
+    return (tlcc_verify_expect){ .fingerprint = j->fp, .argv_hash = j->ah, .key_hash = j->kh, .argv = j->args,
+                               .argc = j->nargs, .key = j->key, .key_vector = tlcc_key_vector,
+                               .mac_ok = g_set.mac.bytes ? tlcc_mac_note_ok : NULL, .mac_key = &g_set.mac };
 }
 
 /* The last resort: the compile without the cache, stamped. The wrapper runs the real compiler and stamps
@@ -367,16 +367,16 @@ static tl_verify_expect expect_of(const struct verify_job *j)
 static int compile_direct(const struct verify_job *j)
 {
     if (!j->inv)
-        return tl_run_wait(j->cache_argv + 1);
-    const tl_invocation *inv = j->inv;
-    tl_strv argv = { 0 };
-    tl_strv_push(&argv, inv->compiler_path);
-    tl_run_compiler_args(inv, &argv); /* as exec takes them: response files too big are kept as files */
-    unsetenv(TL_STAGE_ENV_REAL);
-    unsetenv(TL_STAGE_ENV_NOTE);
-    unsetenv(TL_STAGE_ENV_KEY_FILE);
-    int st = tl_run_wait(argv.v);
-    tl_strv_free(&argv);
+        return tlcc_run_wait(j->cache_argv + 1);
+    const tlcc_invocation *inv = j->inv;
+    tlcc_strv argv = { 0 };
+    tlcc_strv_push(&argv, inv->compiler_path);
+    tlcc_run_compiler_args(inv, &argv); /* as exec takes them: response files too big are kept as files */
+    unsetenv(TLCC_STAGE_ENV_REAL);
+    unsetenv(TLCC_STAGE_ENV_NOTE);
+    unsetenv(TLCC_STAGE_ENV_KEY_FILE);
+    int st = tlcc_run_wait(argv.v);
+    tlcc_strv_free(&argv);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stamp(inv, j->out, inv->source) != 0)
         return 1 << 8;
     return st;
@@ -387,45 +387,45 @@ static int compile_direct(const struct verify_job *j)
  * not give a verified object (a cache without recache support), compiles without the cache at all. */
 static int recompile(const struct verify_job *j)
 {
-    const char *var = j->cache == TL_CACHE_SCCACHE ? "SCCACHE_RECACHE" : "CCACHE_RECACHE";
+    const char *var = j->cache == TLCC_CACHE_SCCACHE ? "SCCACHE_RECACHE" : "CCACHE_RECACHE";
     setenv(var, "1", 1);
-    int st = tl_run_wait(j->cache_argv);
+    int st = tlcc_run_wait(j->cache_argv);
     unsetenv(var);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
         return st;
-    tl_verify_result r;
-    tl_verify_expect e = expect_of(j);
-    tl_verify_object(j->out, &e, &r);
-    return r.status == TL_VERIFY_OK ? st : compile_direct(j);
+    tlcc_verify_result r;
+    tlcc_verify_expect e = expect_of(j);
+    tlcc_verify_object(j->out, &e, &r);
+    return r.status == TLCC_VERIFY_OK ? st : compile_direct(j);
 }
 
 static int verify(const struct verify_job *j, int status)
 {
     if (!set()->verify)
         return status;
-    tl_verify_result r;
-    tl_verify_expect e = expect_of(j);
-    tl_verify_object(j->out, &e, &r);
-    if (r.status == TL_VERIFY_NOT_HOST) /* a cubin from -cubin, or nothing written: no record expected */
+    tlcc_verify_result r;
+    tlcc_verify_expect e = expect_of(j);
+    tlcc_verify_object(j->out, &e, &r);
+    if (r.status == TLCC_VERIFY_NOT_HOST) /* a cubin from -cubin, or nothing written: no record expected */
         return status;
-    tl_stats_add(TL_STAT_VERIFIED, 1);
-    if (r.status == TL_VERIFY_OK) {
+    tlcc_stats_add(TLCC_STAT_VERIFIED, 1);
+    if (r.status == TLCC_VERIFY_OK) {
         if (r.unbound)
-            tl_stats_add(TL_STAT_UNBOUND, 1);
+            tlcc_stats_add(TLCC_STAT_UNBOUND, 1);
         return status;
     }
-    tl_stats_add(r.status == TL_VERIFY_NO_NOTE ? TL_STAT_NO_NOTE : TL_STAT_MISMATCH, 1);
+    tlcc_stats_add(r.status == TLCC_VERIFY_NO_NOTE ? TLCC_STAT_NO_NOTE : TLCC_STAT_MISMATCH, 1);
     fprintf(stderr, "trueline-cc: %s: cached object does not match this compile: %s\n", j->out, r.what);
     if (g_set.fail) {
         fprintf(stderr, "trueline-cc: error: [provenance] on_mismatch = fail\n");
         return 1 << 8;
     }
     fprintf(stderr, "trueline-cc: recompiling %s (cache lookup bypassed; the fresh object replaces the entry)\n", j->out);
-    tl_stats_add(TL_STAT_RECOMPILED, 1);
+    tlcc_stats_add(TLCC_STAT_RECOMPILED, 1);
     return recompile(j);
 }
 
-static struct verify_job job_for(const tl_invocation *inv, char *const argv[], const char *out)
+static struct verify_job job_for(const tlcc_invocation *inv, char *const argv[], const char *out)
 {
     return (struct verify_job){ .cache = inv->cache, .cache_argv = argv, .args = inv->args.v, .nargs = inv->args.n,
                                 .out = out, .fp = inv->fp_hex, .ah = argv_hash(inv), .kh = key_hash(inv),
@@ -447,19 +447,19 @@ static int is_elf_link_output(const char *path, time_t started)
 }
 
 /* Every object of the compile: verified when the cache ran the stage (one source), else stamped. */
-static int after_compile(const tl_invocation *inv, char *const argv[], int status)
+static int after_compile(const tlcc_invocation *inv, char *const argv[], int status)
 {
-    tl_strv outs = { 0 };
+    tlcc_strv outs = { 0 };
     compile_outputs(inv, &outs);
     for (int i = 0; i < outs.n && i < inv->sources.n; i++) {
-        if (inv->cache != TL_CACHE_NONE && g_stage) { /* the verifier checks the ELF type itself: one open */
+        if (inv->cache != TLCC_CACHE_NONE && g_stage) { /* the verifier checks the ELF type itself: one open */
             struct verify_job j = job_for(inv, argv, outs.v[i]);
             status = verify(&j, status);
         }
-        else if (tl_prov_is_host_object(outs.v[i]) && stamp(inv, outs.v[i], inv->sources.v[i]) != 0)
+        else if (tlcc_prov_is_host_object(outs.v[i]) && stamp(inv, outs.v[i], inv->sources.v[i]) != 0)
             status = 1 << 8;
     }
-    tl_strv_free(&outs);
+    tlcc_strv_free(&outs);
     return status;
 }
 
@@ -468,7 +468,7 @@ static int after_compile(const tl_invocation *inv, char *const argv[], int statu
  * The intermediate objects are the compiler driver's temporary files, never seen by the wrapper; their
  * records would say exactly what these say (same toolchain, same effective argv, same source), so they
  * are written straight into the output instead of into temporaries. */
-static int after_link(const tl_invocation *inv, const char *out)
+static int after_link(const tlcc_invocation *inv, const char *out)
 {
     char li[256];
     unsigned char *all = NULL, *rec;
@@ -495,21 +495,21 @@ static int after_link(const tl_invocation *inv, const char *out)
         free(rec);
     }
     if (rc == 0)
-        rc = tl_stamp_record(out, all, all_len, &err);
+        rc = tlcc_stamp_record(out, all, all_len, &err);
     free(all);
     if (rc != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
         return -1;
     }
-    tl_stats_add(TL_STAT_STAMPED, 1);
+    tlcc_stats_add(TLCC_STAT_STAMPED, 1);
     return 0;
 }
 
-int tl_prov_run(const tl_invocation *inv, char *const argv[])
+int tlcc_prov_run(const tlcc_invocation *inv, char *const argv[])
 {
     /* only a link needs it (is_elf_link_output): the first clock read resolves the vDSO, two page faults */
     time_t started = is_stamped_compile(inv) ? 0 : time(NULL);
-    int status = tl_run_wait(argv);
+    int status = tlcc_run_wait(argv);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return status;
     if (is_stamped_compile(inv))
@@ -520,34 +520,34 @@ int tl_prov_run(const tl_invocation *inv, char *const argv[])
     return status;
 }
 
-int tl_prov_may_verify_in_cache(const tl_invocation *inv)
+int tlcc_prov_may_verify_in_cache(const tlcc_invocation *inv)
 {
     /* with a key the hook, which links no libsodium, leaves the hit to the waiting wrapper */
-    return inv->cache == TL_CACHE_CCACHE && set()->stamp && set()->verify && g_set.in_cache && !g_set.mac.bytes;
+    return inv->cache == TLCC_CACHE_CCACHE && set()->stamp && set()->verify && g_set.in_cache && !g_set.mac.bytes;
 }
 
-int tl_prov_verify_in_cache(const tl_invocation *inv)
+int tlcc_prov_verify_in_cache(const tlcc_invocation *inv)
 {
     if (!is_stamped_compile(inv) || !stage_applies(inv) || !g_stage || !set()->verify || !g_set.in_cache ||
-        inv->cache != TL_CACHE_CCACHE || g_set.mac.bytes)
+        inv->cache != TLCC_CACHE_CCACHE || g_set.mac.bytes)
         return -1;
-    tl_strv outs = { 0 };
+    tlcc_strv outs = { 0 };
     compile_outputs(inv, &outs);
-    int rc = outs.n == 1 ? tl_incache_arm(inv, outs.v[0], argv_hash(inv), key_hash(inv)) : -1;
-    tl_strv_free(&outs);
+    int rc = outs.n == 1 ? tlcc_incache_arm(inv, outs.v[0], argv_hash(inv), key_hash(inv)) : -1;
+    tlcc_strv_free(&outs);
     return rc;
 }
 
-int tl_prov_fixup(int argc, char **argv)
+int tlcc_prov_fixup(int argc, char **argv)
 {
     if (argc < 6) {
-        fprintf(stderr, "trueline-cc: " TL_HOOK_FIXUP_OPTION ": expected OUT FINGERPRINT ARGV_HASH KEY_HASH CACHE-ARGV...\n");
+        fprintf(stderr, "trueline-cc: " TLCC_HOOK_FIXUP_OPTION ": expected OUT FINGERPRINT ARGV_HASH KEY_HASH CACHE-ARGV...\n");
         return TL_EXIT_BAD_INPUT;
     }
     /* ccache's working directory is the compile's, so the key is normalized as the wrapper did */
-    struct verify_job j = { .cache = TL_CACHE_CCACHE, .out = argv[0], .fp = argv[1], .ah = argv[2], .kh = argv[3],
-                            .key = key_ctx(TL_CACHE_CCACHE), .cache_argv = argv + 4, .args = argv + 6,
+    struct verify_job j = { .cache = TLCC_CACHE_CCACHE, .out = argv[0], .fp = argv[1], .ah = argv[2], .kh = argv[3],
+                            .key = key_ctx(TLCC_CACHE_CCACHE), .cache_argv = argv + 4, .args = argv + 6,
                             .nargs = argc - 6 };
-    tl_exit_like(verify(&j, 0));
+    tlcc_exit_like(verify(&j, 0));
     return 1; /* not reached */
 }

@@ -19,7 +19,7 @@
 #define KEY_MIN 16      /* bytes: a shorter key is a mistake (an empty or truncated file) */
 #define KEY_MAX 4096
 
-int tl_mac_key_load(const char *path, tl_mac_key *k, tl_error *err)
+int tlcc_mac_key_load(const char *path, tlcc_mac_key *k, tl_error *err)
 {
     memset(k, 0, sizeof *k);
 #ifndef TL_HAVE_SODIUM
@@ -48,7 +48,7 @@ int tl_mac_key_load(const char *path, tl_mac_key *k, tl_error *err)
 #endif
 }
 
-void tl_mac_key_free(tl_mac_key *k)
+void tlcc_mac_key_free(tlcc_mac_key *k)
 {
     if (k->bytes) {
         memset(k->bytes, 0, k->len);
@@ -57,7 +57,7 @@ void tl_mac_key_free(tl_mac_key *k)
     memset(k, 0, sizeof *k);
 }
 
-int tl_mac_hex(const tl_mac_key *k, const void *a, size_t alen, const void *b, size_t blen,
+int tlcc_mac_hex(const tlcc_mac_key *k, const void *a, size_t alen, const void *b, size_t blen,
                char hex[TL_NOTE_MAC_HEX_LEN + 1])
 {
 #ifndef TL_HAVE_SODIUM
@@ -78,11 +78,11 @@ int tl_mac_hex(const tl_mac_key *k, const void *a, size_t alen, const void *b, s
 #endif
 }
 
-int tl_mac_note_ok(void *key, const tl_note *n)
+int tlcc_mac_note_ok(void *key, const tl_note *n)
 {
     char want[TL_NOTE_MAC_HEX_LEN + 1];
     if (!n->mac || !n->mac_input || strlen(n->mac) != TL_NOTE_MAC_HEX_LEN ||
-        tl_mac_hex(key, n->mac_input, n->mac_input_len, NULL, 0, want) != 0)
+        tlcc_mac_hex(key, n->mac_input, n->mac_input_len, NULL, 0, want) != 0)
         return 0;
 #ifdef TL_HAVE_SODIUM
     return sodium_memcmp(want, n->mac, TL_NOTE_MAC_HEX_LEN) == 0;

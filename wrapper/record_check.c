@@ -11,7 +11,7 @@
 
 static void collect(tl_note *n, void *ctx)
 {
-    tl_record_check *c = ctx;
+    tlcc_record_check *c = ctx;
     if (n->type == TL_NOTE_COMPILE) {
         c->ncompile++;
         if (!c->compile) {
@@ -23,8 +23,8 @@ static void collect(tl_note *n, void *ctx)
     free(n);
 }
 
-static void say(tl_verify_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(tl_verify_result *r, const char *fmt, ...)
+static void say(tlcc_verify_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(tlcc_verify_result *r, const char *fmt, ...)
 {
     size_t used = strlen(r->what);
     if (used + 1 >= sizeof r->what)
@@ -46,7 +46,7 @@ static int in_argv(const char *s, char *const *v, int n)
 /* Names argv elements present on one side only, both sides as the cache keys them when the expectation
  * says how (the recorded argv from the record's working directory): what the cache ignores or rewrites is
  * never named, and the element that differs is. */
-static void argv_diff(tl_verify_result *r, const tl_note *n, const tl_verify_expect *e, int keyed)
+static void argv_diff(tlcc_verify_result *r, const tl_note *n, const tlcc_verify_expect *e, int keyed)
 {
     if (n->argv_omitted || n->argc == 0) {
         say(r, " (the record carries no argv to compare)");
@@ -60,8 +60,8 @@ static void argv_diff(tl_verify_result *r, const tl_note *n, const tl_verify_exp
         here = kh, there = kt;
     else
         nhere = e->argc, nthere = n->argc;
-    const char *out_here = keyed ? NULL : tl_prov_output(here, nhere);
-    const char *out_there = keyed ? NULL : tl_prov_output(there, nthere);
+    const char *out_here = keyed ? NULL : tlcc_prov_output(here, nhere);
+    const char *out_there = keyed ? NULL : tlcc_prov_output(there, nthere);
     int shown = 0;
     for (int i = 0; i < nthere && shown < 8; i++)
         if (!in_argv(there[i], here, nhere) && there[i] != out_there)
@@ -78,7 +78,7 @@ static void argv_diff(tl_verify_result *r, const tl_note *n, const tl_verify_exp
 
 /* A record with `kh` is compared by it (the argv as the cache keys it); one written before records had
  * it, by the effective-argv hash. */
-static void compare(tl_verify_result *r, const tl_note *n, const tl_verify_expect *e, const char *content)
+static void compare(tlcc_verify_result *r, const tl_note *n, const tlcc_verify_expect *e, const char *content)
 {
     int keyed = n->key_hash && e->key_hash;
     const char *theirs = keyed ? n->key_hash : n->argv_hash, *ours = keyed ? e->key_hash : e->argv_hash;
@@ -91,7 +91,7 @@ static void compare(tl_verify_result *r, const tl_note *n, const tl_verify_expec
         r->unbound = !n->content_hash;
         return;
     }
-    r->status = TL_VERIFY_MISMATCH;
+    r->status = TLCC_VERIFY_MISMATCH;
     if (!ch_ok)
         say(r, "%s; ", *content ? "the object's bytes are not the ones its record was written for (content digest "
                                   "differs: the code was replaced, the record copied from another object)"
@@ -115,26 +115,26 @@ static void compare(tl_verify_result *r, const tl_note *n, const tl_verify_expec
     }
 }
 
-int tl_record_check_add(tl_record_check *c, const void *sec, size_t len, int big_endian, tl_verify_result *r)
+int tlcc_record_check_add(tlcc_record_check *c, const void *sec, size_t len, int big_endian, tlcc_verify_result *r)
 {
     tl_error err;
     if (len && tl_note_decode_all(sec, len, big_endian, collect, c, &err) < 0) {
-        r->status = TL_VERIFY_MISMATCH;
+        r->status = TLCC_VERIFY_MISMATCH;
         say(r, "damaged %s: %s", TL_NOTE_SECTION, err.msg);
         return -1;
     }
     return 0;
 }
 
-void tl_record_check_end(tl_record_check *c, int decided, const tl_verify_expect *e, tl_verify_result *r)
+void tlcc_record_check_end(tlcc_record_check *c, int decided, const tlcc_verify_expect *e, tlcc_verify_result *r)
 {
     if (!decided) {
         if (!c->compile) {
-            r->status = TL_VERIFY_NO_NOTE;
+            r->status = TLCC_VERIFY_NO_NOTE;
             say(r, "no %s record: the object was not built through trueline-cc's stamping stage",
                 TL_NOTE_SECTION);
         } else if (c->ncompile > 1) {
-            r->status = TL_VERIFY_MISMATCH;
+            r->status = TLCC_VERIFY_MISMATCH;
             say(r, "%d compile records in one object (expected one)", c->ncompile);
         } else {
             compare(r, c->compile, e, c->content);
@@ -148,7 +148,7 @@ void tl_record_check_end(tl_record_check *c, int decided, const tl_verify_expect
     c->ncompile = 0;
 }
 
-const char *tl_prov_output(char *const *argv, int argc)
+const char *tlcc_prov_output(char *const *argv, int argc)
 {
     const char *out = NULL;
     for (int i = 0; i < argc; i++) {

@@ -14,51 +14,51 @@
 
 extern char **environ;
 
-int tl_run_keeps_files(const tl_invocation *inv)
+int tlcc_run_keeps_files(const tlcc_invocation *inv)
 {
     /* nothing folded (the common case): the arguments are the caller's, which did exec, plus forced flags */
-    return inv->folds.n > 0 && tl_argv_exec_too_big(&inv->args);
+    return inv->folds.n > 0 && tlcc_argv_exec_too_big(&inv->args);
 }
 
-void tl_run_compiler_args(const tl_invocation *inv, tl_strv *out)
+void tlcc_run_compiler_args(const tlcc_invocation *inv, tlcc_strv *out)
 {
-    if (tl_run_keeps_files(inv)) {
+    if (tlcc_run_keeps_files(inv)) {
         /* The arguments as given (the compiler reads the files itself) and the forced flags, which force.c
          * appended after everything folded. */
-        tl_strv_append(out, &inv->user_args);
-        tl_strv_append(out, &inv->forced);
+        tlcc_strv_append(out, &inv->user_args);
+        tlcc_strv_append(out, &inv->forced);
     } else {
-        tl_strv_append(out, &inv->args);
+        tlcc_strv_append(out, &inv->args);
     }
 }
 
-void tl_run_argv(const tl_invocation *inv, tl_strv *out)
+void tlcc_run_argv(const tlcc_invocation *inv, tlcc_strv *out)
 {
     /* The cache gets the real compiler's path: looked up by name it could find a masquerade link. */
-    if (inv->cache != TL_CACHE_NONE && inv->cache_path)
-        tl_strv_push(out, inv->cache_path);
-    tl_strv_push(out, tl_prov_compiler_for(inv)); /* the stamping stage when the cache runs a -c compile */
-    tl_run_compiler_args(inv, out);
+    if (inv->cache != TLCC_CACHE_NONE && inv->cache_path)
+        tlcc_strv_push(out, inv->cache_path);
+    tlcc_strv_push(out, tlcc_prov_compiler_for(inv)); /* the stamping stage when the cache runs a -c compile */
+    tlcc_run_compiler_args(inv, out);
 }
 
-void tl_run_prepare_env(const tl_invocation *inv)
+void tlcc_run_prepare_env(const tlcc_invocation *inv)
 {
     /* with the arguments as given, the folded variables must still apply: the compiler folds them itself */
-    int keep = inv->unset_env.n > 0 && tl_run_keeps_files(inv);
+    int keep = inv->unset_env.n > 0 && tlcc_run_keeps_files(inv);
     for (int i = 0; i < inv->unset_env.n && !keep; i++)
         unsetenv(inv->unset_env.v[i]);
-    const char *active = tl_active_env_value();
-    if (active != getenv(TL_ACTIVE_ENV)) /* main set it before anything ran; a setenv again is a copy for nothing */
-        setenv(TL_ACTIVE_ENV, active, 1);
-    if (inv->cache == TL_CACHE_CCACHE) {
+    const char *active = tlcc_active_env_value();
+    if (active != getenv(TLCC_ACTIVE_ENV)) /* main set it before anything ran; a setenv again is a copy for nothing */
+        setenv(TLCC_ACTIVE_ENV, active, 1);
+    if (inv->cache == TLCC_CACHE_CCACHE) {
         /* ccache then identifies the compiler by our fingerprint instead of the driver's size+mtime. */
         char v[TL_HASH_HEX_LEN + 16] = "string:"; /* joined by hand: no printf code on a cache hit */
         memcpy(v + 7, inv->fp_hex, sizeof inv->fp_hex);
         setenv("CCACHE_COMPILERCHECK", v, 1);
-    } else if (inv->cache == TL_CACHE_SCCACHE) {
+    } else if (inv->cache == TLCC_CACHE_SCCACHE) {
         setenv("SCCACHE_C_CUSTOM_CACHE_BUSTER", inv->fp_hex, 1);
     }
-    tl_prov_prepare_env(inv);
+    tlcc_prov_prepare_env(inv);
 }
 
 static int exec_failed(const char *path)
@@ -68,23 +68,23 @@ static int exec_failed(const char *path)
     return e == ENOENT ? 127 : 126;
 }
 
-int tl_run_exec(const tl_invocation *inv)
+int tlcc_run_exec(const tlcc_invocation *inv)
 {
-    tl_strv argv = { 0 };
-    tl_run_argv(inv, &argv);
-    tl_run_prepare_env(inv);
+    tlcc_strv argv = { 0 };
+    tlcc_run_argv(inv, &argv);
+    tlcc_run_prepare_env(inv);
     /* stamp, verify or record the link after the compile: wait instead of exec (unless the cache's own
      * process can verify its hit) */
-    if (tl_prov_wanted(inv) && tl_prov_verify_in_cache(inv) != 0)
-        tl_exit_like(tl_prov_run(inv, argv.v));
+    if (tlcc_prov_wanted(inv) && tlcc_prov_verify_in_cache(inv) != 0)
+        tlcc_exit_like(tlcc_prov_run(inv, argv.v));
     fflush(NULL);
     execv(argv.v[0], argv.v);
     int rc = exec_failed(argv.v[0]);
-    tl_strv_free(&argv);
+    tlcc_strv_free(&argv);
     return rc;
 }
 
-int tl_run_unwrapped(char *const argv[])
+int tlcc_run_unwrapped(char *const argv[])
 {
     fflush(NULL);
     execv(argv[0], argv);
@@ -116,7 +116,7 @@ static int handlers_installed;
  * signal before exec (strace of a cache hit: 128 rt_sigaction calls in the child, ~0.1 ms on a 2-core VM),
  * because a handler of ours must never run in a child that shares our memory. Here all signals are blocked
  * across vfork instead, and the child puts back the only dispositions we changed (forward(), installed by
- * tl_run_wait) before it unblocks them and execs; exec resets every other handled signal itself.
+ * tlcc_run_wait) before it unblocks them and execs; exec resets every other handled signal itself.
  * Returns the pid, or -1 with errno (also when execv failed in the child). */
 static pid_t spawn(char *const argv[])
 {
@@ -146,7 +146,7 @@ static pid_t spawn(char *const argv[])
     return pid;
 }
 
-int tl_run_wait(char *const argv[])
+int tlcc_run_wait(char *const argv[])
 {
     fflush(NULL);
     /* vfork-style (no copy of our address space): after a fork every page we write takes a copy-on-write
@@ -156,7 +156,7 @@ int tl_run_wait(char *const argv[])
         return exec_failed(argv[0]) << 8;
     /* Signals sent to the wrapper alone (make's SIGTERM, a timeout) reach the compiler too. The handlers
      * stay installed after the wait (forward() then restores and re-raises): restoring them cost 4 system
-     * calls on every cached compile, and only exit or another tl_run_wait follows. */
+     * calls on every cached compile, and only exit or another tlcc_run_wait follows. */
     child_pid = pid;
     if (!handlers_installed) {
         struct sigaction sa = { .sa_handler = forward };
@@ -172,7 +172,7 @@ int tl_run_wait(char *const argv[])
     return status;
 }
 
-void tl_exit_like(int status)
+void tlcc_exit_like(int status)
 {
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);

@@ -23,9 +23,9 @@
 
 #define STAGE_DIR "/trueline/stage/"
 
-int tl_stage_is_stage(const char *argv0)
+int tlcc_stage_is_stage(const char *argv0)
 {
-    return argv0 && strstr(argv0, STAGE_DIR) && getenv(TL_STAGE_ENV_REAL) != NULL;
+    return argv0 && strstr(argv0, STAGE_DIR) && getenv(TLCC_STAGE_ENV_REAL) != NULL;
 }
 
 static int nibble(char c)
@@ -54,7 +54,7 @@ static int unhex(const char *hex, unsigned char **out, size_t *len)
     return 0;
 }
 
-char *tl_stage_note_env(const tl_note *n, size_t argv_max, tl_error *err)
+char *tlcc_stage_note_env(const tl_note *n, size_t argv_max, tl_error *err)
 {
     unsigned char *rec;
     size_t len;
@@ -75,54 +75,54 @@ char *tl_stage_note_env(const tl_note *n, size_t argv_max, tl_error *err)
     return hex;
 }
 
-/* Through run.c's tl_run_wait, the one spawn-and-wait that forwards SIGINT/TERM/HUP/QUIT to its child: ccache
+/* Through run.c's tlcc_run_wait, the one spawn-and-wait that forwards SIGINT/TERM/HUP/QUIT to its child: ccache
  * answers its own SIGTERM by killing its compiler, which is this stage, and a plain fork+wait here left the
  * real compiler running as an orphan. */
 static int run_real(const char *real, char **argv)
 {
     argv[0] = (char *)real;
-    int st = tl_run_wait(argv);
+    int st = tlcc_run_wait(argv);
     if (WIFSIGNALED(st))
-        tl_exit_like(st); /* the compiler's own death, so the cache (and make) see the signal */
+        tlcc_exit_like(st); /* the compiler's own death, so the cache (and make) see the signal */
     return WIFEXITED(st) ? WEXITSTATUS(st) : 127;
 }
 
-int tl_stage_main(int argc, char **argv)
+int tlcc_stage_main(int argc, char **argv)
 {
-    char *real = strdup(getenv(TL_STAGE_ENV_REAL));
-    const char *hex_env = getenv(TL_STAGE_ENV_NOTE);
+    char *real = strdup(getenv(TLCC_STAGE_ENV_REAL));
+    const char *hex_env = getenv(TLCC_STAGE_ENV_NOTE);
     char *hex = hex_env ? strdup(hex_env) : NULL;
-    const char *key_env = getenv(TL_STAGE_ENV_KEY_FILE);
+    const char *key_env = getenv(TLCC_STAGE_ENV_KEY_FILE);
     char *key_file = key_env && *key_env ? strdup(key_env) : NULL;
-    unsetenv(TL_STAGE_ENV_KEY_FILE);
-    unsetenv(TL_STAGE_ENV_REAL);
-    unsetenv(TL_STAGE_ENV_NOTE);
-    unsetenv(TL_STAGE_ENV_ARGV_MAX);
+    unsetenv(TLCC_STAGE_ENV_KEY_FILE);
+    unsetenv(TLCC_STAGE_ENV_REAL);
+    unsetenv(TLCC_STAGE_ENV_NOTE);
+    unsetenv(TLCC_STAGE_ENV_ARGV_MAX);
     int rc = run_real(real, argv);
-    const char *out = tl_prov_output(argv + 1, argc - 1);
+    const char *out = tlcc_prov_output(argv + 1, argc - 1);
     /* Only the compile step writes a host object (-E/-M runs of the cache's preprocessor mode do not). */
-    if (rc == 0 && hex && out && tl_prov_is_host_object(out)) {
+    if (rc == 0 && hex && out && tlcc_prov_is_host_object(out)) {
         unsigned char *rec;
         size_t len;
         tl_error err;
-        tl_mac_key key = { 0 };
-        if (key_file && tl_mac_key_load(key_file, &key, &err) != 0) {
+        tlcc_mac_key key = { 0 };
+        if (key_file && tlcc_mac_key_load(key_file, &key, &err) != 0) {
             fprintf(stderr, "trueline-cc (stage): %s: %s\n", out, err.msg);
             rc = 1;
         } else if (unhex(hex, &rec, &len) != 0) {
-            fprintf(stderr, "trueline-cc (stage): %s: malformed %s\n", out, TL_STAGE_ENV_NOTE);
+            fprintf(stderr, "trueline-cc (stage): %s: malformed %s\n", out, TLCC_STAGE_ENV_NOTE);
             rc = 1;
         } else {
-            if (tl_stamp_sealed(out, rec, len, key_file ? &key : NULL, &err) != 0) {
+            if (tlcc_stamp_sealed(out, rec, len, key_file ? &key : NULL, &err) != 0) {
                 /* Fail rather than let the cache store an object that every later hit would reject. */
                 fprintf(stderr, "trueline-cc (stage): %s\n", err.msg);
                 rc = 1;
             } else {
-                tl_stats_add(TL_STAT_STAMPED, 1);
+                tlcc_stats_add(TLCC_STAT_STAMPED, 1);
             }
             free(rec);
         }
-        tl_mac_key_free(&key);
+        tlcc_mac_key_free(&key);
     }
     free(key_file);
     free(real);
@@ -168,9 +168,9 @@ __attribute__((noinline)) static char *make_link(const char *self, const char *d
     return strdup(link);
 }
 
-char *tl_stage_path(const char *real_compiler, tl_error *err)
+char *tlcc_stage_path(const char *real_compiler, tl_error *err)
 {
-    const char *self = tl_self_path();
+    const char *self = tlcc_self_path();
     size_t n = self ? strlen(self) : 0;
     if (!n || n >= PATH_MAX)
         return tl_fail(err, "stage: cannot find trueline-cc itself (/proc/self/exe)"), NULL;
@@ -186,9 +186,9 @@ char *tl_stage_path(const char *real_compiler, tl_error *err)
         return tl_fail(err, "stage: neither XDG_CACHE_HOME nor HOME is set"), NULL;
     const char *base = strrchr(real_compiler, '/');
     base = base ? base + 1 : real_compiler;
-    char *dir = x && *x ? tl_concatn(TL_S(x), TL_S(STAGE_DIR), hex, (size_t)16, NULL)
-                        : tl_concatn(TL_S(home), TL_S("/.cache" STAGE_DIR), hex, (size_t)16, NULL);
-    char *link = dir ? tl_concatn(TL_S(dir), TL_S("/"), TL_S(base), NULL) : NULL;
+    char *dir = x && *x ? tlcc_concatn(TLCC_S(x), TLCC_S(STAGE_DIR), hex, (size_t)16, NULL)
+                        : tlcc_concatn(TLCC_S(home), TLCC_S("/.cache" STAGE_DIR), hex, (size_t)16, NULL);
+    char *link = dir ? tlcc_concatn(TLCC_S(dir), TLCC_S("/"), TLCC_S(base), NULL) : NULL;
     char *cur = malloc(n + 2), *out = NULL;
     if (!dir || !link || !cur || strlen(dir) >= PATH_MAX || strlen(link) >= PATH_MAX) {
         tl_fail(err, "stage: no room for the stage directory's path");

@@ -134,18 +134,18 @@ out:
     return rc;
 }
 
-int tl_stamp_file(const char *path, const tl_note *n, size_t argv_max, tl_error *err)
+int tlcc_stamp_file(const char *path, const tl_note *n, size_t argv_max, tl_error *err)
 {
     unsigned char *rec;
     size_t rec_len;
     if (tl_note_encode(n, argv_max, &rec, &rec_len, err) != 0)
         return -1;
-    int rc = tl_stamp_record(path, rec, rec_len, err);
+    int rc = tlcc_stamp_record(path, rec, rec_len, err);
     free(rec);
     return rc;
 }
 
-int tl_stamp_record(const char *path, const unsigned char *rec, size_t rec_len, tl_error *err)
+int tlcc_stamp_record(const char *path, const unsigned char *rec, size_t rec_len, tl_error *err)
 {
     if (elf_version(EV_CURRENT) == EV_NONE)
         return tl_fail(err, "libelf: %s", elf_errmsg(-1));
@@ -171,7 +171,7 @@ int tl_stamp_record(const char *path, const unsigned char *rec, size_t rec_len, 
 
 /* Fills the record's placeholders once it is in the file: the content digest leaves the record section
  * out, so writing the digest (and the MAC over it) into the record changes nothing it covers. */
-static int seal(int fd, const char *path, const unsigned char *rec, size_t rec_len, const tl_mac_key *key,
+static int seal(int fd, const char *path, const unsigned char *rec, size_t rec_len, const tlcc_mac_key *key,
                 tl_error *err)
 {
     Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -182,15 +182,15 @@ static int seal(int fd, const char *path, const unsigned char *rec, size_t rec_l
     char hex[TL_NOTE_MAC_HEX_LEN + 1];
     size_t voff, vlen, doff, dlen;
     int rc = -1;
-    /* the record is the end of the one record section, as tl_stamp_record just placed it */
-    if (!file || !out || tl_record_sections(elf, &off, &size) != 1 || size < rec_len || off + size > file_len ||
+    /* the record is the end of the one record section, as tlcc_stamp_record just placed it */
+    if (!file || !out || tlcc_record_sections(elf, &off, &size) != 1 || size < rec_len || off + size > file_len ||
         memcmp(file + off + size - rec_len, rec, rec_len) != 0) {
         tl_fail(err, "%s: cannot find the record just written to seal it", path);
         goto out;
     }
     memcpy(out, rec, rec_len);
     if (tl_note_field(out, rec_len, "ch", &voff, &vlen) == 0) {
-        if (vlen != TL_HASH_HEX_LEN || tl_content_digest(file, file_len, off, size, hex) != 0) {
+        if (vlen != TL_HASH_HEX_LEN || tlcc_content_digest(file, file_len, off, size, hex) != 0) {
             tl_fail(err, "%s: cannot compute the content digest", path);
             goto out;
         }
@@ -203,7 +203,7 @@ static int seal(int fd, const char *path, const unsigned char *rec, size_t rec_l
         for (int b = 0; b < 4; b++)
             type_le[b] = (unsigned char)(type >> (8 * b));
         if (vlen != TL_NOTE_MAC_HEX_LEN || tl_note_mac_span(out, rec_len, &doff, &dlen) != 0 ||
-            tl_mac_hex(key, type_le, sizeof type_le, out + doff, dlen, hex) != 0) {
+            tlcc_mac_hex(key, type_le, sizeof type_le, out + doff, dlen, hex) != 0) {
             tl_fail(err, "%s: cannot compute the record's MAC", path);
             goto out;
         }
@@ -219,9 +219,9 @@ out:
     return rc;
 }
 
-int tl_stamp_sealed(const char *path, const unsigned char *rec, size_t rec_len, const tl_mac_key *key, tl_error *err)
+int tlcc_stamp_sealed(const char *path, const unsigned char *rec, size_t rec_len, const tlcc_mac_key *key, tl_error *err)
 {
-    if (tl_stamp_record(path, rec, rec_len, err) != 0)
+    if (tlcc_stamp_record(path, rec, rec_len, err) != 0)
         return -1;
     int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0)

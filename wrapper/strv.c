@@ -21,7 +21,7 @@ static char *xstrdup(const char *s)
     return memcpy(xrealloc(NULL, n), s, n);
 }
 
-static void grow(tl_strv *s)
+static void grow(tlcc_strv *s)
 {
     if (s->n + 2 > s->cap) {
         s->cap = s->cap ? s->cap * 2 : 16;
@@ -29,7 +29,7 @@ static void grow(tl_strv *s)
     }
 }
 
-static void insert_owned(tl_strv *s, int at, char *str)
+static void insert_owned(tlcc_strv *s, int at, char *str)
 {
     grow(s);
     memmove(s->v + at + 1, s->v + at, (size_t)(s->n - at) * sizeof *s->v);
@@ -37,23 +37,23 @@ static void insert_owned(tl_strv *s, int at, char *str)
     s->v[++s->n] = NULL;
 }
 
-void tl_strv_insert(tl_strv *s, int at, const char *str)
+void tlcc_strv_insert(tlcc_strv *s, int at, const char *str)
 {
     insert_owned(s, at, xstrdup(str));
 }
 
-void tl_strv_push(tl_strv *s, const char *str)
+void tlcc_strv_push(tlcc_strv *s, const char *str)
 {
     insert_owned(s, s->n, xstrdup(str));
 }
 
-void tl_strv_push_owned(tl_strv *s, char *str)
+void tlcc_strv_push_owned(tlcc_strv *s, char *str)
 {
     if (str)
         insert_owned(s, s->n, str);
 }
 
-char *tl_concatn(const char *s, ...)
+char *tlcc_concatn(const char *s, ...)
 {
     va_list ap;
     size_t n = 1;
@@ -77,7 +77,7 @@ char *tl_concatn(const char *s, ...)
 
 /* Formatted into a small buffer first: an 8 KiB one on the stack took two fresh stack pages (page faults)
  * on every cache hit that stamps; the rare longer string is formatted again into one of its exact size. */
-void tl_strv_pushf(tl_strv *s, const char *fmt, ...)
+void tlcc_strv_pushf(tlcc_strv *s, const char *fmt, ...)
 {
     char small[256];
     va_list ap;
@@ -87,17 +87,17 @@ void tl_strv_pushf(tl_strv *s, const char *fmt, ...)
     if (n < 0)
         n = 0, small[0] = 0;
     if ((size_t)n < sizeof small) {
-        tl_strv_push(s, small);
+        tlcc_strv_push(s, small);
         return;
     }
     char *big = xrealloc(NULL, (size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    tl_strv_push_owned(s, big);
+    tlcc_strv_push_owned(s, big);
 }
 
-void tl_strv_splice(tl_strv *s, int at, int drop, const tl_strv *ins)
+void tlcc_strv_splice(tlcc_strv *s, int at, int drop, const tlcc_strv *ins)
 {
     for (int k = 0; k < drop; k++)
         free(s->v[at + k]);
@@ -113,20 +113,20 @@ void tl_strv_splice(tl_strv *s, int at, int drop, const tl_strv *ins)
     s->v[n] = NULL;
 }
 
-void tl_strv_replace(tl_strv *s, int at, const char *str)
+void tlcc_strv_replace(tlcc_strv *s, int at, const char *str)
 {
     char *c = xstrdup(str);
     free(s->v[at]);
     s->v[at] = c;
 }
 
-void tl_strv_append(tl_strv *s, const tl_strv *from)
+void tlcc_strv_append(tlcc_strv *s, const tlcc_strv *from)
 {
     for (int i = 0; i < from->n; i++)
-        tl_strv_push(s, from->v[i]);
+        tlcc_strv_push(s, from->v[i]);
 }
 
-void tl_strv_free(tl_strv *s)
+void tlcc_strv_free(tlcc_strv *s)
 {
     for (int i = 0; i < s->n; i++)
         free(s->v[i]);
@@ -135,7 +135,7 @@ void tl_strv_free(tl_strv *s)
     s->n = s->cap = 0;
 }
 
-char *tl_strv_join(const tl_strv *s, int from)
+char *tlcc_strv_join(const tlcc_strv *s, int from)
 {
     size_t len = 1;
     for (int i = from; i < s->n; i++)
@@ -152,7 +152,7 @@ char *tl_strv_join(const tl_strv *s, int from)
     return out;
 }
 
-int tl_fmt(char *dst, unsigned long cap, const char *fmt, ...)
+int tlcc_fmt(char *dst, unsigned long cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

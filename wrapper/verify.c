@@ -20,15 +20,15 @@
 
 #define EM_CUDA_ 190
 
-static int read_record(const char *path, tl_record_check *c, tl_verify_result *r)
+static int read_record(const char *path, tlcc_record_check *c, tlcc_verify_result *r)
 {
     int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC); /* openat: musl's open() adds an fcntl for O_CLOEXEC */
     if (fd < 0 && errno == ENOENT) {
-        r->status = TL_VERIFY_NOT_HOST;
+        r->status = TLCC_VERIFY_NOT_HOST;
         return -1;
     }
     if (fd < 0) {
-        r->status = TL_VERIFY_UNREADABLE;
+        r->status = TLCC_VERIFY_UNREADABLE;
         snprintf(r->what, sizeof r->what, "cannot open: %s", strerror(errno));
         return -1;
     }
@@ -37,21 +37,21 @@ static int read_record(const char *path, tl_record_check *c, tl_verify_result *r
     GElf_Ehdr eh;
     size_t shstrndx;
     int rc = -1;
-    if (!elf || elf_kind(elf) != ELF_K_ELF) { /* not ELF at all: what tl_prov_is_host_object skips too */
-        r->status = TL_VERIFY_NOT_HOST;
+    if (!elf || elf_kind(elf) != ELF_K_ELF) { /* not ELF at all: what tlcc_prov_is_host_object skips too */
+        r->status = TLCC_VERIFY_NOT_HOST;
         goto out;
     }
     if (!gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx)) {
-        r->status = TL_VERIFY_UNREADABLE;
+        r->status = TLCC_VERIFY_UNREADABLE;
         snprintf(r->what, sizeof r->what, "not a readable ELF object");
         goto out;
     }
     if (eh.e_type != ET_REL || eh.e_machine == EM_CUDA_) {
-        r->status = TL_VERIFY_NOT_HOST;
+        r->status = TLCC_VERIFY_NOT_HOST;
         goto out;
     }
     rc = 0;
-    if (tl_object_content_digest(elf, c->content) != 0)
+    if (tlcc_object_content_digest(elf, c->content) != 0)
         c->content[0] = 0;
     for (Elf_Scn *s = elf_nextscn(elf, NULL); s; s = elf_nextscn(elf, s)) {
         GElf_Shdr sh;
@@ -60,7 +60,7 @@ static int read_record(const char *path, tl_record_check *c, tl_verify_result *r
             !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || strcmp(name, TL_NOTE_SECTION) != 0)
             continue;
         Elf_Data *d = elf_rawdata(s, NULL);
-        if (d && tl_record_check_add(c, d->d_buf, d->d_size, eh.e_ident[EI_DATA] == ELFDATA2MSB, r) < 0)
+        if (d && tlcc_record_check_add(c, d->d_buf, d->d_size, eh.e_ident[EI_DATA] == ELFDATA2MSB, r) < 0)
             rc = -1;
     }
 out:
@@ -70,15 +70,15 @@ out:
     return rc;
 }
 
-void tl_verify_object(const char *path, const tl_verify_expect *e, tl_verify_result *r)
+void tlcc_verify_object(const char *path, const tlcc_verify_expect *e, tlcc_verify_result *r)
 {
     memset(r, 0, sizeof *r);
-    tl_record_check c = { 0 };
+    tlcc_record_check c = { 0 };
     int decided = read_record(path, &c, r) != 0;
-    tl_record_check_end(&c, decided, e, r);
+    tlcc_record_check_end(&c, decided, e, r);
 }
 
-int tl_prov_is_host_object(const char *path)
+int tlcc_prov_is_host_object(const char *path)
 {
     unsigned char h[20];
     int fd = open(path, O_RDONLY | O_CLOEXEC);

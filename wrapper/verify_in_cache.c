@@ -45,36 +45,36 @@ static int has_interp(const char *path)
     return yes;
 }
 
-void tl_incache_probe(tl_invocation *inv, tl_memo *memo)
+void tlcc_incache_probe(tlcc_invocation *inv, tlcc_memo *memo)
 {
     inv->cache_preloads = 0;
-    if (inv->cache != TL_CACHE_CCACHE || !inv->cache_path)
+    if (inv->cache != TLCC_CACHE_CCACHE || !inv->cache_path)
         return;
-    char *key = tl_concatn(TL_S("i\x1f"), TL_S(inv->cache_path), NULL);
+    char *key = tlcc_concatn(TLCC_S("i\x1f"), TLCC_S(inv->cache_path), NULL);
     const char *v;
     size_t len;
-    if (tl_memo_get_held(memo, key, &v, &len) && len == 1 && (v[0] == '0' || v[0] == '1')) {
+    if (tlcc_memo_get_held(memo, key, &v, &len) && len == 1 && (v[0] == '0' || v[0] == '1')) {
         inv->cache_preloads = v[0] == '1';
         free(key);
         return;
     }
-    tl_deps d = { { 0 }, 0 };
-    tl_deps_begin(&d);
-    tl_deps_note(inv->cache_path);
+    tlcc_deps d = { { 0 }, 0 };
+    tlcc_deps_begin(&d);
+    tlcc_deps_note(inv->cache_path);
     inv->cache_preloads = has_interp(inv->cache_path);
-    tl_deps_end(&d);
-    tl_memo_put_held(memo, key, inv->cache_preloads ? "1" : "0", &d);
+    tlcc_deps_end(&d);
+    tlcc_memo_put_held(memo, key, inv->cache_preloads ? "1" : "0", &d);
     free(key);
-    tl_deps_free(&d);
+    tlcc_deps_free(&d);
 }
 
 /* The hook library beside this executable (*self: its real path); NULL when either cannot be had or
  * LD_PRELOAD could not carry the library's path (it splits on spaces and colons). */
 static char *locate(const char **self)
 {
-    *self = tl_self_path();
+    *self = tlcc_self_path();
     const char *slash = *self ? strrchr(*self, '/') : NULL;
-    char *lib = slash ? tl_concatn(*self, (size_t)(slash - *self), TL_S("/../lib/trueline/" HOOK_LIB), NULL) : NULL;
+    char *lib = slash ? tlcc_concatn(*self, (size_t)(slash - *self), TLCC_S("/../lib/trueline/" HOOK_LIB), NULL) : NULL;
     if (lib && (strpbrk(lib, " :") || access(lib, R_OK) != 0)) {
         free(lib);
         lib = NULL;
@@ -82,7 +82,7 @@ static char *locate(const char **self)
     return lib;
 }
 
-int tl_incache_arm(const tl_invocation *inv, const char *out, const char *ah, const char *kh)
+int tlcc_incache_arm(const tlcc_invocation *inv, const char *out, const char *ah, const char *kh)
 {
     const char *self; /* on the heap, not in 8 KiB of frame: this runs on every hit */
     char *lib = inv->cache_preloads ? locate(&self) : NULL;
@@ -90,12 +90,12 @@ int tl_incache_arm(const tl_invocation *inv, const char *out, const char *ah, co
         return -1;
     const char *old = getenv("LD_PRELOAD");
     if (old && *old) {
-        char *both = tl_concatn(TL_S(lib), TL_S(":"), TL_S(old), NULL);
+        char *both = tlcc_concatn(TLCC_S(lib), TLCC_S(":"), TLCC_S(old), NULL);
         if (!both) {
             free(lib);
             return -1;
         }
-        setenv(TL_HOOK_ENV_PRELOAD, old, 1); /* the hook puts it back before ccache's main runs */
+        setenv(TLCC_HOOK_ENV_PRELOAD, old, 1); /* the hook puts it back before ccache's main runs */
         setenv("LD_PRELOAD", both, 1);
         free(both);
     } else {
@@ -104,11 +104,11 @@ int tl_incache_arm(const tl_invocation *inv, const char *out, const char *ah, co
     free(lib);
     char pid[32];
     snprintf(pid, sizeof pid, "%ld", (long)getpid()); /* exec keeps the pid: only ccache itself acts */
-    setenv(TL_HOOK_ENV_PID, pid, 1);
-    setenv(TL_HOOK_ENV_OUT, out, 1);
-    setenv(TL_HOOK_ENV_FP, inv->fp_hex, 1);
-    setenv(TL_HOOK_ENV_AH, ah, 1);
-    setenv(TL_HOOK_ENV_KH, kh, 1);
-    setenv(TL_HOOK_ENV_SELF, self, 1);
+    setenv(TLCC_HOOK_ENV_PID, pid, 1);
+    setenv(TLCC_HOOK_ENV_OUT, out, 1);
+    setenv(TLCC_HOOK_ENV_FP, inv->fp_hex, 1);
+    setenv(TLCC_HOOK_ENV_AH, ah, 1);
+    setenv(TLCC_HOOK_ENV_KH, kh, 1);
+    setenv(TLCC_HOOK_ENV_SELF, self, 1);
     return 0;
 }

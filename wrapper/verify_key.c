@@ -30,14 +30,14 @@
 
 #include "trueline/note.h"
 
-void tl_key_init(tl_key_ctx *k, enum tl_key_cache cache, const char *cwd)
+void tlcc_key_init(tlcc_key_ctx *k, enum tlcc_key_cache cache, const char *cwd)
 {
     memset(k, 0, sizeof *k);
     k->cache = cache;
     k->cwd = cwd;
 }
 
-void tl_key_free(tl_key_ctx *k)
+void tlcc_key_free(tlcc_key_ctx *k)
 {
     free(k->bases);
     free(k->ignore);
@@ -112,7 +112,7 @@ static void read_ccache_conf(const char *path, char **base, char **ignore)
 /* ccache 4.7's order: the system file, then the primary one ($CCACHE_CONFIGPATH, else $CCACHE_DIR/ccache.conf,
  * else ~/.ccache/ccache.conf when that directory exists, else $XDG_CONFIG_HOME/ccache/ccache.conf), then the
  * environment, each overriding the one before. */
-static void load_ccache(tl_key_ctx *k)
+static void load_ccache(tlcc_key_ctx *k)
 {
     const char *env_base = getenv("CCACHE_BASEDIR"), *env_ignore = getenv("CCACHE_IGNOREOPTIONS");
     char *base = NULL, *ignore = NULL;
@@ -145,7 +145,7 @@ static void load_ccache(tl_key_ctx *k)
 
 /* sccache's config file ($SCCACHE_CONF, else $XDG_CONFIG_HOME/sccache/config or ~/.config/sccache/config):
  * the top-level TOML array `basedirs = ["/a", "/b"]`, which may span lines. */
-static void read_sccache_conf(tl_key_ctx *k)
+static void read_sccache_conf(tlcc_key_ctx *k)
 {
     char path[4096];
     const char *conf = getenv("SCCACHE_CONF"), *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
@@ -187,12 +187,12 @@ static void read_sccache_conf(tl_key_ctx *k)
     fclose(f);
 }
 
-static void load(tl_key_ctx *k)
+static void load(tlcc_key_ctx *k)
 {
     if (k->loaded)
         return;
     k->loaded = 1;
-    if (k->cache == TL_KEY_CCACHE) {
+    if (k->cache == TLCC_KEY_CCACHE) {
         load_ccache(k);
     } else {
         const char *v = getenv("SCCACHE_BASEDIRS"); /* sccache 0.16: colon-separated, longest match wins */
@@ -204,13 +204,13 @@ static void load(tl_key_ctx *k)
 }
 
 /* The longest base directory that prefixes path (ccache compares the strings, as here), else NULL. */
-static const char *base_of(const tl_key_ctx *k, const char *path, size_t *len)
+static const char *base_of(const tlcc_key_ctx *k, const char *path, size_t *len)
 {
     const char *best = NULL;
     *len = 0;
     for (const char *b = k->bases; b && *b; b += strlen(b) + 1) {
         size_t n = strlen(b);
-        if (n > *len && strncmp(path, b, n) == 0 && (k->cache == TL_KEY_CCACHE || path[n] == '/' || !path[n]))
+        if (n > *len && strncmp(path, b, n) == 0 && (k->cache == TLCC_KEY_CCACHE || path[n] == '/' || !path[n]))
             best = b, *len = n;
     }
     return best;
@@ -262,7 +262,7 @@ static int relative(const char *cwd, const char *path, char *out, size_t outsz)
 }
 
 /* Writes prefix + the rewritten path into out; 0 when path lies under a base directory and it fits. */
-static int rewrite(tl_key_ctx *k, const char *cwd, const char *prefix, size_t plen, const char *path, char *out,
+static int rewrite(tlcc_key_ctx *k, const char *cwd, const char *prefix, size_t plen, const char *path, char *out,
                    size_t outsz)
 {
     load(k);
@@ -270,7 +270,7 @@ static int rewrite(tl_key_ctx *k, const char *cwd, const char *prefix, size_t pl
     if (!k->bases || !base_of(k, path, &blen) || plen >= outsz)
         return -1;
     memcpy(out, prefix, plen);
-    if (k->cache == TL_KEY_SCCACHE) {
+    if (k->cache == TLCC_KEY_SCCACHE) {
         const char *rest = path + blen + strspn(path + blen, "/");
         return snprintf(out + plen, outsz - plen, "%s", rest) < (int)(outsz - plen) ? 0 : -1;
     }
@@ -302,12 +302,12 @@ static const struct dropped dropped[] = {
 #undef D
 
 /* How many elements from argv[i] on are left out (0: kept). */
-static int dropped_count(tl_key_ctx *k, char *const *argv, int argc, int i)
+static int dropped_count(tlcc_key_ctx *k, char *const *argv, int argc, int i)
 {
     const char *a = argv[i];
     if (a[0] != '-')
         return 0;
-    if (k->cache == TL_KEY_CCACHE) {
+    if (k->cache == TLCC_KEY_CCACHE) {
         load(k);
         for (const char *p = k->ignore; p && *p; p += strlen(p) + 1) {
             size_t n = strlen(p);
@@ -334,7 +334,7 @@ static int dropped_count(tl_key_ctx *k, char *const *argv, int argc, int i)
     return 0;
 }
 
-void tl_key_each(tl_key_ctx *k, char *const *argv, int argc, const char *cwd, void (*fn)(const char *a, void *ctx),
+void tlcc_key_each(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, void (*fn)(const char *a, void *ctx),
                  void *ctx)
 {
     char buf[4096];
@@ -369,10 +369,10 @@ static void hash_one(const char *a, void *ctx)
     tl_hasher_update_str(ctx, a);
 }
 
-tl_hash128 tl_key_hash(tl_key_ctx *k, char *const *argv, int argc)
+tl_hash128 tlcc_key_hash(tlcc_key_ctx *k, char *const *argv, int argc)
 {
     tl_hasher *h = tl_hasher_new();
-    tl_key_each(k, argv, argc, NULL, hash_one, h);
+    tlcc_key_each(k, argv, argc, NULL, hash_one, h);
     return tl_hasher_final(h);
 }
 
@@ -395,15 +395,15 @@ static void copy(const char *a, void *ctx)
     v->text += n;
 }
 
-char **tl_key_vector(tl_key_ctx *k, char *const *argv, int argc, const char *cwd, int *n)
+char **tlcc_key_vector(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, int *n)
 {
     struct vec v = { 0 };
-    tl_key_each(k, argv, argc, cwd, measure, &v);
+    tlcc_key_each(k, argv, argc, cwd, measure, &v);
     char **out = malloc((size_t)(v.n + 1) * sizeof *out + v.bytes);
     if (!out)
         return NULL;
     struct vec w = { out, (char *)(out + v.n + 1), 0, 0 };
-    tl_key_each(k, argv, argc, cwd, copy, &w);
+    tlcc_key_each(k, argv, argc, cwd, copy, &w);
     out[w.n] = NULL;
     *n = w.n;
     return out;

@@ -1,34 +1,34 @@
 /* The argv a cache-hit verification compares: the effective argv as the cache keys it (verify_key.c). */
-#ifndef TL_WRAPPER_VERIFY_KEY_H
-#define TL_WRAPPER_VERIFY_KEY_H
+#ifndef TLCC_WRAPPER_VERIFY_KEY_H
+#define TLCC_WRAPPER_VERIFY_KEY_H
 #include "trueline/hash.h"
 
-enum tl_key_cache { TL_KEY_CCACHE, TL_KEY_SCCACHE };
+enum tlcc_key_cache { TLCC_KEY_CCACHE, TLCC_KEY_SCCACHE };
 
 /* How one cache rewrites argv, for one working directory. The base directories are read on first need
  * (an absolute path in the argv): CCACHE_BASEDIR or ccache.conf's base_dir; SCCACHE_BASEDIRS or the basedirs
  * of sccache's config file. */
-typedef struct tl_key_ctx {
-    enum tl_key_cache cache;
+typedef struct tlcc_key_ctx {
+    enum tlcc_key_cache cache;
     const char *cwd;     /* absolute; relative paths of ccache's base_dir rewriting start here */
     int loaded;          /* base dirs and ignore_options read */
     char *bases;         /* the base directories, NUL-separated, ending with an empty string; NULL: none */
     char *ignore;        /* ccache's ignore_options, NUL-separated the same way; NULL: none */
-} tl_key_ctx;
+} tlcc_key_ctx;
 
-void tl_key_init(tl_key_ctx *k, enum tl_key_cache cache, const char *cwd);
-void tl_key_free(tl_key_ctx *k);
+void tlcc_key_init(tlcc_key_ctx *k, enum tlcc_key_cache cache, const char *cwd);
+void tlcc_key_free(tlcc_key_ctx *k);
 
 /* Calls fn with every element of argv (without argv[0]) as the cache keys it, in order: the output
  * operand, dependency-file options, debug prefix maps, -L/-Wl, and ignore_options are left out; an
  * absolute path under a base directory is rewritten as the cache rewrites it (ccache: relative to cwd;
  * sccache: the base directory stripped). A rewritten element is passed in a buffer valid during the call.
  * cwd: the working directory argv was run in (NULL: k->cwd). */
-void tl_key_each(tl_key_ctx *k, char *const *argv, int argc, const char *cwd, void (*fn)(const char *a, void *ctx),
+void tlcc_key_each(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, void (*fn)(const char *a, void *ctx),
                  void *ctx);
-/* XXH3-128 over tl_key_each's elements, length-prefixed. */
-tl_hash128 tl_key_hash(tl_key_ctx *k, char *const *argv, int argc);
-/* tl_key_each's elements as a malloc'ed vector (one block, NULL-terminated; *n elements), NULL on OOM. */
-char **tl_key_vector(tl_key_ctx *k, char *const *argv, int argc, const char *cwd, int *n);
+/* XXH3-128 over tlcc_key_each's elements, length-prefixed. */
+tl_hash128 tlcc_key_hash(tlcc_key_ctx *k, char *const *argv, int argc);
+/* tlcc_key_each's elements as a malloc'ed vector (one block, NULL-terminated; *n elements), NULL on OOM. */
+char **tlcc_key_vector(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, int *n);
 
 #endif

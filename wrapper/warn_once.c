@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-int tl_warn_once(const char *about, unsigned period_s)
+int tlcc_warn_once(const char *about, unsigned period_s)
 {
     const char *tmp = getenv("TMPDIR");
     char hex[TL_HASH_HEX_LEN + 1], path[4096];

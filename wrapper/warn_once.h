@@ -8,6 +8,6 @@
 /* 1 when the warning keyed by `about` should be printed now (and records that it was); 0 when it was said
  * less than period_s seconds ago. When no marker can be written the answer is 1: saying it too often beats
  * never saying it. */
-int tl_warn_once(const char *about, unsigned period_s);
+int tlcc_warn_once(const char *about, unsigned period_s);
 
 #endif

@@ -8,39 +8,39 @@
 
 #include "checks/host_util.h"
 
-static const struct tl_origin NVCC_STUBS = {
-    .kind = TL_ORIGIN_TOOLCHAIN, .name = "nvcc's host stubs",
+static const struct tlck_origin NVCC_STUBS = {
+    .kind = TLCK_ORIGIN_TOOLCHAIN, .name = "nvcc's host stubs",
     .why = "nvcc writes this kernel-launch and registration code into the host side of every .cu file"
 };
-static const struct tl_origin DEVICE_LINK = {
-    .kind = TL_ORIGIN_TOOLCHAIN, .name = "the CUDA device link",
+static const struct tlck_origin DEVICE_LINK = {
+    .kind = TLCK_ORIGIN_TOOLCHAIN, .name = "the CUDA device link",
     .why = "nvcc -dlink writes this registration code (CMake's cmake_device_link.o); the device-link step passes no "
            "compiler launcher"
 };
-static const struct tl_origin CUDART = {
-    .kind = TL_ORIGIN_VENDOR, .name = "libcudart_static",
+static const struct tlck_origin CUDART = {
+    .kind = TLCK_ORIGIN_VENDOR, .name = "libcudart_static",
     .why = "NVIDIA ships it without -g", .soname = "libcudart.so"
 };
-static const struct tl_origin LIBGCC = {
-    .kind = TL_ORIGIN_VENDOR, .name = "libgcc",
+static const struct tlck_origin LIBGCC = {
+    .kind = TLCK_ORIGIN_VENDOR, .name = "libgcc",
     .why = "GCC's runtime helpers are linked from libgcc.a / libgcc_eh.a, built without -g"
 };
-static const struct tl_origin LIBSTDCXX = {
-    .kind = TL_ORIGIN_VENDOR, .name = "a static libstdc++",
+static const struct tlck_origin LIBSTDCXX = {
+    .kind = TLCK_ORIGIN_VENDOR, .name = "a static libstdc++",
     .why = "it is linked from libstdc++.a (-static-libstdc++), whose debug info the distribution ships separately"
 };
-static const struct tl_origin DEVICE_HELPERS = {
-    .kind = TL_ORIGIN_TOOLCHAIN, .name = "nvcc's device arithmetic helpers",
+static const struct tlck_origin DEVICE_HELPERS = {
+    .kind = TLCK_ORIGIN_TOOLCHAIN, .name = "nvcc's device arithmetic helpers",
     .why = "nvcc adds them (64-bit integer division, division and square-root slow paths) without line information"
 };
-static const struct tl_origin LINK_STUB_UNIT = {
-    .kind = TL_ORIGIN_TOOLCHAIN, .name = "the CUDA device link",
+static const struct tlck_origin LINK_STUB_UNIT = {
+    .kind = TLCK_ORIGIN_TOOLCHAIN, .name = "the CUDA device link",
     .why = "nvcc -dlink compiles its generated crt/link.stub (CMake's cmake_device_link.o); the device-link step passes "
            "no compiler launcher"
 };
 
 struct rule {
-    const struct tl_origin *origin;
+    const struct tlck_origin *origin;
     const char *pattern;      /* fnmatch pattern */
     unsigned demangled : 1;   /* matched against the demangled name (C++ scopes), else the symbol name */
     unsigned in_cu : 1;       /* also when a compile unit of the user's covers the function */
@@ -91,14 +91,14 @@ static const struct rule DEVICE_RULES[] = {
     { &DEVICE_HELPERS, "__nv_*", 0, 1 },
 };
 
-static const struct tl_origin *match(const struct rule *r, size_t n, const char *name, int in_cu)
+static const struct tlck_origin *match(const struct rule *r, size_t n, const char *name, int in_cu)
 {
     char *dem = NULL;
-    const struct tl_origin *found = NULL;
+    const struct tlck_origin *found = NULL;
     for (size_t i = 0; i < n && !found; i++) {
         if (in_cu && !r[i].in_cu)
             continue;
-        if (r[i].demangled && !dem && !(dem = tl_demangle(name)))
+        if (r[i].demangled && !dem && !(dem = tlck_demangle(name)))
             continue;
         if (fnmatch(r[i].pattern, r[i].demangled ? dem : name, FNM_NOESCAPE) == 0)
             found = r[i].origin;
@@ -107,33 +107,33 @@ static const struct tl_origin *match(const struct rule *r, size_t n, const char 
     return found;
 }
 
-const struct tl_origin *tl_host_origin(const struct tl_function *fn)
+const struct tlck_origin *tlck_host_origin(const struct tlck_function *fn)
 {
     char buf[512];
-    const char *base = tl_clone_base(fn->name, buf, sizeof buf);
+    const char *base = tlck_clone_base(fn->name, buf, sizeof buf);
     return match(HOST_RULES, sizeof HOST_RULES / sizeof *HOST_RULES, base, fn->cu_unit != 0);
 }
 
-const struct tl_origin *tl_device_origin(const char *name)
+const struct tlck_origin *tlck_device_origin(const char *name)
 {
     return name ? match(DEVICE_RULES, sizeof DEVICE_RULES / sizeof *DEVICE_RULES, name, 1) : NULL;
 }
 
-const struct tl_origin *tl_cu_origin(const struct tl_cu *cu)
+const struct tlck_origin *tlck_cu_origin(const struct tlck_cu *cu)
 {
     const char *b = cu && cu->name ? strrchr(cu->name, '/') : NULL;
     b = b ? b + 1 : cu ? cu->name : NULL;
     return b && strcmp(b, "link.stub") == 0 ? &LINK_STUB_UNIT : NULL;
 }
 
-void tl_origin_add(struct tl_origin_tally *t, const struct tl_origin *o, const char *example)
+void tlck_origin_add(struct tlck_origin_tally *t, const struct tlck_origin *o, const char *example)
 {
     for (size_t i = 0; i < t->n; i++)
         if (t->origin[i] == o) {
             t->count[i]++;
             return;
         }
-    if (t->n == TL_ORIGIN_MAX)
+    if (t->n == TLCK_ORIGIN_MAX)
         return;
     t->origin[t->n] = o;
     t->count[t->n] = 1;

@@ -6,14 +6,14 @@
  * The origin is inferred from names: a linked file no longer says which object a function came from. Vendor
  * origins are only trusted for functions that no DWARF compile unit claims (the user's own code, built with
  * -g, always lies in one); toolchain-made code sits inside the user's units and is recognised by name alone. */
-#ifndef TL_CODE_ORIGIN_H
-#define TL_CODE_ORIGIN_H
+#ifndef TLCK_CODE_ORIGIN_H
+#define TLCK_CODE_ORIGIN_H
 #include "model.h"
 
-enum tl_origin_kind { TL_ORIGIN_VENDOR = 1, TL_ORIGIN_TOOLCHAIN };
+enum tlck_origin_kind { TLCK_ORIGIN_VENDOR = 1, TLCK_ORIGIN_TOOLCHAIN };
 
-struct tl_origin {
-    enum tl_origin_kind kind;
+struct tlck_origin {
+    enum tlck_origin_kind kind;
     const char *name;       /* "libcudart_static" */
     const char *why;        /* "NVIDIA ships it without -g" */
     const char *soname;     /* the shared library of this origin ("libcudart.so"): a file whose DT_SONAME
@@ -22,20 +22,20 @@ struct tl_origin {
 
 /* The origin of a host function without line rows; NULL when it is the user's. fn->name is the symbol name;
  * clone suffixes (.cold, .part.N) are looked through. */
-const struct tl_origin *tl_host_origin(const struct tl_function *fn);
+const struct tlck_origin *tlck_host_origin(const struct tlck_function *fn);
 /* The origin of a device function (nvcc's arithmetic helpers such as __cuda_sm20_div_u64); NULL: the user's. */
-const struct tl_origin *tl_device_origin(const char *name);
+const struct tlck_origin *tlck_device_origin(const char *name);
 /* A DWARF compile unit that the CUDA toolchain generates (the device link's crt/link.stub), NULL otherwise. */
-const struct tl_origin *tl_cu_origin(const struct tl_cu *cu);
+const struct tlck_origin *tlck_cu_origin(const struct tlck_cu *cu);
 
 /* Counts per origin for one file, in order of first appearance, for reporting one finding per origin. */
-#define TL_ORIGIN_MAX 16
-struct tl_origin_tally {
-    const struct tl_origin *origin[TL_ORIGIN_MAX];
-    size_t count[TL_ORIGIN_MAX];
-    const char *example[TL_ORIGIN_MAX];   /* the first function seen (mangled) */
+#define TLCK_ORIGIN_MAX 16
+struct tlck_origin_tally {
+    const struct tlck_origin *origin[TLCK_ORIGIN_MAX];
+    size_t count[TLCK_ORIGIN_MAX];
+    const char *example[TLCK_ORIGIN_MAX];   /* the first function seen (mangled) */
     size_t n;
 };
-void tl_origin_add(struct tl_origin_tally *t, const struct tl_origin *o, const char *example);
+void tlck_origin_add(struct tlck_origin_tally *t, const struct tlck_origin *o, const char *example);
 
 #endif

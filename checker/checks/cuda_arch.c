@@ -41,7 +41,7 @@ static int parse_archs(const char *s, struct arch *v, size_t *n)
     return 0;
 }
 
-static int same_container(const struct tl_image *a, const struct tl_image *b)
+static int same_container(const struct tlck_image *a, const struct tlck_image *b)
 {
     return a->dev.container == b->dev.container &&
            (a->dev.section == b->dev.section ||
@@ -49,25 +49,25 @@ static int same_container(const struct tl_image *a, const struct tl_image *b)
 }
 
 /* Does the container starting at images[i] (through j) satisfy arch r? A bare sm_90 is met by sm_90a/f too. */
-static int container_has(const struct tl_image *v, size_t i, size_t j, const struct arch *r)
+static int container_has(const struct tlck_image *v, size_t i, size_t j, const struct arch *r)
 {
     for (size_t k = i; k < j; k++)
-        if (v[k].kind == TL_IMAGE_CUBIN && !v[k].dev.error && v[k].dev.sm == r->sm &&
+        if (v[k].kind == TLCK_IMAGE_CUBIN && !v[k].dev.error && v[k].dev.sm == r->sm &&
             (!r->suffix || v[k].dev.arch_suffix == r->suffix))
             return 1;
     return 0;
 }
 
-static int container_has_ptx(const struct tl_image *v, size_t i, size_t j)
+static int container_has_ptx(const struct tlck_image *v, size_t i, size_t j)
 {
     for (size_t k = i; k < j; k++)
-        if (v[k].kind == TL_IMAGE_PTX)
+        if (v[k].kind == TLCK_IMAGE_PTX)
             return 1;
     return 0;
 }
 
 /* Whether any image of the container holds a device function (a damaged one is assumed to). */
-static int container_has_code(const struct tl_image *v, size_t i, size_t j)
+static int container_has_code(const struct tlck_image *v, size_t i, size_t j)
 {
     for (size_t k = i; k < j; k++)
         if (v[k].nfuncs || v[k].dev.error)
@@ -75,7 +75,7 @@ static int container_has_code(const struct tl_image *v, size_t i, size_t j)
     return 0;
 }
 
-static const char *container_name(const struct tl_image *v, size_t i, size_t j, char *buf, size_t n)
+static const char *container_name(const struct tlck_image *v, size_t i, size_t j, char *buf, size_t n)
 {
     const char *kernel = NULL;
     for (size_t k = i; k < j && !kernel; k++)
@@ -92,12 +92,12 @@ static const char *container_name(const struct tl_image *v, size_t i, size_t j, 
     return buf;
 }
 
-static void inventory(const struct tl_file *f, struct tl_findings *out)
+static void inventory(const struct tlck_file *f, struct tlck_findings *out)
 {
     char sass[512] = "", ptx[512] = "", ptx_only[512] = "";
     size_t ls = 0, lp = 0, lo = 0;
     for (size_t i = 0; i < f->ndevices; i++) {
-        const struct tl_device_info *d = &f->devices[i].dev;
+        const struct tlck_device_info *d = &f->devices[i].dev;
         if (d->error)
             continue;
         int seen = 0, has_sass = 0;
@@ -117,18 +117,18 @@ static void inventory(const struct tl_file *f, struct tl_findings *out)
         if (lp < sizeof ptx)
             lp += (size_t)snprintf(ptx + lp, sizeof ptx - lp, "%s%s", lp ? " " : "", a);
         for (size_t k = 0; k < f->ndevices; k++)
-            has_sass |= f->devices[k].kind == TL_IMAGE_CUBIN && f->devices[k].dev.sm == d->sm;
+            has_sass |= f->devices[k].kind == TLCK_IMAGE_CUBIN && f->devices[k].dev.sm == d->sm;
         if (!has_sass && lo < sizeof ptx_only)
             lo += (size_t)snprintf(ptx_only + lo, sizeof ptx_only - lo, "%s%s", lo ? " " : "", a);
     }
-    tl_emit(out, "cuda-arch", TL_SEV_INFO, f->display, NULL, NULL, "device archs: SASS %s; PTX %s; PTX-only %s",
+    tlck_emit(out, "cuda-arch", TLCK_SEV_INFO, f->display, NULL, NULL, "device archs: SASS %s; PTX %s; PTX-only %s",
             ls ? sass : "none", lp ? ptx : "none", lo ? ptx_only : "none");
 }
 
-static void required(const struct tl_file *f, const struct arch *req, size_t nreq, int need_ptx,
-                     enum tl_severity sev, struct tl_findings *out)
+static void required(const struct tlck_file *f, const struct arch *req, size_t nreq, int need_ptx,
+                     enum tlck_severity sev, struct tlck_findings *out)
 {
-    const struct tl_image *v = f->devices;
+    const struct tlck_image *v = f->devices;
     size_t containers = 0, listed = 0, lacking[MAX_ARCHS + 1] = { 0 };
     for (size_t i = 0, j; i < f->ndevices; i = j) {
         for (j = i + 1; j < f->ndevices && same_container(&v[i], &v[j]); j++)
@@ -150,17 +150,17 @@ static void required(const struct tl_file *f, const struct arch *req, size_t nre
         int no_ptx = need_ptx && !container_has_ptx(v, i, j);
         lacking[MAX_ARCHS] += no_ptx;
         if ((lm || no_ptx) && listed++ < MAX_LISTED)
-            tl_emit(out, "cuda-arch", sev, f->display, NULL,
+            tlck_emit(out, "cuda-arch", sev, f->display, NULL,
                     "add the missing targets with -gencode arch=compute_XX,code=[sm_XX,compute_XX]",
                     "%s lacks %s%s%s", container_name(v, i, j, name, sizeof name), lm ? "SASS for " : "",
                     lm ? miss : "", no_ptx ? (lm ? " and a PTX fallback" : "a PTX fallback") : "");
     }
     if (listed > MAX_LISTED)
-        tl_emit(out, "cuda-arch", sev, f->display, NULL, NULL, "... and %zu more fatbin containers lacking required "
+        tlck_emit(out, "cuda-arch", sev, f->display, NULL, NULL, "... and %zu more fatbin containers lacking required "
                 "targets (of %zu)", listed - MAX_LISTED, containers);
 }
 
-static void release_debug(const struct tl_file *f, struct tl_findings *out)
+static void release_debug(const struct tlck_file *f, struct tlck_findings *out)
 {
     size_t n = 0;
     const char *first = NULL;
@@ -171,21 +171,21 @@ static void release_debug(const struct tl_file *f, struct tl_findings *out)
                 first = f->devices[i].label;
         }
     if (n)
-        tl_emit(out, "cuda-arch", TL_SEV_WARNING, f->display, NULL,
+        tlck_emit(out, "cuda-arch", TLCK_SEV_WARNING, f->display, NULL,
                 "build release device code without -G (use -lineinfo for line tables)",
                 "%zu device-debug (-G) image%s in a release audit, e.g. %s", n, n == 1 ? "" : "s", first);
 }
 
-static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
 {
-    if (sev == TL_SEV_NONE || f->ndevices == 0)
+    if (sev == TLCK_SEV_NONE || f->ndevices == 0)
         return;
     inventory(f, out);
     struct arch req[MAX_ARCHS];
     size_t nreq = 0;
     const char *sass = tl_config_get(p->cfg, "cuda-arch", "sass");
     if (parse_archs(sass, req, &nreq) != 0) {
-        tl_emit(out, "cuda-arch", TL_SEV_ERROR, f->display, NULL, "write e.g. sass = sm_90, sm_100a",
+        tlck_emit(out, "cuda-arch", TLCK_SEV_ERROR, f->display, NULL, "write e.g. sass = sm_90, sm_100a",
                 "[cuda-arch] sass = '%s' is not a list of SM architectures", sass);
         nreq = 0;
     }
@@ -196,9 +196,9 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
         release_debug(f, out);
 }
 
-const struct tl_check tl_check_cuda_arch = {
+const struct tlck_check tlck_check_cuda_arch = {
     .id = "cuda-arch",
-    .default_severity = TL_SEV_ERROR,
+    .default_severity = TLCK_SEV_ERROR,
     .summary = "CUDA arch policy",
     .help_uri = "docs/checks/cuda-arch.md",
     .run = run,

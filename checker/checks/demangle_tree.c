@@ -8,7 +8,7 @@
  * the fields up to recursion_level, then room for fields a later libiberty may append, so that
  * cplus_demangle_init_info never writes past this object. The layout is checked after every init against
  * the values init must have stored; on any difference the library's own entry point is used instead. */
-struct tl_d_info {
+struct tlck_d_info {
     const char *s;
     const char *send;
     int options;
@@ -29,10 +29,10 @@ struct tl_d_info {
 };
 
 /* Exported by libiberty (cp-demangle.c) for its cp-demint.c; declared in its private cp-demangle.h. */
-extern void cplus_demangle_init_info(const char *mangled, int options, size_t len, struct tl_d_info *di);
-extern struct demangle_component *cplus_demangle_mangled_name(struct tl_d_info *di, int top_level);
+extern void cplus_demangle_init_info(const char *mangled, int options, size_t len, struct tlck_d_info *di);
+extern struct demangle_component *cplus_demangle_mangled_name(struct tlck_d_info *di, int top_level);
 
-static int init(struct tl_d_info *di, const char *mangled, int options, size_t len)
+static int init(struct tlck_d_info *di, const char *mangled, int options, size_t len)
 {
     memset(di, 0, sizeof *di);
     di->next_comp = di->next_sub = -1;
@@ -43,7 +43,7 @@ static int init(struct tl_d_info *di, const char *mangled, int options, size_t l
            (size_t)di->num_subs == len;
 }
 
-struct demangle_component *tl_cxx_components(const char *mangled, int options, void **mem)
+struct demangle_component *tlck_cxx_components(const char *mangled, int options, void **mem)
 {
     *mem = NULL;
     if (!mangled || mangled[0] != '_' || mangled[1] != 'Z')
@@ -51,7 +51,7 @@ struct demangle_component *tl_cxx_components(const char *mangled, int options, v
     size_t len = strlen(mangled);
     if (len > 1u << 20)
         return NULL;
-    struct tl_d_info di;
+    struct tlck_d_info di;
     if (!init(&di, mangled, options, len))
         return cplus_demangle_v3_components(mangled, options, mem);
     struct demangle_component *comps = malloc((size_t)di.num_comps * sizeof *comps + 1);
@@ -81,7 +81,7 @@ struct demangle_component *tl_cxx_components(const char *mangled, int options, v
     return dc;
 }
 
-int tl_cxx_is_wrapper(enum demangle_component_type t)
+int tlck_cxx_is_wrapper(enum demangle_component_type t)
 {
     switch (t) {
     case DEMANGLE_COMPONENT_CONST_THIS: case DEMANGLE_COMPONENT_VOLATILE_THIS:

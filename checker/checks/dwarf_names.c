@@ -6,31 +6,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-void tl_sym_names_init(struct tl_sym_names *n, const char *sym)
+void tlck_sym_names_init(struct tlck_sym_names *n, const char *sym)
 {
     memset(n, 0, sizeof *n);
     n->sym = sym;
-    /* tl_clone_base's rule, without its buffer's limit (template instances' names run to kilobytes), and a
+    /* tlck_clone_base's rule, without its buffer's limit (template instances' names run to kilobytes), and a
      * symbol version: .symver makes the local symbol "tr_break@GLIBC_2.2.5" of the function tr_break (glibc) */
     size_t len = strcspn(sym, ".@");
     n->base = len && sym[len] ? strndup(sym, len) : NULL;
 }
 
-void tl_sym_names_free(struct tl_sym_names *n)
+void tlck_sym_names_free(struct tlck_sym_names *n)
 {
     free(n->base);
     free(n->demangled);
     free(n->stem);
 }
 
-void tl_sub_names_init(struct tl_sub_names *n, const struct tl_subprogram *s, int fortran)
+void tlck_sub_names_init(struct tlck_sub_names *n, const struct tlck_subprogram *s, int fortran)
 {
     memset(n, 0, sizeof *n);
     n->s = s;
     n->fortran = fortran != 0;
 }
 
-void tl_sub_names_free(struct tl_sub_names *n)
+void tlck_sub_names_free(struct tlck_sub_names *n)
 {
     free(n->demangled);
     free(n->stem);
@@ -116,7 +116,7 @@ static char *symbol_stem(const char *mangled)
     char *out = NULL;
     if (e && (e->type == DEMANGLE_COMPONENT_CTOR || e->type == DEMANGLE_COMPONENT_DTOR) && scope &&
         scope->type == DEMANGLE_COMPONENT_LAMBDA)
-        out = tl_strdup(e->type == DEMANGLE_COMPONENT_CTOR ? "<lambda>" : "~<lambda>");
+        out = tlck_strdup(e->type == DEMANGLE_COMPONENT_CTOR ? "<lambda>" : "~<lambda>");
     if (e && !out) {
         size_t alloc = 0;
         char *printed = cplus_demangle_print(DMGL_PARAMS | DMGL_ANSI, (struct demangle_component *)e, 64, &alloc);
@@ -129,12 +129,12 @@ static char *symbol_stem(const char *mangled)
     return out;
 }
 
-static const char *sym_base(const struct tl_sym_names *n)
+static const char *sym_base(const struct tlck_sym_names *n)
 {
     return n->base ? n->base : n->sym;
 }
 
-static int is_fortran_main(const struct tl_sym_names *sym, const struct tl_sub_names *sub)
+static int is_fortran_main(const struct tlck_sym_names *sym, const struct tlck_sub_names *sub)
 {
     return sub->fortran && sub->s->name && strcmp(sym->sym, "MAIN__") == 0;
 }
@@ -147,7 +147,7 @@ static size_t base_len(const char *name)
     return dot && dot != name ? (size_t)(dot - name) : strlen(name);
 }
 
-int tl_names_equal(const struct tl_sym_names *sym, const struct tl_subprogram *s)
+int tlck_names_equal(const struct tlck_sym_names *sym, const struct tlck_subprogram *s)
 {
     const char *names[2] = { s->linkage_name, s->name }, *base = sym_base(sym);
     size_t n = strlen(base);
@@ -157,11 +157,11 @@ int tl_names_equal(const struct tl_sym_names *sym, const struct tl_subprogram *s
     return 0;
 }
 
-int tl_names_match(struct tl_sym_names *sym, struct tl_sub_names *sub)
+int tlck_names_match(struct tlck_sym_names *sym, struct tlck_sub_names *sub)
 {
-    const struct tl_subprogram *s = sub->s;
+    const struct tlck_subprogram *s = sub->s;
     const char *base = sym_base(sym);
-    if (tl_names_equal(sym, s) || is_fortran_main(sym, sub))
+    if (tlck_names_equal(sym, s) || is_fortran_main(sym, sub))
         return 1;
     if (!is_mangled(base))
         return 0;
@@ -193,7 +193,7 @@ int tl_names_match(struct tl_sym_names *sym, struct tl_sub_names *sub)
     return sym->stem && sub->stem && sym->stem[0] && strcmp(sym->stem, sub->stem) == 0;
 }
 
-int tl_made_without_subprogram(const char *sym)
+int tlck_made_without_subprogram(const char *sym)
 {
     static const char *const special[] = {
         "_ZTh", "_ZTv", "_ZTc", /* non-virtual, virtual and covariant-return thunks */
@@ -209,7 +209,7 @@ int tl_made_without_subprogram(const char *sym)
     return 0;
 }
 
-int tl_lang_is_fortran(unsigned lang)
+int tlck_lang_is_fortran(unsigned lang)
 {
     return lang == DW_LANG_Fortran77 || lang == DW_LANG_Fortran90 || lang == DW_LANG_Fortran95 ||
            lang == DW_LANG_Fortran03 || lang == DW_LANG_Fortran08;

@@ -37,15 +37,15 @@ static size_t lower(const struct key *v, size_t n, uint64_t key)
     return lo;
 }
 
-static const char *sub_name(const struct tl_subprogram *s)
+static const char *sub_name(const struct tlck_subprogram *s)
 {
     return s->linkage_name ? s->linkage_name : s->name ? s->name : "(unnamed)";
 }
 
 struct ctx {
-    const struct tl_file *f;
-    enum tl_severity sev;
-    struct tl_findings *out;
+    const struct tlck_file *f;
+    enum tlck_severity sev;
+    struct tlck_findings *out;
     size_t reported;
     char missing[256];
     const unsigned char *bare; /* per unit of image.cus: it has line tables but no subprogram at all */
@@ -58,7 +58,7 @@ struct ctx {
 /* Units with no subprogram: clang's -gline-tables-only (what trueline-cc forces for clang by default) and
  * the skeleton units of -gsplit-dwarf, whose subprograms are in the .dwo. Their functions have nothing to
  * be compared with; line-tables still checks their rows. NULL when out of memory (all are compared). */
-static unsigned char *units_without_subprograms(const struct tl_image *h)
+static unsigned char *units_without_subprograms(const struct tlck_image *h)
 {
     unsigned char *bare = malloc(h->ncus ? h->ncus : 1);
     if (!bare)
@@ -70,7 +70,7 @@ static unsigned char *units_without_subprograms(const struct tl_image *h)
     return bare;
 }
 
-static int in_bare_unit(const struct ctx *c, const struct tl_function *fn)
+static int in_bare_unit(const struct ctx *c, const struct tlck_function *fn)
 {
     return c->bare && fn->cu_unit && fn->cu_unit <= c->f->host.ncus && c->bare[fn->cu_unit - 1];
 }
@@ -90,56 +90,56 @@ static void problem(struct ctx *c, const char *mangled, const char *hint, const 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    char *d = tl_demangle(mangled);
-    tl_emit(c->out, "dwarf-symbols", c->sev, c->f->display, d, hint, "%s", msg);
+    char *d = tlck_demangle(mangled);
+    tlck_emit(c->out, "dwarf-symbols", c->sev, c->f->display, d, hint, "%s", msg);
     free(d);
     size_t used = strlen(c->missing);
     if (used + strlen(mangled) + 3 < sizeof c->missing)
         snprintf(c->missing + used, sizeof c->missing - used, "%s%s", used ? ", " : "", mangled);
 }
 
-static uint64_t func_key(const struct tl_file *f, const struct tl_function *fn)
+static uint64_t func_key(const struct tlck_file *f, const struct tlck_function *fn)
 {
-    return f->elf_type == 1 /* ET_REL */ ? TL_ADDR_KEY(fn->shndx, fn->addr) : fn->addr;
+    return f->elf_type == 1 /* ET_REL */ ? TLCK_ADDR_KEY(fn->shndx, fn->addr) : fn->addr;
 }
 
-static uint64_t sub_key(const struct tl_file *f, const struct tl_subprogram *s)
+static uint64_t sub_key(const struct tlck_file *f, const struct tlck_subprogram *s)
 {
-    return f->elf_type == 1 ? TL_ADDR_KEY(s->shndx, s->low_pc) : s->low_pc;
+    return f->elf_type == 1 ? TLCK_ADDR_KEY(s->shndx, s->low_pc) : s->low_pc;
 }
 
-static int in_fortran_unit(const struct tl_image *h, const struct tl_subprogram *s)
+static int in_fortran_unit(const struct tlck_image *h, const struct tlck_subprogram *s)
 {
-    return s->cu >= 0 && (size_t)s->cu < h->ncus && tl_lang_is_fortran(h->cus[s->cu].lang);
+    return s->cu >= 0 && (size_t)s->cu < h->ncus && tlck_lang_is_fortran(h->cus[s->cu].lang);
 }
 
 /* The subprogram at one address that any symbol there names. Aliases (C1/C2 constructors, ICF) share an address
  * and any of them may carry the DWARF name. ICF folds thousands of functions onto one address: the group is
  * matched once, each name demangled at most once, and only after no name matched as written (per symbol and
  * pair it was cubic: 12,000 aliases took 20 s). */
-static const struct tl_subprogram *group_match(const struct tl_image *h, const struct key *fg, size_t nfg,
+static const struct tlck_subprogram *group_match(const struct tlck_image *h, const struct key *fg, size_t nfg,
                                                const struct key *sg, size_t nsg)
 {
-    struct tl_sym_names *sym = calloc(nfg ? nfg : 1, sizeof *sym);
-    struct tl_sub_names *sub = calloc(nsg ? nsg : 1, sizeof *sub);
-    const struct tl_subprogram *match = NULL;
+    struct tlck_sym_names *sym = calloc(nfg ? nfg : 1, sizeof *sym);
+    struct tlck_sub_names *sub = calloc(nsg ? nsg : 1, sizeof *sub);
+    const struct tlck_subprogram *match = NULL;
     if (sym && sub) {
         for (size_t a = 0; a < nfg; a++)
-            tl_sym_names_init(&sym[a], h->funcs[fg[a].i].name);
+            tlck_sym_names_init(&sym[a], h->funcs[fg[a].i].name);
         for (size_t j = 0; j < nsg; j++)
-            tl_sub_names_init(&sub[j], &h->subprograms[sg[j].i], in_fortran_unit(h, &h->subprograms[sg[j].i]));
+            tlck_sub_names_init(&sub[j], &h->subprograms[sg[j].i], in_fortran_unit(h, &h->subprograms[sg[j].i]));
         for (size_t j = 0; j < nsg && !match; j++)
             for (size_t a = 0; a < nfg && !match; a++)
-                if (tl_names_equal(&sym[a], sub[j].s))
+                if (tlck_names_equal(&sym[a], sub[j].s))
                     match = sub[j].s;
         for (size_t j = 0; j < nsg && !match; j++)
             for (size_t a = 0; a < nfg && !match; a++)
-                if (tl_names_match(&sym[a], &sub[j]))
+                if (tlck_names_match(&sym[a], &sub[j]))
                     match = sub[j].s;
         for (size_t a = 0; a < nfg; a++)
-            tl_sym_names_free(&sym[a]);
+            tlck_sym_names_free(&sym[a]);
         for (size_t j = 0; j < nsg; j++)
-            tl_sub_names_free(&sub[j]);
+            tlck_sub_names_free(&sub[j]);
     }
     free(sym);
     free(sub);
@@ -155,9 +155,9 @@ static const struct tl_subprogram *group_match(const struct tl_image *h, const s
  *   subprogram of their own (jsoncpp's Json::OurReader::skipSpaces at -O3);
  * - functions without line rows: objects built without -g, vendor libraries, libgcc's helpers. line-tables
  *   reports those, as errors where they are the user's. */
-static void no_subprogram(struct ctx *c, const struct tl_function *fn)
+static void no_subprogram(struct ctx *c, const struct tlck_function *fn)
 {
-    if (tl_made_without_subprogram(fn->name) || tl_is_crt_function(fn->name))
+    if (tlck_made_without_subprogram(fn->name) || tlck_is_crt_function(fn->name))
         return;
     if (in_bare_unit(c, fn))
         c->skipped++;
@@ -170,7 +170,7 @@ static void no_subprogram(struct ctx *c, const struct tl_function *fn)
 /* symbols -> subprograms, one address at a time */
 static void symbols_to_dwarf(struct ctx *c, const struct key *subs, size_t ns, const struct key *funcs, size_t nf)
 {
-    const struct tl_image *h = &c->f->host;
+    const struct tlck_image *h = &c->f->host;
     for (size_t i = 0, ie; i < nf; i = ie) {
         uint64_t key = funcs[i].k;
         size_t k = lower(subs, ns, key), ke = k;
@@ -178,10 +178,10 @@ static void symbols_to_dwarf(struct ctx *c, const struct key *subs, size_t ns, c
             ;
         while (ke < ns && subs[ke].k == key)
             ke++;
-        const struct tl_subprogram *any = k < ke ? &h->subprograms[subs[k].i] : NULL;
-        const struct tl_subprogram *match = any ? group_match(h, funcs + i, ie - i, subs + k, ke - k) : NULL;
+        const struct tlck_subprogram *any = k < ke ? &h->subprograms[subs[k].i] : NULL;
+        const struct tlck_subprogram *match = any ? group_match(h, funcs + i, ie - i, subs + k, ke - k) : NULL;
         for (size_t a = i; a < ie; a++) {
-            const struct tl_function *fn = &h->funcs[funcs[a].i];
+            const struct tlck_function *fn = &h->funcs[funcs[a].i];
             if (!any)
                 no_subprogram(c, fn);
             else if (!match)
@@ -198,9 +198,9 @@ static void symbols_to_dwarf(struct ctx *c, const struct key *subs, size_t ns, c
 /* subprograms -> symbols */
 static void dwarf_to_symbols(struct ctx *c, const struct key *subs, size_t ns, const struct key *funcs, size_t nf)
 {
-    const struct tl_image *h = &c->f->host;
+    const struct tlck_image *h = &c->f->host;
     for (size_t j = 0; j < ns; j++) {
-        const struct tl_subprogram *s = &h->subprograms[subs[j].i];
+        const struct tlck_subprogram *s = &h->subprograms[subs[j].i];
         size_t k = lower(funcs, nf, subs[j].k);
         if (k == nf || funcs[k].k != subs[j].k)
             problem(c, sub_name(s), STALE_HINT, "DWARF subprogram at 0x%llx has no function symbol there",
@@ -208,16 +208,16 @@ static void dwarf_to_symbols(struct ctx *c, const struct key *subs, size_t ns, c
     }
 }
 
-static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
 {
     (void)p;
-    const struct tl_image *h = &f->host;
+    const struct tlck_image *h = &f->host;
     if (!h->has_debug_info)
         return;
     /* A walk stopped early (a sibling chain pointing backwards, the time limit) leaves the subprograms after
      * the stop unread: their symbols would be reported as lacking DWARF when the DWARF is only unreadable. */
     if (h->dwarf_read_error)
-        tl_emit(out, "dwarf-symbols", TL_SEV_WARNING, f->display, NULL, NULL,
+        tlck_emit(out, "dwarf-symbols", TLCK_SEV_WARNING, f->display, NULL, NULL,
                 "the DWARF (.debug_info) could not be read to its end%s%s%s: %zu subprograms read; symbols without "
                 "a subprogram are not reported",
                 f->warning ? " (" : "", f->warning ? f->warning : "", f->warning ? ")" : "", h->nsubprograms);
@@ -226,7 +226,7 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
     struct key *subs = calloc(h->nsubprograms, sizeof *subs), *funcs = calloc(h->nfuncs ? h->nfuncs : 1, sizeof *funcs);
     size_t ns = 0, nf = 0;
     for (size_t i = 0; subs && i < h->nsubprograms; i++) {
-        const struct tl_subprogram *s = &h->subprograms[i];
+        const struct tlck_subprogram *s = &h->subprograms[i];
         /* linked files: subprograms of discarded sections (COMDAT duplicates, --gc-sections) are tombstoned at
          * 0 (or -1/-2 by newer linkers); ET_REL: no section means no code */
         if (f->elf_type == 1 ? s->shndx == 0 : (s->low_pc == 0 || s->low_pc >= (uint64_t)-2))
@@ -238,7 +238,7 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
     size_t ncrt = 0;
     for (size_t i = 0; funcs && i < h->nfuncs; i++) {
         funcs[nf++] = (struct key){ func_key(f, &h->funcs[i]), i };
-        ncrt += tl_is_crt_function(h->funcs[i].name) != 0;
+        ncrt += tlck_is_crt_function(h->funcs[i].name) != 0;
     }
     if (subs && funcs) {
         qsort(subs, ns, sizeof *subs, by_key);
@@ -249,26 +249,26 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
             symbols_to_dwarf(&c, subs, ns, funcs, nf);
         dwarf_to_symbols(&c, subs, ns, funcs, nf);
         if (c.undescribed)
-            tl_emit(out, "dwarf-symbols", TL_SEV_INFO, f->display, NULL, NULL,
+            tlck_emit(out, "dwarf-symbols", TLCK_SEV_INFO, f->display, NULL, NULL,
                     "%zu function%s line rows but no DWARF subprogram of %s own (GCC emits none for some "
                     "functions it optimises)", c.undescribed, c.undescribed == 1 ? " has" : "s have",
                     c.undescribed == 1 ? "its" : "their");
         if (c.no_debug) {
-            char *ex = tl_demangle(c.no_debug_example);
-            tl_emit(out, "dwarf-symbols", TL_SEV_INFO, f->display, NULL, NULL,
+            char *ex = tlck_demangle(c.no_debug_example);
+            tlck_emit(out, "dwarf-symbols", TLCK_SEV_INFO, f->display, NULL, NULL,
                     "%zu function%s neither a DWARF subprogram nor line rows, not compared: code built without "
                     "-g (line-tables reports it) (e.g. %s)", c.no_debug, c.no_debug == 1 ? " has" : "s have", ex);
             free(ex);
         }
         if (c.skipped)
-            tl_emit(out, "dwarf-symbols", TL_SEV_INFO, f->display, NULL, NULL,
+            tlck_emit(out, "dwarf-symbols", TLCK_SEV_INFO, f->display, NULL, NULL,
                     "%zu functions not compared: their units have line tables but no subprograms (clang "
                     "-gline-tables-only, or the skeletons of -gsplit-dwarf)", c.skipped);
         free((void *)c.bare);
         /* the summary fails the run only for problems beyond those listed one by one (so that suppressing the
          * listed ones is enough) */
         if (c.reported)
-            tl_emit(out, "dwarf-symbols", c.reported > MAX_LISTED ? sev : TL_SEV_INFO, f->display, NULL, NULL,
+            tlck_emit(out, "dwarf-symbols", c.reported > MAX_LISTED ? sev : TLCK_SEV_INFO, f->display, NULL, NULL,
                     "%zu symbols, %zu subprograms, %zu disagreements%s%s%s", nf - ncrt, ns, c.reported,
                     c.missing[0] ? " (" : "", c.missing, c.missing[0] ? ")" : "");
     }
@@ -276,9 +276,9 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
     free(funcs);
 }
 
-const struct tl_check tl_check_dwarf_symbols = {
+const struct tlck_check tlck_check_dwarf_symbols = {
     .id = "dwarf-symbols",
-    .default_severity = TL_SEV_ERROR,
+    .default_severity = TLCK_SEV_ERROR,
     .summary = "DWARF vs symbols",
     .help_uri = "docs/checks/dwarf-symbols.md",
     .run = run,

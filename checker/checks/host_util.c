@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *tl_demangle(const char *name)
+char *tlck_demangle(const char *name)
 {
     char *d = name && name[0] == '_' && name[1] == 'Z' ? cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI) : NULL;
-    return d ? d : tl_strdup(name ? name : "");
+    return d ? d : tlck_strdup(name ? name : "");
 }
 
-int tl_is_crt_function(const char *name)
+int tlck_is_crt_function(const char *name)
 {
     /* atexit, at_quick_exit, pthread_atfork and __stack_chk_fail_local come from glibc's libc_nonshared.a,
      * linked into every executable and .so without the user's flags (seen in examples/demo's libdemo.so). */
@@ -27,7 +27,7 @@ int tl_is_crt_function(const char *name)
     return 0;
 }
 
-const char *tl_clone_base(const char *name, char *buf, size_t n)
+const char *tlck_clone_base(const char *name, char *buf, size_t n)
 {
     const char *dot = strchr(name, '.');
     if (!dot || dot == name)
@@ -60,7 +60,7 @@ static const struct demangle_component *outer_scope(const struct demangle_compon
         default:
             /* member qualifiers (`_ZNKSb...8capacityEv` is CONST_THIS(QUAL_NAME(...))) and special names
              * (vtable for X, thunks ...) are about their operand */
-            if (!tl_cxx_is_wrapper(c->type))
+            if (!tlck_cxx_is_wrapper(c->type))
                 return c;
             c = c->u.s_binary.left;
             break;
@@ -69,7 +69,7 @@ static const struct demangle_component *outer_scope(const struct demangle_compon
     return c;
 }
 
-static void scan_abi(const struct demangle_component *c, struct tl_cxx_name *out, int depth)
+static void scan_abi(const struct demangle_component *c, struct tlck_cxx_name *out, int depth)
 {
     if (!c || depth > 200)
         return;
@@ -115,13 +115,13 @@ static void scan_abi(const struct demangle_component *c, struct tl_cxx_name *out
     }
 }
 
-int tl_cxx_classify(const char *mangled, struct tl_cxx_name *out)
+int tlck_cxx_classify(const char *mangled, struct tlck_cxx_name *out)
 {
     memset(out, 0, sizeof *out);
     if (!mangled || strncmp(mangled, "_Z", 2) != 0)
         return -1;
     void *mem = NULL;
-    struct demangle_component *root = tl_cxx_components(mangled, DMGL_PARAMS | DMGL_ANSI, &mem);
+    struct demangle_component *root = tlck_cxx_components(mangled, DMGL_PARAMS | DMGL_ANSI, &mem);
     if (!root) {
         free(mem);
         return -1;

@@ -1,29 +1,29 @@
 /* Helpers shared by the host checks (and callable by the device part of line-tables). */
-#ifndef TL_HOST_UTIL_H
-#define TL_HOST_UTIL_H
+#ifndef TLCK_HOST_UTIL_H
+#define TLCK_HOST_UTIL_H
 #include "checks/checks.h"
 
 /* Demangled name (malloc'd), or a copy of name when it is not a C++ mangled name. */
-char *tl_demangle(const char *name);
+char *tlck_demangle(const char *name);
 /* Functions that the C runtime's start files bring into every executable/.so (crt1.o, crti.o, crtbegin.o),
  * and helpers the compiler emits without DWARF (__clang_call_terminate): no user flag gives them debug info,
  * so no check should blame the user for them. */
-int tl_is_crt_function(const char *name);
+int tlck_is_crt_function(const char *name);
 /* Name without GCC clone suffixes (foo.cold, foo.part.0, foo.isra.0, foo.constprop.0): copies into buf. */
-const char *tl_clone_base(const char *name, char *buf, size_t n);
+const char *tlck_clone_base(const char *name, char *buf, size_t n);
 
 /* line-tables, host part: functions without line rows, coverage per file and CU, files without .debug_line. */
-void tl_line_tables_host(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out);
+void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out);
 
 /* mixed-toolchain, host part: DW_AT_producer per CU and .comment. */
-void tl_mixed_toolchain_host(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out);
+void tlck_mixed_toolchain_host(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out);
 
 /* The demangler's parse tree says: namespace of the entity (1 = std or __gnu_cxx), ABI flavour seen. */
-struct tl_cxx_name {
+struct tlck_cxx_name {
     unsigned is_std : 1;
     unsigned new_abi : 1;  /* std::__cxx11 appears */
     unsigned old_abi : 1;  /* old-ABI std::string / std::list appears (Ss, std::basic_string, std::list) */
 };
-int tl_cxx_classify(const char *mangled, struct tl_cxx_name *out); /* -1 when not a C++ name */
+int tlck_cxx_classify(const char *mangled, struct tlck_cxx_name *out); /* -1 when not a C++ name */
 
 #endif

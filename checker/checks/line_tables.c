@@ -1,5 +1,5 @@
 /* line-tables: every defined, sized function in an executable section has line rows.
- * The host part lives in tl_line_tables_host() so that the device part (device images' kernels) can run
+ * The host part lives in tlck_line_tables_host() so that the device part (device images' kernels) can run
  * beside it from run() below. */
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +13,13 @@
 static const char *const HINT_G = "compile every translation unit with -g (or -g1 / -gline-tables-only), or ship "
                                   "the separate debug file next to it";
 
-static void per_cu(const struct tl_file *f, struct tl_findings *out)
+static void per_cu(const struct tlck_file *f, struct tlck_findings *out)
 {
-    const struct tl_image *h = &f->host;
+    const struct tlck_image *h = &f->host;
     for (size_t i = 0; i < h->ncus; i++) {
-        const struct tl_cu *cu = &h->cus[i];
+        const struct tlck_cu *cu = &h->cus[i];
         if (cu->funcs && cu->funcs_covered < cu->funcs)
-            tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
+            tlck_emit(out, "line-tables", TLCK_SEV_INFO, f->display, NULL, NULL,
                     "compile unit %s: %llu of %llu functions have line rows (%.1f%%), %llu rows",
                     cu->name ? cu->name : "?", (unsigned long long)cu->funcs_covered, (unsigned long long)cu->funcs,
                     100.0 * (double)cu->funcs_covered / (double)cu->funcs, (unsigned long long)cu->rows);
@@ -38,7 +38,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int has_covered(const struct tl_image *h, struct covered_names *c, const char *name)
+static int has_covered(const struct tlck_image *h, struct covered_names *c, const char *name)
 {
     if (!c->built) {
         c->built = 1;
@@ -55,7 +55,7 @@ static int has_covered(const struct tl_image *h, struct covered_names *c, const 
 /* A GCC hot/cold split (X.cold, shown as "X [clone .cold]") is part of X: its rows, when GCC writes any, are
  * in X's unit, and X's line rows describe the function. Covered when it lies inside a compile unit or X
  * itself has rows. */
-static int cold_part_of_covered(const struct tl_image *h, struct covered_names *c, const struct tl_function *fn)
+static int cold_part_of_covered(const struct tlck_image *h, struct covered_names *c, const struct tlck_function *fn)
 {
     const char *dot = strstr(fn->name, ".cold");
     if (!dot || dot == fn->name)
@@ -71,44 +71,44 @@ static int cold_part_of_covered(const struct tl_image *h, struct covered_names *
 /* Why a function without rows is no finding of the user's: 0 = it is the user's. */
 enum not_users { USERS = 0, CRT, COLD_PART, FOREIGN };
 
-static enum not_users classify(const struct tl_image *h, struct covered_names *c, const struct tl_function *fn,
-                               const struct tl_origin **origin)
+static enum not_users classify(const struct tlck_image *h, struct covered_names *c, const struct tlck_function *fn,
+                               const struct tlck_origin **origin)
 {
     *origin = NULL;
-    if (tl_is_crt_function(fn->name))
+    if (tlck_is_crt_function(fn->name))
         return CRT;
     if (cold_part_of_covered(h, c, fn))
         return COLD_PART;
-    return (*origin = tl_host_origin(fn)) ? FOREIGN : USERS;
+    return (*origin = tlck_host_origin(fn)) ? FOREIGN : USERS;
 }
 
 /* One finding per origin: "1281 functions of libcudart_static have no line info; NVIDIA ships it without -g". */
-static void report_foreign(const struct tl_file *f, const struct tl_origin_tally *t, struct tl_findings *out)
+static void report_foreign(const struct tlck_file *f, const struct tlck_origin_tally *t, struct tlck_findings *out)
 {
     for (size_t i = 0; i < t->n; i++) {
-        const struct tl_origin *o = t->origin[i];
+        const struct tlck_origin *o = t->origin[i];
         /* NVIDIA's libcudart.so.13 itself: its functions are "of libcudart.so.13", not of the static archive */
         int itself = o->soname && f->soname && strncmp(f->soname, o->soname, strlen(o->soname)) == 0;
-        char *ex = tl_demangle(t->example[i]);
-        tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
+        char *ex = tlck_demangle(t->example[i]);
+        tlck_emit(out, "line-tables", TLCK_SEV_INFO, f->display, NULL, NULL,
                 "%zu function%s of %s %s no line info; %s (e.g. %s)", t->count[i], t->count[i] == 1 ? "" : "s",
                 itself ? f->soname : o->name, t->count[i] == 1 ? "has" : "have", o->why, ex ? ex : "?");
         free(ex);
     }
 }
 
-void tl_line_tables_host(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out)
+void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out)
 {
-    const struct tl_image *h = &f->host;
+    const struct tlck_image *h = &f->host;
     size_t total = 0, covered = 0, listed = 0, users = 0;
-    struct tl_origin_tally foreign = { 0 };
+    struct tlck_origin_tally foreign = { 0 };
     struct covered_names names = { 0 };
     unsigned char *why = h->nfuncs ? calloc(h->nfuncs, 1) : NULL; /* enum not_users per uncovered function */
     if (h->nfuncs && !why)
         return;
     for (size_t i = 0; i < h->nfuncs; i++) {
-        const struct tl_function *fn = &h->funcs[i];
-        const struct tl_origin *o;
+        const struct tlck_function *fn = &h->funcs[i];
+        const struct tlck_origin *o;
         if (fn->has_lines) {
             total++, covered++;
             continue;
@@ -120,12 +120,12 @@ void tl_line_tables_host(const struct tl_file *f, enum tl_severity sev, struct t
         covered += why[i] == COLD_PART;
         users += why[i] == USERS;
         if (why[i] == FOREIGN)
-            tl_origin_add(&foreign, o, fn->name);
+            tlck_origin_add(&foreign, o, fn->name);
     }
     if (total == 0)
         goto done;
     if (!h->has_debug_line && f->line_error) { /* sections there but damaged: say so, not "no .debug_line" */
-        tl_emit(out, "line-tables", sev, f->display, NULL, NULL,
+        tlck_emit(out, "line-tables", sev, f->display, NULL, NULL,
                 "the debug sections cannot be read (%s): none of its %zu functions has usable line information",
                 f->line_error, total);
         goto done;
@@ -133,32 +133,32 @@ void tl_line_tables_host(const struct tl_file *f, enum tl_severity sev, struct t
     report_foreign(f, &foreign, out);
     if (!h->has_debug_line) {
         if (users)
-            tl_emit(out, "line-tables", sev, f->display, NULL, HINT_G,
+            tlck_emit(out, "line-tables", sev, f->display, NULL, HINT_G,
                     "no .debug_line: none of its %zu functions has line information%s%s%s", users,
                     f->warning ? " (" : "", f->warning ? f->warning : "", f->warning ? ")" : "");
         goto done;
     }
     if (f->line_error)
-        tl_emit(out, "line-tables", TL_SEV_WARNING, f->display, NULL, NULL, "%s (rows before it were used)",
+        tlck_emit(out, "line-tables", TLCK_SEV_WARNING, f->display, NULL, NULL, "%s (rows before it were used)",
                 f->line_error);
     for (size_t i = 0; i < h->nfuncs; i++) {
-        const struct tl_function *fn = &h->funcs[i];
+        const struct tlck_function *fn = &h->funcs[i];
         if (fn->has_lines || why[i] != USERS)
             continue;
         if (listed++ >= MAX_LISTED)
             continue;
-        char *d = tl_demangle(fn->name);
-        tl_emit(out, "line-tables", sev, f->display, d, HINT_G, "function (%llu bytes at 0x%llx) has no line rows%s%s",
+        char *d = tlck_demangle(fn->name);
+        tlck_emit(out, "line-tables", sev, f->display, d, HINT_G, "function (%llu bytes at 0x%llx) has no line rows%s%s",
                 (unsigned long long)fn->size, (unsigned long long)fn->addr,
                 fn->cu ? "; its compile unit: " : "; no compile unit covers it (its object was built without -g)",
                 fn->cu ? fn->cu : "");
         free(d);
     }
     if (listed > MAX_LISTED)
-        tl_emit(out, "line-tables", sev, f->display, NULL, HINT_G, "... and %zu more functions without line rows",
+        tlck_emit(out, "line-tables", sev, f->display, NULL, HINT_G, "... and %zu more functions without line rows",
                 listed - MAX_LISTED);
     if (covered < total) {
-        tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
+        tlck_emit(out, "line-tables", TLCK_SEV_INFO, f->display, NULL, NULL,
                 "line coverage: %zu of %zu functions (%.1f%%), %llu line rows", covered, total,
                 100.0 * (double)covered / (double)total, (unsigned long long)f->line_rows);
         per_cu(f, out);
@@ -168,16 +168,16 @@ done:
     free(names.v);
 }
 
-static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
 {
     (void)p;
-    tl_line_tables_host(f, sev, out);
-    tl_line_tables_device(f, sev, out);
+    tlck_line_tables_host(f, sev, out);
+    tlck_line_tables_device(f, sev, out);
 }
 
-const struct tl_check tl_check_line_tables = {
+const struct tlck_check tlck_check_line_tables = {
     .id = "line-tables",
-    .default_severity = TL_SEV_ERROR,
+    .default_severity = TLCK_SEV_ERROR,
     .summary = "host+device line coverage",
     .help_uri = "docs/checks/line-tables.md",
     .run = run,

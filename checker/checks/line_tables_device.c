@@ -17,7 +17,7 @@
 static const char *const HINT = "compile the device code with nvcc -lineinfo (or -G for debug builds); "
                                 "-Xptxas -lineinfo alone gives no source lines when the PTX has no .loc";
 
-struct missing { const char *name; const struct tl_image *img; int is_kernel; };
+struct missing { const char *name; const struct tlck_image *img; int is_kernel; };
 
 static int cmp_missing(const void *a, const void *b)
 {
@@ -41,8 +41,8 @@ static char *labels(const struct missing *m, size_t n)
     return s;
 }
 
-static void report_missing(const struct tl_file *f, struct missing *m, size_t n, enum tl_severity sev,
-                           struct tl_findings *out)
+static void report_missing(const struct tlck_file *f, struct missing *m, size_t n, enum tlck_severity sev,
+                           struct tlck_findings *out)
 {
     qsort(m, n, sizeof *m, cmp_missing);
     size_t listed = 0;
@@ -51,11 +51,11 @@ static void report_missing(const struct tl_file *f, struct missing *m, size_t n,
         while (j < n && strcmp(m[j].name, m[i].name) == 0)
             j++;
         if (listed++ < MAX_LISTED) {
-            char *d = tl_demangle(m[i].name), *l = labels(m + i, j - i);
+            char *d = tlck_demangle(m[i].name), *l = labels(m + i, j - i);
             int cubin_has_lines = 0;
             for (size_t k = i; k < j; k++)
                 cubin_has_lines |= m[k].img->dev.has_lineinfo;
-            tl_emit(out, "line-tables", sev, f->display, d, HINT, "%s has no line rows in %s%s",
+            tlck_emit(out, "line-tables", sev, f->display, d, HINT, "%s has no line rows in %s%s",
                     m[i].is_kernel ? "kernel" : "device function", l ? l : "?",
                     cubin_has_lines ? "" : " (cubin built without line information)");
             free(d);
@@ -64,21 +64,21 @@ static void report_missing(const struct tl_file *f, struct missing *m, size_t n,
         i = j;
     }
     if (listed > MAX_LISTED)
-        tl_emit(out, "line-tables", sev, f->display, NULL, HINT, "... and %zu more device functions without line rows",
+        tlck_emit(out, "line-tables", sev, f->display, NULL, HINT, "... and %zu more device functions without line rows",
                 listed - MAX_LISTED);
 }
 
-static void cubin_coverage(const struct tl_file *f, const struct tl_image *img, struct tl_findings *out)
+static void cubin_coverage(const struct tlck_file *f, const struct tlck_image *img, struct tlck_findings *out)
 {
     size_t total = 0, covered = 0;
     for (size_t k = 0; k < img->nfuncs; k++) {
-        if (!img->funcs[k].has_lines && !img->funcs[k].is_kernel && tl_device_origin(img->funcs[k].name))
+        if (!img->funcs[k].has_lines && !img->funcs[k].is_kernel && tlck_device_origin(img->funcs[k].name))
             continue;
         total++;
         covered += img->funcs[k].has_lines;
     }
     if (img->dev.has_lineinfo && total && covered < total)
-        tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
+        tlck_emit(out, "line-tables", TLCK_SEV_INFO, f->display, NULL, NULL,
                 "%s: %zu of %zu device functions have line rows (%.1f%%)", img->label, covered, total,
                 100.0 * (double)covered / (double)total);
 }
@@ -95,32 +95,32 @@ static int first_sight(struct seen_names *s, const char *name)
     for (size_t i = 0; i < s->n; i++)
         if (strcmp(s->v[i], name) == 0)
             return 0;
-    if (tl_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v) == 0)
+    if (tlck_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v) == 0)
         s->v[s->n++] = name;
     return 1;
 }
 
-static void report_helpers(const struct tl_file *f, const struct tl_origin_tally *t, struct tl_findings *out)
+static void report_helpers(const struct tlck_file *f, const struct tlck_origin_tally *t, struct tlck_findings *out)
 {
     for (size_t i = 0; i < t->n; i++)
-        tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
+        tlck_emit(out, "line-tables", TLCK_SEV_INFO, f->display, NULL, NULL,
                 "%zu device function%s of %s %s no line rows; %s (e.g. %s)", t->count[i], t->count[i] == 1 ? "" : "s",
                 t->origin[i]->name, t->count[i] == 1 ? "has" : "have", t->origin[i]->why, t->example[i]);
 }
 
-void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out)
+void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out)
 {
-    if (sev == TL_SEV_NONE || f->ndevices == 0)
+    if (sev == TLCK_SEV_NONE || f->ndevices == 0)
         return;
     size_t cubins = 0, cubins_lines = 0, ptx = 0, ptx_lines = 0, funcs = 0, funcs_lines = 0, nmiss = 0;
     struct missing *miss = NULL;
     size_t cap = 0;
-    struct tl_origin_tally helpers = { 0 };
+    struct tlck_origin_tally helpers = { 0 };
     struct seen_names seen = { 0 };
     for (size_t i = 0; i < f->ndevices; i++) {
-        const struct tl_image *img = &f->devices[i];
+        const struct tlck_image *img = &f->devices[i];
         if (img->dev.error) {
-            tl_emit(out, "line-tables", TL_SEV_ERROR, f->display, NULL, NULL, "device image %s cannot be decoded: %s",
+            tlck_emit(out, "line-tables", TLCK_SEV_ERROR, f->display, NULL, NULL, "device image %s cannot be decoded: %s",
                     img->label, img->dev.error);
             continue;
         }
@@ -128,7 +128,7 @@ void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct
          * no code for line rows to describe: nvcc -lineinfo gives it none, and it is no finding. */
         if (img->nfuncs == 0)
             continue;
-        if (img->kind == TL_IMAGE_PTX) {
+        if (img->kind == TLCK_IMAGE_PTX) {
             ptx++;
             ptx_lines += img->dev.has_lineinfo;
             continue;
@@ -136,38 +136,38 @@ void tl_line_tables_device(const struct tl_file *f, enum tl_severity sev, struct
         cubins++;
         cubins_lines += img->dev.has_lineinfo;
         for (size_t k = 0; k < img->nfuncs; k++) {
-            const struct tl_function *fn = &img->funcs[k];
-            const struct tl_origin *o = fn->has_lines || fn->is_kernel ? NULL : tl_device_origin(fn->name);
+            const struct tlck_function *fn = &img->funcs[k];
+            const struct tlck_origin *o = fn->has_lines || fn->is_kernel ? NULL : tlck_device_origin(fn->name);
             if (o) { /* nvcc's own helper: counted once per file and name below, never the user's finding */
                 if (first_sight(&seen, fn->name))
-                    tl_origin_add(&helpers, o, fn->name);
+                    tlck_origin_add(&helpers, o, fn->name);
                 continue;
             }
             funcs++;
             funcs_lines += fn->has_lines;
-            if (!fn->has_lines && tl_grow((void **)&miss, &cap, nmiss + 1, sizeof *miss) == 0)
+            if (!fn->has_lines && tlck_grow((void **)&miss, &cap, nmiss + 1, sizeof *miss) == 0)
                 miss[nmiss++] = (struct missing){ fn->name, img, fn->is_kernel };
         }
         cubin_coverage(f, img, out);
     }
     if (cubins && cubins_lines == 0 && (ptx == 0 || ptx_lines == 0)) {
-        tl_emit(out, "line-tables", sev, f->display, NULL, HINT,
+        tlck_emit(out, "line-tables", sev, f->display, NULL, HINT,
                 "device code has no line information: none of its %zu cubins (%zu device functions) and %zu PTX "
                 "images has line rows", cubins, funcs, ptx);
     } else {
         if (nmiss)
             report_missing(f, miss, nmiss, sev, out);
         for (size_t i = 0; i < f->ndevices; i++) {
-            const struct tl_image *img = &f->devices[i];
-            if (img->kind == TL_IMAGE_PTX && !img->dev.error && !img->dev.has_lineinfo && img->nfuncs)
-                tl_emit(out, "line-tables", sev, f->display, NULL, HINT,
+            const struct tlck_image *img = &f->devices[i];
+            if (img->kind == TLCK_IMAGE_PTX && !img->dev.error && !img->dev.has_lineinfo && img->nfuncs)
+                tlck_emit(out, "line-tables", sev, f->display, NULL, HINT,
                         "PTX image %s has no .loc/.file line directives", img->label);
         }
     }
     report_helpers(f, &helpers, out);
     free(seen.v);
     if (funcs && funcs_lines < funcs)
-        tl_emit(out, "line-tables", TL_SEV_INFO, f->display, NULL, NULL,
+        tlck_emit(out, "line-tables", TLCK_SEV_INFO, f->display, NULL, NULL,
                 "device line coverage: %zu of %zu device functions (%.1f%%) in %zu of %zu cubins with line "
                 "information; %zu of %zu PTX images with .loc", funcs_lines, funcs,
                 100.0 * (double)funcs_lines / (double)funcs, cubins_lines, cubins, ptx_lines, ptx);

@@ -87,17 +87,17 @@ static void describe(char *buf, size_t n, const struct compiler *v, size_t nv)
     }
 }
 
-static enum tl_severity verdict(const struct compiler *v, size_t nv, enum tl_severity sev)
+static enum tlck_severity verdict(const struct compiler *v, size_t nv, enum tlck_severity sev)
 {
     if (nv < 2)
-        return TL_SEV_NONE;
+        return TLCK_SEV_NONE;
     for (size_t i = 1; i < nv; i++)
         if (strcmp(v[i].family, v[0].family) != 0 || v[i].major != v[0].major)
             return sev;
-    return sev == TL_SEV_ERROR ? TL_SEV_WARNING : sev;
+    return sev == TLCK_SEV_ERROR ? TLCK_SEV_WARNING : sev;
 }
 
-void tl_mixed_toolchain_host(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out)
+void tlck_mixed_toolchain_host(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out)
 {
     struct compiler dw[32], cm[32], c;
     size_t ndw = 0, ncm = 0;
@@ -110,16 +110,16 @@ void tl_mixed_toolchain_host(const struct tl_file *f, enum tl_severity sev, stru
     char desc[2048];
     const char *hint = "build every translation unit of an artifact with one compiler version (check the build "
                        "cache and prebuilt objects linked in)";
-    enum tl_severity s = verdict(dw, ndw, sev);
-    if (s != TL_SEV_NONE) {
+    enum tlck_severity s = verdict(dw, ndw, sev);
+    if (s != TLCK_SEV_NONE) {
         describe(desc, sizeof desc, dw, ndw);
-        tl_emit(out, "mixed-toolchain", s, f->display, NULL, hint, "%zu compiler versions in DW_AT_producer: %s", ndw,
+        tlck_emit(out, "mixed-toolchain", s, f->display, NULL, hint, "%zu compiler versions in DW_AT_producer: %s", ndw,
                 desc);
     }
     s = verdict(cm, ncm, sev);
-    if (ndw == 0 && s != TL_SEV_NONE) {
+    if (ndw == 0 && s != TLCK_SEV_NONE) {
         describe(desc, sizeof desc, cm, ncm);
-        tl_emit(out, "mixed-toolchain", f->elf_type == 1 ? s : TL_SEV_INFO, f->display, NULL, hint,
+        tlck_emit(out, "mixed-toolchain", f->elf_type == 1 ? s : TLCK_SEV_INFO, f->display, NULL, hint,
                 "%zu compiler versions in .comment: %s%s", ncm, desc,
                 f->elf_type == 1 ? "" : " (linked files also carry the C library's start-file compiler)");
     }
@@ -131,22 +131,22 @@ void tl_mixed_toolchain_host(const struct tl_file *f, enum tl_severity sev, stru
         for (size_t i = 0; i < f->ncomments; i++)
             gcc += parse_producer(f->comments[i], &c) == 0;
         if (gcc > 1)
-            tl_emit(out, "mixed-toolchain", TL_SEV_INFO, f->display, NULL, NULL,
+            tlck_emit(out, "mixed-toolchain", TLCK_SEV_INFO, f->display, NULL, NULL,
                     ".comment names %zu builds of %s %s: %s | %s", gcc, cm[0].family, cm[0].version, f->comments[0],
                     f->comments[1]);
     }
 }
 
-static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
 {
     (void)p;
-    tl_mixed_toolchain_host(f, sev, out);
-    tl_mixed_toolchain_device(f, sev, out);
+    tlck_mixed_toolchain_host(f, sev, out);
+    tlck_mixed_toolchain_device(f, sev, out);
 }
 
-const struct tl_check tl_check_mixed_toolchain = {
+const struct tlck_check tlck_check_mixed_toolchain = {
     .id = "mixed-toolchain",
-    .default_severity = TL_SEV_ERROR,
+    .default_severity = TLCK_SEV_ERROR,
     .summary = "several compilers",
     .help_uri = "docs/checks/mixed-toolchain.md",
     .run = run,

@@ -8,15 +8,15 @@
 
 #define MAX_VERSIONS 16
 
-void tl_mixed_toolchain_device(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out)
+void tlck_mixed_toolchain_device(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out)
 {
-    if (sev == TL_SEV_NONE)
+    if (sev == TLCK_SEV_NONE)
         return;
     const char *ver[MAX_VERSIONS];
     size_t count[MAX_VERSIONS], first[MAX_VERSIONS], n = 0;
     for (size_t i = 0; i < f->ndevices; i++) {
         const char *v = f->devices[i].dev.toolkit_version;
-        if (f->devices[i].kind != TL_IMAGE_CUBIN || !v)
+        if (f->devices[i].kind != TLCK_IMAGE_CUBIN || !v)
             continue;
         size_t k = 0;
         while (k < n && strcmp(ver[k], v) != 0)
@@ -35,7 +35,7 @@ void tl_mixed_toolchain_device(const struct tl_file *f, enum tl_severity sev, st
     for (size_t k = 0; k < n && len < sizeof msg; k++)
         len += (size_t)snprintf(msg + len, sizeof msg - len, "%sCUDA %s: %zu cubins (e.g. %s)", k ? "; " : "", ver[k],
                                 count[k], f->devices[first[k]].label);
-    tl_emit(out, "mixed-toolchain", sev, f->display, NULL,
+    tlck_emit(out, "mixed-toolchain", sev, f->display, NULL,
             "rebuild all device code with one CUDA toolkit; cubins from different releases may differ in ABI "
             "and driver requirements",
             "device code from %zu CUDA toolkit releases: %s", n, msg);

@@ -16,7 +16,7 @@
 
 #define ID "provenance"
 
-static enum tl_severity cap(enum tl_severity sev, enum tl_severity at_most)
+static enum tlck_severity cap(enum tlck_severity sev, enum tlck_severity at_most)
 {
     return sev < at_most ? sev : at_most;
 }
@@ -34,7 +34,7 @@ static char *full(const char *dir, const char *name)
         return NULL;
     if (name[0] == '/' || !dir || !*dir)
         return strdup(name);
-    return tl_asprintf("%s/%s", dir, name);
+    return tlck_asprintf("%s/%s", dir, name);
 }
 
 /* nvcc's host compile sees a preprocessed copy: the CU is named
@@ -55,7 +55,7 @@ static int nvcc_temp_matches(const char *cu_base, const char *src)
     return (size_t)(end - p) == n && strncmp(p, sb, n) == 0;
 }
 
-static int cu_matches(const struct tl_cu *cu, const struct tl_provenance *n)
+static int cu_matches(const struct tlck_cu *cu, const struct tlck_provenance *n)
 {
     if (!cu->name || !n->source)
         return 0;
@@ -66,14 +66,14 @@ static int cu_matches(const struct tl_cu *cu, const struct tl_provenance *n)
     return same || strcmp(base(cu->name), base(n->source)) == 0 || nvcc_temp_matches(base(cu->name), n->source);
 }
 
-int tl_provenance_cu_expected(const struct tl_cu *cu)
+int tlck_provenance_cu_expected(const struct tlck_cu *cu)
 {
     /* Assembler-only units (crt files, .S sources) have producer "GNU AS ..." and no wrapper to pass; units the
      * toolchain generates and compiles itself (nvcc -dlink's crt/link.stub) never pass a launcher either. */
-    return cu->name && !(cu->producer && strncmp(cu->producer, "GNU AS", 6) == 0) && !tl_cu_origin(cu);
+    return cu->name && !(cu->producer && strncmp(cu->producer, "GNU AS", 6) == 0) && !tlck_cu_origin(cu);
 }
 
-int tl_provenance_cu_recorded(const struct tl_file *f, const struct tl_cu *cu)
+int tlck_provenance_cu_recorded(const struct tlck_file *f, const struct tlck_cu *cu)
 {
     for (size_t i = 0; i < f->nnotes; i++)
         if (!f->notes[i].is_link && cu_matches(cu, &f->notes[i]))
@@ -83,20 +83,20 @@ int tl_provenance_cu_recorded(const struct tl_file *f, const struct tl_cu *cu)
 
 /* Records are compared per driver: gcc and g++ (or nvcc) objects in one library legitimately carry
  * different fingerprints, two g++ fingerprints do not. Older records without "drv" group by family. */
-static const char *group(const struct tl_provenance *n)
+static const char *group(const struct tlck_provenance *n)
 {
     return n->driver ? n->driver : n->compiler;
 }
 
-static int same_group(const struct tl_provenance *a, const struct tl_provenance *b)
+static int same_group(const struct tlck_provenance *a, const struct tlck_provenance *b)
 {
     return !a->is_link && !b->is_link && group(a) && group(b) && strcmp(group(a), group(b)) == 0;
 }
 
-static void toolchains(const struct tl_file *f, enum tl_severity sev, struct tl_findings *out)
+static void toolchains(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out)
 {
     for (size_t i = 0; i < f->nnotes; i++) {
-        const struct tl_provenance *a = &f->notes[i];
+        const struct tlck_provenance *a = &f->notes[i];
         if (a->is_link || !group(a))
             continue;
         int first = 1;
@@ -105,7 +105,7 @@ static void toolchains(const struct tl_file *f, enum tl_severity sev, struct tl_
         if (!first)
             continue; /* this driver was examined from its first record */
         for (size_t j = i + 1; j < f->nnotes; j++) {
-            const struct tl_provenance *b = &f->notes[j];
+            const struct tlck_provenance *b = &f->notes[j];
             if (!same_group(a, b))
                 continue;
             int fp_diff = a->fingerprint && b->fingerprint && strcmp(a->fingerprint, b->fingerprint) != 0;
@@ -113,7 +113,7 @@ static void toolchains(const struct tl_file *f, enum tl_severity sev, struct tl_
                            strcmp(a->compiler_version, b->compiler_version) != 0;
             if (!fp_diff && !ver_diff)
                 continue;
-            tl_emit(out, ID, sev, f->display, NULL,
+            tlck_emit(out, ID, sev, f->display, NULL,
                     "rebuild every object with one toolchain (compare the fingerprints with trueline-check "
                     "--provenance and TRUELINE_EXPLAIN=1)",
                     "several %s toolchains in one artifact: %s (%s, fingerprint %.16s) and %s (%s, "
@@ -128,12 +128,12 @@ static void toolchains(const struct tl_file *f, enum tl_severity sev, struct tl_
 
 /* Output of a toolchain step that is no compile: every function is the toolchain's own code (nvcc -dlink's
  * registration functions in CMake's cmake_device_link.o when it has no DWARF to name crt/link.stub). */
-static const struct tl_origin *toolchain_output(const struct tl_file *f)
+static const struct tlck_origin *toolchain_output(const struct tlck_file *f)
 {
-    const struct tl_origin *o = NULL;
+    const struct tlck_origin *o = NULL;
     for (size_t i = 0; i < f->host.nfuncs; i++) {
-        const struct tl_origin *x = tl_host_origin(&f->host.funcs[i]);
-        if (!x || x->kind != TL_ORIGIN_TOOLCHAIN)
+        const struct tlck_origin *x = tlck_host_origin(&f->host.funcs[i]);
+        if (!x || x->kind != TLCK_ORIGIN_TOOLCHAIN)
             return NULL;
         if (!o || x == o)
             o = x;
@@ -141,98 +141,98 @@ static const struct tl_origin *toolchain_output(const struct tl_file *f)
     return o;
 }
 
-static void unrecorded_units(const struct tl_file *f, size_t ncompile, struct tl_findings *out)
+static void unrecorded_units(const struct tlck_file *f, size_t ncompile, struct tlck_findings *out)
 {
     size_t missing = 0, units = 0, made = 0;
     const char *example = NULL;
-    const struct tl_origin *maker = NULL;
+    const struct tlck_origin *maker = NULL;
     for (size_t c = 0; c < f->host.ncus; c++) {
-        const struct tl_cu *cu = &f->host.cus[c];
-        const struct tl_origin *o = tl_cu_origin(cu);
+        const struct tlck_cu *cu = &f->host.cus[c];
+        const struct tlck_origin *o = tlck_cu_origin(cu);
         if (o) {
             made++;
             maker = o;
         }
-        if (!tl_provenance_cu_expected(cu))
+        if (!tlck_provenance_cu_expected(cu))
             continue;
         units++;
-        if (!tl_provenance_cu_recorded(f, cu)) {
+        if (!tlck_provenance_cu_recorded(f, cu)) {
             missing++;
             if (!example)
                 example = cu->name;
         }
     }
     if (made)
-        tl_emit(out, ID, TL_SEV_INFO, f->display, NULL, NULL, "%zu compile unit%s made by %s, not by a compile: %s",
+        tlck_emit(out, ID, TLCK_SEV_INFO, f->display, NULL, NULL, "%zu compile unit%s made by %s, not by a compile: %s",
                 made, made == 1 ? "" : "s", maker->name, maker->why);
     if (ncompile == 0 && made && units == 0)
         return; /* toolchain output only (cmake_device_link.o): nothing of the user's to record */
-    const struct tl_origin *tool = ncompile == 0 && units == 0 && !made ? toolchain_output(f) : NULL;
+    const struct tlck_origin *tool = ncompile == 0 && units == 0 && !made ? toolchain_output(f) : NULL;
     if (tool) {
-        tl_emit(out, ID, TL_SEV_INFO, f->display, NULL, NULL,
+        tlck_emit(out, ID, TLCK_SEV_INFO, f->display, NULL, NULL,
                 "no provenance records: all %zu of its functions are made by %s, not by a compile: %s",
                 f->host.nfuncs, tool->name, tool->why);
         return;
     }
     if (ncompile == 0) {
         if (f->elf_type)
-            tl_emit(out, ID, TL_SEV_INFO, f->display, NULL, "build it through trueline-cc to record provenance",
+            tlck_emit(out, ID, TLCK_SEV_INFO, f->display, NULL, "build it through trueline-cc to record provenance",
                     "no provenance records (%s): not built through trueline-cc%s", TL_NOTE_SECTION,
                     units ? "" : " (and no DWARF compile units to compare)");
         return;
     }
     if (missing)
-        tl_emit(out, ID, TL_SEV_WARNING, f->display, NULL,
+        tlck_emit(out, ID, TLCK_SEV_WARNING, f->display, NULL,
                 "compile these sources through trueline-cc (CMake: CMAKE_<LANG>_COMPILER_LAUNCHER)",
                 "%zu of %zu compile units have no provenance record (built outside the wrapper), e.g. %s",
                 missing, units, example);
 }
 
-static void per_object(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev,
-                       struct tl_findings *out)
+static void per_object(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev,
+                       struct tlck_findings *out)
 {
     for (size_t i = 0; i < f->nnotes; i++) {
-        const struct tl_provenance *n = &f->notes[i];
+        const struct tlck_provenance *n = &f->notes[i];
         if (n->is_link)
             continue;
         const char *src = n->source ? n->source : "(unknown source)";
         /* Nothing forced because the build's own flags already asked for line info (-g, -lineinfo): the
          * object has what forcing would have added, and the record says which flags were in effect. */
         if (!n->lineinfo_forced && !(n->lineinfo_level && *n->lineinfo_level))
-            tl_emit(out, ID, cap(sev, TL_SEV_WARNING), f->display, src,
+            tlck_emit(out, ID, cap(sev, TLCK_SEV_WARNING), f->display, src,
                     "enable forced line info in trueline-cc ([wrapper] configuration)",
                     "%s was compiled without forced line info (%s; line info in effect: %s)", src,
                     n->compiler ? n->compiler : "unknown compiler",
                     n->lineinfo_level && *n->lineinfo_level ? n->lineinfo_level : "none");
         if (n->device_debug)
-            tl_emit(out, ID, p && p->release ? sev : cap(sev, TL_SEV_WARNING), f->display, src,
+            tlck_emit(out, ID, p && p->release ? sev : cap(sev, TLCK_SEV_WARNING), f->display, src,
                     "drop -G for release builds (-lineinfo keeps line info without disabling optimization)",
                     "%s was compiled with -G (device debug: unoptimized device code)", src);
     }
 }
 
-#define TL_EM_CUDA 190 /* e_machine of a standalone cubin */
+#define TLCK_EM_CUDA 190 /* e_machine of a standalone cubin */
 
-static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
 {
     /* A standalone cubin never carries a record: trueline-cc stamps the host object a device image is embedded
      * in, and ptxas/nvlink output is no compile of a launcher. Nothing to say about it either way. */
-    if (f->error || f->machine == TL_EM_CUDA)
+    if (f->error || f->machine == TLCK_EM_CUDA)
         return;
     size_t ncompile = 0;
     for (size_t i = 0; i < f->nnotes; i++)
         ncompile += !f->notes[i].is_link;
     if (f->warning && f->has_note_section && strstr(f->warning, TL_NOTE_SECTION))
-        tl_emit(out, ID, sev, f->display, NULL, "the artifact was modified after the build; rebuild it",
+        tlck_emit(out, ID, sev, f->display, NULL, "the artifact was modified after the build; rebuild it",
                 "damaged provenance section: %s", f->warning);
     unrecorded_units(f, ncompile, out);
     toolchains(f, sev, out);
     per_object(f, p, sev, out);
 }
 
-const struct tl_check tl_check_provenance = {
+const struct tlck_check tlck_check_provenance = {
     .id = ID,
-    .default_severity = TL_SEV_ERROR,
+    .default_severity = TLCK_SEV_ERROR,
     .summary = "provenance notes: one toolchain, every object through the wrapper, line info forced",
     .help_uri = "docs/checks/provenance.md",
     .run = run,

@@ -26,14 +26,14 @@ static const char *const RUNTIME_SONAMES[] = { "libc++.so", "libc++abi.so", NULL
 /* A definition that carries a version needed from another library (vernaux: version_file set) is that library's
  * object copied into an executable at load time (an R_*_COPY relocation, e.g. std::cout in any program that prints):
  * the library's code and data, not the file's. */
-static int exported(const struct tl_symbol *s)
+static int exported(const struct tlck_symbol *s)
 {
     return s->defined && s->shndx != 0 && !s->version_file &&
            (s->visibility == 0 /* STV_DEFAULT */ || s->visibility == 3 /* PROTECTED */) &&
            (s->bind == 1 || s->bind == 2 || s->bind == STB_GNU_UNIQUE);
 }
 
-static int is_runtime_itself(const struct tl_file *f)
+static int is_runtime_itself(const struct tlck_file *f)
 {
     if (f->is_libstdcxx)
         return 1;
@@ -45,7 +45,7 @@ static int is_runtime_itself(const struct tl_file *f)
 
 /* Does the file reference the C++ runtime's shared library (versioned references to libstdc++.so.6 or libc++)?
  * Then what it exports of the runtime is a supplement linked in beside it, not a whole static copy. */
-static int links_runtime_dynamically(const struct tl_file *f)
+static int links_runtime_dynamically(const struct tlck_file *f)
 {
     for (size_t i = 0; i < f->ndynsyms; i++) {
         const char *lib = f->dynsyms[i].defined ? NULL : f->dynsyms[i].version_file;
@@ -87,7 +87,7 @@ static char *examples(const struct tally *a, const struct tally *b, size_t k)
     char *d[EXAMPLES];
     size_t cap = 1, len = 0;
     for (size_t i = 0; i < n; i++) {
-        d[i] = tl_demangle(pick[i]);
+        d[i] = tlck_demangle(pick[i]);
         cap += strlen(d[i]) + 2;
     }
     char *s = malloc(cap);
@@ -104,7 +104,7 @@ static char *examples(const struct tally *a, const struct tally *b, size_t k)
 static const char *const HIDE_HINT = "consider -fvisibility=hidden -fvisibility-inlines-hidden, or a version script "
                                      "exporting only your API (-Wl,--version-script)";
 
-static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
 {
     (void)p;
     if (is_runtime_itself(f) || f->elf_type == 1 /* ET_REL: not linked yet, visibility decided at link time */)
@@ -114,25 +114,25 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
     int new_abi = 0, old_abi = 0;
     const char *new_ex = NULL, *old_ex = NULL;
     for (size_t i = 0; i < f->ndynsyms; i++) {
-        const struct tl_symbol *s = &f->dynsyms[i];
-        struct tl_cxx_name cx;
+        const struct tlck_symbol *s = &f->dynsyms[i];
+        struct tlck_cxx_name cx;
         if (!exported(s))
             continue;
-        enum tl_stl_origin o = tl_stl_origin(s->name, s->bind, &cx);
-        if (o == TL_STL_ABI)
+        enum tlck_stl_origin o = tlck_stl_origin(s->name, s->bind, &cx);
+        if (o == TLCK_STL_ABI)
             add(&abi, s->name);
-        else if (o == TL_STL_LIBRARY)
+        else if (o == TLCK_STL_LIBRARY)
             add(&lib, s->name);
-        else if (o == TL_STL_PLAIN)
+        else if (o == TLCK_STL_PLAIN)
             add(&plain, s->name);
-        else if (o == TL_STL_OWN)
+        else if (o == TLCK_STL_OWN)
             add(&own, s->name);
-        else if (o == TL_STL_STD)
+        else if (o == TLCK_STL_STD)
             add(&std_only, s->name);
-        vague_global += (o == TL_STL_OWN || o == TL_STL_STD) && s->bind == 1;
+        vague_global += (o == TLCK_STL_OWN || o == TLCK_STL_STD) && s->bind == 1;
         /* the file's API: its own functions and its instantiations over its own types. A linked-in libstdc++
          * (or devtoolset's supplement of one) instantiates both string ABIs by design */
-        if (o != TL_STL_NONE && o != TL_STL_OWN)
+        if (o != TLCK_STL_NONE && o != TLCK_STL_OWN)
             continue;
         if (cx.new_abi && !new_abi++)
             new_ex = s->name;
@@ -144,10 +144,10 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
     merge(vague_global ? &std_only : &lib, &plain);
     /* the ABI runtime with compiled std:: code, and no libstdc++.so to get them from: libstdc++ linked in whole */
     int dynamic = links_runtime_dynamically(f), whole_copy = abi.n && lib.n && !dynamic;
-    enum tl_severity below = sev == TL_SEV_ERROR ? TL_SEV_WARNING : sev;
+    enum tlck_severity below = sev == TLCK_SEV_ERROR ? TLCK_SEV_WARNING : sev;
     if (whole_copy) {
-        char *ex = examples(&abi, &lib, EXAMPLES), *first = tl_demangle(abi.ex[0]);
-        tl_emit(out, "stl-leak", sev, f->display, first,
+        char *ex = examples(&abi, &lib, EXAMPLES), *first = tlck_demangle(abi.ex[0]);
+        tlck_emit(out, "stl-leak", sev, f->display, first,
                 "link with -Wl,--exclude-libs,ALL (or link libstdc++ dynamically), or export only your API through a "
                 "version script (-Wl,--version-script)",
                 "exports %zu symbol(s) that the C++ runtime itself defines (%zu of its ABI runtime, %zu compiled "
@@ -161,7 +161,7 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
         /* entry points without any of the library's code: an interposer (sanitizer runtimes intercept
          * __cxa_throw, __cxa_guard_acquire) or a piece of libsupc++ */
         char *ex = examples(&abi, NULL, EXAMPLES);
-        tl_emit(out, "stl-leak", TL_SEV_INFO, f->display, NULL, NULL,
+        tlck_emit(out, "stl-leak", TLCK_SEV_INFO, f->display, NULL, NULL,
                 "defines and exports %zu C++ ABI runtime entry point(s), such as %s, without any compiled std:: "
                 "code: an interposer (as sanitizer runtimes are) or a piece of libsupc++",
                 abi.n, ex);
@@ -169,8 +169,8 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
     } else if (lib.n && dynamic) {
         /* libstdc++.so.6 is used, yet part of a newer one is linked in: devtoolset/gcc-toolset's
          * libstdc++_nonshared.a, which manylinux2014 toolchains link into every C++ library on purpose */
-        char *ex = examples(&abi, &lib, EXAMPLES), *first = tl_demangle(abi.n ? abi.ex[0] : lib.ex[0]);
-        tl_emit(out, "stl-leak", below, f->display, first,
+        char *ex = examples(&abi, &lib, EXAMPLES), *first = tlck_demangle(abi.n ? abi.ex[0] : lib.ex[0]);
+        tlck_emit(out, "stl-leak", below, f->display, first,
                 "hide them with -Wl,--exclude-libs,libstdc++_nonshared.a (or -Wl,--exclude-libs,ALL)",
                 "exports %zu symbol(s) that the C++ runtime defines (%zu of its ABI runtime, %zu compiled std:: "
                 "definitions), such as %s, although it links libstdc++.so dynamically: a statically linked "
@@ -181,8 +181,8 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
         free(first);
     } else if (lib.n) {
         /* without the ABI runtime this may also be the file's own non-template code declared in namespace std */
-        char *ex = examples(&lib, NULL, EXAMPLES), *first = tl_demangle(lib.ex[0]);
-        tl_emit(out, "stl-leak", below, f->display, first,
+        char *ex = examples(&lib, NULL, EXAMPLES), *first = tlck_demangle(lib.ex[0]);
+        tlck_emit(out, "stl-leak", below, f->display, first,
                 "link with -Wl,--exclude-libs,ALL if libstdc++ is linked statically; keep your own code out of "
                 "namespace std",
                 "exports %zu non-template std:: definition(s) with global binding, such as %s: compiled "
@@ -193,28 +193,28 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
     }
     if (own.n) {
         char *ex = examples(&own, NULL, 1);
-        tl_emit(out, "stl-leak", TL_SEV_INFO, f->display, NULL, HIDE_HINT,
+        tlck_emit(out, "stl-leak", TLCK_SEV_INFO, f->display, NULL, HIDE_HINT,
                 "exports %zu std:: template instantiation(s) over its own types, such as %s", own.n, ex);
         free(ex);
     }
     if (std_only.n && !whole_copy) {
         char *ex = examples(&std_only, NULL, 1);
-        tl_emit(out, "stl-leak", TL_SEV_INFO, f->display, NULL, HIDE_HINT,
+        tlck_emit(out, "stl-leak", TLCK_SEV_INFO, f->display, NULL, HIDE_HINT,
                 "exports %zu std:: template instantiation(s) and inline function(s) over standard and builtin types "
                 "only, such as %s",
                 std_only.n, ex);
         free(ex);
     }
     if (new_abi && old_abi)
-        tl_emit(out, "stl-leak", TL_SEV_WARNING, f->display, NULL,
+        tlck_emit(out, "stl-leak", TLCK_SEV_WARNING, f->display, NULL,
                 "build every part with the same _GLIBCXX_USE_CXX11_ABI value",
                 "dual-ABI mix in the exported API: %s uses std::__cxx11, %s uses the old-ABI std::string/std::list",
                 new_ex, old_ex);
 }
 
-const struct tl_check tl_check_stl_leak = {
+const struct tlck_check tlck_check_stl_leak = {
     .id = "stl-leak",
-    .default_severity = TL_SEV_ERROR,
+    .default_severity = TLCK_SEV_ERROR,
     .summary = "std leakage",
     .help_uri = "docs/checks/stl-leak.md",
     .run = run,

@@ -8,7 +8,7 @@
  *     compiled library code. Inline functions of the headers are emitted by user code too, but with
  *     vague linkage (STB_WEAK / STB_GNU_UNIQUE), and templates carry their arguments in the name. Some
  *     builds give vague-linkage definitions global binding; for those files only the parts of the library
- *     in COMPILED_SCOPES count (TL_STL_LIBRARY as against TL_STL_PLAIN; the check decides per file).
+ *     in COMPILED_SCOPES count (TLCK_STL_LIBRARY as against TLCK_STL_PLAIN; the check decides per file).
  * Everything else in std:: is an instantiation made by the file's own code: over its own types when any
  * named type outside the standard library (and the C library types the standard library itself uses)
  * appears anywhere in the name, else over standard and builtin types only. */
@@ -188,7 +188,7 @@ static int own_type(const struct demangle_component *c, int depth)
 static const struct demangle_component *entity(const struct demangle_component *c)
 {
     for (int depth = 0; c && depth < 64; depth++) {
-        if (c->type != DEMANGLE_COMPONENT_TYPED_NAME && !tl_cxx_is_wrapper(c->type))
+        if (c->type != DEMANGLE_COMPONENT_TYPED_NAME && !tlck_cxx_is_wrapper(c->type))
             return c;
         c = c->u.s_binary.left;
     }
@@ -214,32 +214,32 @@ static int templated(const struct demangle_component *c, int depth)
     }
 }
 
-enum tl_stl_origin tl_stl_origin(const char *name, int bind, struct tl_cxx_name *cx)
+enum tlck_stl_origin tlck_stl_origin(const char *name, int bind, struct tlck_cxx_name *cx)
 {
     memset(cx, 0, sizeof *cx);
     if (!name)
-        return TL_STL_NONE;
+        return TLCK_STL_NONE;
     if (runtime_c_name(name))
-        return TL_STL_ABI;
-    if (tl_cxx_classify(name, cx) != 0)
-        return TL_STL_NONE;
+        return TLCK_STL_ABI;
+    if (tlck_cxx_classify(name, cx) != 0)
+        return TLCK_STL_NONE;
     /* libsupc++'s type_info classes: _ZTVN10__cxxabiv117__class_type_infoE, _ZN10__cxxabiv1... */
     const char *abi = strstr(name, "10__cxxabiv1");
     if (abi && abi - name <= 6)
-        return TL_STL_ABI;
+        return TLCK_STL_ABI;
     if (!cx->is_std)
-        return TL_STL_NONE;
+        return TLCK_STL_NONE;
     void *mem = NULL;
-    struct demangle_component *root = tl_cxx_components(name, DMGL_PARAMS | DMGL_ANSI, &mem);
-    enum tl_stl_origin o = TL_STL_STD;
+    struct demangle_component *root = tlck_cxx_components(name, DMGL_PARAMS | DMGL_ANSI, &mem);
+    enum tlck_stl_origin o = TLCK_STL_STD;
     const struct demangle_component *e = root ? entity(root) : NULL;
     /* the entity's name decides compiled library code; its parameters may name C types (stat*, FILE*) */
     /* a function's local static is the function's (inline ones are emitted by their users) */
     if (root && bind == STB_GLOBAL_ && e->type != DEMANGLE_COMPONENT_LOCAL_NAME && !templated(e, 0) &&
         !own_type(e, 0))
-        o = compiled_scope(e) ? TL_STL_LIBRARY : TL_STL_PLAIN;
+        o = compiled_scope(e) ? TLCK_STL_LIBRARY : TLCK_STL_PLAIN;
     else if (root && own_type(root, 0))
-        o = TL_STL_OWN;
+        o = TLCK_STL_OWN;
     free(mem);
     return o;
 }

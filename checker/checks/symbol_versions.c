@@ -91,7 +91,7 @@ static int load_table_from(const char *path)
 
 /* [symbol-versions] table = FILE; else next to the installed binary (../share/trueline/), else the source tree
  * (the build directory's ../conf/). */
-static void load_table(const struct tl_policy *p)
+static void load_table(const struct tlck_policy *p)
 {
     pthread_mutex_lock(&table_lock);
     if (!table_loaded) {
@@ -142,7 +142,7 @@ static int wheel_tag(const char *display, char *tag, size_t cap)
 
 /* Maxima: explicit config values win over the named policy, which wins over the tag in a wheel's file name.
  * Returns the policy label, or NULL when none. */
-static const char *limits(const struct tl_policy *p, const char *display, const char *max[NPREFIX], int *unknown)
+static const char *limits(const struct tlck_policy *p, const char *display, const char *max[NPREFIX], int *unknown)
 {
     const char *tag = p->platform ? p->platform : tl_config_get(p->cfg, "symbol-versions", "policy");
     char claimed[64];
@@ -177,7 +177,7 @@ static const char *limits(const struct tl_policy *p, const char *display, const 
 
 static void check_max(const char *key, const char *value, int line, void *ctx)
 {
-    struct tl_policy_check *c = ctx;
+    struct tlck_policy_check *c = ctx;
     unsigned v[4];
     char where[1200];
     (void)line;
@@ -186,14 +186,14 @@ static void check_max(const char *key, const char *value, int line, void *ctx)
         known |= strcasecmp(key, keys[k]) == 0;
     if (!known && !c->failed) { /* a misspelt maximum (glibcx) would be no limit at all */
         c->failed = 1;
-        tl_policy_value_origin(c->p, "symbol-versions", key, value, where, sizeof where);
+        tlck_policy_value_origin(c->p, "symbol-versions", key, value, where, sizeof where);
         tl_fail(c->err, "%s: [symbol-versions] %s: unknown key; valid: policy, table, glibc, glibcxx, cxxabi, gcc", where, key);
         return;
     }
     for (int k = 0; k < NPREFIX && !c->failed; k++)
         if (strcasecmp(key, keys[k]) == 0 && !max_version(k, value, v)) {
             c->failed = 1;
-            tl_policy_value_origin(c->p, "symbol-versions", key, value, where, sizeof where);
+            tlck_policy_value_origin(c->p, "symbol-versions", key, value, where, sizeof where);
             tl_fail(c->err, "%s: [symbol-versions] %s = '%s' is not a version; valid: a dotted version such as %s "
                     "or, as objdump prints it, %s%s", where, key, value, examples[k], prefixes[k], examples[k]);
         }
@@ -201,9 +201,9 @@ static void check_max(const char *key, const char *value, int line, void *ctx)
 
 /* Config load: a maximum this check cannot parse would switch its limit off, so it stops the run instead.
  * Every file entry (also those a later one overrides), then the values in effect (the environment's too). */
-int tl_symbol_versions_validate(const struct tl_policy *p, tl_error *err)
+int tlck_symbol_versions_validate(const struct tlck_policy *p, tl_error *err)
 {
-    struct tl_policy_check c = { p, err, 0 };
+    struct tlck_policy_check c = { p, err, 0 };
     tl_config_each(p->cfg, "symbol-versions", check_max, &c);
     for (int k = 0; k < NPREFIX && !c.failed; k++) {
         const char *v = tl_config_get(p->cfg, "symbol-versions", keys[k]);
@@ -219,14 +219,14 @@ struct need {
     int have;
 };
 
-static void names_needing(const struct tl_file *f, int k, const unsigned at_least[4], int strictly_above, char *buf,
+static void names_needing(const struct tlck_file *f, int k, const unsigned at_least[4], int strictly_above, char *buf,
                           size_t n, size_t *count)
 {
     size_t used = 0;
     *count = 0;
     buf[0] = 0;
     for (size_t i = 0; i < f->ndynsyms; i++) {
-        const struct tl_symbol *s = &f->dynsyms[i];
+        const struct tlck_symbol *s = &f->dynsyms[i];
         unsigned v[4];
         if (s->defined || !s->version || strncmp(s->version, prefixes[k], strlen(prefixes[k])) != 0 ||
             parse_version(s->version + strlen(prefixes[k]), v) != 0)
@@ -235,7 +235,7 @@ static void names_needing(const struct tl_file *f, int k, const unsigned at_leas
         if (strictly_above ? c <= 0 : c < 0)
             continue;
         if ((*count)++ < 8) {
-            char *d = tl_demangle(s->name);
+            char *d = tlck_demangle(s->name);
             int w = snprintf(buf + used, n - used, "%s%s@%s", used ? ", " : "", d, s->version);
             free(d);
             if (w > 0 && (size_t)w < n - used)
@@ -248,33 +248,33 @@ static void names_needing(const struct tl_file *f, int k, const unsigned at_leas
 
 /* One prefix: above the maximum is a finding at sev; otherwise the highest version, as info. A maximum that
  * does not parse (a policy table row; the config's are checked at load) is never reported as met. */
-static void judge(const struct tl_file *f, int k, const struct need *n, const char *max, const char *label,
-                  enum tl_severity sev, struct tl_findings *out)
+static void judge(const struct tlck_file *f, int k, const struct need *n, const char *max, const char *label,
+                  enum tlck_severity sev, struct tlck_findings *out)
 {
     char names[1024];
     size_t count;
     unsigned lim[4];
     const char *num = max ? max_version(k, max, lim) : NULL;
     if (max && !num) {
-        tl_emit(out, "symbol-versions", TL_SEV_ERROR, f->display, NULL, "write the maximum as a dotted version",
+        tlck_emit(out, "symbol-versions", TLCK_SEV_ERROR, f->display, NULL, "write the maximum as a dotted version",
                 "the %s maximum '%s' of %s is not a version; needs %s (from %s)", prefixes[k], max, label,
                 n->best_name, n->file ? n->file : "?");
     } else if (num && cmp_version(n->best, lim) > 0) {
         names_needing(f, k, lim, 1, names, sizeof names, &count);
-        tl_emit(out, "symbol-versions", sev, f->display, NULL,
+        tlck_emit(out, "symbol-versions", sev, f->display, NULL,
                 "build on (or for) the oldest platform you support, e.g. inside the manylinux image, or avoid "
                 "the newer symbols",
                 "needs %s (from %s) but %s allows at most %s%s; %zu symbol(s) need more: %s", n->best_name,
                 n->file ? n->file : "?", label, prefixes[k], num, count, names);
     } else {
         names_needing(f, k, n->best, 0, names, sizeof names, &count);
-        tl_emit(out, "symbol-versions", TL_SEV_INFO, f->display, NULL, NULL,
+        tlck_emit(out, "symbol-versions", TLCK_SEV_INFO, f->display, NULL, NULL,
                 "highest %s version needed: %s (from %s), by %s%s%s", prefixes[k], n->best_name,
                 n->file ? n->file : "?", names, max ? "; within " : "", max ? label : "");
     }
 }
 
-static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_severity sev, struct tl_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
 {
     if (f->elf_type == 1)
         return; /* relocatable objects carry no version references yet */
@@ -282,13 +282,13 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
     int unknown;
     const char *label = limits(p, f->display, max, &unknown);
     if (unknown)
-        tl_emit(out, "symbol-versions", TL_SEV_ERROR, f->display, NULL, "use a tag listed in conf/manylinux.tsv",
+        tlck_emit(out, "symbol-versions", TLCK_SEV_ERROR, f->display, NULL, "use a tag listed in conf/manylinux.tsv",
                 "unknown platform policy '%s' (%s%s)",
                 p->platform ? p->platform : tl_config_get(p->cfg, "symbol-versions", "policy") ? tl_config_get(p->cfg, "symbol-versions", "policy") : "?",
                 table_path[0] ? "table: " : "no policy table found", table_path);
     struct need need[NPREFIX] = { 0 };
     for (size_t i = 0; i < f->ndynsyms; i++) {
-        const struct tl_symbol *s = &f->dynsyms[i];
+        const struct tlck_symbol *s = &f->dynsyms[i];
         unsigned v[4];
         for (int k = 0; k < NPREFIX && !s->defined && s->version; k++) {
             size_t pl = strlen(prefixes[k]);
@@ -307,21 +307,21 @@ static void run(const struct tl_file *f, const struct tl_policy *p, enum tl_seve
             judge(f, k, &need[k], max[k], label, sev, out);
 }
 
-int tl_symbol_versions_wheel_tag(const char *display, char *tag, size_t cap)
+int tlck_symbol_versions_wheel_tag(const char *display, char *tag, size_t cap)
 {
     return wheel_tag(display, tag, cap);
 }
 
-const char *tl_symbol_versions_oldest_tag(const struct tl_file *const *files, size_t n, const struct tl_policy *p)
+const char *tlck_symbol_versions_oldest_tag(const struct tlck_file *const *files, size_t n, const struct tlck_policy *p)
 {
     load_table(p);
     struct need need[NPREFIX] = { 0 };
     for (size_t i = 0; i < n; i++) {
-        const struct tl_file *f = files[i];
+        const struct tlck_file *f = files[i];
         if (!f->error && f->machine != 62 /* EM_X86_64 */)
             return NULL; /* the table's maxima are x86_64's (aarch64's differ: manylinux_2_17 allows GLIBC_2.18) */
         for (size_t j = 0; !f->error && f->elf_type != 1 && j < f->ndynsyms; j++) {
-            const struct tl_symbol *s = &f->dynsyms[j];
+            const struct tlck_symbol *s = &f->dynsyms[j];
             unsigned v[4];
             for (int k = 0; k < NPREFIX && !s->defined && s->version; k++) {
                 size_t pl = strlen(prefixes[k]);
@@ -349,9 +349,9 @@ const char *tl_symbol_versions_oldest_tag(const struct tl_file *const *files, si
     return best ? best->tag : NULL;
 }
 
-const struct tl_check tl_check_symbol_versions = {
+const struct tlck_check tlck_check_symbol_versions = {
     .id = "symbol-versions",
-    .default_severity = TL_SEV_ERROR,
+    .default_severity = TLCK_SEV_ERROR,
     .summary = "version floors",
     .help_uri = "docs/checks/symbol-versions.md",
     .run = run,

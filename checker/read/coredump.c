@@ -1,4 +1,4 @@
-/* CUDA GPU coredump tables → struct tl_core (layouts and evidence: docs/coredump.md). */
+/* CUDA GPU coredump tables → struct tlck_core (layouts and evidence: docs/coredump.md). */
 #include "read/coredump.h"
 
 #include <stddef.h>
@@ -13,7 +13,7 @@
  * find their parent row by sh_link + sh_info. */
 struct cd_sec {
     GElf_Shdr sh;
-    int type;                  /* enum tl_cd_sec, 0 for ordinary sections */
+    int type;                  /* enum tlck_cd_sec, 0 for ordinary sections */
     const unsigned char *p;
     size_t n, rows;
     void *obj;
@@ -21,7 +21,7 @@ struct cd_sec {
 };
 
 struct cd_ctx {
-    struct tl_core *c;
+    struct tlck_core *c;
     struct cd_sec *s;
     size_t ns;
     const unsigned char *strtab; size_t strtab_n;
@@ -34,16 +34,16 @@ struct cd_ctx {
 static size_t min_entsize(int type)
 {
     switch (type) {
-    case TL_CD_DEVTBL: return 72;
-    case TL_CD_CTXTBL: return 40;
-    case TL_CD_MODTBL: return 8;
-    case TL_CD_GRIDTBL: return 104;
-    case TL_CD_SMTBL: return 8;
-    case TL_CD_CTATBL: return 24;
-    case TL_CD_WPTBL: return 32;
-    case TL_CD_LNTBL: return 48;
-    case TL_CD_BT: return 24;
-    case TL_CD_CBANKS: return 16;
+    case TLCK_CD_DEVTBL: return 72;
+    case TLCK_CD_CTXTBL: return 40;
+    case TLCK_CD_MODTBL: return 8;
+    case TLCK_CD_GRIDTBL: return 104;
+    case TLCK_CD_SMTBL: return 8;
+    case TLCK_CD_CTATBL: return 24;
+    case TLCK_CD_WPTBL: return 32;
+    case TLCK_CD_LNTBL: return 48;
+    case TLCK_CD_BT: return 24;
+    case TLCK_CD_CBANKS: return 16;
     default: return 0;
     }
 }
@@ -53,7 +53,7 @@ struct arena_block {
     _Alignas(max_align_t) unsigned char data[];
 };
 
-static void *cd_alloc(struct tl_core *c, size_t n, size_t size)
+static void *cd_alloc(struct tlck_core *c, size_t n, size_t size)
 {
     if (n && size > (SIZE_MAX - sizeof(struct arena_block)) / n)
         return NULL;
@@ -86,12 +86,12 @@ static const char *cd_str(const struct cd_ctx *x, uint64_t off)
 
 static const char *sec_type_name(int type)
 {
-    static const char *const names[TL_CD_NTYPES] = {
+    static const char *const names[TLCK_CD_NTYPES] = {
         "", "global(managed)", "global", "local", "shared", "regs", "elfimg", "relfimg", "bt", "devtbl",
         "ctxtbl", "smtbl", "gridtbl", "ctatbl", "wptbl", "lntbl", "modtbl", "pred", "param", "uregs", "upred",
         "cbankstbl", "meta", "cbu_bar",
     };
-    return type > 0 && type < TL_CD_NTYPES ? names[type] : "?";
+    return type > 0 && type < TLCK_CD_NTYPES ? names[type] : "?";
 }
 
 /* Reads every section header and the bytes of the .cudbg sections, checking what the tables need. */
@@ -107,7 +107,7 @@ static int load_sections(struct cd_ctx *x)
         Elf_Scn *scn = elf_getscn(e->elf, i);
         if (!scn || !gelf_getshdr(scn, &s->sh))
             return tl_fail(x->err, "section header %zu is unreadable: %s", i, elf_errmsg(-1));
-        if (s->sh.sh_type <= SHT_LOUSER || s->sh.sh_type >= SHT_LOUSER + TL_CD_NTYPES)
+        if (s->sh.sh_type <= SHT_LOUSER || s->sh.sh_type >= SHT_LOUSER + TLCK_CD_NTYPES)
             continue;
         s->type = (int)(s->sh.sh_type - SHT_LOUSER);
         tl_bytes b;
@@ -172,7 +172,7 @@ static int parse_devices(struct cd_ctx *x)
 {
     size_t at = 0;
     for (size_t i = 1; i < x->ns; i++)
-        if (x->s[i].type == TL_CD_DEVTBL) {
+        if (x->s[i].type == TLCK_CD_DEVTBL) {
             if (at)
                 return tl_fail(x->err, "two device tables ([%zu] and [%zu]) (corrupt core)", at, i);
             at = i;
@@ -180,13 +180,13 @@ static int parse_devices(struct cd_ctx *x)
     if (!at)
         return tl_fail(x->err, "no .cudbg.devtbl section: not a CUDA GPU coredump, or a truncated one");
     struct cd_sec *s = &x->s[at];
-    struct tl_cd_device *d = rows_of(x, at, sizeof *d);
+    struct tlck_cd_device *d = rows_of(x, at, sizeof *d);
     if (!d)
         return -1;
     size_t es = s->sh.sh_entsize;
     for (size_t r = 0; r < s->rows; r++) {
         const unsigned char *row = s->p + r * es;
-        d[r] = (struct tl_cd_device){
+        d[r] = (struct tlck_cd_device){
             .name = cd_str(x, U64(row, es, 0)), .type = cd_str(x, U64(row, es, 8)),
             .sm_type = cd_str(x, U64(row, es, 16)), .dev_id = U32(row, es, 24), .num_sms = U32(row, es, 36),
             .num_warps = U32(row, es, 40), .num_lanes = U32(row, es, 44), .sm_major = U32(row, es, 56),
@@ -200,8 +200,8 @@ static int parse_devices(struct cd_ctx *x)
 
 static int parse_contexts(struct cd_ctx *x, size_t i)
 {
-    struct tl_cd_device *d = parent_row(x, i, TL_CD_DEVTBL);
-    struct tl_cd_context *t = d ? rows_of(x, i, sizeof *t) : NULL;
+    struct tlck_cd_device *d = parent_row(x, i, TLCK_CD_DEVTBL);
+    struct tlck_cd_context *t = d ? rows_of(x, i, sizeof *t) : NULL;
     if (!t)
         return -1;
     if (d->contexts)
@@ -209,7 +209,7 @@ static int parse_contexts(struct cd_ctx *x, size_t i)
     size_t es = x->s[i].sh.sh_entsize;
     for (size_t r = 0; r < x->s[i].rows; r++) {
         const unsigned char *row = x->s[i].p + r * es;
-        t[r] = (struct tl_cd_context){ .context_id = U64(row, es, 0), .tid = U32(row, es, 36) };
+        t[r] = (struct tlck_cd_context){ .context_id = U64(row, es, 0), .tid = U32(row, es, 36) };
     }
     d->contexts = t;
     d->ncontexts = x->s[i].rows;
@@ -218,15 +218,15 @@ static int parse_contexts(struct cd_ctx *x, size_t i)
 
 static int parse_modules(struct cd_ctx *x, size_t i)
 {
-    struct tl_cd_context *ctx = parent_row(x, i, TL_CD_CTXTBL);
-    struct tl_cd_module *m = ctx ? rows_of(x, i, sizeof *m) : NULL;
+    struct tlck_cd_context *ctx = parent_row(x, i, TLCK_CD_CTXTBL);
+    struct tlck_cd_module *m = ctx ? rows_of(x, i, sizeof *m) : NULL;
     if (!m)
         return -1;
     if (ctx->modules)
         return dup_child(x, i);
     size_t es = x->s[i].sh.sh_entsize;
     for (size_t r = 0; r < x->s[i].rows; r++)
-        m[r] = (struct tl_cd_module){ .handle = U64(x->s[i].p + r * es, es, 0) };
+        m[r] = (struct tlck_cd_module){ .handle = U64(x->s[i].p + r * es, es, 0) };
     ctx->modules = m;
     ctx->nmodules = x->s[i].rows;
     return 0;
@@ -235,10 +235,10 @@ static int parse_modules(struct cd_ctx *x, size_t i)
 /* A relocated image wins over an unrelocated one of the same module: its addresses are the PCs'. */
 static int attach_image(struct cd_ctx *x, size_t i)
 {
-    struct tl_cd_module *m = parent_row(x, i, TL_CD_MODTBL);
+    struct tlck_cd_module *m = parent_row(x, i, TLCK_CD_MODTBL);
     if (!m)
         return -1;
-    int relocated = x->s[i].type == TL_CD_RELFIMG;
+    int relocated = x->s[i].type == TLCK_CD_RELFIMG;
     if (m->shndx && (m->relocated || !relocated)) {
         if (m->relocated == relocated)
             return dup_child(x, i);
@@ -253,8 +253,8 @@ static int attach_image(struct cd_ctx *x, size_t i)
 
 static int parse_grids(struct cd_ctx *x, size_t i)
 {
-    struct tl_cd_device *d = parent_row(x, i, TL_CD_DEVTBL);
-    struct tl_cd_grid *g = d ? rows_of(x, i, sizeof *g) : NULL;
+    struct tlck_cd_device *d = parent_row(x, i, TLCK_CD_DEVTBL);
+    struct tlck_cd_grid *g = d ? rows_of(x, i, sizeof *g) : NULL;
     if (!g)
         return -1;
     if (d->grids)
@@ -262,7 +262,7 @@ static int parse_grids(struct cd_ctx *x, size_t i)
     size_t es = x->s[i].sh.sh_entsize;
     for (size_t r = 0; r < x->s[i].rows; r++) {
         const unsigned char *row = x->s[i].p + r * es;
-        g[r] = (struct tl_cd_grid){
+        g[r] = (struct tlck_cd_grid){
             .grid_id = U64(row, es, 0), .context_id = U64(row, es, 8), .function = U64(row, es, 16),
             .function_entry = U64(row, es, 24), .module_handle = U64(row, es, 32), .kernel_type = U32(row, es, 56),
             .origin = U32(row, es, 60), .status = U32(row, es, 64), .num_regs = U32(row, es, 68),
@@ -279,8 +279,8 @@ static int parse_grids(struct cd_ctx *x, size_t i)
 
 static int parse_sms(struct cd_ctx *x, size_t i)
 {
-    struct tl_cd_device *d = parent_row(x, i, TL_CD_DEVTBL);
-    struct tl_cd_sm *sm = d ? rows_of(x, i, sizeof *sm) : NULL;
+    struct tlck_cd_device *d = parent_row(x, i, TLCK_CD_DEVTBL);
+    struct tlck_cd_sm *sm = d ? rows_of(x, i, sizeof *sm) : NULL;
     if (!sm)
         return -1;
     if (d->sms)
@@ -288,7 +288,7 @@ static int parse_sms(struct cd_ctx *x, size_t i)
     size_t es = x->s[i].sh.sh_entsize;
     for (size_t r = 0; r < x->s[i].rows; r++) {
         const unsigned char *row = x->s[i].p + r * es;
-        sm[r] = (struct tl_cd_sm){ .sm_id = U32(row, es, 0), .exception = U32(row, es, 8),
+        sm[r] = (struct tlck_cd_sm){ .sm_id = U32(row, es, 0), .exception = U32(row, es, 8),
                                    .error_pc_valid = U32(row, es, 12), .error_pc = U64(row, es, 16) };
     }
     d->sms = sm;
@@ -298,8 +298,8 @@ static int parse_sms(struct cd_ctx *x, size_t i)
 
 static int parse_ctas(struct cd_ctx *x, size_t i)
 {
-    struct tl_cd_sm *sm = parent_row(x, i, TL_CD_SMTBL);
-    struct tl_cd_cta *t = sm ? rows_of(x, i, sizeof *t) : NULL;
+    struct tlck_cd_sm *sm = parent_row(x, i, TLCK_CD_SMTBL);
+    struct tlck_cd_cta *t = sm ? rows_of(x, i, sizeof *t) : NULL;
     if (!t)
         return -1;
     if (sm->ctas)
@@ -307,7 +307,7 @@ static int parse_ctas(struct cd_ctx *x, size_t i)
     size_t es = x->s[i].sh.sh_entsize;
     for (size_t r = 0; r < x->s[i].rows; r++) {
         const unsigned char *row = x->s[i].p + r * es;
-        t[r] = (struct tl_cd_cta){ .grid_id = U64(row, es, 0), .row = (uint32_t)r };
+        t[r] = (struct tlck_cd_cta){ .grid_id = U64(row, es, 0), .row = (uint32_t)r };
         for (int k = 0; k < 3; k++)
             t[r].block[k] = U32(row, es, 8 + 4 * (size_t)k);
     }
@@ -318,8 +318,8 @@ static int parse_ctas(struct cd_ctx *x, size_t i)
 
 static int parse_warps(struct cd_ctx *x, size_t i)
 {
-    struct tl_cd_cta *cta = parent_row(x, i, TL_CD_CTATBL);
-    struct tl_cd_warp *w = cta ? rows_of(x, i, sizeof *w) : NULL;
+    struct tlck_cd_cta *cta = parent_row(x, i, TLCK_CD_CTATBL);
+    struct tlck_cd_warp *w = cta ? rows_of(x, i, sizeof *w) : NULL;
     if (!w)
         return -1;
     if (cta->warps)
@@ -327,7 +327,7 @@ static int parse_warps(struct cd_ctx *x, size_t i)
     size_t es = x->s[i].sh.sh_entsize;
     for (size_t r = 0; r < x->s[i].rows; r++) {
         const unsigned char *row = x->s[i].p + r * es;
-        w[r] = (struct tl_cd_warp){
+        w[r] = (struct tlck_cd_warp){
             .error_pc = U64(row, es, 0), .warp_id = U32(row, es, 8), .valid_mask = U32(row, es, 12),
             .active_mask = U32(row, es, 16), .broken = U32(row, es, 20), .error_pc_valid = U32(row, es, 24),
             .num_regs = U32(row, es, 32),
@@ -340,8 +340,8 @@ static int parse_warps(struct cd_ctx *x, size_t i)
 
 static int parse_lanes(struct cd_ctx *x, size_t i)
 {
-    struct tl_cd_warp *w = parent_row(x, i, TL_CD_WPTBL);
-    struct tl_cd_lane *l = w ? rows_of(x, i, sizeof *l) : NULL;
+    struct tlck_cd_warp *w = parent_row(x, i, TLCK_CD_WPTBL);
+    struct tlck_cd_lane *l = w ? rows_of(x, i, sizeof *l) : NULL;
     if (!l)
         return -1;
     if (w->lanes)
@@ -349,7 +349,7 @@ static int parse_lanes(struct cd_ctx *x, size_t i)
     size_t es = x->s[i].sh.sh_entsize;
     for (size_t r = 0; r < x->s[i].rows; r++) {
         const unsigned char *row = x->s[i].p + r * es;
-        l[r] = (struct tl_cd_lane){
+        l[r] = (struct tlck_cd_lane){
             .virtual_pc = U64(row, es, 0), .phys_pc = U64(row, es, 8), .ln = U32(row, es, 16),
             .thread = { U32(row, es, 20), U32(row, es, 24), U32(row, es, 28) }, .exception = U32(row, es, 32),
             .call_depth = U32(row, es, 36), .cbu_state = U32(row, es, 48),
@@ -362,14 +362,14 @@ static int parse_lanes(struct cd_ctx *x, size_t i)
 
 static int cmp_level(const void *a, const void *b)
 {
-    const struct tl_cd_bt *x = a, *y = b;
+    const struct tlck_cd_bt *x = a, *y = b;
     return x->level < y->level ? -1 : x->level > y->level;
 }
 
 static int parse_backtrace(struct cd_ctx *x, size_t i)
 {
-    struct tl_cd_lane *l = parent_row(x, i, TL_CD_LNTBL);
-    struct tl_cd_bt *b = l ? rows_of(x, i, sizeof *b) : NULL;
+    struct tlck_cd_lane *l = parent_row(x, i, TLCK_CD_LNTBL);
+    struct tlck_cd_bt *b = l ? rows_of(x, i, sizeof *b) : NULL;
     if (!b)
         return -1;
     if (l->bt)
@@ -377,7 +377,7 @@ static int parse_backtrace(struct cd_ctx *x, size_t i)
     size_t es = x->s[i].sh.sh_entsize, n = x->s[i].rows;
     for (size_t r = 0; r < n; r++) {
         const unsigned char *row = x->s[i].p + r * es;
-        b[r] = (struct tl_cd_bt){ .return_offset = U64(row, es, 0), .return_va = U64(row, es, 8),
+        b[r] = (struct tlck_cd_bt){ .return_offset = U64(row, es, 0), .return_va = U64(row, es, 8),
                                   .level = U32(row, es, 16) };
     }
     qsort(b, n, sizeof *b, cmp_level);
@@ -390,11 +390,11 @@ static void parse_meta(struct cd_ctx *x)
 {
     for (size_t i = 1; i < x->ns; i++) {
         const struct cd_sec *s = &x->s[i];
-        if (s->type != TL_CD_META)
+        if (s->type != TLCK_CD_META)
             continue;
         /* One struct with sh_entsize 0: its size is the section's. */
         size_t n = s->n;
-        x->c->meta = (struct tl_cd_meta){
+        x->c->meta = (struct tlck_cd_meta){
             .present = 1, .generator = cd_str(x, U64(s->p, n, 0)), .driver_major = U32(s->p, n, 8),
             .driver_minor = U32(s->p, n, 12), .cuda_major = U32(s->p, n, 16), .cuda_minor = U32(s->p, n, 20),
             .flags = U32(s->p, n, 24), .timestamp = U32(s->p, n, 28),
@@ -406,8 +406,8 @@ static void parse_meta(struct cd_ctx *x)
 /* Parents before children: each pass handles one section type wherever it sits in the file. */
 static int build_tree(struct cd_ctx *x)
 {
-    static const int order[] = { TL_CD_CTXTBL, TL_CD_MODTBL, TL_CD_RELFIMG, TL_CD_ELFIMG, TL_CD_GRIDTBL,
-                                 TL_CD_SMTBL, TL_CD_CTATBL, TL_CD_WPTBL, TL_CD_LNTBL, TL_CD_BT };
+    static const int order[] = { TLCK_CD_CTXTBL, TLCK_CD_MODTBL, TLCK_CD_RELFIMG, TLCK_CD_ELFIMG, TLCK_CD_GRIDTBL,
+                                 TLCK_CD_SMTBL, TLCK_CD_CTATBL, TLCK_CD_WPTBL, TLCK_CD_LNTBL, TLCK_CD_BT };
     if (parse_devices(x) != 0)
         return -1;
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
@@ -416,14 +416,14 @@ static int build_tree(struct cd_ctx *x)
                 continue;
             int rc;
             switch (order[k]) {
-            case TL_CD_CTXTBL: rc = parse_contexts(x, i); break;
-            case TL_CD_MODTBL: rc = parse_modules(x, i); break;
-            case TL_CD_GRIDTBL: rc = parse_grids(x, i); break;
-            case TL_CD_SMTBL: rc = parse_sms(x, i); break;
-            case TL_CD_CTATBL: rc = parse_ctas(x, i); break;
-            case TL_CD_WPTBL: rc = parse_warps(x, i); break;
-            case TL_CD_LNTBL: rc = parse_lanes(x, i); break;
-            case TL_CD_BT: rc = parse_backtrace(x, i); break;
+            case TLCK_CD_CTXTBL: rc = parse_contexts(x, i); break;
+            case TLCK_CD_MODTBL: rc = parse_modules(x, i); break;
+            case TLCK_CD_GRIDTBL: rc = parse_grids(x, i); break;
+            case TLCK_CD_SMTBL: rc = parse_sms(x, i); break;
+            case TLCK_CD_CTATBL: rc = parse_ctas(x, i); break;
+            case TLCK_CD_WPTBL: rc = parse_warps(x, i); break;
+            case TLCK_CD_LNTBL: rc = parse_lanes(x, i); break;
+            case TLCK_CD_BT: rc = parse_backtrace(x, i); break;
             default: rc = attach_image(x, i); break;
             }
             if (rc != 0)
@@ -433,7 +433,7 @@ static int build_tree(struct cd_ctx *x)
     return 0;
 }
 
-int tl_core_open(struct tl_core *c, const char *path, tl_error *err)
+int tlck_core_open(struct tlck_core *c, const char *path, tl_error *err)
 {
     memset(c, 0, sizeof *c);
     if (tl_elf_open_path(&c->elf, path, err) != 0)
@@ -464,7 +464,7 @@ int tl_core_open(struct tl_core *c, const char *path, tl_error *err)
     return rc;
 }
 
-void tl_core_close(struct tl_core *c)
+void tlck_core_close(struct tlck_core *c)
 {
     struct arena_block *b = c->arena;
     while (b) {
@@ -476,7 +476,7 @@ void tl_core_close(struct tl_core *c)
     memset(c, 0, sizeof *c);
 }
 
-const struct tl_cd_grid *tl_core_grid(const struct tl_cd_device *d, uint64_t grid_id)
+const struct tlck_cd_grid *tlck_core_grid(const struct tlck_cd_device *d, uint64_t grid_id)
 {
     for (size_t i = 0; i < d->ngrids; i++)
         if (d->grids[i].grid_id == grid_id)
@@ -485,10 +485,10 @@ const struct tl_cd_grid *tl_core_grid(const struct tl_cd_device *d, uint64_t gri
 }
 
 /* libcudacore's getElfImage route: grid → its context → the module row with the grid's handle. */
-const struct tl_cd_module *tl_core_grid_module(const struct tl_cd_device *d, const struct tl_cd_grid *g)
+const struct tlck_cd_module *tlck_core_grid_module(const struct tlck_cd_device *d, const struct tlck_cd_grid *g)
 {
     for (size_t i = 0; i < d->ncontexts; i++) {
-        const struct tl_cd_context *ctx = &d->contexts[i];
+        const struct tlck_cd_context *ctx = &d->contexts[i];
         if (ctx->context_id != g->context_id && d->ncontexts > 1)
             continue;
         for (size_t m = 0; m < ctx->nmodules; m++)
@@ -499,7 +499,7 @@ const struct tl_cd_module *tl_core_grid_module(const struct tl_cd_device *d, con
 }
 
 /* cuda-gdb's texts (gdb/cuda/cuda-exceptions.c, signals.def) for 1..19; LLDB's nvgpu plugin for 20..35. */
-const char *tl_cd_exception_name(uint32_t code)
+const char *tlck_cd_exception_name(uint32_t code)
 {
     static const char *const names[] = {
         "none", "Lane Illegal Address", "Lane User Stack Overflow", "Device Hardware Stack Overflow",

@@ -70,7 +70,7 @@ static int has_g_option(const char *opt)
  * The leading u32 is 2 in ptxas 13 output and the release x10 (127, 129) in ptxas 12.x and nvasm_internal
  * output. nvlink output has one record per input cubin plus its own: the first names the producer, any may
  * say -g. */
-static void tkinfo(struct tl_device_info *d, struct toolkit *tk, const unsigned char *desc, size_t n)
+static void tkinfo(struct tlck_device_info *d, struct toolkit *tk, const unsigned char *desc, size_t n)
 {
     if (n < 0x18)
         return;
@@ -80,7 +80,7 @@ static void tkinfo(struct tl_device_info *d, struct toolkit *tk, const unsigned 
     const char *opt = str_in(strs, end, rd32(desc + 0x14));
     int first = !d->producer;
     if (!d->producer && tool)
-        d->producer = tl_asprintf("%s %s", tool, ver ? ver : "");
+        d->producer = tlck_asprintf("%s %s", tool, ver ? ver : "");
     if (first && rd32(desc) >= 100 && rd32(desc) < 1000)
         tk->tk_number = rd32(desc);
     if (first && !tk->tk_release)
@@ -93,7 +93,7 @@ static void tkinfo(struct tl_device_info *d, struct toolkit *tk, const unsigned 
         d->arch_suffix = suffix_from_options(opt);
 }
 
-static void read_notes(Elf_Scn *scn, struct tl_device_info *d, struct toolkit *tk)
+static void read_notes(Elf_Scn *scn, struct tlck_device_info *d, struct toolkit *tk)
 {
     Elf_Data *data = elf_getdata(scn, NULL);
     GElf_Nhdr nh;
@@ -115,13 +115,13 @@ static void read_notes(Elf_Scn *scn, struct tl_device_info *d, struct toolkit *t
 /* The release as cuobjdump prints it ("toolkit=12.9"): the cuinfo note, else the first tkinfo record, else
  * (ABI 7 cubins, which often carry no notes) the ELF header's e_version, where those producers store the
  * release x10 instead of EV_CURRENT. */
-static void set_toolkit(struct tl_device_info *d, struct toolkit *tk, unsigned abi, unsigned e_version)
+static void set_toolkit(struct tlck_device_info *d, struct toolkit *tk, unsigned abi, unsigned e_version)
 {
     unsigned v = tk->cuinfo ? tk->cuinfo : tk->tk_number ? tk->tk_number : 0;
     if (!v && !tk->tk_release && abi < 8 && e_version >= 10 && e_version < 1000)
         v = e_version;
     if (!d->toolkit_version && v)
-        d->toolkit_version = tl_asprintf("%u.%u", v / 10, v % 10);
+        d->toolkit_version = tlck_asprintf("%u.%u", v / 10, v % 10);
     else if (!d->toolkit_version) {
         d->toolkit_version = tk->tk_release; /* NULL when no producer said */
         tk->tk_release = NULL;
@@ -146,7 +146,7 @@ static int compat_accelerator(const unsigned char *p, size_t n)
     return 0;
 }
 
-static void read_functions(const tl_elf *e, struct tl_image *img, const struct tl_cubin_coverage *cov)
+static void read_functions(const tl_elf *e, struct tlck_image *img, const struct tlck_cubin_coverage *cov)
 {
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
@@ -164,9 +164,9 @@ static void read_functions(const tl_elf *e, struct tl_image *img, const struct t
                 s.st_shndx >= SHN_LORESERVE || !(ts = elf_getscn(e->elf, s.st_shndx)) || !gelf_getshdr(ts, &tsh) ||
                 strncmp(tl_elf_section_name(e, &tsh), ".text.", 6) != 0)
                 continue;
-            if (tl_grow((void **)&img->funcs, &cap, img->nfuncs + 1, sizeof *img->funcs) != 0)
+            if (tlck_grow((void **)&img->funcs, &cap, img->nfuncs + 1, sizeof *img->funcs) != 0)
                 return;
-            struct tl_function *f = &img->funcs[img->nfuncs++];
+            struct tlck_function *f = &img->funcs[img->nfuncs++];
             memset(f, 0, sizeof *f);
             f->name = strdup(elf_strptr(e->elf, sh.sh_link, s.st_name) ? elf_strptr(e->elf, sh.sh_link, s.st_name) : "");
             f->addr = s.st_value;
@@ -175,7 +175,7 @@ static void read_functions(const tl_elf *e, struct tl_image *img, const struct t
             f->bind = GELF_ST_BIND(s.st_info);
             f->visibility = GELF_ST_VISIBILITY(s.st_other);
             f->is_kernel = (s.st_other & STO_CUDA_ENTRY) != 0;
-            f->covered = tl_cubin_covered(cov, s.st_shndx, s.st_value, s.st_value + s.st_size);
+            f->covered = tlck_cubin_covered(cov, s.st_shndx, s.st_value, s.st_value + s.st_size);
             f->has_lines = f->covered > 0;
             if (f->has_lines && cov->first_file)
                 f->cu = strdup(cov->first_file);
@@ -185,18 +185,18 @@ static void read_functions(const tl_elf *e, struct tl_image *img, const struct t
     }
 }
 
-int tl_cubin_summarize(const unsigned char *p, size_t n, const char *name, struct tl_image *img)
+int tlck_cubin_summarize(const unsigned char *p, size_t n, const char *name, struct tlck_image *img)
 {
-    struct tl_device_info *d = &img->dev;
+    struct tlck_device_info *d = &img->dev;
     tl_elf e;
     tl_error err;
     if (tl_elf_open_mem(&e, name, p, n, &err) != 0) {
-        d->error = tl_asprintf("cubin: %s", err.msg);
+        d->error = tlck_asprintf("cubin: %s", err.msg);
         tl_elf_close(&e);
         return -1;
     }
     if (e.ehdr.e_machine != 190 || e.ehdr.e_ident[EI_CLASS] != ELFCLASS64) {
-        d->error = tl_asprintf("not a 64-bit CUDA ELF (e_machine %u)", (unsigned)e.ehdr.e_machine);
+        d->error = tlck_asprintf("not a 64-bit CUDA ELF (e_machine %u)", (unsigned)e.ehdr.e_machine);
         tl_elf_close(&e);
         return -1;
     }
@@ -229,9 +229,9 @@ int tl_cubin_summarize(const unsigned char *p, size_t n, const char *name, struc
         }
     }
     set_toolkit(d, &tk, abi, e.ehdr.e_version);
-    struct tl_cubin_coverage cov;
-    if (tl_cubin_coverage(&e, &cov, &err) != 0) {
-        d->error = tl_asprintf("line table: %s", err.msg);
+    struct tlck_cubin_coverage cov;
+    if (tlck_cubin_coverage(&e, &cov, &err) != 0) {
+        d->error = tlck_asprintf("line table: %s", err.msg);
         img->dwarf_read_error = 1;
     }
     /* A header-only .debug_line (-Xptxas -lineinfo on PTX without .loc) has no rows: not line info (§4.4). */
@@ -240,13 +240,13 @@ int tl_cubin_summarize(const unsigned char *p, size_t n, const char *name, struc
         img->cus = calloc(1, sizeof *img->cus);
         if (img->cus) {
             img->ncus = 1;
-            img->cus[0].name = tl_strdup(cov.first_file);
+            img->cus[0].name = tlck_strdup(cov.first_file);
             img->cus[0].rows = cov.rows;
             img->cus[0].dwarf_version = 2;
         }
     }
     read_functions(&e, img, &cov);
-    tl_cubin_coverage_free(&cov);
+    tlck_cubin_coverage_free(&cov);
     tl_elf_close(&e);
     return d->error ? -1 : 0;
 }

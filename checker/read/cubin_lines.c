@@ -23,7 +23,7 @@ struct cubin_dbg {
     /* Code sections with a nonzero sh_addr: images relocated by the driver (GPU core dumps) hold device
      * addresses in symbols and line rows; everything here is kept section-relative. */
     struct code_sec *code; size_t ncode;
-    struct tl_line_sections s;
+    struct tlck_line_sections s;
     struct reloc *rel; size_t nrel;
     struct sym *syms; size_t nsyms;
 };
@@ -59,7 +59,7 @@ static int load_code_sections(const tl_elf *e, struct cubin_dbg *d)
     size_t cap = 0;
     while ((scn = elf_nextscn(e->elf, scn)) != NULL)
         if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) && sh.sh_addr) {
-            if (tl_grow((void **)&d->code, &cap, d->ncode + 1, sizeof *d->code) != 0)
+            if (tlck_grow((void **)&d->code, &cap, d->ncode + 1, sizeof *d->code) != 0)
                 return -1;
             d->code[d->ncode++] = (struct code_sec){ (unsigned)elf_ndxscn(scn), sh.sh_addr, sh.sh_size };
         }
@@ -139,7 +139,7 @@ static int dbg_open(const tl_elf *e, struct cubin_dbg *d, tl_error *err)
     Elf_Scn *str = tl_elf_section(e, ".debug_str", NULL);
     if (str && tl_elf_section_bytes(e, str, &d->str, err) != 0)
         return -1;
-    d->s = (struct tl_line_sections){ .line = d->line.p, .line_n = d->line.n, .str = d->str.p, .str_n = d->str.n,
+    d->s = (struct tlck_line_sections){ .line = d->line.p, .line_n = d->line.n, .str = d->str.p, .str_n = d->str.n,
                                       .addr_size = e->ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8 };
     if (load_symbols(e, d) != 0 || load_relocs(e, d, err) != 0)
         return -1;
@@ -178,26 +178,26 @@ static int seq_section(const struct cubin_dbg *d, uint64_t reloc_off, uint64_t a
 
 struct cov_state {
     const struct cubin_dbg *d;
-    struct tl_cubin_coverage *cov;
+    struct tlck_cubin_coverage *cov;
     uint64_t unit, seq_key; int have_seq, have_prev, mapped;
     unsigned shndx; uint64_t delta, prev_addr; uint32_t prev_line;
 };
 
-static int add_range(struct tl_cubin_coverage *c, unsigned shndx, uint64_t lo, uint64_t hi)
+static int add_range(struct tlck_cubin_coverage *c, unsigned shndx, uint64_t lo, uint64_t hi)
 {
     if (c->n && c->v[c->n - 1].shndx == shndx && c->v[c->n - 1].hi == lo) {
         c->v[c->n - 1].hi = hi;
         return 0;
     }
-    if (tl_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v) != 0)
+    if (tlck_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v) != 0)
         return -1;
-    c->v[c->n++] = (struct tl_cubin_range){ shndx, lo, hi };
+    c->v[c->n++] = (struct tlck_cubin_range){ shndx, lo, hi };
     return 0;
 }
 
 static int by_section_lo(const void *a, const void *b)
 {
-    const struct tl_cubin_range *x = a, *y = b;
+    const struct tlck_cubin_range *x = a, *y = b;
     if (x->shndx != y->shndx)
         return x->shndx < y->shndx ? -1 : 1;
     return x->lo < y->lo ? -1 : x->lo > y->lo;
@@ -206,14 +206,14 @@ static int by_section_lo(const void *a, const void *b)
 /* Sorted by (section, lo) and overlaps joined, so that each function's coverage is a binary search: a cubin
  * has one function per section, but a damaged one may put every function and row in one (function x range
  * was quadratic). Bytes covered twice now count once. */
-static void merge_ranges(struct tl_cubin_coverage *c)
+static void merge_ranges(struct tlck_cubin_coverage *c)
 {
     if (c->n < 2)
         return;
     qsort(c->v, c->n, sizeof *c->v, by_section_lo);
     size_t k = 0;
     for (size_t i = 1; i < c->n; i++) {
-        struct tl_cubin_range *last = &c->v[k];
+        struct tlck_cubin_range *last = &c->v[k];
         if (c->v[i].shndx == last->shndx && c->v[i].lo <= last->hi) {
             if (c->v[i].hi > last->hi)
                 last->hi = c->v[i].hi;
@@ -223,7 +223,7 @@ static void merge_ranges(struct tl_cubin_coverage *c)
     c->n = k + 1;
 }
 
-static int cov_row(const struct tl_line_unit *u, const struct tl_line_row *row, void *ctx)
+static int cov_row(const struct tlck_line_unit *u, const struct tlck_line_row *row, void *ctx)
 {
     struct cov_state *st = ctx;
     if (!st->have_seq || st->unit != u->offset) {
@@ -231,7 +231,7 @@ static int cov_row(const struct tl_line_unit *u, const struct tl_line_row *row, 
         if (!st->cov->first_file)
             for (size_t i = 0; i < u->nfiles; i++)
                 if (u->files[i]) {
-                    st->cov->first_file = tl_strdup(u->files[i]);
+                    st->cov->first_file = tlck_strdup(u->files[i]);
                     break;
                 }
     }
@@ -254,7 +254,7 @@ static int cov_row(const struct tl_line_unit *u, const struct tl_line_row *row, 
     return 0;
 }
 
-int tl_cubin_coverage(const tl_elf *e, struct tl_cubin_coverage *cov, tl_error *err)
+int tlck_cubin_coverage(const tl_elf *e, struct tlck_cubin_coverage *cov, tl_error *err)
 {
     memset(cov, 0, sizeof *cov);
     struct cubin_dbg d;
@@ -264,19 +264,19 @@ int tl_cubin_coverage(const tl_elf *e, struct tl_cubin_coverage *cov, tl_error *
         return r;
     }
     struct cov_state st = { .d = &d, .cov = cov };
-    r = tl_line_program_decode(&d.s, cov_row, &st, err);
+    r = tlck_line_program_decode(&d.s, cov_row, &st, err);
     dbg_free(&d);
     merge_ranges(cov);
     return r;
 }
 
-uint64_t tl_cubin_covered(const struct tl_cubin_coverage *cov, unsigned shndx, uint64_t lo, uint64_t hi)
+uint64_t tlck_cubin_covered(const struct tlck_cubin_coverage *cov, unsigned shndx, uint64_t lo, uint64_t hi)
 {
     /* first range of the section that ends after lo (ranges are sorted and disjoint: merge_ranges) */
     size_t a = 0, b = cov->n;
     while (a < b) {
         size_t m = a + (b - a) / 2;
-        const struct tl_cubin_range *r = &cov->v[m];
+        const struct tlck_cubin_range *r = &cov->v[m];
         if (r->shndx < shndx || (r->shndx == shndx && r->hi <= lo))
             a = m + 1;
         else
@@ -284,7 +284,7 @@ uint64_t tl_cubin_covered(const struct tl_cubin_coverage *cov, unsigned shndx, u
     }
     uint64_t total = 0;
     for (size_t i = a; i < cov->n && cov->v[i].shndx == shndx && cov->v[i].lo < hi; i++) {
-        const struct tl_cubin_range *r = &cov->v[i];
+        const struct tlck_cubin_range *r = &cov->v[i];
         uint64_t x = r->lo > lo ? r->lo : lo, y = r->hi < hi ? r->hi : hi;
         if (y > x)
             total += y - x;
@@ -292,7 +292,7 @@ uint64_t tl_cubin_covered(const struct tl_cubin_coverage *cov, unsigned shndx, u
     return total;
 }
 
-void tl_cubin_coverage_free(struct tl_cubin_coverage *cov)
+void tlck_cubin_coverage_free(struct tlck_cubin_coverage *cov)
 {
     free(cov->v);
     free(cov->first_file);
@@ -316,7 +316,7 @@ struct sym_state {
     unsigned shndx; uint64_t delta;
 };
 
-static int sym_row(const struct tl_line_unit *u, const struct tl_line_row *row, void *ctx)
+static int sym_row(const struct tlck_line_unit *u, const struct tlck_line_row *row, void *ctx)
 {
     struct sym_state *st = ctx;
     if (!st->have_seq || st->unit != u->offset || st->seq_key != row->seq) {
@@ -326,14 +326,14 @@ static int sym_row(const struct tl_line_unit *u, const struct tl_line_row *row, 
     }
     if (!st->mapped)
         return 0;
-    if (tl_grow((void **)&st->v, &st->cap, st->n + 1, sizeof *st->v) != 0)
+    if (tlck_grow((void **)&st->v, &st->cap, st->n + 1, sizeof *st->v) != 0)
         return 1;
     const char *file = row->file < u->nfiles && u->files[row->file] ? u->files[row->file] : "?";
     const char *fn = row->function_name == UINT64_MAX ? NULL
-                     : tl_line_function_name(&st->d->s, u, row->function_name);
+                     : tlck_line_function_name(&st->d->s, u, row->function_name);
     st->v[st->n++] = (struct srow){ .addr = row->address + st->delta, .unit = u->offset, .seq = row->seq,
                                     .index = row->index_in_seq, .context = row->context, .line = row->line,
-                                    .column = row->column, .file = strdup(file), .fname = tl_strdup(fn),
+                                    .column = row->column, .file = strdup(file), .fname = tlck_strdup(fn),
                                     .end = row->end_sequence };
     return 0;
 }
@@ -389,21 +389,21 @@ static const struct srow *context_row(const struct sym_state *st, const struct s
 }
 
 static int build_chain(const struct cubin_dbg *d, const struct sym_state *st, const struct srow *r,
-                       struct tl_cubin_chain *out)
+                       struct tlck_cubin_chain *out)
 {
     const struct sym *owner = enclosing(d, st->want, r->addr);
     size_t cap = 0;
     for (unsigned depth = 0; r && depth < 256; depth++) {
-        if (tl_grow((void **)&out->v, &cap, out->n + 1, sizeof *out->v) != 0)
+        if (tlck_grow((void **)&out->v, &cap, out->n + 1, sizeof *out->v) != 0)
             return -1;
         const char *fn = r->context && r->fname ? r->fname : owner ? owner->name : "?";
-        out->v[out->n++] = (struct tl_cubin_frame){ strdup(r->file), r->line, r->column, strdup(fn) };
+        out->v[out->n++] = (struct tlck_cubin_frame){ strdup(r->file), r->line, r->column, strdup(fn) };
         r = r->context ? context_row(st, r) : NULL;
     }
     return 0;
 }
 
-static int symbolize_in(const tl_elf *e, unsigned shndx, uint64_t sec_off, struct tl_cubin_chain *out,
+static int symbolize_in(const tl_elf *e, unsigned shndx, uint64_t sec_off, struct tlck_cubin_chain *out,
                         tl_error *err)
 {
     struct cubin_dbg d;
@@ -413,7 +413,7 @@ static int symbolize_in(const tl_elf *e, unsigned shndx, uint64_t sec_off, struc
         return r < 0 ? -1 : 1;
     }
     struct sym_state st = { .d = &d, .want = shndx };
-    r = tl_line_program_decode(&d.s, sym_row, &st, err);
+    r = tlck_line_program_decode(&d.s, sym_row, &st, err);
     const struct srow *row = r == 0 ? row_at(&st, sec_off) : NULL;
     if (r == 0 && row) {
         out->row_address = row->addr;
@@ -429,8 +429,8 @@ static int symbolize_in(const tl_elf *e, unsigned shndx, uint64_t sec_off, struc
     return r;
 }
 
-int tl_cubin_symbolize(const unsigned char *cubin, size_t n, const char *name, const char *function,
-                       uint64_t offset, struct tl_cubin_chain *out, tl_error *err)
+int tlck_cubin_symbolize(const unsigned char *cubin, size_t n, const char *name, const char *function,
+                       uint64_t offset, struct tlck_cubin_chain *out, tl_error *err)
 {
     memset(out, 0, sizeof *out);
     tl_elf e;
@@ -460,8 +460,8 @@ int tl_cubin_symbolize(const unsigned char *cubin, size_t n, const char *name, c
     return r;
 }
 
-int tl_cubin_symbolize_pc(const unsigned char *cubin, size_t n, const char *name, uint64_t pc,
-                          struct tl_cubin_chain *out, tl_error *err)
+int tlck_cubin_symbolize_pc(const unsigned char *cubin, size_t n, const char *name, uint64_t pc,
+                          struct tlck_cubin_chain *out, tl_error *err)
 {
     memset(out, 0, sizeof *out);
     tl_elf e;
@@ -504,7 +504,7 @@ int tl_cubin_symbolize_pc(const unsigned char *cubin, size_t n, const char *name
     return r;
 }
 
-void tl_cubin_chain_free(struct tl_cubin_chain *c)
+void tlck_cubin_chain_free(struct tlck_cubin_chain *c)
 {
     for (size_t i = 0; i < c->n; i++) {
         free(c->v[i].file);

@@ -24,7 +24,7 @@ static int reloc_width(unsigned machine, unsigned type)
     return 0;
 }
 
-const char *tl_machine_name(unsigned machine)
+const char *tlck_machine_name(unsigned machine)
 {
     switch (machine) {
     case EM_X86_64: return "x86-64";
@@ -42,7 +42,7 @@ const char *tl_machine_name(unsigned machine)
     }
 }
 
-int tl_debug_relocs_unsupported(const tl_elf *e)
+int tlck_debug_relocs_unsupported(const tl_elf *e)
 {
     if (e->ehdr.e_type != ET_REL)
         return 0;
@@ -74,7 +74,7 @@ static Elf_Data *symtab_data(const tl_elf *e, size_t *nsyms)
 }
 
 /* Applies the RELA section `rscn` to the (owned, writable) bytes b. Address-sized relocations against symbols
- * in a section get TL_ADDR_KEY(section, value) so that functions of different sections stay apart. */
+ * in a section get TLCK_ADDR_KEY(section, value) so that functions of different sections stay apart. */
 static void apply_rela(const tl_elf *e, Elf_Scn *rscn, unsigned char *b, size_t n, Elf_Data *syms, size_t nsyms)
 {
     Elf_Data *rd = elf_getdata(rscn, NULL);
@@ -93,7 +93,7 @@ static void apply_rela(const tl_elf *e, Elf_Scn *rscn, unsigned char *b, size_t 
             continue;
         uint64_t v = s.st_value + (uint64_t)r.r_addend;
         if (w == 8 && s.st_shndx != SHN_UNDEF && s.st_shndx < SHN_LORESERVE)
-            v = TL_ADDR_KEY(s.st_shndx, TL_ADDR_OFF(v));
+            v = TLCK_ADDR_KEY(s.st_shndx, TLCK_ADDR_OFF(v));
         for (int k = 0; k < w; k++)
             b[r.r_offset + (size_t)k] = (unsigned char)(v >> (8 * k));
     }
@@ -119,7 +119,7 @@ static int relocate(const tl_elf *e, size_t target, tl_bytes *bytes, Elf_Data *s
     return 0;
 }
 
-int tl_debug_sections_load(struct tl_debug_sections *ds, const tl_elf *e, tl_error *err)
+int tlck_debug_sections_load(struct tlck_debug_sections *ds, const tl_elf *e, tl_error *err)
 {
     memset(ds, 0, sizeof *ds);
     ds->addr_size = e->ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
@@ -134,9 +134,9 @@ int tl_debug_sections_load(struct tl_debug_sections *ds, const tl_elf *e, tl_err
         int gnu = strncmp(name, ".zdebug_", 8) == 0; /* gcc -gz=zlib-gnu: read as the .debug_ section it holds */
         if (strncmp(name, ".debug_", 7) != 0 && !gnu)
             continue;
-        if (tl_grow((void **)&ds->v, &cap, ds->n + 1, sizeof *ds->v) != 0)
+        if (tlck_grow((void **)&ds->v, &cap, ds->n + 1, sizeof *ds->v) != 0)
             return tl_fail(err, "out of memory");
-        struct tl_debug_section *d = &ds->v[ds->n];
+        struct tlck_debug_section *d = &ds->v[ds->n];
         tl_error why;
         if (tl_elf_section_bytes(e, scn, &d->bytes, &why) != 0)
             return tl_fail(err, "%s: %s", name, why.msg);
@@ -152,7 +152,7 @@ int tl_debug_sections_load(struct tl_debug_sections *ds, const tl_elf *e, tl_err
     return 0;
 }
 
-const struct tl_debug_section *tl_debug_section(const struct tl_debug_sections *ds, const char *name)
+const struct tlck_debug_section *tlck_debug_section(const struct tlck_debug_sections *ds, const char *name)
 {
     for (size_t i = 0; i < ds->n; i++)
         if (strcmp(ds->v[i].name, name) == 0)
@@ -160,7 +160,7 @@ const struct tl_debug_section *tl_debug_section(const struct tl_debug_sections *
     return NULL;
 }
 
-void tl_debug_sections_free(struct tl_debug_sections *ds)
+void tlck_debug_sections_free(struct tlck_debug_sections *ds)
 {
     for (size_t i = 0; i < ds->n; i++) {
         tl_bytes_free(&ds->v[i].bytes);

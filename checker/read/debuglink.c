@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-int tl_elf_build_id(const tl_elf *e, char *hex, size_t hexn)
+int tlck_elf_build_id(const tl_elf *e, char *hex, size_t hexn)
 {
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
@@ -55,10 +55,10 @@ static int has_debug_info(const tl_elf *e)
     return scn && sh.sh_type != SHT_NOBITS && sh.sh_size > 0;
 }
 
-static int by_build_id(struct tl_file *f, const tl_elf *e, const char *const *dirs, size_t ndirs, tl_elf *out)
+static int by_build_id(struct tlck_file *f, const tl_elf *e, const char *const *dirs, size_t ndirs, tl_elf *out)
 {
     char hex[256], got[256], path[PATH_MAX];
-    if (tl_elf_build_id(e, hex, sizeof hex) != 0)
+    if (tlck_elf_build_id(e, hex, sizeof hex) != 0)
         return -1;
     for (size_t i = 0; i < ndirs; i++) {
         snprintf(path, sizeof path, "%s/.build-id/%.2s/%s.debug", dirs[i], hex, hex + 2);
@@ -69,9 +69,9 @@ static int by_build_id(struct tl_file *f, const tl_elf *e, const char *const *di
             continue;
         }
         /* the path says only where the file was put; the note inside it says which build it came from */
-        int has_id = tl_elf_build_id(out, got, sizeof got) == 0;
+        int has_id = tlck_elf_build_id(out, got, sizeof got) == 0;
         if (!has_id || strcmp(got, hex) != 0) {
-            tl_file_warn(f, "separate debug file %s has build-id %s but the file's is %s: it is from another build; "
+            tlck_file_warn(f, "separate debug file %s has build-id %s but the file's is %s: it is from another build; "
                          "not used", path, has_id ? got : "(none)", hex);
             tl_elf_close(out);
             continue;
@@ -93,7 +93,7 @@ static int crc_of(const tl_elf *e, uint32_t *crc)
     return 0;
 }
 
-static int by_debuglink(struct tl_file *f, const tl_elf *e, const char *const *dirs, size_t ndirs, tl_elf *out)
+static int by_debuglink(struct tlck_file *f, const tl_elf *e, const char *const *dirs, size_t ndirs, tl_elf *out)
 {
     GElf_Shdr sh;
     Elf_Scn *scn = tl_elf_section(e, ".gnu_debuglink", &sh);
@@ -104,7 +104,7 @@ static int by_debuglink(struct tl_file *f, const tl_elf *e, const char *const *d
     const unsigned char *z = memchr(b.p, 0, b.n);
     size_t crc_at = z ? ((size_t)(z - b.p) + 4) & ~(size_t)3 : 0;
     if (!z || crc_at + 4 > b.n || z == b.p) {
-        tl_file_warn(f, ".gnu_debuglink is malformed");
+        tlck_file_warn(f, ".gnu_debuglink is malformed");
         return -1;
     }
     const char *name = (const char *)b.p;
@@ -133,7 +133,7 @@ static int by_debuglink(struct tl_file *f, const tl_elf *e, const char *const *d
         crc_of(out, &got);
         if (got != want) {
             free(other_build);
-            other_build = tl_asprintf("separate debug file %s has CRC %08x but .gnu_debuglink expects %08x: it is "
+            other_build = tlck_asprintf("separate debug file %s has CRC %08x but .gnu_debuglink expects %08x: it is "
                                       "from another build; not used", path, got, want);
             tl_elf_close(out);
             continue;
@@ -142,16 +142,16 @@ static int by_debuglink(struct tl_file *f, const tl_elf *e, const char *const *d
         rc = 0;
     }
     if (rc != 0 && other_build)
-        tl_file_warn(f, "%s", other_build);
+        tlck_file_warn(f, "%s", other_build);
     else if (rc != 0)
-        tl_file_warn(f, "no debug info, and the separate debug file '%s' named by .gnu_debuglink was not found (use "
+        tlck_file_warn(f, "no debug info, and the separate debug file '%s' named by .gnu_debuglink was not found (use "
                      "--debug-dir)", name);
     free(other_build);
     free(copy);
     return rc;
 }
 
-size_t tl_debug_dirs(const struct tl_options *o, const char **dirs, size_t max)
+size_t tlck_debug_dirs(const struct tlck_options *o, const char **dirs, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < o->ndebug_dirs && n + 1 < max; i++)
@@ -160,10 +160,10 @@ size_t tl_debug_dirs(const struct tl_options *o, const char **dirs, size_t max)
     return n;
 }
 
-int tl_find_debug_file(struct tl_file *f, const tl_elf *e, const struct tl_options *o, tl_elf *out)
+int tlck_find_debug_file(struct tlck_file *f, const tl_elf *e, const struct tlck_options *o, tl_elf *out)
 {
     const char *dirs[64];
-    size_t n = tl_debug_dirs(o, dirs, 64);
+    size_t n = tlck_debug_dirs(o, dirs, 64);
     memset(out, 0, sizeof *out);
     if (by_build_id(f, e, dirs, n, out) == 0)
         return 1;

@@ -25,42 +25,42 @@
 
 static const char *const fatbin_sections[] = { ".nv_fatbin", "__nv_relfatbin" };
 
-size_t tl_device_max_image(unsigned long long max_input_mb)
+size_t tlck_device_max_image(unsigned long long max_input_mb)
 {
     return max_input_mb ? (size_t)(max_input_mb << 20) : (size_t)1 << 30;
 }
 
-const char *tl_device_arch_name(char *buf, size_t n, unsigned sm, char suffix, int is_virtual)
+const char *tlck_device_arch_name(char *buf, size_t n, unsigned sm, char suffix, int is_virtual)
 {
     snprintf(buf, n, "%s_%u%s", is_virtual ? "compute" : "sm", sm, suffix == 'a' ? "a" : suffix == 'f' ? "f" : "");
     return buf;
 }
 
-char tl_device_arch_suffix(uint64_t flags)
+char tlck_device_arch_suffix(uint64_t flags)
 {
-    return flags & TL_FATBIN_FLAG_ARCH_A ? 'a' : flags & TL_FATBIN_FLAG_ARCH_F ? 'f' : 0;
+    return flags & TLCK_FATBIN_FLAG_ARCH_A ? 'a' : flags & TLCK_FATBIN_FLAG_ARCH_F ? 'f' : 0;
 }
 
-const char *tl_device_entry_arch(char *buf, size_t n, const struct tl_fatbin_entry *fe)
+const char *tlck_device_entry_arch(char *buf, size_t n, const struct tlck_fatbin_entry *fe)
 {
-    return tl_device_arch_name(buf, n, fe->arch, tl_device_arch_suffix(fe->flags), fe->kind == TL_FATBIN_KIND_PTX);
+    return tlck_device_arch_name(buf, n, fe->arch, tlck_device_arch_suffix(fe->flags), fe->kind == TLCK_FATBIN_KIND_PTX);
 }
 
 struct collect {
-    struct tl_device_refs *refs;
+    struct tlck_device_refs *refs;
     const char *section;
 };
 
-static int collect_entry(const struct tl_fatbin_entry *e, void *ctx)
+static int collect_entry(const struct tlck_fatbin_entry *e, void *ctx)
 {
     struct collect *c = ctx;
-    if (tl_grow((void **)&c->refs->v, &c->refs->cap, c->refs->n + 1, sizeof *c->refs->v) != 0)
+    if (tlck_grow((void **)&c->refs->v, &c->refs->cap, c->refs->n + 1, sizeof *c->refs->v) != 0)
         return 1;
-    c->refs->v[c->refs->n++] = (struct tl_device_ref){ .section = c->section, .fe = *e };
+    c->refs->v[c->refs->n++] = (struct tlck_device_ref){ .section = c->section, .fe = *e };
     return 0;
 }
 
-static int enumerate_elf(const tl_elf *e, struct tl_device_refs *refs, tl_error *err)
+static int enumerate_elf(const tl_elf *e, struct tlck_device_refs *refs, tl_error *err)
 {
     int rc = 0;
     for (size_t k = 0; k < sizeof fatbin_sections / sizeof *fatbin_sections; k++) {
@@ -80,7 +80,7 @@ static int enumerate_elf(const tl_elf *e, struct tl_device_refs *refs, tl_error 
             }
             struct collect c = { refs, fatbin_sections[k] };
             size_t before = refs->n;
-            if (tl_fatbin_walk(b.p, b.n, next_container, collect_entry, &c, &werr) != 0)
+            if (tlck_fatbin_walk(b.p, b.n, next_container, collect_entry, &c, &werr) != 0)
                 rc = tl_fail(err, "%s: %s", fatbin_sections[k], werr.msg);
             if (refs->n > before)
                 next_container = refs->v[refs->n - 1].fe.container + 1;
@@ -90,33 +90,33 @@ static int enumerate_elf(const tl_elf *e, struct tl_device_refs *refs, tl_error 
     return rc;
 }
 
-static int standalone_cubin(const unsigned char *data, size_t size, struct tl_device_refs *refs)
+static int standalone_cubin(const unsigned char *data, size_t size, struct tlck_device_refs *refs)
 {
-    if (tl_grow((void **)&refs->v, &refs->cap, refs->n + 1, sizeof *refs->v) != 0)
+    if (tlck_grow((void **)&refs->v, &refs->cap, refs->n + 1, sizeof *refs->v) != 0)
         return -1;
-    struct tl_fatbin_entry fe = { .kind = TL_FATBIN_KIND_ELF, .payload = data, .payload_size = size, .size = size };
-    refs->v[refs->n++] = (struct tl_device_ref){ .section = NULL, .fe = fe, .is_cubin_file = 1 };
+    struct tlck_fatbin_entry fe = { .kind = TLCK_FATBIN_KIND_ELF, .payload = data, .payload_size = size, .size = size };
+    refs->v[refs->n++] = (struct tlck_device_ref){ .section = NULL, .fe = fe, .is_cubin_file = 1 };
     return 0;
 }
 
-int tl_device_enumerate(const char *display, const unsigned char *data, size_t size, struct tl_device_refs *refs,
+int tlck_device_enumerate(const char *display, const unsigned char *data, size_t size, struct tlck_device_refs *refs,
                         tl_error *err)
 {
     if (size >= 4 && memcmp(data, "\x50\xED\x55\xBA", 4) == 0) {
         struct collect c = { refs, NULL };
-        return tl_fatbin_walk(data, size, 0, collect_entry, &c, err);
+        return tlck_fatbin_walk(data, size, 0, collect_entry, &c, err);
     }
     tl_elf e;
     if (tl_elf_open_mem(&e, display, data, size, err) != 0) {
         tl_elf_close(&e);
         return -1;
     }
-    int rc = e.ehdr.e_machine == TL_EM_CUDA ? standalone_cubin(data, size, refs) : enumerate_elf(&e, refs, err);
+    int rc = e.ehdr.e_machine == TLCK_EM_CUDA ? standalone_cubin(data, size, refs) : enumerate_elf(&e, refs, err);
     tl_elf_close(&e);
     return rc;
 }
 
-void tl_device_refs_free(struct tl_device_refs *refs)
+void tlck_device_refs_free(struct tlck_device_refs *refs)
 {
     free(refs->v);
     memset(refs, 0, sizeof *refs);
@@ -125,8 +125,8 @@ void tl_device_refs_free(struct tl_device_refs *refs)
 /* ---- the audit reader ---- */
 
 struct job {
-    const struct tl_device_refs *refs;
-    struct tl_image *out;
+    const struct tlck_device_refs *refs;
+    struct tlck_image *out;
     const char *display;
     size_t max;
     int release_pages;
@@ -134,27 +134,27 @@ struct job {
     atomic_size_t next;
 };
 
-static void describe(const struct tl_device_ref *r, struct tl_image *img)
+static void describe(const struct tlck_device_ref *r, struct tlck_image *img)
 {
-    const struct tl_fatbin_entry *fe = &r->fe;
-    struct tl_device_info *d = &img->dev;
-    img->kind = fe->kind == TL_FATBIN_KIND_PTX ? TL_IMAGE_PTX : TL_IMAGE_CUBIN;
+    const struct tlck_fatbin_entry *fe = &r->fe;
+    struct tlck_device_info *d = &img->dev;
+    img->kind = fe->kind == TLCK_FATBIN_KIND_PTX ? TLCK_IMAGE_PTX : TLCK_IMAGE_CUBIN;
     d->section = r->section;
     d->container = fe->container;
     d->entry = fe->index;
     d->sm = fe->arch;
-    d->arch_suffix = tl_device_arch_suffix(fe->flags);
-    d->is_virtual = fe->kind == TL_FATBIN_KIND_PTX;
-    d->is_debug = (fe->flags & TL_FATBIN_FLAG_DEBUG) != 0;
-    d->codec = tl_fatbin_codec_name(fe->codec);
+    d->arch_suffix = tlck_device_arch_suffix(fe->flags);
+    d->is_virtual = fe->kind == TLCK_FATBIN_KIND_PTX;
+    d->is_debug = (fe->flags & TLCK_FATBIN_FLAG_DEBUG) != 0;
+    d->codec = tlck_fatbin_codec_name(fe->codec);
     d->stored_size = fe->payload_size;
     d->size = fe->size;
     d->identifier = fe->ident ? strndup(fe->ident, fe->ident_len) : NULL;
-    if (fe->kind == TL_FATBIN_KIND_PTX && fe->options)
+    if (fe->kind == TLCK_FATBIN_KIND_PTX && fe->options)
         d->ptxas_options = strndup(fe->options, fe->options_len);
 }
 
-const char *tl_device_label(char *buf, size_t n, const struct tl_device_ref *r, unsigned container,
+const char *tlck_device_label(char *buf, size_t n, const struct tlck_device_ref *r, unsigned container,
                             unsigned entry, const char *arch)
 {
     if (r->is_cubin_file)
@@ -166,12 +166,12 @@ const char *tl_device_label(char *buf, size_t n, const struct tl_device_ref *r, 
     return buf;
 }
 
-static void set_label(const struct tl_device_ref *r, struct tl_image *img)
+static void set_label(const struct tlck_device_ref *r, struct tlck_image *img)
 {
     char arch[32], label[96];
-    const struct tl_device_info *d = &img->dev;
-    tl_device_arch_name(arch, sizeof arch, d->sm, d->arch_suffix, d->is_virtual);
-    img->label = strdup(tl_device_label(label, sizeof label, r, d->container, d->entry, arch));
+    const struct tlck_device_info *d = &img->dev;
+    tlck_device_arch_name(arch, sizeof arch, d->sm, d->arch_suffix, d->is_virtual);
+    img->label = strdup(tlck_device_label(label, sizeof label, r, d->container, d->entry, arch));
 }
 
 /* Is p inside a read-only mapping of a file (per /proc/self/maps)? */
@@ -199,7 +199,7 @@ static int in_readonly_file_map(const void *p)
  * pages from this process (they stay in the page cache), so peak RSS does not grow with the size of the fatbin
  * sections (139 MB in libcublasLt). Only pages wholly inside this entry's payload, so neighbours being read by
  * another thread are not touched. Never on other memory: MADV_DONTNEED would zero anonymous pages. */
-static void release_payload(const struct tl_fatbin_entry *fe)
+static void release_payload(const struct tlck_fatbin_entry *fe)
 {
     long page = sysconf(_SC_PAGESIZE);
     if (page <= 0 || !fe->payload)
@@ -210,30 +210,30 @@ static void release_payload(const struct tl_fatbin_entry *fe)
         madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
-static void summarize(const struct job *j, size_t i, struct tl_fatbin_scratch *s)
+static void summarize(const struct job *j, size_t i, struct tlck_fatbin_scratch *s)
 {
-    const struct tl_device_ref *r = &j->refs->v[i];
-    struct tl_image *img = &j->out[i];
+    const struct tlck_device_ref *r = &j->refs->v[i];
+    struct tlck_image *img = &j->out[i];
     describe(r, img);
     const unsigned char *p;
     size_t n;
     tl_error err;
     if (tl_deadline_check(&err) != 0)
         img->dev.error = strdup(err.msg); /* the rest is skipped quickly; the loader reports the input */
-    else if (tl_fatbin_image(&r->fe, s, j->max, &p, &n, &err) != 0)
+    else if (tlck_fatbin_image(&r->fe, s, j->max, &p, &n, &err) != 0)
         img->dev.error = strdup(err.msg);
-    else if (r->fe.kind == TL_FATBIN_KIND_ELF) {
+    else if (r->fe.kind == TLCK_FATBIN_KIND_ELF) {
         /* The cubin's own SM (e_flags) equals the entry's arch in every file examined; a mismatch means a
          * damaged or hand-made fatbin, and the runtime would pick the image by the header. */
-        if (tl_cubin_summarize(p, n, j->display, img) == 0 && !r->is_cubin_file && img->dev.sm != r->fe.arch)
-            img->dev.error = tl_asprintf("cubin is sm_%u but its fatbin entry says arch %u", img->dev.sm, r->fe.arch);
+        if (tlck_cubin_summarize(p, n, j->display, img) == 0 && !r->is_cubin_file && img->dev.sm != r->fe.arch)
+            img->dev.error = tlck_asprintf("cubin is sm_%u but its fatbin entry says arch %u", img->dev.sm, r->fe.arch);
     }
-    else if (r->fe.kind == TL_FATBIN_KIND_PTX)
-        tl_ptx_summarize((const char *)p, n, img);
+    else if (r->fe.kind == TLCK_FATBIN_KIND_PTX)
+        tlck_ptx_summarize((const char *)p, n, img);
     else
-        img->dev.error = tl_asprintf("entry kind %u is neither PTX (1) nor ELF (2)", r->fe.kind);
+        img->dev.error = tlck_asprintf("entry kind %u is neither PTX (1) nor ELF (2)", r->fe.kind);
     set_label(r, img);
-    tl_fatbin_scratch_shrink(s);
+    tlck_fatbin_scratch_shrink(s);
     if (j->release_pages)
         release_payload(&r->fe);
 }
@@ -241,18 +241,18 @@ static void summarize(const struct job *j, size_t i, struct tl_fatbin_scratch *s
 static void *worker(void *arg)
 {
     struct job *j = arg;
-    struct tl_fatbin_scratch s = { 0 };
+    struct tlck_fatbin_scratch s = { 0 };
     tl_deadline_set(j->deadline);
     for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->refs->n;)
         summarize(j, i, &s);
-    tl_fatbin_scratch_free(&s);
+    tlck_fatbin_scratch_free(&s);
     return NULL;
 }
 
 /* A read in progress: entries enumerated, helper threads working on them. */
-struct tl_device_read {
-    struct tl_file *f;
-    struct tl_device_refs refs;
+struct tlck_device_read {
+    struct tlck_file *f;
+    struct tlck_device_refs refs;
     struct job job;
     pthread_t th[MAX_THREADS];
     size_t started;
@@ -260,29 +260,29 @@ struct tl_device_read {
     tl_error err;
 };
 
-static void start_jobs(struct tl_device_read *r)
+static void start_jobs(struct tlck_device_read *r)
 {
     size_t nt = (size_t)tl_cpu_count();
     if (nt > MAX_THREADS)
         nt = MAX_THREADS;
     if (nt > r->refs.n / 4)
         nt = r->refs.n / 4; /* a handful of entries is not worth a thread */
-    /* nt - 1 helpers: the caller's thread joins in tl_device_read_finish (after reading the host part). */
+    /* nt - 1 helpers: the caller's thread joins in tlck_device_read_finish (after reading the host part). */
     for (r->started = 0; r->started + 1 < nt; r->started++)
         if (pthread_create(&r->th[r->started], NULL, worker, &r->job) != 0)
             break;
 }
 
-struct tl_device_read *tl_device_read_start(struct tl_file *f, const tl_elf *e, const unsigned char *data,
-                                            size_t size, const struct tl_options *o)
+struct tlck_device_read *tlck_device_read_start(struct tlck_file *f, const tl_elf *e, const unsigned char *data,
+                                            size_t size, const struct tlck_options *o)
 {
-    struct tl_device_read *r = calloc(1, sizeof *r);
+    struct tlck_device_read *r = calloc(1, sizeof *r);
     if (!r) {
         f->error = strdup("out of memory for device images");
         return NULL;
     }
     r->f = f;
-    r->rc = e ? enumerate_elf(e, &r->refs, &r->err) : tl_device_enumerate(f->display, data, size, &r->refs, &r->err);
+    r->rc = e ? enumerate_elf(e, &r->refs, &r->err) : tlck_device_enumerate(f->display, data, size, &r->refs, &r->err);
     if (r->rc != 0 && r->refs.n == 0 && !e) {
         f->error = strdup(r->err.msg);
         return r;
@@ -293,16 +293,16 @@ struct tl_device_read *tl_device_read_start(struct tl_file *f, const tl_elf *e, 
         r->refs.v[r->refs.n - 1].fe.error = "damaged";
     if (r->refs.n == 0)
         return r;
-    struct tl_image *imgs = realloc(f->devices, (f->ndevices + r->refs.n) * sizeof *imgs);
+    struct tlck_image *imgs = realloc(f->devices, (f->ndevices + r->refs.n) * sizeof *imgs);
     if (!imgs) {
         f->error = strdup("out of memory for device images");
-        tl_device_refs_free(&r->refs);
+        tlck_device_refs_free(&r->refs);
         return r;
     }
     memset(imgs + f->ndevices, 0, r->refs.n * sizeof *imgs);
     f->devices = imgs;
     r->job = (struct job){ .refs = &r->refs, .out = imgs + f->ndevices, .display = f->display,
-                           .max = tl_device_max_image(o ? o->max_input_mb : 0),
+                           .max = tlck_device_max_image(o ? o->max_input_mb : 0),
                            .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload),
                            .deadline = tl_deadline_get() };
     atomic_init(&r->job.next, 0);
@@ -310,7 +310,7 @@ struct tl_device_read *tl_device_read_start(struct tl_file *f, const tl_elf *e, 
     return r;
 }
 
-int tl_device_read_finish(struct tl_device_read *r)
+int tlck_device_read_finish(struct tlck_device_read *r)
 {
     if (!r)
         return -1;
@@ -319,10 +319,10 @@ int tl_device_read_finish(struct tl_device_read *r)
         worker(&r->job);
         for (size_t t = 0; t < r->started; t++)
             pthread_join(r->th[t], NULL);
-        struct tl_file *f = r->f;
+        struct tlck_file *f = r->f;
         f->ndevices += r->refs.n;
         if (r->rc != 0) {
-            struct tl_image *bad = &f->devices[f->ndevices - 1];
+            struct tlck_image *bad = &f->devices[f->ndevices - 1];
             free(bad->dev.error);
             free(bad->label);
             bad->dev.error = strdup(r->err.msg);
@@ -330,13 +330,13 @@ int tl_device_read_finish(struct tl_device_read *r)
             bad->dev.codec = "none";
         }
     }
-    tl_device_refs_free(&r->refs);
+    tlck_device_refs_free(&r->refs);
     free(r);
     return rc;
 }
 
-int tl_read_device_images(struct tl_file *f, const tl_elf *e, const unsigned char *data, size_t size,
-                          const struct tl_options *o)
+int tlck_read_device_images(struct tlck_file *f, const tl_elf *e, const unsigned char *data, size_t size,
+                          const struct tlck_options *o)
 {
-    return tl_device_read_finish(tl_device_read_start(f, e, data, size, o));
+    return tlck_device_read_finish(tlck_device_read_start(f, e, data, size, o));
 }

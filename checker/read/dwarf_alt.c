@@ -59,7 +59,7 @@ static int parse_sup(const tl_bytes *b, int *is_sup, struct link *l)
 }
 
 /* 1: e names a supplementary file (l filled, pointing into *raw); 0: it names none; -1: malformed (said). */
-static int read_link(struct tl_file *f, const tl_elf *e, struct link *l, tl_bytes *raw)
+static int read_link(struct tlck_file *f, const tl_elf *e, struct link *l, tl_bytes *raw)
 {
     GElf_Shdr sh;
     tl_error err;
@@ -68,7 +68,7 @@ static int read_link(struct tl_file *f, const tl_elf *e, struct link *l, tl_byte
     if (scn && tl_elf_section_raw(e, scn, raw, &err) == 0) {
         const unsigned char *z = memchr(raw->p, 0, raw->n);
         if (!z || z == raw->p || (size_t)(z - raw->p) + 1 >= raw->n) {
-            tl_file_warn(f, ".gnu_debugaltlink is malformed");
+            tlck_file_warn(f, ".gnu_debugaltlink is malformed");
             return -1;
         }
         l->name = (const char *)raw->p;
@@ -81,7 +81,7 @@ static int read_link(struct tl_file *f, const tl_elf *e, struct link *l, tl_byte
         return 0;
     int is_sup = 0;
     if (parse_sup(raw, &is_sup, l) != 0) {
-        tl_file_warn(f, ".debug_sup is malformed");
+        tlck_file_warn(f, ".debug_sup is malformed");
         return -1;
     }
     return is_sup || !*l->name ? 0 : 1; /* the supplementary file itself names none */
@@ -111,13 +111,13 @@ static int same_build(const tl_elf *c, const struct link *l, char *got, size_t g
         return 0;
     for (size_t i = 0; i < l->idn; i++)
         snprintf(want + 2 * i, 3, "%02x", l->id[i]);
-    if (tl_elf_build_id(c, have, sizeof have) != 0)
+    if (tlck_elf_build_id(c, have, sizeof have) != 0)
         return 0;
     snprintf(got, gotn, "build-id %s", have);
     return strcmp(want, have) == 0;
 }
 
-int tl_find_dwarf_alt(struct tl_file *f, const tl_elf *e, const char *path, const struct tl_options *o, tl_elf *out,
+int tlck_find_dwarf_alt(struct tlck_file *f, const tl_elf *e, const char *path, const struct tlck_options *o, tl_elf *out,
                       char **name, char **found)
 {
     struct link l;
@@ -131,7 +131,7 @@ int tl_find_dwarf_alt(struct tl_file *f, const tl_elf *e, const char *path, cons
     }
     *name = strdup(l.name);
     const char *dirs[64];
-    size_t ndirs = tl_debug_dirs(o, dirs, 64);
+    size_t ndirs = tlck_debug_dirs(o, dirs, 64);
     char *copy = strdup(path ? path : "."), *copy2 = strdup(l.name);
     const char *dir = copy ? dirname(copy) : ".", *base = copy2 ? basename(copy2) : l.name;
     char cand[2 * PATH_MAX + 64], *other = NULL; /* the last candidate of another build: said if none fits */
@@ -165,7 +165,7 @@ int tl_find_dwarf_alt(struct tl_file *f, const tl_elf *e, const char *path, cons
         char got[300];
         if (!same_build(out, &l, got, sizeof got)) {
             free(other);
-            other = tl_asprintf("supplementary DWARF file %s has %s, not the one %s records: it is from another "
+            other = tlck_asprintf("supplementary DWARF file %s has %s, not the one %s records: it is from another "
                                 "build; not used", cand, got, l.sup ? ".debug_sup" : ".gnu_debugaltlink");
             tl_elf_close(out);
             continue;
@@ -175,7 +175,7 @@ int tl_find_dwarf_alt(struct tl_file *f, const tl_elf *e, const char *path, cons
         break;
     }
     if (rc != 1 && other)
-        tl_file_warn(f, "%s", other);
+        tlck_file_warn(f, "%s", other);
     free(other);
     free(copy);
     free(copy2);

@@ -25,17 +25,17 @@ static const char *const shown_sections[] = { ".debug_info", ".debug_abbrev", ".
 #define MAX_SHOWN (sizeof shown_sections / sizeof *shown_sections)
 
 struct obj {
-    const struct tl_debug_section *v[MAX_SHOWN];
+    const struct tlck_debug_section *v[MAX_SHOWN];
     size_t n;
     unsigned addr_size;
 };
 
-static void obj_init(struct obj *ob, const struct tl_debug_sections *ds)
+static void obj_init(struct obj *ob, const struct tlck_debug_sections *ds)
 {
     memset(ob, 0, sizeof *ob);
     ob->addr_size = ds->addr_size;
     for (size_t k = 0; shown_sections[k]; k++) {
-        const struct tl_debug_section *pick = NULL;
+        const struct tlck_debug_section *pick = NULL;
         for (size_t i = 0; i < ds->n; i++)
             if (strcmp(ds->v[i].name, shown_sections[k]) == 0 && (!pick || (pick->in_group && !ds->v[i].in_group)))
                 pick = &ds->v[i];
@@ -44,7 +44,7 @@ static void obj_init(struct obj *ob, const struct tl_debug_sections *ds)
     }
 }
 
-static const struct tl_debug_section *obj_section(const struct obj *ob, const char *name)
+static const struct tlck_debug_section *obj_section(const struct obj *ob, const char *name)
 {
     for (size_t i = 0; i < ob->n; i++)
         if (strcmp(ob->v[i]->name, name) == 0)
@@ -52,27 +52,27 @@ static const struct tl_debug_section *obj_section(const struct obj *ob, const ch
     return NULL;
 }
 
-static int sec_info(void *o, tl_dw_index i, tl_dw_section *s, int *e)
+static int sec_info(void *o, tlck_dw_index i, tlck_dw_section *s, int *e)
 {
     const struct obj *ob = o;
     (void)e;
     memset(s, 0, sizeof *s);
     if (i == 0) {
-        TL_DW_SEC_NAME(s) = "";
+        TLCK_DW_SEC_NAME(s) = "";
         return DW_DLV_OK;
     }
     if (i > ob->n)
         return DW_DLV_NO_ENTRY;
-    TL_DW_SEC_NAME(s) = ob->v[i - 1]->name;
-    TL_DW_SEC_SIZE(s) = ob->v[i - 1]->bytes.n;
-    TL_DW_SEC_TYPE(s) = SHT_PROGBITS;
+    TLCK_DW_SEC_NAME(s) = ob->v[i - 1]->name;
+    TLCK_DW_SEC_SIZE(s) = ob->v[i - 1]->bytes.n;
+    TLCK_DW_SEC_TYPE(s) = SHT_PROGBITS;
     return DW_DLV_OK;
 }
-static tl_dw_byte_order byte_order(void *o) { (void)o; return TL_DW_LITTLE; }
+static tlck_dw_byte_order byte_order(void *o) { (void)o; return TLCK_DW_LITTLE; }
 static Dwarf_Small length_size(void *o) { (void)o; return 4; }
 static Dwarf_Small pointer_size(void *o) { return (Dwarf_Small)((struct obj *)o)->addr_size; }
 static Dwarf_Unsigned sec_count(void *o) { return ((struct obj *)o)->n + 1; }
-static int load_sec(void *o, tl_dw_index i, Dwarf_Small **data, int *e)
+static int load_sec(void *o, tlck_dw_index i, Dwarf_Small **data, int *e)
 {
     const struct obj *ob = o;
     (void)e;
@@ -81,7 +81,7 @@ static int load_sec(void *o, tl_dw_index i, Dwarf_Small **data, int *e)
     *data = (Dwarf_Small *)(uintptr_t)ob->v[i - 1]->bytes.p;
     return DW_DLV_OK;
 }
-#ifdef TL_DW_OBJ_A
+#ifdef TLCK_DW_OBJ_A
 /* 0.x/2.x also ask the file's size (only to bound offsets: the sections' total does) */
 static Dwarf_Unsigned file_size(void *o)
 {
@@ -91,19 +91,19 @@ static Dwarf_Unsigned file_size(void *o)
         n += ob->v[i]->bytes.n;
     return n;
 }
-static const tl_dw_methods methods = { .om_get_section_info = sec_info, .om_get_byte_order = byte_order,
+static const tlck_dw_methods methods = { .om_get_section_info = sec_info, .om_get_byte_order = byte_order,
                                        .om_get_length_size = length_size, .om_get_pointer_size = pointer_size,
                                        .om_get_filesize = file_size, .om_get_section_count = sec_count,
                                        .om_load_section = load_sec };
 #else
-static const tl_dw_methods methods = { sec_info, byte_order, length_size, pointer_size, sec_count, load_sec, NULL };
+static const tlck_dw_methods methods = { sec_info, byte_order, length_size, pointer_size, sec_count, load_sec, NULL };
 #endif
 
 /* libdwarf over an object's sections; returns DW_DLV_OK or the libdwarf code, *msg saying why. */
-static int obj_open(struct obj *ob, tl_dw_iface *iface, Dwarf_Debug *dbg, char *msg, size_t msgn)
+static int obj_open(struct obj *ob, tlck_dw_iface *iface, Dwarf_Debug *dbg, char *msg, size_t msgn)
 {
     Dwarf_Error derr = 0;
-    TL_DW_IFACE_SET(iface, ob, &methods);
+    TLCK_DW_IFACE_SET(iface, ob, &methods);
     int rc = dwarf_object_init_b(iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg, &derr);
     if (rc != DW_DLV_OK) {
         snprintf(msg, msgn, "%s", rc == DW_DLV_ERROR ? dwarf_errmsg(derr) : "no DWARF");
@@ -120,16 +120,16 @@ static int obj_open(struct obj *ob, tl_dw_iface *iface, Dwarf_Debug *dbg, char *
  * dwarf_global_formref as if they were the file's own). */
 struct alt_view {
     Dwarf_Debug dbg;                    /* NULL when there is none */
-    const struct tl_debug_section *str; /* its .debug_str */
+    const struct tlck_debug_section *str; /* its .debug_str */
 };
 
 struct walk {
     struct alt_view alt;
-    const struct tl_debug_section *info; /* the file's .debug_info: DW_FORM_ref_sup4/8 values are read from it */
+    const struct tlck_debug_section *info; /* the file's .debug_info: DW_FORM_ref_sup4/8 values are read from it */
     int unresolved;                      /* the names being read lie in a supplementary file that is not there */
     size_t dropped;                      /* subprograms left out for that */
     Dwarf_Debug dbg;
-    struct tl_image *img;
+    struct tlck_image *img;
     size_t sub_cap;
     int cu, is_rel;
     Dwarf_Addr cu_base;
@@ -137,7 +137,7 @@ struct walk {
     Dwarf_Off last_off; /* the DIE visited last: in a pre-order walk, the highest offset seen */
 };
 
-static const char *section_string(const struct tl_debug_section *s, Dwarf_Off off)
+static const char *section_string(const struct tlck_debug_section *s, Dwarf_Off off)
 {
     if (!s || off >= s->bytes.n || !memchr(s->bytes.p + off, 0, s->bytes.n - off))
         return NULL;
@@ -229,19 +229,19 @@ static void names_of(struct walk *w, Dwarf_Debug dbg, Dwarf_Die die, const char 
 
 static void add_sub(struct walk *w, const char *linkage, const char *name, Dwarf_Addr lo, Dwarf_Addr hi)
 {
-    struct tl_image *img = w->img;
-    if (tl_grow((void **)&img->subprograms, &w->sub_cap, img->nsubprograms + 1, sizeof *img->subprograms) != 0)
+    struct tlck_image *img = w->img;
+    if (tlck_grow((void **)&img->subprograms, &w->sub_cap, img->nsubprograms + 1, sizeof *img->subprograms) != 0)
         return;
-    struct tl_subprogram *s = &img->subprograms[img->nsubprograms++];
-    s->linkage_name = tl_strdup(linkage);
-    s->name = tl_strdup(name);
+    struct tlck_subprogram *s = &img->subprograms[img->nsubprograms++];
+    s->linkage_name = tlck_strdup(linkage);
+    s->name = tlck_strdup(name);
     s->cu = w->cu;
-    s->shndx = w->is_rel ? TL_ADDR_SHNDX(lo) : 0;
-    s->low_pc = w->is_rel ? TL_ADDR_OFF(lo) : lo;
-    s->high_pc = w->is_rel ? TL_ADDR_OFF(hi) : hi;
+    s->shndx = w->is_rel ? TLCK_ADDR_SHNDX(lo) : 0;
+    s->low_pc = w->is_rel ? TLCK_ADDR_OFF(lo) : lo;
+    s->high_pc = w->is_rel ? TLCK_ADDR_OFF(hi) : hi;
 }
 
-/* DW_AT_ranges: one tl_subprogram per range (hot/cold split functions: the cold part has its own symbol). */
+/* DW_AT_ranges: one tlck_subprogram per range (hot/cold split functions: the cold part has its own symbol). */
 static void add_ranges(struct walk *w, Dwarf_Die die, const char *linkage, const char *name)
 {
     Dwarf_Attribute a;
@@ -274,7 +274,7 @@ static void add_ranges(struct walk *w, Dwarf_Die die, const char *linkage, const
         Dwarf_Ranges *r;
         Dwarf_Signed n = 0;
         Dwarf_Unsigned bytes;
-        if (tl_dw_get_ranges(w->dbg, off, die, &r, &n, &bytes, &err) == DW_DLV_OK) {
+        if (tlck_dw_get_ranges(w->dbg, off, die, &r, &n, &bytes, &err) == DW_DLV_OK) {
             Dwarf_Addr base = w->cu_base;
             for (Dwarf_Signed i = 0; i < n; i++) {
                 if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
@@ -282,7 +282,7 @@ static void add_ranges(struct walk *w, Dwarf_Die die, const char *linkage, const
                 else if (r[i].dwr_type == DW_RANGES_ENTRY && r[i].dwr_addr2 > r[i].dwr_addr1)
                     add_sub(w, linkage, name, base + r[i].dwr_addr1, base + r[i].dwr_addr2);
             }
-            tl_dw_ranges_free(w->dbg, r, n);
+            tlck_dw_ranges_free(w->dbg, r, n);
         }
     }
     dwarf_dealloc_attribute(a);
@@ -365,15 +365,15 @@ static void walk_children(struct walk *w, Dwarf_Die parent, int depth)
 
 static void read_cu(struct walk *w, Dwarf_Die cu_die, size_t *cu_cap)
 {
-    struct tl_image *img = w->img;
+    struct tlck_image *img = w->img;
     Dwarf_Error err = 0;
-    if (tl_grow((void **)&img->cus, cu_cap, img->ncus + 1, sizeof *img->cus) != 0)
+    if (tlck_grow((void **)&img->cus, cu_cap, img->ncus + 1, sizeof *img->cus) != 0)
         return;
-    struct tl_cu *cu = &img->cus[img->ncus];
+    struct tlck_cu *cu = &img->cus[img->ncus];
     w->cu = (int)img->ncus++;
-    cu->name = tl_strdup(attr_string(w, cu_die, DW_AT_name));
-    cu->comp_dir = tl_strdup(attr_string(w, cu_die, DW_AT_comp_dir));
-    cu->producer = tl_strdup(attr_string(w, cu_die, DW_AT_producer));
+    cu->name = tlck_strdup(attr_string(w, cu_die, DW_AT_name));
+    cu->comp_dir = tlck_strdup(attr_string(w, cu_die, DW_AT_comp_dir));
+    cu->producer = tlck_strdup(attr_string(w, cu_die, DW_AT_producer));
     cu->dwarf_version = w->version;
     Dwarf_Unsigned lang = 0;
     if (dwarf_srclang(cu_die, &lang, &err) == DW_DLV_OK)
@@ -399,11 +399,11 @@ static void read_cu(struct walk *w, Dwarf_Die cu_die, size_t *cu_cap)
  * same code, .debug_loclists) unit header is bad, and it loads them eagerly with .debug_info (found by
  * fuzz/targets/load.c: a unit_length one byte too long; then an address_size of 0). Their unit headers are checked
  * here first; a table libdwarf would choke on makes the file's DWARF unreadable instead of crashing. */
-static const char *bad_list_section(const struct tl_debug_sections *ds)
+static const char *bad_list_section(const struct tlck_debug_sections *ds)
 {
     static const char *names[] = { ".debug_rnglists", ".debug_loclists" };
     for (size_t k = 0; k < 2; k++) {
-        const struct tl_debug_section *s = tl_debug_section(ds, names[k]);
+        const struct tlck_debug_section *s = tlck_debug_section(ds, names[k]);
         if (!s)
             continue;
         const unsigned char *p = s->bytes.p;
@@ -439,7 +439,7 @@ static const char *bad_list_section(const struct tl_debug_sections *ds)
 }
 
 /* The supplementary file's libdwarf view; a file that cannot be read is said, and then counts as missing. */
-static void alt_open(struct walk *w, const struct tl_dwarf_alt *alt, struct obj *ob, tl_dw_iface *iface,
+static void alt_open(struct walk *w, const struct tlck_dwarf_alt *alt, struct obj *ob, tlck_dw_iface *iface,
                      tl_error *warn)
 {
     char why[256];
@@ -454,15 +454,15 @@ static void alt_open(struct walk *w, const struct tl_dwarf_alt *alt, struct obj 
     w->alt.str = obj_section(ob, ".debug_str");
 }
 
-int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds, const struct tl_dwarf_alt *alt,
+int tlck_read_dwarf_info(struct tlck_image *img, const struct tlck_debug_sections *ds, const struct tlck_dwarf_alt *alt,
                        const tl_elf *e, tl_error *err)
 {
     struct obj ob, alt_ob;
-    tl_dw_iface iface, alt_iface;
+    tlck_dw_iface iface, alt_iface;
     Dwarf_Debug dbg;
     Dwarf_Error derr = 0;
     char why[256];
-    if (!tl_debug_section(ds, ".debug_info"))
+    if (!tlck_debug_section(ds, ".debug_info"))
         return 0;
     img->has_debug_info = 1;
     const char *bad = bad_list_section(ds);
@@ -515,7 +515,7 @@ int tl_read_dwarf_info(struct tl_image *img, const struct tl_debug_sections *ds,
     else if (status == 0 && alt_err.msg[0])
         status = tl_fail(err, "the supplementary DWARF file %s (dwz), %s", alt->name, alt_err.msg);
     if (w.alt.dbg)
-        tl_dw_object_finish(w.alt.dbg);
-    tl_dw_object_finish(dbg);
+        tlck_dw_object_finish(w.alt.dbg);
+    tlck_dw_object_finish(dbg);
     return status;
 }

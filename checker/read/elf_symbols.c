@@ -21,7 +21,7 @@ static int executable_section(const tl_elf *e, unsigned shndx)
     return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
-int tl_read_functions(struct tl_image *img, const tl_elf *e, tl_error *err)
+int tlck_read_functions(struct tlck_image *img, const tl_elf *e, tl_error *err)
 {
     GElf_Shdr sh;
     Elf_Scn *scn = section_of_type(e, SHT_SYMTAB, &sh);
@@ -40,9 +40,9 @@ int tl_read_functions(struct tl_image *img, const tl_elf *e, tl_error *err)
             s.st_shndx >= SHN_LORESERVE || !executable_section(e, s.st_shndx))
             continue;
         const char *name = elf_strptr(e->elf, sh.sh_link, s.st_name);
-        if (tl_grow((void **)&img->funcs, &cap, img->nfuncs + 1, sizeof *img->funcs) != 0)
+        if (tlck_grow((void **)&img->funcs, &cap, img->nfuncs + 1, sizeof *img->funcs) != 0)
             return tl_fail(err, "out of memory");
-        struct tl_function *fn = &img->funcs[img->nfuncs++];
+        struct tlck_function *fn = &img->funcs[img->nfuncs++];
         fn->name = strdup(name ? name : "");
         fn->addr = s.st_value;
         fn->size = s.st_size;
@@ -109,7 +109,7 @@ static void read_verdef(const tl_elf *e, struct vername *v, size_t nv)
     }
 }
 
-static void read_soname(struct tl_file *f, const tl_elf *e)
+static void read_soname(struct tlck_file *f, const tl_elf *e)
 {
     GElf_Shdr sh;
     Elf_Scn *scn = section_of_type(e, SHT_DYNAMIC, &sh);
@@ -120,13 +120,13 @@ static void read_soname(struct tl_file *f, const tl_elf *e)
             break;
         if (dyn.d_tag == DT_SONAME) {
             const char *s = elf_strptr(e->elf, sh.sh_link, dyn.d_un.d_val);
-            f->soname = tl_strdup(s);
+            f->soname = tlck_strdup(s);
         }
     }
 }
 
 /* ET_REL: the link-visible symbols are .symtab's globals; linked files: .dynsym with versions. */
-int tl_read_dynamic(struct tl_file *f, const tl_elf *e, tl_error *err)
+int tlck_read_dynamic(struct tlck_file *f, const tl_elf *e, tl_error *err)
 {
     int rel = e->ehdr.e_type == ET_REL;
     GElf_Shdr sh, vsh;
@@ -148,9 +148,9 @@ int tl_read_dynamic(struct tl_file *f, const tl_elf *e, tl_error *err)
         unsigned bind = GELF_ST_BIND(s.st_info);
         if (rel && bind == STB_LOCAL)
             continue;
-        if (tl_grow((void **)&f->dynsyms, &cap, f->ndynsyms + 1, sizeof *f->dynsyms) != 0)
+        if (tlck_grow((void **)&f->dynsyms, &cap, f->ndynsyms + 1, sizeof *f->dynsyms) != 0)
             return tl_fail(err, "out of memory");
-        struct tl_symbol *y = &f->dynsyms[f->ndynsyms++];
+        struct tlck_symbol *y = &f->dynsyms[f->ndynsyms++];
         const char *name = elf_strptr(e->elf, sh.sh_link, s.st_name);
         y->name = strdup(name ? name : "");
         y->value = s.st_value;
@@ -167,14 +167,14 @@ int tl_read_dynamic(struct tl_file *f, const tl_elf *e, tl_error *err)
                 y->version = strdup(names[idx].name);
                 /* a version needed from a library (vernaux) names that library, on a definition too: an
                  * executable's copy-relocated object (std::cout) is defined in .bss with the library's version */
-                y->version_file = tl_strdup(names[idx].file);
+                y->version_file = tlck_strdup(names[idx].file);
             }
         }
     }
     return 0;
 }
 
-void tl_read_comments(struct tl_file *f, const tl_elf *e)
+void tlck_read_comments(struct tlck_file *f, const tl_elf *e)
 {
     GElf_Shdr sh;
     Elf_Scn *scn = tl_elf_section(e, ".comment", &sh);
@@ -190,7 +190,7 @@ void tl_read_comments(struct tl_file *f, const tl_elf *e)
             int dup = 0;
             for (size_t k = 0; k < f->ncomments && !dup; k++)
                 dup = strlen(f->comments[k]) == len && memcmp(f->comments[k], b.p + i, len) == 0;
-            if (!dup && tl_grow((void **)&f->comments, &cap, f->ncomments + 1, sizeof *f->comments) == 0)
+            if (!dup && tlck_grow((void **)&f->comments, &cap, f->ncomments + 1, sizeof *f->comments) == 0)
                 f->comments[f->ncomments++] = strndup((const char *)b.p + i, len);
         }
         i += len + 1;

@@ -14,9 +14,9 @@ static uint16_t rd16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 
 static uint32_t rd32(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static uint64_t rd64(const unsigned char *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
-const char *tl_fatbin_codec_name(enum tl_fatbin_codec c)
+const char *tlck_fatbin_codec_name(enum tlck_fatbin_codec c)
 {
-    return c == TL_CODEC_ZSTD ? "zstd" : c == TL_CODEC_LZ4 ? "lz4" : "none";
+    return c == TLCK_CODEC_ZSTD ? "zstd" : c == TLCK_CODEC_LZ4 ? "lz4" : "none";
 }
 
 /* A string field {offset, length} relative to the entry start; it must lie inside the entry header. */
@@ -38,7 +38,7 @@ static int header_string(const unsigned char *entry, uint32_t hdr, uint32_t off,
 
 /* Fills e from the entry header at h (avail bytes up to the container end). Returns the entry's total size,
  * or 0 when the header itself is unusable (the container cannot be walked further). */
-static uint64_t parse_entry(const unsigned char *h, uint64_t avail, struct tl_fatbin_entry *e)
+static uint64_t parse_entry(const unsigned char *h, uint64_t avail, struct tlck_fatbin_entry *e)
 {
     if (avail < ENTRY_HDR_MIN) {
         e->error = "entry header truncated by the container end";
@@ -60,11 +60,11 @@ static uint64_t parse_entry(const unsigned char *h, uint64_t avail, struct tl_fa
     e->size = padded;
     uint32_t csize = rd32(h + 0x10);
     uint64_t usize = rd64(h + 0x38);
-    int z = (e->flags & TL_FATBIN_FLAG_ZSTD) != 0, l = (e->flags & TL_FATBIN_FLAG_LZ4) != 0;
+    int z = (e->flags & TLCK_FATBIN_FLAG_ZSTD) != 0, l = (e->flags & TLCK_FATBIN_FLAG_LZ4) != 0;
     if (z && l)
         e->error = "entry claims both zstd and LZ4 compression";
     else if (z || l) {
-        e->codec = z ? TL_CODEC_ZSTD : TL_CODEC_LZ4;
+        e->codec = z ? TLCK_CODEC_ZSTD : TLCK_CODEC_LZ4;
         if (csize == 0 || csize > padded || usize == 0)
             e->error = "compressed entry with an impossible compressed or uncompressed size";
         else {
@@ -81,18 +81,18 @@ static uint64_t parse_entry(const unsigned char *h, uint64_t avail, struct tl_fa
     if (header_string(h, hdr, rd32(h + 0x20), rd32(h + 0x24), &e->ident, &e->ident_len) != 0)
         e->error = "identifier outside the entry header";
     /* Only PTX entries carry an option string there; ELF entries (sm_100+) carry the .nv.compat blob. */
-    if (od && e->kind == TL_FATBIN_KIND_PTX &&
+    if (od && e->kind == TLCK_FATBIN_KIND_PTX &&
         header_string(h, hdr, rd32(od), rd32(od + 4), &e->options, &e->options_len) != 0)
         e->error = "PTX options outside the entry header";
     return (uint64_t)hdr + padded;
 }
 
-static int walk_container(const unsigned char *c, uint64_t n, unsigned ci, uint64_t base, tl_fatbin_entry_fn fn,
+static int walk_container(const unsigned char *c, uint64_t n, unsigned ci, uint64_t base, tlck_fatbin_entry_fn fn,
                           void *ctx, tl_error *err)
 {
     uint64_t pos = 0;
     for (unsigned idx = 0; pos < n; idx++) {
-        struct tl_fatbin_entry e = { .container = ci, .index = idx, .offset = base + pos };
+        struct tlck_fatbin_entry e = { .container = ci, .index = idx, .offset = base + pos };
         uint64_t step = parse_entry(c + pos, n - pos, &e);
         if (fn(&e, ctx))
             return 1;
@@ -105,7 +105,7 @@ static int walk_container(const unsigned char *c, uint64_t n, unsigned ci, uint6
     return 0;
 }
 
-int tl_fatbin_walk(const unsigned char *p, size_t n, unsigned first_container, tl_fatbin_entry_fn fn, void *ctx,
+int tlck_fatbin_walk(const unsigned char *p, size_t n, unsigned first_container, tlck_fatbin_entry_fn fn, void *ctx,
                    tl_error *err)
 {
     size_t pos = 0;
@@ -116,9 +116,9 @@ int tl_fatbin_walk(const unsigned char *p, size_t n, unsigned first_container, t
             pos++;
             continue;
         }
-        if (n - pos < CONTAINER_HDR || rd32(p + pos) != TL_FATBIN_MAGIC_LE)
+        if (n - pos < CONTAINER_HDR || rd32(p + pos) != TLCK_FATBIN_MAGIC_LE)
             return tl_fail(err, "offset 0x%zx: no fatbin container magic (0x%08x expected)", pos,
-                           TL_FATBIN_MAGIC_LE);
+                           TLCK_FATBIN_MAGIC_LE);
         unsigned hdr = rd16(p + pos + 6);
         uint64_t fat = rd64(p + pos + 8);
         if (hdr < CONTAINER_HDR || hdr > n - pos || fat > n - pos - hdr)
@@ -135,7 +135,7 @@ int tl_fatbin_walk(const unsigned char *p, size_t n, unsigned first_container, t
 
 #define SCRATCH_KEEP ((size_t)32 << 20)
 
-static int grow(struct tl_fatbin_scratch *s, size_t need)
+static int grow(struct tlck_fatbin_scratch *s, size_t need)
 {
     if (s->cap >= need)
         return 0;
@@ -150,7 +150,7 @@ static int grow(struct tl_fatbin_scratch *s, size_t need)
     return s->buf ? 0 : -1;
 }
 
-void tl_fatbin_scratch_shrink(struct tl_fatbin_scratch *s)
+void tlck_fatbin_scratch_shrink(struct tlck_fatbin_scratch *s)
 {
     if (s->cap > SCRATCH_KEEP) {
         free(s->buf);
@@ -159,14 +159,14 @@ void tl_fatbin_scratch_shrink(struct tl_fatbin_scratch *s)
     }
 }
 
-void tl_fatbin_scratch_free(struct tl_fatbin_scratch *s)
+void tlck_fatbin_scratch_free(struct tlck_fatbin_scratch *s)
 {
     free(s->buf);
     ZSTD_freeDCtx(s->zstd);
     memset(s, 0, sizeof *s);
 }
 
-static int unzstd(const struct tl_fatbin_entry *e, struct tl_fatbin_scratch *s, tl_error *err)
+static int unzstd(const struct tlck_fatbin_entry *e, struct tlck_fatbin_scratch *s, tl_error *err)
 {
     static const unsigned char magic[4] = { 0x28, 0xB5, 0x2F, 0xFD };
     if (e->payload_size < 4 || memcmp(e->payload, magic, 4) != 0)
@@ -188,7 +188,7 @@ static int unzstd(const struct tl_fatbin_entry *e, struct tl_fatbin_scratch *s, 
     return 0;
 }
 
-static int unlz4(const struct tl_fatbin_entry *e, unsigned char *dst, tl_error *err)
+static int unlz4(const struct tlck_fatbin_entry *e, unsigned char *dst, tl_error *err)
 {
     if (e->payload_size > (size_t)LZ4_MAX_INPUT_SIZE || e->size > (uint64_t)INT32_MAX)
         return tl_fail(err, "LZ4 entry too large for one block");
@@ -201,12 +201,12 @@ static int unlz4(const struct tl_fatbin_entry *e, unsigned char *dst, tl_error *
     return 0;
 }
 
-int tl_fatbin_image(const struct tl_fatbin_entry *e, struct tl_fatbin_scratch *s, size_t max,
+int tlck_fatbin_image(const struct tlck_fatbin_entry *e, struct tlck_fatbin_scratch *s, size_t max,
                     const unsigned char **out, size_t *out_n, tl_error *err)
 {
     if (e->error)
         return tl_fail(err, "%s", e->error);
-    if (e->codec == TL_CODEC_NONE) {
+    if (e->codec == TLCK_CODEC_NONE) {
         *out = e->payload;
         *out_n = e->payload_size;
         return 0;
@@ -215,13 +215,13 @@ int tl_fatbin_image(const struct tl_fatbin_entry *e, struct tl_fatbin_scratch *s
         return tl_fail(err, "declared uncompressed size %llu exceeds the limit of %zu bytes",
                        (unsigned long long)e->size, max);
     /* the same ratio bound as every decompression: a size no payload of this length can expand to is a lie */
-    unsigned ratio = e->codec == TL_CODEC_ZSTD ? TL_ZSTD_MAX_RATIO : TL_LZ4_MAX_RATIO;
+    unsigned ratio = e->codec == TLCK_CODEC_ZSTD ? TL_ZSTD_MAX_RATIO : TL_LZ4_MAX_RATIO;
     if (e->size > tl_decompress_bound(e->payload_size, ratio))
         return tl_fail(err, "declares %llu uncompressed bytes for %zu compressed bytes: impossible, the entry is corrupt",
                        (unsigned long long)e->size, e->payload_size);
     if (grow(s, (size_t)e->size) != 0)
         return tl_fail(err, "out of memory for %llu bytes", (unsigned long long)e->size);
-    if ((e->codec == TL_CODEC_ZSTD ? unzstd(e, s, err) : unlz4(e, s->buf, err)) != 0)
+    if ((e->codec == TLCK_CODEC_ZSTD ? unzstd(e, s, err) : unlz4(e, s->buf, err)) != 0)
         return -1;
     *out = s->buf;
     *out_n = (size_t)e->size;

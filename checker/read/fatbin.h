@@ -5,33 +5,33 @@
  *
  * The walker only points into the caller's bytes; nothing is copied or decompressed until asked, so a reader can
  * collect the (small) entry descriptors first and decompress them one by one, in several threads. */
-#ifndef TL_FATBIN_H
-#define TL_FATBIN_H
+#ifndef TLCK_FATBIN_H
+#define TLCK_FATBIN_H
 #include <stddef.h>
 #include <stdint.h>
 #include "trueline/diag.h"
 
-#define TL_FATBIN_MAGIC_LE 0xBA55ED50u
-#define TL_FATBIN_KIND_PTX 1
-#define TL_FATBIN_KIND_ELF 2
+#define TLCK_FATBIN_MAGIC_LE 0xBA55ED50u
+#define TLCK_FATBIN_KIND_PTX 1
+#define TLCK_FATBIN_KIND_ELF 2
 
 /* Entry flags (u64 at entry+0x28), docs/cuda-formats.md §2.3. */
-#define TL_FATBIN_FLAG_DEBUG  0x2ull
-#define TL_FATBIN_FLAG_LZ4    0x2000ull
-#define TL_FATBIN_FLAG_ZSTD   0x8000ull
-#define TL_FATBIN_FLAG_ARCH_A 0x100000ull
-#define TL_FATBIN_FLAG_ARCH_F 0x200000ull
+#define TLCK_FATBIN_FLAG_DEBUG  0x2ull
+#define TLCK_FATBIN_FLAG_LZ4    0x2000ull
+#define TLCK_FATBIN_FLAG_ZSTD   0x8000ull
+#define TLCK_FATBIN_FLAG_ARCH_A 0x100000ull
+#define TLCK_FATBIN_FLAG_ARCH_F 0x200000ull
 
-enum tl_fatbin_codec { TL_CODEC_NONE = 0, TL_CODEC_ZSTD, TL_CODEC_LZ4 };
+enum tlck_fatbin_codec { TLCK_CODEC_NONE = 0, TLCK_CODEC_ZSTD, TLCK_CODEC_LZ4 };
 
-struct tl_fatbin_entry {
+struct tlck_fatbin_entry {
     unsigned container, index;     /* container in the walked bytes, entry in the container (from 0) */
     uint64_t offset;               /* of the entry header within the walked bytes */
-    unsigned kind;                 /* TL_FATBIN_KIND_* (other values are reported, not decoded) */
+    unsigned kind;                 /* TLCK_FATBIN_KIND_* (other values are reported, not decoded) */
     unsigned arch;                 /* 90 for sm_90 / compute_90 */
     unsigned code_major, code_minor;
     uint64_t flags;
-    enum tl_fatbin_codec codec;
+    enum tlck_fatbin_codec codec;
     const unsigned char *payload;  /* stored bytes (compressed when codec != NONE) */
     size_t payload_size;           /* exact compressed size, or the padded stored size */
     uint64_t size;                 /* declared uncompressed size (== payload_size when stored) */
@@ -41,31 +41,31 @@ struct tl_fatbin_entry {
 };
 
 /* Called for each entry in order; return non-zero to stop the walk. */
-typedef int (*tl_fatbin_entry_fn)(const struct tl_fatbin_entry *e, void *ctx);
+typedef int (*tlck_fatbin_entry_fn)(const struct tlck_fatbin_entry *e, void *ctx);
 
 /* Walks every container in p[0..n) (a section's bytes or a whole .fatbin), tolerating zero padding between
  * containers. container numbering starts at *next_container and continues there (so several sections can
  * be numbered as one sequence when the caller wants). Returns 0, or -1 with err describing the first
  * container-level damage (entries before it were delivered). */
-int tl_fatbin_walk(const unsigned char *p, size_t n, unsigned first_container, tl_fatbin_entry_fn fn, void *ctx,
+int tlck_fatbin_walk(const unsigned char *p, size_t n, unsigned first_container, tlck_fatbin_entry_fn fn, void *ctx,
                    tl_error *err);
 
-/* Per-thread decompression state, reused across entries (zero-initialize; release with tl_fatbin_scratch_free). */
-struct tl_fatbin_scratch {
+/* Per-thread decompression state, reused across entries (zero-initialize; release with tlck_fatbin_scratch_free). */
+struct tlck_fatbin_scratch {
     unsigned char *buf;
     size_t cap;
     void *zstd;                    /* ZSTD_DCtx */
 };
-void tl_fatbin_scratch_free(struct tl_fatbin_scratch *s);
+void tlck_fatbin_scratch_free(struct tlck_fatbin_scratch *s);
 /* Drops a buffer that one unusually large image made big (libnccl.so.2 has 134 MB cubins among 1-2 MB ones). */
-void tl_fatbin_scratch_shrink(struct tl_fatbin_scratch *s);
+void tlck_fatbin_scratch_shrink(struct tlck_fatbin_scratch *s);
 
 /* Makes the entry's image available: for stored entries *out points at the payload (no copy); for compressed
  * ones it is decompressed into the scratch buffer. The output is bounded by max bytes and must match the
  * declared size exactly. Returns 0 or -1 with err. */
-int tl_fatbin_image(const struct tl_fatbin_entry *e, struct tl_fatbin_scratch *s, size_t max,
+int tlck_fatbin_image(const struct tlck_fatbin_entry *e, struct tlck_fatbin_scratch *s, size_t max,
                     const unsigned char **out, size_t *out_n, tl_error *err);
 
-const char *tl_fatbin_codec_name(enum tl_fatbin_codec c);
+const char *tlck_fatbin_codec_name(enum tlck_fatbin_codec c);
 
 #endif

@@ -21,27 +21,27 @@ static int by_key(const void *a, const void *b)
 
 /* Functions not covered by rows are attributed to a CU through the subprogram at their address, so per-CU
  * percentages count them too (binary search: libnccl.so.2 has 3,348 uncovered functions, 5,311 subprograms). */
-static void count_per_cu(struct tl_image *img, const int *func_cu, int is_rel)
+static void count_per_cu(struct tlck_image *img, const int *func_cu, int is_rel)
 {
     struct sub_key *k = calloc(img->nsubprograms ? img->nsubprograms : 1, sizeof *k);
     for (size_t i = 0; k && i < img->nsubprograms; i++) {
-        const struct tl_subprogram *s = &img->subprograms[i];
-        k[i] = (struct sub_key){ is_rel ? TL_ADDR_KEY(s->shndx, s->low_pc) : s->low_pc, s->cu };
+        const struct tlck_subprogram *s = &img->subprograms[i];
+        k[i] = (struct sub_key){ is_rel ? TLCK_ADDR_KEY(s->shndx, s->low_pc) : s->low_pc, s->cu };
     }
     if (k)
         qsort(k, img->nsubprograms, sizeof *k, by_key);
     for (size_t i = 0; i < img->nfuncs; i++) {
-        struct tl_function *fn = &img->funcs[i];
+        struct tlck_function *fn = &img->funcs[i];
         int cu = func_cu[i];
         if (cu < 0 && k) {
-            struct sub_key want = { is_rel ? TL_ADDR_KEY(fn->shndx, fn->addr) : fn->addr, -1 };
+            struct sub_key want = { is_rel ? TLCK_ADDR_KEY(fn->shndx, fn->addr) : fn->addr, -1 };
             const struct sub_key *hit = bsearch(&want, k, img->nsubprograms, sizeof *k, by_key);
             cu = hit ? hit->cu : -1;
         }
         if (cu < 0 || (size_t)cu >= img->ncus)
             continue;
         if (!fn->cu)
-            fn->cu = tl_strdup(img->cus[cu].name);
+            fn->cu = tlck_strdup(img->cus[cu].name);
         if (!fn->cu_unit)
             fn->cu_unit = (unsigned)cu + 1;
         img->cus[cu].funcs++;
@@ -51,9 +51,9 @@ static void count_per_cu(struct tl_image *img, const int *func_cu, int is_rel)
 }
 
 struct dwarf_job {
-    struct tl_image *img;
-    const struct tl_debug_sections *ds;
-    const struct tl_dwarf_alt *alt;
+    struct tlck_image *img;
+    const struct tlck_debug_sections *ds;
+    const struct tlck_dwarf_alt *alt;
     const tl_elf *e;
     tl_error err;
     int rc;
@@ -62,57 +62,57 @@ struct dwarf_job {
 static void *dwarf_thread(void *arg)
 {
     struct dwarf_job *j = arg;
-    j->rc = tl_read_dwarf_info(j->img, j->ds, j->alt, j->e, &j->err);
+    j->rc = tlck_read_dwarf_info(j->img, j->ds, j->alt, j->e, &j->err);
     return NULL;
 }
 
 /* path: dbg's file (for a supplementary file named relative to it). */
-static void read_debug(struct tl_file *f, const tl_elf *dbg, const char *path, const struct tl_options *o, int is_rel)
+static void read_debug(struct tlck_file *f, const tl_elf *dbg, const char *path, const struct tlck_options *o, int is_rel)
 {
-    struct tl_debug_sections ds, alt_ds = { 0 };
+    struct tlck_debug_sections ds, alt_ds = { 0 };
     tl_error err;
-    struct tl_image *img = &f->host;
-    if (tl_debug_sections_load(&ds, dbg, &err) != 0) {
+    struct tlck_image *img = &f->host;
+    if (tlck_debug_sections_load(&ds, dbg, &err) != 0) {
         img->dwarf_read_error = 1;
-        f->line_error = tl_asprintf("%s", err.msg);
-        tl_debug_sections_free(&ds);
+        f->line_error = tlck_asprintf("%s", err.msg);
+        tlck_debug_sections_free(&ds);
         return;
     }
     /* dwz -m: names shared with other files live in a supplementary file */
     tl_elf alt_elf; /* open while its sections are read: they point into it */
     char *alt_name = NULL, *alt_path = NULL;
-    struct tl_dwarf_alt alt = { 0 };
-    int have_alt = tl_find_dwarf_alt(f, dbg, path, o, &alt_elf, &alt_name, &alt_path) == 1;
-    if (have_alt && tl_debug_sections_load(&alt_ds, &alt_elf, &err) == 0)
+    struct tlck_dwarf_alt alt = { 0 };
+    int have_alt = tlck_find_dwarf_alt(f, dbg, path, o, &alt_elf, &alt_name, &alt_path) == 1;
+    if (have_alt && tlck_debug_sections_load(&alt_ds, &alt_elf, &err) == 0)
         alt.ds = &alt_ds;
     else if (have_alt)
-        tl_file_warn(f, "supplementary DWARF file %s: %s", alt_path, err.msg);
+        tlck_file_warn(f, "supplementary DWARF file %s: %s", alt_path, err.msg);
     alt.name = alt_name;
     alt.path = alt_path;
     /* .debug_info (libdwarf) and .debug_line (ours) are independent until CUs and rows meet: read them side by
      * side (on libnccl.so.2 the two take about the same time). */
     struct dwarf_job job = { .img = img, .ds = &ds, .alt = &alt, .e = dbg };
     pthread_t t;
-    const struct tl_debug_section *dl = tl_debug_section(&ds, ".debug_line");
+    const struct tlck_debug_section *dl = tlck_debug_section(&ds, ".debug_line");
     /* small files: a thread costs more than it saves, and -j already keeps the CPUs busy */
     int threaded = dl && dl->bytes.n > ((size_t)1 << 20) && pthread_create(&t, NULL, dwarf_thread, &job) == 0;
     if (!threaded)
         dwarf_thread(&job);
-    struct tl_line_cover *lc = tl_line_cover_decode(&ds, is_rel);
+    struct tlck_line_cover *lc = tlck_line_cover_decode(&ds, is_rel);
     if (threaded)
         pthread_join(t, NULL);
     if (job.rc != 0) {
         img->dwarf_read_error = 1;
-        tl_file_warn(f, "%s", job.err.msg);
+        tlck_file_warn(f, "%s", job.err.msg);
     }
     int *func_cu = calloc(img->nfuncs ? img->nfuncs : 1, sizeof *func_cu);
-    if (func_cu && tl_line_cover_apply(f, img, lc, func_cu, &err) == 0)
+    if (func_cu && tlck_line_cover_apply(f, img, lc, func_cu, &err) == 0)
         count_per_cu(img, func_cu, is_rel);
     else if (!func_cu)
-        tl_line_cover_apply(f, img, lc, NULL, &err);
+        tlck_line_cover_apply(f, img, lc, NULL, &err);
     free(func_cu);
-    tl_debug_sections_free(&ds);
-    tl_debug_sections_free(&alt_ds);
+    tlck_debug_sections_free(&ds);
+    tlck_debug_sections_free(&alt_ds);
     if (have_alt)
         tl_elf_close(&alt_elf);
     free(alt_name);
@@ -125,29 +125,29 @@ static int has_section(const tl_elf *e, const char *name)
     return tl_elf_section(e, name, &sh) && sh.sh_type != SHT_NOBITS;
 }
 
-int tl_read_host(struct tl_file *f, const tl_elf *e, const struct tl_options *o)
+int tlck_read_host(struct tlck_file *f, const tl_elf *e, const struct tlck_options *o)
 {
     tl_error err;
     f->elf_type = e->ehdr.e_type;
     f->machine = e->ehdr.e_machine;
     if (e->ehdr.e_ident[EI_CLASS] != ELFCLASS64 || e->ehdr.e_ident[EI_DATA] != ELFDATA2LSB) {
-        f->error = tl_asprintf("unsupported ELF: %s %s %s (e_machine %u); only 64-bit little-endian files are "
+        f->error = tlck_asprintf("unsupported ELF: %s %s %s (e_machine %u); only 64-bit little-endian files are "
                                "audited (x86-64 and aarch64; see docs/host-audit.md)",
                                e->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? "64-bit" : "32-bit",
                                e->ehdr.e_ident[EI_DATA] == ELFDATA2MSB ? "big-endian" : "little-endian",
-                               tl_machine_name(e->ehdr.e_machine), e->ehdr.e_machine);
+                               tlck_machine_name(e->ehdr.e_machine), e->ehdr.e_machine);
         return -1;
     }
     /* Linked files of any 64-bit LE machine need no relocation; a relocatable object's DWARF does, and we only
      * know x86-64's and aarch64's relocation types. Rather than report wrong names and addresses: refuse. */
-    if (tl_debug_relocs_unsupported(e)) {
-        f->error = tl_asprintf("unsupported ELF: relocatable %s object (e_machine %u) with relocated debug "
+    if (tlck_debug_relocs_unsupported(e)) {
+        f->error = tlck_asprintf("unsupported ELF: relocatable %s object (e_machine %u) with relocated debug "
                                "sections; only x86-64 and aarch64 relocations are applied (see docs/host-audit.md)",
-                               tl_machine_name(e->ehdr.e_machine), e->ehdr.e_machine);
+                               tlck_machine_name(e->ehdr.e_machine), e->ehdr.e_machine);
         return -1;
     }
-    tl_read_comments(f, e);
-    if (tl_read_dynamic(f, e, &err) != 0) {
+    tlck_read_comments(f, e);
+    if (tlck_read_dynamic(f, e, &err) != 0) {
         f->error = strdup(err.msg);
         return -1;
     }
@@ -155,11 +155,11 @@ int tl_read_host(struct tl_file *f, const tl_elf *e, const struct tl_options *o)
     tl_elf dbg;
     int separate = 0;
     if (!has_section(e, ".debug_info") && !has_section(e, ".debug_line") && e->ehdr.e_type != ET_REL)
-        separate = tl_find_debug_file(f, e, o, &dbg);
+        separate = tlck_find_debug_file(f, e, o, &dbg);
     const tl_elf *src = separate ? &dbg : e;
     /* A stripped file keeps .dynsym only; its debug file keeps .symtab (objcopy --only-keep-debug). */
-    if (tl_read_functions(&f->host, separate ? &dbg : e, &err) != 0 || (separate && f->host.nfuncs == 0 &&
-                                                                    tl_read_functions(&f->host, e, &err) != 0)) {
+    if (tlck_read_functions(&f->host, separate ? &dbg : e, &err) != 0 || (separate && f->host.nfuncs == 0 &&
+                                                                    tlck_read_functions(&f->host, e, &err) != 0)) {
         f->error = strdup(err.msg);
         if (separate)
             tl_elf_close(&dbg);

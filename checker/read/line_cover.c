@@ -35,7 +35,7 @@ struct cover {
     int present;     /* the file has .debug_line */
 };
 
-static int on_row(const struct tl_line_unit *u, const struct tl_line_row *row, void *ctx)
+static int on_row(const struct tlck_line_unit *u, const struct tlck_line_row *row, void *ctx)
 {
     struct cover *c = ctx;
     /* One sequence may hold several DW_LNE_set_address runs (GCC 8 puts all functions of a CU in one; GCC's
@@ -51,7 +51,7 @@ static int on_row(const struct tl_line_unit *u, const struct tl_line_row *row, v
         c->region = row->seq_reloc_offset;
         int discarded = !c->is_rel && (row->address == 0 || row->address >= UINT64_MAX - 1);
         int forward = !first && !c->skip_seq && !discarded && c->have_prev && row->address >= c->prev_addr &&
-                      (!c->is_rel || TL_ADDR_SHNDX(row->address) == TL_ADDR_SHNDX(c->prev_addr));
+                      (!c->is_rel || TLCK_ADDR_SHNDX(row->address) == TLCK_ADDR_SHNDX(c->prev_addr));
         c->skip_seq = discarded;
         if (!forward)
             c->have_prev = 0;
@@ -60,7 +60,7 @@ static int on_row(const struct tl_line_unit *u, const struct tl_line_row *row, v
         return 0;
     c->rows++;
     if (c->nu == 0 || c->u[c->nu - 1].offset != u->offset) {
-        if (tl_grow((void **)&c->u, &c->ucap, c->nu + 1, sizeof *c->u) != 0)
+        if (tlck_grow((void **)&c->u, &c->ucap, c->nu + 1, sizeof *c->u) != 0)
             return c->oom = 1;
         c->u[c->nu].offset = u->offset;
         c->u[c->nu++].rows = 0;
@@ -72,7 +72,7 @@ static int on_row(const struct tl_line_unit *u, const struct tl_line_row *row, v
         if (last && last->hi == c->prev_addr && last->unit == c->nu - 1) {
             last->hi = row->address;
         } else {
-            if (tl_grow((void **)&c->r, &c->cap, c->n + 1, sizeof *c->r) != 0)
+            if (tlck_grow((void **)&c->r, &c->cap, c->n + 1, sizeof *c->r) != 0)
                 return c->oom = 1;
             c->r[c->n++] = (struct range){ c->prev_addr, row->address, (uint32_t)(c->nu - 1) };
         }
@@ -90,7 +90,7 @@ static int by_lo(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : x->hi < y->hi ? -1 : x->hi > y->hi;
 }
 
-static int cu_by_offset(const struct tl_image *img, uint64_t off)
+static int cu_by_offset(const struct tlck_image *img, uint64_t off)
 {
     for (size_t i = 0; i < img->ncus; i++)
         if (img->cus[i].line_offset == off)
@@ -113,12 +113,12 @@ static size_t first_reaching(const uint64_t *maxhi, size_t n, uint64_t key)
     return lo;
 }
 
-static void measure(struct tl_image *img, const struct cover *c, const uint64_t *maxhi, const int *unit_cu,
+static void measure(struct tlck_image *img, const struct cover *c, const uint64_t *maxhi, const int *unit_cu,
                     int is_rel, int *func_cu)
 {
     for (size_t i = 0; i < img->nfuncs; i++) {
-        struct tl_function *fn = &img->funcs[i];
-        uint64_t lo = is_rel ? TL_ADDR_KEY(fn->shndx, fn->addr) : fn->addr, hi = lo + fn->size, covered = 0, at = lo;
+        struct tlck_function *fn = &img->funcs[i];
+        uint64_t lo = is_rel ? TLCK_ADDR_KEY(fn->shndx, fn->addr) : fn->addr, hi = lo + fn->size, covered = 0, at = lo;
         int unit = -1;
         for (size_t k = first_reaching(maxhi, c->n, lo); k < c->n && c->r[k].lo < hi; k++) {
             uint64_t a = c->r[k].lo > at ? c->r[k].lo : at, b = c->r[k].hi < hi ? c->r[k].hi : hi;
@@ -135,28 +135,28 @@ static void measure(struct tl_image *img, const struct cover *c, const uint64_t 
         if (func_cu)
             func_cu[i] = cu;
         if (cu >= 0) {
-            fn->cu = tl_strdup(img->cus[cu].name);
+            fn->cu = tlck_strdup(img->cus[cu].name);
             fn->cu_unit = (unsigned)cu + 1;
         }
     }
 }
 
-struct tl_line_cover *tl_line_cover_decode(const struct tl_debug_sections *ds, int is_rel)
+struct tlck_line_cover *tlck_line_cover_decode(const struct tlck_debug_sections *ds, int is_rel)
 {
-    const struct tl_debug_section *line = tl_debug_section(ds, ".debug_line");
-    const struct tl_debug_section *str = tl_debug_section(ds, ".debug_str");
-    const struct tl_debug_section *lstr = tl_debug_section(ds, ".debug_line_str");
+    const struct tlck_debug_section *line = tlck_debug_section(ds, ".debug_line");
+    const struct tlck_debug_section *str = tlck_debug_section(ds, ".debug_str");
+    const struct tlck_debug_section *lstr = tlck_debug_section(ds, ".debug_line_str");
     struct cover *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->is_rel = is_rel;
     c->present = line != NULL;
     if (!line)
-        return (struct tl_line_cover *)c;
-    struct tl_line_sections s = { line->bytes.p, line->bytes.n, str ? str->bytes.p : NULL, str ? str->bytes.n : 0,
+        return (struct tlck_line_cover *)c;
+    struct tlck_line_sections s = { line->bytes.p, line->bytes.n, str ? str->bytes.p : NULL, str ? str->bytes.n : 0,
                                   lstr ? lstr->bytes.p : NULL, lstr ? lstr->bytes.n : 0, ds->addr_size };
     tl_error why;
-    if (tl_line_program_decode(&s, on_row, c, &why) != 0)
+    if (tlck_line_program_decode(&s, on_row, c, &why) != 0)
         c->error = strdup(why.msg);
     if (c->n) /* qsort(NULL, 0) is UB (fuzz/targets/load.c) */
         qsort(c->r, c->n, sizeof *c->r, by_lo);
@@ -165,11 +165,11 @@ struct tl_line_cover *tl_line_cover_decode(const struct tl_debug_sections *ds, i
         c->oom = 1;
     for (size_t k = 0; c->maxhi && k < c->n; k++)
         c->maxhi[k] = k && c->maxhi[k - 1] > c->r[k].hi ? c->maxhi[k - 1] : c->r[k].hi;
-    return (struct tl_line_cover *)c;
+    return (struct tlck_line_cover *)c;
 }
 
 /* func_cu may be NULL (then only the image is filled). */
-int tl_line_cover_apply(struct tl_file *f, struct tl_image *img, struct tl_line_cover *lc, int *func_cu, tl_error *err)
+int tlck_line_cover_apply(struct tlck_file *f, struct tlck_image *img, struct tlck_line_cover *lc, int *func_cu, tl_error *err)
 {
     struct cover *c = (struct cover *)lc;
     for (size_t i = 0; func_cu && i < img->nfuncs; i++)

@@ -180,7 +180,7 @@ static int add_file(struct table *t, const char *name, size_t dir)
     return push_off(&t->file_off, &t->nfiles, &t->fcap, off);
 }
 
-static int finish_table(struct table *t, struct tl_line_unit *u)
+static int finish_table(struct table *t, struct tlck_line_unit *u)
 {
     if (t->nfiles > t->files_cap) {
         const char **f = realloc(t->files, t->nfiles * sizeof *f);
@@ -228,7 +228,7 @@ static int read_tables_v2(struct cur *c, struct table *t)
 }
 
 /* Reads one attribute value of a DWARF 5 entry; string forms resolve through .debug_str/.debug_line_str. */
-static int read_form(struct cur *c, const struct tl_line_sections *s, const struct header *h, unsigned form,
+static int read_form(struct cur *c, const struct tlck_line_sections *s, const struct header *h, unsigned form,
                      const char **str, uint64_t *num)
 {
     unsigned osz = h->dwarf64 ? 8 : 4;
@@ -260,7 +260,7 @@ static int read_form(struct cur *c, const struct tl_line_sections *s, const stru
 }
 
 /* DWARF 5: entry formats, then entries; directory 0 and file 0 are real entries. */
-static int read_entries_v5(struct cur *c, const struct tl_line_sections *s, const struct header *h,
+static int read_entries_v5(struct cur *c, const struct tlck_line_sections *s, const struct header *h,
                            struct table *t, int files)
 {
     unsigned nfmt = (unsigned)rd_fixed(c, 1);
@@ -291,7 +291,7 @@ static int read_entries_v5(struct cur *c, const struct tl_line_sections *s, cons
     return 0;
 }
 
-static int read_header(struct cur *c, const struct tl_line_sections *s, struct header *h, tl_error *err)
+static int read_header(struct cur *c, const struct tlck_line_sections *s, struct header *h, tl_error *err)
 {
     const char *bad = NULL;
     uint64_t len = rd_fixed(c, 4);
@@ -340,7 +340,7 @@ static int read_header(struct cur *c, const struct tl_line_sections *s, struct h
 }
 
 struct regs {
-    struct tl_line_row r;
+    struct tlck_line_row r;
     uint32_t op_index;
 };
 
@@ -367,15 +367,15 @@ static inline void advance(struct regs *g, const struct header *h, uint64_t op_a
     }
 }
 
-static inline int emit(struct regs *g, const struct tl_line_unit *u, tl_line_row_fn fn, void *ctx)
+static inline int emit(struct regs *g, const struct tlck_line_unit *u, tlck_line_row_fn fn, void *ctx)
 {
     g->r.index_in_seq++;
     return fn(u, &g->r, ctx);
 }
 
 /* Extended opcode at c->p (after the 0 byte). Returns 1 when the callback asked to stop, -1 on bad bytes. */
-static int extended_op(struct cur *c, const struct tl_line_sections *s, const struct header *h,
-                       const struct tl_line_unit *u, struct regs *g, tl_line_row_fn fn, void *ctx)
+static int extended_op(struct cur *c, const struct tlck_line_sections *s, const struct header *h,
+                       const struct tlck_line_unit *u, struct regs *g, tlck_line_row_fn fn, void *ctx)
 {
     uint64_t len = rd_uleb(c);
     if (c->bad || len == 0 || len > (uint64_t)(c->end - c->p))
@@ -412,8 +412,8 @@ static int extended_op(struct cur *c, const struct tl_line_sections *s, const st
 }
 
 /* Runs one unit's program. Returns 1 when stopped by the callback, -1 on malformed bytes, else 0. */
-static int run_program(const struct tl_line_sections *s, const struct header *h, const struct tl_line_unit *u,
-                       tl_line_row_fn fn, void *ctx, tl_error *err)
+static int run_program(const struct tlck_line_sections *s, const struct header *h, const struct tlck_line_unit *u,
+                       tlck_line_row_fn fn, void *ctx, tl_error *err)
 {
     struct cur c = { h->prog, h->end, 0 };
     struct regs g = { 0 };
@@ -465,8 +465,8 @@ static void table_free(struct table *t)
 }
 
 /* Parses the header and file table of the unit at `p`; fills h, u and t. */
-static int read_unit_head(const struct tl_line_sections *s, const unsigned char *p, struct header *h,
-                          struct tl_line_unit *u, struct table *t, tl_error *err)
+static int read_unit_head(const struct tlck_line_sections *s, const unsigned char *p, struct header *h,
+                          struct tlck_line_unit *u, struct table *t, tl_error *err)
 {
     struct cur c = { p, s->line + s->line_n, 0 };
     memset(h, 0, sizeof *h);
@@ -491,7 +491,7 @@ static int read_unit_head(const struct tl_line_sections *s, const unsigned char 
     return 0;
 }
 
-int tl_line_program_decode(const struct tl_line_sections *s, tl_line_row_fn fn, void *ctx, tl_error *err)
+int tlck_line_program_decode(const struct tlck_line_sections *s, tlck_line_row_fn fn, void *ctx, tl_error *err)
 {
     struct table t = { 0 };
     if (!s->line || s->line_n == 0)
@@ -500,7 +500,7 @@ int tl_line_program_decode(const struct tl_line_sections *s, tl_line_row_fn fn, 
     int rc = 0;
     while (p < end) {
         struct header h;
-        struct tl_line_unit u;
+        struct tlck_line_unit u;
         if ((size_t)(end - p) < 4 && p[0] == 0)
             break; /* alignment padding at the section end */
         if (tl_deadline_check(err) != 0) { /* --timeout: libnccl.so.2 alone has a million rows */
@@ -522,7 +522,7 @@ int tl_line_program_decode(const struct tl_line_sections *s, tl_line_row_fn fn, 
     return rc;
 }
 
-const char *tl_line_function_name(const struct tl_line_sections *s, const struct tl_line_unit *u, uint64_t off)
+const char *tlck_line_function_name(const struct tlck_line_sections *s, const struct tlck_line_unit *u, uint64_t off)
 {
     if (off == UINT64_MAX || !u)
         return NULL;

@@ -7,20 +7,20 @@
  * Addresses are reported as the program states them. In relocatable objects and in cubins each sequence starts
  * with DW_LNE_set_address whose operand is covered by a relocation; row.seq_reloc_offset gives the position of
  * that operand in the section so the caller can map the sequence to its code section. */
-#ifndef TL_LINE_PROGRAM_H
-#define TL_LINE_PROGRAM_H
+#ifndef TLCK_LINE_PROGRAM_H
+#define TLCK_LINE_PROGRAM_H
 #include <stddef.h>
 #include <stdint.h>
 #include "trueline/diag.h"
 
-struct tl_line_sections {
+struct tlck_line_sections {
     const unsigned char *line;     size_t line_n;      /* .debug_line (required) */
     const unsigned char *str;      size_t str_n;       /* .debug_str (DW_FORM_strp names; NVIDIA function names) */
     const unsigned char *line_str; size_t line_str_n;  /* .debug_line_str (DWARF 5) */
     unsigned addr_size;                                /* 8 (ELF64) or 4 */
 };
 
-struct tl_line_unit {
+struct tlck_line_unit {
     uint64_t offset;          /* of the unit in .debug_line */
     unsigned version;
     size_t nfiles;
@@ -30,7 +30,7 @@ struct tl_line_unit {
     uint32_t nv_str_base;     /* NVIDIA header extension u32 after the file table (0 when absent) */
 };
 
-struct tl_line_row {
+struct tlck_line_row {
     uint64_t address;
     uint32_t file, line, column;
     unsigned is_stmt : 1, end_sequence : 1;
@@ -42,13 +42,13 @@ struct tl_line_row {
 };
 
 /* Called for every row, in program order; return non-zero to stop. */
-typedef int (*tl_line_row_fn)(const struct tl_line_unit *u, const struct tl_line_row *row, void *ctx);
+typedef int (*tlck_line_row_fn)(const struct tlck_line_unit *u, const struct tlck_line_row *row, void *ctx);
 
 /* Decodes every unit. Returns 0, or -1 with err naming the unit offset and what is malformed (rows already
  * delivered stay valid). Never reads outside the given sections. */
-int tl_line_program_decode(const struct tl_line_sections *s, tl_line_row_fn fn, void *ctx, tl_error *err);
+int tlck_line_program_decode(const struct tlck_line_sections *s, tlck_line_row_fn fn, void *ctx, tl_error *err);
 
 /* Resolves an NVIDIA function-name offset: nv_str_base + off into .debug_str; NULL when out of range. */
-const char *tl_line_function_name(const struct tl_line_sections *s, const struct tl_line_unit *u, uint64_t off);
+const char *tlck_line_function_name(const struct tlck_line_sections *s, const struct tlck_line_unit *u, uint64_t off);
 
 #endif

@@ -7,7 +7,7 @@
 #include "trueline/note.h"
 
 struct sink {
-    struct tl_file *f;
+    struct tlck_file *f;
     size_t cap;
 };
 
@@ -33,9 +33,9 @@ static char *join_argv(const tl_note *n)
 static void take(tl_note *n, void *ctx)
 {
     struct sink *s = ctx;
-    struct tl_file *f = s->f;
-    if (tl_grow((void **)&f->notes, &s->cap, f->nnotes + 1, sizeof *f->notes) == 0) {
-        struct tl_provenance *p = &f->notes[f->nnotes++];
+    struct tlck_file *f = s->f;
+    if (tlck_grow((void **)&f->notes, &s->cap, f->nnotes + 1, sizeof *f->notes) == 0) {
+        struct tlck_provenance *p = &f->notes[f->nnotes++];
         memset(p, 0, sizeof *p);
         /* Move the strings: the record's fields become the model's. */
         p->source = n->source, n->source = NULL;
@@ -59,7 +59,7 @@ static void take(tl_note *n, void *ctx)
     free(n);
 }
 
-int tl_read_notes(struct tl_file *f, const tl_elf *e)
+int tlck_read_notes(struct tlck_file *f, const tl_elf *e)
 {
     struct sink s = { f, f->nnotes };
     int rc = 0;
@@ -76,7 +76,7 @@ int tl_read_notes(struct tl_file *f, const tl_elf *e)
         tl_error err;
         if (tl_elf_section_bytes(e, scn, &b, &err) != 0 ||
             tl_note_decode_all(b.p, b.n, e->ehdr.e_ident[EI_DATA] == ELFDATA2MSB, take, &s, &err) < 0) {
-            tl_file_warn(f, "%s: %s", TL_NOTE_SECTION, err.msg);
+            tlck_file_warn(f, "%s: %s", TL_NOTE_SECTION, err.msg);
             rc = 0; /* a damaged note is a finding's business, not an unreadable file */
         }
         tl_bytes_free(&b);

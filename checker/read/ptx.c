@@ -20,7 +20,7 @@ static int directive(const char *p, const char *end, const char *d)
 }
 
 /* ".target sm_90a, debug" */
-static void target(struct tl_device_info *d, const char *p, const char *end)
+static void target(struct tlck_device_info *d, const char *p, const char *end)
 {
     p = skip_ws(p + 7, end);
     /* each prefix is compared only where that many bytes remain (fuzz/targets/ptx.c read past the text) */
@@ -39,7 +39,7 @@ static void target(struct tl_device_info *d, const char *p, const char *end)
 }
 
 /* ".visible .entry _Z5kernAPfPKfi(" → the name */
-static void entry(struct tl_image *img, size_t *cap, const char *p, const char *end)
+static void entry(struct tlck_image *img, size_t *cap, const char *p, const char *end)
 {
     const char *e = NULL;
     for (const char *q = p; q + 7 <= end; q++)
@@ -53,18 +53,18 @@ static void entry(struct tl_image *img, size_t *cap, const char *p, const char *
     const char *s = e;
     while (e < end && *e != '(' && *e != ' ' && *e != '\t' && *e != '\r')
         e++;
-    if (e == s || tl_grow((void **)&img->funcs, cap, img->nfuncs + 1, sizeof *img->funcs) != 0)
+    if (e == s || tlck_grow((void **)&img->funcs, cap, img->nfuncs + 1, sizeof *img->funcs) != 0)
         return;
-    struct tl_function *f = &img->funcs[img->nfuncs++];
+    struct tlck_function *f = &img->funcs[img->nfuncs++];
     memset(f, 0, sizeof *f);
     f->name = strndup(s, (size_t)(e - s));
     f->is_kernel = 1;
     img->dev.nkernels++;
 }
 
-int tl_ptx_summarize(const char *text, size_t n, struct tl_image *img)
+int tlck_ptx_summarize(const char *text, size_t n, struct tlck_image *img)
 {
-    struct tl_device_info *d = &img->dev;
+    struct tlck_device_info *d = &img->dev;
     const char *end = text + n;
     /* The stored PTX is NUL-terminated and zero-padded (docs/cuda-formats.md): trim from the end rather than
      * search from the start (PTX images reach megabytes; this scan is a measurable part of --list). */

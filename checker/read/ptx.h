@@ -1,12 +1,12 @@
 /* One PTX text (a fatbin kind-1 entry or a .ptx file) → device-image facts (docs/cuda-formats.md §6). */
-#ifndef TL_PTX_H
-#define TL_PTX_H
+#ifndef TLCK_PTX_H
+#define TLCK_PTX_H
 #include <stddef.h>
 #include "model.h"
 
 /* Fills img->dev (sm and suffix from .target, is_debug for ", debug", has_lineinfo for .loc + .file, nkernels =
  * .entry count, toolkit_version from .version is not set: PTX ISA versions are not toolkit versions) and one
- * tl_function per .entry. Returns 0, or -1 with img->dev.error when the text is not PTX. */
-int tl_ptx_summarize(const char *text, size_t n, struct tl_image *img);
+ * tlck_function per .entry. Returns 0, or -1 with img->dev.error when the text is not PTX. */
+int tlck_ptx_summarize(const char *text, size_t n, struct tlck_image *img);
 
 #endif

@@ -14,7 +14,7 @@ static int cmp_fp(const void *a, const void *b)
     return memcmp(a, b, 32);
 }
 
-int tl_baseline_apply(struct tl_results *r, const char *path)
+int tlck_baseline_apply(struct tlck_results *r, const char *path)
 {
     const unsigned char *data;
     size_t size;
@@ -33,7 +33,7 @@ int tl_baseline_apply(struct tl_results *r, const char *path)
         p += sizeof key - 1;
         if (end - p < 32)
             break;
-        if (tl_grow((void **)&fps, &cap, n + 1, sizeof *fps) != 0)
+        if (tlck_grow((void **)&fps, &cap, n + 1, sizeof *fps) != 0)
             break;
         memcpy(fps[n++], p, 32);
     }
@@ -41,9 +41,9 @@ int tl_baseline_apply(struct tl_results *r, const char *path)
     qsort(fps, n, sizeof *fps, cmp_fp);
     for (size_t i = 0; i < r->nfiles; i++)
         for (size_t k = 0; k < r->findings[i].n; k++) {
-            struct tl_finding *x = &r->findings[i].v[k];
+            struct tlck_finding *x = &r->findings[i].v[k];
             char fp[33];
-            tl_finding_fingerprint(x, fp);
+            tlck_finding_fingerprint(x, fp);
             if (n && bsearch(fp, fps, n, sizeof *fps, cmp_fp))
                 x->suppressed = 1;
         }
@@ -52,15 +52,15 @@ int tl_baseline_apply(struct tl_results *r, const char *path)
 }
 
 /* Errors name the baseline file and the reason; a full disk shows only when the buffer is flushed, after
- * tl_report_json's own ferror(). */
-int tl_baseline_write(const struct tl_results *r, const struct tl_options *o, const char *path)
+ * tlck_report_json's own ferror(). */
+int tlck_baseline_write(const struct tlck_results *r, const struct tlck_options *o, const char *path)
 {
     FILE *out = fopen(path, "w");
     if (!out) {
         fprintf(stderr, "trueline-check: cannot write baseline %s: %s\n", path, strerror(errno));
         return -1;
     }
-    int rc = tl_report_json(out, r, o);
+    int rc = tlck_report_json(out, r, o);
     int err = fflush(out) != 0 ? errno : ferror(out) ? (errno ? errno : EIO) : 0;
     if (fclose(out) != 0 && !err)
         err = errno;

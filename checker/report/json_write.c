@@ -6,7 +6,7 @@
 
 #include "trueline/hash.h"
 
-size_t tl_utf8_seq(const unsigned char *p)
+size_t tlck_utf8_seq(const unsigned char *p)
 {
     /* the second byte's range narrows where an overlong form, a surrogate or a code point past U+10FFFF
      * would start */
@@ -50,7 +50,7 @@ static void put_escaped(FILE *out, const char *s)
     }
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        size_t n = tl_utf8_seq(p);
+        size_t n = tlck_utf8_seq(p);
         if (n == 0) {
             fprintf(out, "\\\\%03o", *p); /* written \\351, read back as the text \351 */
             continue;
@@ -76,20 +76,20 @@ static void put_escaped(FILE *out, const char *s)
     fputc('"', out);
 }
 
-void tl_jw_init(struct tl_jw *w, FILE *out, int compact)
+void tlck_jw_init(struct tlck_jw *w, FILE *out, int compact)
 {
     memset(w, 0, sizeof *w);
     w->out = out;
     w->space = compact ? "" : " ";
 }
 
-void tl_jw_break(struct tl_jw *w, const char *ws)
+void tlck_jw_break(struct tlck_jw *w, const char *ws)
 {
     w->brk = ws;
 }
 
 /* The separator before a value: a comma after an earlier sibling, then the pending break or the space. */
-static int begin_value(struct tl_jw *w, const char *key)
+static int begin_value(struct tlck_jw *w, const char *key)
 {
     if (w->too_deep)
         return 0;
@@ -112,9 +112,9 @@ static int begin_value(struct tl_jw *w, const char *key)
     return 1;
 }
 
-static void open_container(struct tl_jw *w, const char *key, char open, char close)
+static void open_container(struct tlck_jw *w, const char *key, char open, char close)
 {
-    if (w->too_deep || w->depth >= TL_JW_MAX_DEPTH) {
+    if (w->too_deep || w->depth >= TLCK_JW_MAX_DEPTH) {
         w->too_deep++;
         return;
     }
@@ -124,17 +124,17 @@ static void open_container(struct tl_jw *w, const char *key, char open, char clo
     w->count[w->depth++] = 0;
 }
 
-void tl_jw_object(struct tl_jw *w, const char *key)
+void tlck_jw_object(struct tlck_jw *w, const char *key)
 {
     open_container(w, key, '{', '}');
 }
 
-void tl_jw_array(struct tl_jw *w, const char *key)
+void tlck_jw_array(struct tlck_jw *w, const char *key)
 {
     open_container(w, key, '[', ']');
 }
 
-void tl_jw_end(struct tl_jw *w)
+void tlck_jw_end(struct tlck_jw *w)
 {
     if (w->too_deep) {
         w->too_deep--;
@@ -147,13 +147,13 @@ void tl_jw_end(struct tl_jw *w)
         fputc(w->close[--w->depth], w->out);
 }
 
-void tl_jw_str(struct tl_jw *w, const char *key, const char *s)
+void tlck_jw_str(struct tlck_jw *w, const char *key, const char *s)
 {
     if (begin_value(w, key))
         put_escaped(w->out, s);
 }
 
-void tl_jw_strf(struct tl_jw *w, const char *key, const char *fmt, ...)
+void tlck_jw_strf(struct tlck_jw *w, const char *key, const char *fmt, ...)
 {
     char buf[256], *s = buf;
     va_list ap;
@@ -165,35 +165,35 @@ void tl_jw_strf(struct tl_jw *w, const char *key, const char *fmt, ...)
         vsnprintf(s, (size_t)n + 1, fmt, ap);
         va_end(ap);
     }
-    tl_jw_str(w, key, s ? s : buf);
+    tlck_jw_str(w, key, s ? s : buf);
     if (s != buf)
         free(s);
 }
 
-void tl_jw_uint(struct tl_jw *w, const char *key, unsigned long long v)
+void tlck_jw_uint(struct tlck_jw *w, const char *key, unsigned long long v)
 {
     if (begin_value(w, key))
         fprintf(w->out, "%llu", v);
 }
 
-void tl_jw_int(struct tl_jw *w, const char *key, long long v)
+void tlck_jw_int(struct tlck_jw *w, const char *key, long long v)
 {
     if (begin_value(w, key))
         fprintf(w->out, "%lld", v);
 }
 
-void tl_jw_bool(struct tl_jw *w, const char *key, int b)
+void tlck_jw_bool(struct tlck_jw *w, const char *key, int b)
 {
     if (begin_value(w, key))
         fputs(b ? "true" : "false", w->out);
 }
 
-void tl_jw_null(struct tl_jw *w, const char *key)
+void tlck_jw_null(struct tlck_jw *w, const char *key)
 {
-    tl_jw_str(w, key, NULL);
+    tlck_jw_str(w, key, NULL);
 }
 
-void tl_finding_fingerprint(const struct tl_finding *x, char out[33])
+void tlck_finding_fingerprint(const struct tlck_finding *x, char out[33])
 {
     tl_hasher *h = tl_hasher_new();
     tl_hasher_update_str(h, x->check);

@@ -24,7 +24,7 @@ static int xml_char(const unsigned char *p, size_t n)
 static void xml(FILE *out, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        size_t n = tl_utf8_seq(p);
+        size_t n = tlck_utf8_seq(p);
         if (n == 0 || !xml_char(p, n)) {
             for (size_t i = 0; i < (n ? n : 1); i++)
                 fprintf(out, "\\%03o", p[i]);
@@ -48,13 +48,13 @@ static void xml(FILE *out, const char *s)
     }
 }
 
-static void finding_lines(FILE *out, const struct tl_findings *fs, const char *check)
+static void finding_lines(FILE *out, const struct tlck_findings *fs, const char *check)
 {
     for (size_t k = 0; k < fs->n; k++) {
-        const struct tl_finding *x = &fs->v[k];
+        const struct tlck_finding *x = &fs->v[k];
         if (strcmp(x->check, check) != 0)
             continue;
-        fprintf(out, "%s%s: ", tl_severity_name(x->severity), x->suppressed ? " (suppressed)" : "");
+        fprintf(out, "%s%s: ", tlck_severity_name(x->severity), x->suppressed ? " (suppressed)" : "");
         if (x->symbol) {
             xml(out, x->symbol);
             fputs(": ", out);
@@ -64,20 +64,20 @@ static void finding_lines(FILE *out, const struct tl_findings *fs, const char *c
     }
 }
 
-static void suite(FILE *out, const struct tl_file *f, const struct tl_findings *fs, const struct tl_options *o)
+static void suite(FILE *out, const struct tlck_file *f, const struct tlck_findings *fs, const struct tlck_options *o)
 {
     size_t failures = 0;
     int failed[64] = { 0 };
-    for (size_t c = 0; c < tl_ncheck && c < 64; c++)
+    for (size_t c = 0; c < tlck_ncheck && c < 64; c++)
         for (size_t k = 0; k < fs->n && !failed[c]; k++)
-            if (strcmp(fs->v[k].check, tl_checks[c]->id) == 0 && !fs->v[k].suppressed &&
+            if (strcmp(fs->v[k].check, tlck_checks[c]->id) == 0 && !fs->v[k].suppressed &&
                 fs->v[k].severity >= o->fail_on)
                 failed[c] = 1;
-    for (size_t c = 0; c < tl_ncheck && c < 64; c++)
+    for (size_t c = 0; c < tlck_ncheck && c < 64; c++)
         failures += (size_t)failed[c];
     fputs("  <testsuite name=\"", out);
     xml(out, f->display);
-    fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\">\n", f->error ? 1 : tl_ncheck, failures,
+    fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\">\n", f->error ? 1 : tlck_ncheck, failures,
             f->error ? 1 : 0);
     if (f->error) {
         fputs("    <testcase classname=\"", out);
@@ -87,17 +87,17 @@ static void suite(FILE *out, const struct tl_file *f, const struct tl_findings *
         fputs("\"/></testcase>\n  </testsuite>\n", out);
         return;
     }
-    for (size_t c = 0; c < tl_ncheck && c < 64; c++) {
+    for (size_t c = 0; c < tlck_ncheck && c < 64; c++) {
         fputs("    <testcase classname=\"", out);
         xml(out, f->display);
-        fprintf(out, "\" name=\"%s\">", tl_checks[c]->id);
+        fprintf(out, "\" name=\"%s\">", tlck_checks[c]->id);
         if (failed[c]) {
-            fprintf(out, "<failure message=\"%s findings\">", tl_checks[c]->id);
-            finding_lines(out, fs, tl_checks[c]->id);
+            fprintf(out, "<failure message=\"%s findings\">", tlck_checks[c]->id);
+            finding_lines(out, fs, tlck_checks[c]->id);
             fputs("</failure>", out);
         } else {
             fputs("<system-out>", out);
-            finding_lines(out, fs, tl_checks[c]->id);
+            finding_lines(out, fs, tlck_checks[c]->id);
             fputs("</system-out>", out);
         }
         fputs("</testcase>\n", out);
@@ -105,7 +105,7 @@ static void suite(FILE *out, const struct tl_file *f, const struct tl_findings *
     fputs("  </testsuite>\n", out);
 }
 
-int tl_report_junit(FILE *out, const struct tl_results *r, const struct tl_options *o)
+int tlck_report_junit(FILE *out, const struct tlck_results *r, const struct tlck_options *o)
 {
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"trueline-check\">\n", out);
     for (size_t i = 0; i < r->nfiles; i++)

@@ -5,34 +5,34 @@
 
 #include "checks/symbol_versions.h"
 
-int tl_is_package_member(const struct tl_file *f)
+int tlck_is_package_member(const struct tlck_file *f)
 {
     size_t len = f->path ? strlen(f->path) : 0;
     return len && f->display && strncmp(f->display, f->path, len) == 0 && f->display[len] == '!';
 }
 
-struct tl_package_summary *tl_package_summaries(const struct tl_results *r, size_t *n)
+struct tlck_package_summary *tlck_package_summaries(const struct tlck_results *r, size_t *n)
 {
-    struct tl_package_summary *v = NULL;
+    struct tlck_package_summary *v = NULL;
     size_t cap = 0;
     *n = 0;
     for (size_t i = 0; i < r->nfiles;) {
-        const struct tl_file *f = &r->files[i];
-        if (!tl_is_package_member(f)) {
+        const struct tlck_file *f = &r->files[i];
+        if (!tlck_is_package_member(f)) {
             i++;
             continue;
         }
         size_t j = i + 1;
-        while (j < r->nfiles && tl_is_package_member(&r->files[j]) && strcmp(r->files[j].path, f->path) == 0)
+        while (j < r->nfiles && tlck_is_package_member(&r->files[j]) && strcmp(r->files[j].path, f->path) == 0)
             j++;
-        if (tl_grow((void **)&v, &cap, *n + 1, sizeof *v) != 0)
+        if (tlck_grow((void **)&v, &cap, *n + 1, sizeof *v) != 0)
             break;
-        struct tl_package_summary *s = &v[(*n)++];
+        struct tlck_package_summary *s = &v[(*n)++];
         memset(s, 0, sizeof *s);
         s->path = f->path;
         s->first = i;
         s->n = j - i;
-        const struct tl_file **members = malloc(s->n * sizeof *members);
+        const struct tlck_file **members = malloc(s->n * sizeof *members);
         for (size_t k = i; k < j; k++) {
             s->unreadable += r->files[k].error != NULL;
             if (members)
@@ -40,9 +40,9 @@ struct tl_package_summary *tl_package_summaries(const struct tl_results *r, size
         }
         /* a musllinux wheel links musl, whose symbols carry no versions: no manylinux verdict means anything */
         if (members && s->unreadable < s->n && r->policy && !strstr(f->path, "musllinux_"))
-            s->runs_on = tl_symbol_versions_oldest_tag(members, s->n, r->policy);
+            s->runs_on = tlck_symbol_versions_oldest_tag(members, s->n, r->policy);
         free(members);
-        if (!tl_symbol_versions_wheel_tag(f->display, s->claimed, sizeof s->claimed))
+        if (!tlck_symbol_versions_wheel_tag(f->display, s->claimed, sizeof s->claimed))
             s->claimed[0] = 0;
         i = j;
     }

@@ -1,11 +1,11 @@
 /* One summary per package (wheel, conda) among the inputs, for the text and JSON reports: its members, and the
  * oldest manylinux tag their symbol versions allow against the tag the wheel's file name claims. */
-#ifndef TL_PACKAGE_SUMMARY_H
-#define TL_PACKAGE_SUMMARY_H
+#ifndef TLCK_PACKAGE_SUMMARY_H
+#define TLCK_PACKAGE_SUMMARY_H
 #include <stddef.h>
 #include "report/report.h"
 
-struct tl_package_summary {
+struct tlck_package_summary {
     const char *path;        /* the package file */
     size_t first, n;         /* its members: r->files[first .. first + n) */
     size_t unreadable;       /* of them, the members not read (f->error) */
@@ -15,9 +15,9 @@ struct tl_package_summary {
 };
 
 /* The packages of r, in input order (their members are consecutive); *n = 0 when none. Free with free(). */
-struct tl_package_summary *tl_package_summaries(const struct tl_results *r, size_t *n);
+struct tlck_package_summary *tlck_package_summaries(const struct tlck_results *r, size_t *n);
 
 /* Whether r->files[i] is a member of a package: its display name is "PACKAGE!member". */
-int tl_is_package_member(const struct tl_file *f);
+int tlck_is_package_member(const struct tlck_file *f);
 
 #endif

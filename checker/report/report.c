@@ -2,16 +2,16 @@
 
 #include <string.h>
 
-int tl_report_write(FILE *out, const struct tl_results *r, const struct tl_options *o)
+int tlck_report_write(FILE *out, const struct tlck_results *r, const struct tlck_options *o)
 {
     const char *fmt = o->format ? o->format : "text";
     if (strcmp(fmt, "text") == 0)
-        return tl_report_text(out, r, o);
+        return tlck_report_text(out, r, o);
     if (strcmp(fmt, "json") == 0)
-        return tl_report_json(out, r, o);
+        return tlck_report_json(out, r, o);
     if (strcmp(fmt, "sarif") == 0)
-        return tl_report_sarif(out, r, o);
+        return tlck_report_sarif(out, r, o);
     if (strcmp(fmt, "junit") == 0)
-        return tl_report_junit(out, r, o);
+        return tlck_report_junit(out, r, o);
     return -1;
 }

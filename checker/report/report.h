@@ -1,28 +1,28 @@
 /* Emitters: one per output format, all fed the same ordered results. */
-#ifndef TL_REPORT_H
-#define TL_REPORT_H
+#ifndef TLCK_REPORT_H
+#define TLCK_REPORT_H
 #include <stdio.h>
 #include "model.h"
 #include "options.h"
 
 /* The results of an audit, in input order (deterministic whatever -j was). */
-struct tl_results {
-    struct tl_file *files;       size_t nfiles;
-    struct tl_findings *findings;               /* one list per file, same index */
-    size_t counts[TL_SEV_ERROR + 1];            /* unsuppressed findings per severity */
+struct tlck_results {
+    struct tlck_file *files;       size_t nfiles;
+    struct tlck_findings *findings;               /* one list per file, same index */
+    size_t counts[TLCK_SEV_ERROR + 1];            /* unsuppressed findings per severity */
     size_t suppressed;
     size_t unreadable;                          /* files with f->error */
     size_t skipped_probes;                      /* CMake compiler-probe files a directory scan left out */
     size_t skipped_links;                       /* links to directories a directory scan did not enter */
-    const struct tl_policy *policy;             /* the audit's: configured severities, [report] settings */
+    const struct tlck_policy *policy;             /* the audit's: configured severities, [report] settings */
 };
 
-int tl_report_text(FILE *out, const struct tl_results *r, const struct tl_options *o);
-int tl_report_json(FILE *out, const struct tl_results *r, const struct tl_options *o);
-int tl_report_sarif(FILE *out, const struct tl_results *r, const struct tl_options *o);
-int tl_report_junit(FILE *out, const struct tl_results *r, const struct tl_options *o);
+int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_options *o);
+int tlck_report_json(FILE *out, const struct tlck_results *r, const struct tlck_options *o);
+int tlck_report_sarif(FILE *out, const struct tlck_results *r, const struct tlck_options *o);
+int tlck_report_junit(FILE *out, const struct tlck_results *r, const struct tlck_options *o);
 
 /* Dispatch by o->format; returns -1 for an unknown format. */
-int tl_report_write(FILE *out, const struct tl_results *r, const struct tl_options *o);
+int tlck_report_write(FILE *out, const struct tlck_results *r, const struct tlck_options *o);
 
 #endif

@@ -5,12 +5,12 @@
 #include <unistd.h>
 
 struct match_ctx {
-    struct tl_finding *x;
+    struct tlck_finding *x;
 };
 
 static void try_entry(const char *key, const char *value, int line, void *ctx)
 {
-    struct tl_finding *x = ((struct match_ctx *)ctx)->x;
+    struct tlck_finding *x = ((struct match_ctx *)ctx)->x;
     (void)line;
     if (x->suppressed || (strcmp(key, "*") != 0 && strcmp(key, x->check) != 0))
         return;
@@ -22,7 +22,7 @@ static void try_entry(const char *key, const char *value, int line, void *ctx)
         x->suppressed = 1;
 }
 
-void tl_suppress_apply(struct tl_findings *fs, const struct tl_policy *p)
+void tlck_suppress_apply(struct tlck_findings *fs, const struct tlck_policy *p)
 {
     if (!p->cfg)
         return;
@@ -32,20 +32,20 @@ void tl_suppress_apply(struct tl_findings *fs, const struct tl_policy *p)
     }
 }
 
-int tl_progress_wanted(const struct tl_options *o, size_t ninputs, int big_input)
+int tlck_progress_wanted(const struct tlck_options *o, size_t ninputs, int big_input)
 {
     if (o->progress >= 0)
         return o->progress;
     return isatty(STDERR_FILENO) && (ninputs > 1 || big_input);
 }
 
-void tl_progress_tick(size_t done, size_t total, const char *name)
+void tlck_progress_tick(size_t done, size_t total, const char *name)
 {
     fprintf(stderr, "\r\033[K[%zu/%zu] %.100s", done, total, name ? name : "");
     fflush(stderr);
 }
 
-void tl_progress_done(void)
+void tlck_progress_done(void)
 {
     fputs("\r\033[K", stderr);
     fflush(stderr);

@@ -6,21 +6,21 @@
 #include "report/package_summary.h"
 #include "report/report.h"
 
-int tl_report_text(FILE *out, const struct tl_results *r, const struct tl_options *o)
+int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_options *o)
 {
     int color = o->color < 0 ? isatty(fileno(out)) : o->color;
     const char *red = color ? "\033[31m" : "", *yel = color ? "\033[33m" : "", *off = color ? "\033[0m" : "";
     for (size_t i = 0; i < r->nfiles; i++) {
-        const struct tl_file *f = &r->files[i];
+        const struct tlck_file *f = &r->files[i];
         if (f->error) {
             fprintf(out, "%s: %serror%s: cannot read: %s\n", f->display, red, off, f->error);
             continue;
         }
-        const struct tl_findings *fs = &r->findings[i];
+        const struct tlck_findings *fs = &r->findings[i];
         for (size_t k = 0; k < fs->n; k++) {
-            const struct tl_finding *x = &fs->v[k];
-            const char *c = x->severity == TL_SEV_ERROR ? red : x->severity == TL_SEV_WARNING ? yel : "";
-            fprintf(out, "%s: %s%s%s [%s]%s %s%s%s\n", x->file, c, tl_severity_name(x->severity), off, x->check,
+            const struct tlck_finding *x = &fs->v[k];
+            const char *c = x->severity == TLCK_SEV_ERROR ? red : x->severity == TLCK_SEV_WARNING ? yel : "";
+            fprintf(out, "%s: %s%s%s [%s]%s %s%s%s\n", x->file, c, tlck_severity_name(x->severity), off, x->check,
                     x->suppressed ? " (suppressed)" : "", x->symbol ? x->symbol : "", x->symbol ? ": " : "",
                     x->message ? x->message : "");
             if (x->hint)
@@ -28,9 +28,9 @@ int tl_report_text(FILE *out, const struct tl_results *r, const struct tl_option
         }
     }
     size_t npkg;
-    struct tl_package_summary *pkg = tl_package_summaries(r, &npkg);
+    struct tlck_package_summary *pkg = tlck_package_summaries(r, &npkg);
     for (size_t i = 0; i < npkg; i++) {
-        const struct tl_package_summary *s = &pkg[i];
+        const struct tlck_package_summary *s = &pkg[i];
         fprintf(out, "package %s: %zu file(s) audited, %zu unreadable", s->path, s->n - s->unreadable, s->unreadable);
         if (s->runs_on)
             fprintf(out, "; symbol versions allow %s and newer", s->runs_on);
@@ -40,7 +40,7 @@ int tl_report_text(FILE *out, const struct tl_results *r, const struct tl_option
     }
     free(pkg);
     fprintf(out, "%zu file(s) checked: %zu error(s), %zu warning(s), %zu info, %zu suppressed, %zu unreadable",
-            r->nfiles, r->counts[TL_SEV_ERROR], r->counts[TL_SEV_WARNING], r->counts[TL_SEV_INFO], r->suppressed,
+            r->nfiles, r->counts[TLCK_SEV_ERROR], r->counts[TLCK_SEV_WARNING], r->counts[TLCK_SEV_INFO], r->suppressed,
             r->unreadable);
     if (r->skipped_probes)
         fprintf(out, "; skipped %zu CMake compiler-probe file%s", r->skipped_probes, r->skipped_probes == 1 ? "" : "s");

@@ -10,8 +10,8 @@
 
 #include "tools/coredump_report.h"
 
-#define TL_STR_(x) #x
-#define TL_STR(x) TL_STR_(x)
+#define TLCK_STR_(x) #x
+#define TLCK_STR(x) TLCK_STR_(x)
 #include "tools/tools.h"
 
 /* Frames are only what the dump supports. A return address follows a call instruction, so it lies inside a
@@ -24,10 +24,10 @@ static void trust_callers(struct cd_stop *s)
     for (size_t k = 0; k < s->ncallers; k++) {
         const struct cd_where *cw = &s->caller_where[k];
         if (!cw->found)
-            s->stack_end = tl_asprintf("the next return address, 0x%" PRIx64 ", lies in no device image of the core: "
+            s->stack_end = tlck_asprintf("the next return address, 0x%" PRIx64 ", lies in no device image of the core: "
                                        "the dump's call-return state ends the stack here", cw->pc);
         else if (cw->offset == 0)
-            s->stack_end = tl_asprintf("the next return address, 0x%" PRIx64 ", is the first instruction of %s, which "
+            s->stack_end = tlck_asprintf("the next return address, 0x%" PRIx64 ", is the first instruction of %s, which "
                                        "no call returns to: the dump's call-return state ends the stack here",
                                        cw->pc, cw->name ? cw->name : "a function");
         if (s->stack_end) {
@@ -37,7 +37,7 @@ static void trust_callers(struct cd_stop *s)
     }
 }
 
-static void resolve_lines(struct cd_images *im, const struct tl_options *o, struct cd_where *w, size_t *lookups)
+static void resolve_lines(struct cd_images *im, const struct tlck_options *o, struct cd_where *w, size_t *lookups)
 {
     if (!w->found)
         return;
@@ -46,21 +46,21 @@ static void resolve_lines(struct cd_images *im, const struct tl_options *o, stru
         return;
     }
     free(w->line_note);
-    w->line_note = strdup("not looked up: more than " TL_STR(CD_MAX_LINE_LOOKUPS) " distinct PCs in this core");
+    w->line_note = strdup("not looked up: more than " TLCK_STR(CD_MAX_LINE_LOOKUPS) " distinct PCs in this core");
 }
 
 /* What --coredump reads of one core, then prints (detail) or sums up (several cores). */
 struct loaded {
-    struct tl_core c;
+    struct tlck_core c;
     struct cd_report r;
     struct cd_images *im;
 };
 
 /* Opens the core and resolves every stop; -1 with err (the caller names the file). */
-static int load_core(struct loaded *L, const char *path, const struct tl_options *o, tl_error *err)
+static int load_core(struct loaded *L, const char *path, const struct tlck_options *o, tl_error *err)
 {
     memset(L, 0, sizeof *L);
-    if (tl_core_open(&L->c, path, err) != 0)
+    if (tlck_core_open(&L->c, path, err) != 0)
         return -1;
     L->r = (struct cd_report){ .path = path, .core = &L->c };
     L->im = cd_images_new(&L->c);
@@ -88,11 +88,11 @@ static void unload_core(struct loaded *L)
 {
     cd_report_free(&L->r);
     cd_images_free(L->im);
-    tl_core_close(&L->c);
+    tlck_core_close(&L->c);
 }
 
 /* jw: the JSON writer (its "cores" array open), NULL for text. summary: filled when non-NULL (several cores). */
-static int one_core(FILE *out, struct tl_jw *jw, const char *path, const struct tl_options *o, int first,
+static int one_core(FILE *out, struct tlck_jw *jw, const char *path, const struct tlck_options *o, int first,
                     struct cd_summary *summary)
 {
     struct loaded L;
@@ -113,7 +113,7 @@ static int one_core(FILE *out, struct tl_jw *jw, const char *path, const struct 
     return rc == 0 ? TL_EXIT_OK : TL_EXIT_BAD_INPUT;
 }
 
-int tl_tool_coredump(const struct tl_options *o)
+int tlck_tool_coredump(const struct tlck_options *o)
 {
     int json = strcmp(o->format, "json") == 0; /* text or json: main.c checked it */
     FILE *out = o->output ? fopen(o->output, "w") : stdout;
@@ -128,16 +128,16 @@ int tl_tool_coredump(const struct tl_options *o)
             tl_report_error("trueline-check", o->binaries[i], "--binary: cannot read: %s", strerror(errno));
             rc = TL_EXIT_BAD_INPUT;
         }
-    struct tl_jw jw;
-    tl_jw_init(&jw, out, 1);
+    struct tlck_jw jw;
+    tlck_jw_init(&jw, out, 1);
     if (json) {
-        tl_jw_object(&jw, NULL);
-        tl_jw_str(&jw, "schema", "trueline-coredump-report");
-        tl_jw_uint(&jw, "schema_version", 1);
-        tl_jw_object(&jw, "tool");
-        tl_jw_str(&jw, "name", "trueline-check");
-        tl_jw_str(&jw, "version", TRUELINE_VERSION);
-        tl_jw_end(&jw);
+        tlck_jw_object(&jw, NULL);
+        tlck_jw_str(&jw, "schema", "trueline-coredump-report");
+        tlck_jw_uint(&jw, "schema_version", 1);
+        tlck_jw_object(&jw, "tool");
+        tlck_jw_str(&jw, "name", "trueline-check");
+        tlck_jw_str(&jw, "version", TRUELINE_VERSION);
+        tlck_jw_end(&jw);
     }
     struct cd_cores cores = { 0 };
     if (cd_cores_expand(&cores, o->inputs, o->ninputs) != 0)
@@ -155,7 +155,7 @@ int tl_tool_coredump(const struct tl_options *o)
     if (json) {
         if (sum)
             cd_emit_summary_json(&jw, sum, cores.n);
-        tl_jw_array(&jw, "cores");
+        tlck_jw_array(&jw, "cores");
     }
     for (size_t i = 0; i < cores.n; i++) {
         if (sum && (!sum[i].ok || (!json && !sum[i].odd)))
@@ -167,8 +167,8 @@ int tl_tool_coredump(const struct tl_options *o)
             rc = r;
     }
     if (json) {
-        tl_jw_end(&jw);
-        tl_jw_end(&jw);
+        tlck_jw_end(&jw);
+        tlck_jw_end(&jw);
         fputc('\n', out);
     }
     for (size_t i = 0; sum && i < cores.n; i++)

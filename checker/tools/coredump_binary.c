@@ -81,18 +81,18 @@ static void try_cubin(struct search *s, const unsigned char *p, size_t n, const 
 struct fatbin_walk {
     struct search *s;
     const char *path;
-    struct tl_fatbin_scratch scratch;
+    struct tlck_fatbin_scratch scratch;
 };
 
-static int fatbin_entry(const struct tl_fatbin_entry *fe, void *ctx)
+static int fatbin_entry(const struct tlck_fatbin_entry *fe, void *ctx)
 {
     struct fatbin_walk *fw = ctx;
-    if (fe->error || fe->kind != TL_FATBIN_KIND_ELF || fe->arch != fw->s->w->sm)
+    if (fe->error || fe->kind != TLCK_FATBIN_KIND_ELF || fe->arch != fw->s->w->sm)
         return 0;
     const unsigned char *img;
     size_t n;
     tl_error err;
-    if (tl_fatbin_image(fe, &fw->scratch, TL_SECTION_MAX, &img, &n, &err) != 0)
+    if (tlck_fatbin_image(fe, &fw->scratch, TL_SECTION_MAX, &img, &n, &err) != 0)
         return 0;
     char name[4096];
     snprintf(name, sizeof name, "%s (fatbin entry %u.%u, sm_%u)", fw->path, fe->container, fe->index, fe->arch);
@@ -106,8 +106,8 @@ static void cd_search_fatbins(struct search *s, const unsigned char *p, size_t n
     static const char *const sections[] = { ".nv_fatbin", "__nv_relfatbin" };
     struct fatbin_walk fw = { .s = s, .path = path };
     tl_error err;
-    if (n >= 4 && (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24) == TL_FATBIN_MAGIC_LE) {
-        tl_fatbin_walk(p, n, 0, fatbin_entry, &fw, &err);
+    if (n >= 4 && (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24) == TLCK_FATBIN_MAGIC_LE) {
+        tlck_fatbin_walk(p, n, 0, fatbin_entry, &fw, &err);
     } else if (tl_is_elf(p, n)) {
         tl_elf e;
         if (tl_elf_open_mem(&e, path, p, n, &err) == 0)
@@ -115,11 +115,11 @@ static void cd_search_fatbins(struct search *s, const unsigned char *p, size_t n
                 Elf_Scn *scn = tl_elf_section(&e, sections[i], NULL);
                 tl_bytes b;
                 if (scn && tl_elf_section_raw(&e, scn, &b, &err) == 0)
-                    tl_fatbin_walk(b.p, b.n, 0, fatbin_entry, &fw, &err);
+                    tlck_fatbin_walk(b.p, b.n, 0, fatbin_entry, &fw, &err);
             }
         tl_elf_close(&e);
     }
-    tl_fatbin_scratch_free(&fw.scratch);
+    tlck_fatbin_scratch_free(&fw.scratch);
 }
 
 static void try_file(struct search *s, const char *path)

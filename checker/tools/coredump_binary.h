@@ -1,7 +1,7 @@
 /* --binary for --coredump: the same kernel in a shipped artifact (a cubin, a .so/executable's fatbin, a
  * standalone .fatbin, or a directory such as a Triton cache), matched by name, SM and code size. */
-#ifndef TL_COREDUMP_BINARY_H
-#define TL_COREDUMP_BINARY_H
+#ifndef TLCK_COREDUMP_BINARY_H
+#define TLCK_COREDUMP_BINARY_H
 #include "tools/coredump_report.h"
 
 /* On a match with line info fills w->frames and w->line_origin; otherwise appends to w->line_note what was

@@ -13,12 +13,12 @@ int cd_chain_lookup(const unsigned char *cubin, size_t n, const char *name, cons
      * found by address in coredump_where.c, and the same lookup then serves --binary's on-disk cubins, where a
      * core's PC means nothing. */
     (void)pc;
-    struct tl_cubin_chain ch;
-    int rc = tl_cubin_symbolize(cubin, n, name, function, offset, &ch, err);
+    struct tlck_cubin_chain ch;
+    int rc = tlck_cubin_symbolize(cubin, n, name, function, offset, &ch, err);
     if (rc == 0 && ch.n) {
         w->frames = calloc(ch.n, sizeof *w->frames);
         if (!w->frames) {
-            tl_cubin_chain_free(&ch);
+            tlck_cubin_chain_free(&ch);
             return tl_fail(err, "out of memory");
         }
         for (size_t i = 0; i < ch.n; i++)
@@ -30,6 +30,6 @@ int cd_chain_lookup(const unsigned char *cubin, size_t n, const char *name, cons
     } else if (rc == 0) {
         rc = 1;
     }
-    tl_cubin_chain_free(&ch);
+    tlck_cubin_chain_free(&ch);
     return rc;
 }

@@ -103,7 +103,7 @@ static int lines_from_core(struct cd_images *im, struct cd_where *w)
     return -1;
 }
 
-void cd_resolve_lines(struct cd_images *im, const struct tl_options *o, struct cd_where *w)
+void cd_resolve_lines(struct cd_images *im, const struct tlck_options *o, struct cd_where *w)
 {
     if (!w->found)
         return;

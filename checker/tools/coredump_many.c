@@ -65,7 +65,7 @@ int cd_cores_expand(struct cd_cores *c, const char *const *paths, size_t n)
         while ((de = readdir(d)) != NULL) {
             if (de->d_name[0] == '.')
                 continue;
-            char *p = tl_asprintf("%s/%s", paths[i], de->d_name);
+            char *p = tlck_asprintf("%s/%s", paths[i], de->d_name);
             if (p && stat(p, &st) == 0 && S_ISREG(st.st_mode) && is_cuda_core(p))
                 rc |= push(c, p);
             free(p);
@@ -98,7 +98,7 @@ void cd_summarize(const struct cd_report *r, struct cd_summary *s)
     s->warps = r->nwarps_total;
     const struct cd_stop *st = r->nstops ? &r->stops[0] : NULL;
     if (r->on_exception)
-        s->state = strdup(st && st->exception ? tl_cd_exception_name(st->exception) : "exception");
+        s->state = strdup(st && st->exception ? tlck_cd_exception_name(st->exception) : "exception");
     else
         s->state = strdup(st ? "running (no exception)" : "no warps");
     const struct cd_where *w = st ? &st->where : NULL;
@@ -106,7 +106,7 @@ void cd_summarize(const struct cd_report *r, struct cd_summary *s)
     if (w && w->nframes) {
         const char *f = w->frames[0].file ? w->frames[0].file : "?";
         const char *b = strrchr(f, '/');
-        s->line = tl_asprintf("%s:%u", b ? b + 1 : f, w->frames[0].line);
+        s->line = tlck_asprintf("%s:%u", b ? b + 1 : f, w->frames[0].line);
     } else {
         s->line = strdup("-");
     }
@@ -193,10 +193,10 @@ void cd_emit_summary_text(FILE *out, struct cd_summary *s, size_t n)
     fputs(ngroups > 1 ? "\nThe odd cores in detail:\n" : "\nThe first core in detail:\n", out);
 }
 
-void cd_emit_summary_json(struct tl_jw *w, struct cd_summary *s, size_t n)
+void cd_emit_summary_json(struct tlck_jw *w, struct cd_summary *s, size_t n)
 {
     size_t largest, ngroups = group(s, n, &largest);
-    tl_jw_array(w, "groups");
+    tlck_jw_array(w, "groups");
     for (size_t g = 0; g < ngroups; g++) {
         const struct cd_summary *first = NULL;
         for (size_t i = 0; i < n && !first; i++)
@@ -204,17 +204,17 @@ void cd_emit_summary_json(struct tl_jw *w, struct cd_summary *s, size_t n)
                 first = &s[i];
         if (!first)
             continue;
-        tl_jw_object(w, NULL);
-        tl_jw_str(w, "state", first->state);
-        tl_jw_str(w, "kernel", first->kernel);
-        tl_jw_str(w, "line", first->line);
-        tl_jw_bool(w, "odd", ngroups > 1 && g != largest);
-        tl_jw_array(w, "cores");
+        tlck_jw_object(w, NULL);
+        tlck_jw_str(w, "state", first->state);
+        tlck_jw_str(w, "kernel", first->kernel);
+        tlck_jw_str(w, "line", first->line);
+        tlck_jw_bool(w, "odd", ngroups > 1 && g != largest);
+        tlck_jw_array(w, "cores");
         for (size_t i = 0; i < n; i++)
             if (s[i].group == g && s[i].ok)
-                tl_jw_str(w, NULL, s[i].path);
-        tl_jw_end(w);
-        tl_jw_end(w);
+                tlck_jw_str(w, NULL, s[i].path);
+        tlck_jw_end(w);
+        tlck_jw_end(w);
     }
-    tl_jw_end(w);
+    tlck_jw_end(w);
 }

@@ -1,8 +1,8 @@
 /* --coredump internals: the warps worth reporting, grouped by PC, each PC resolved to kernel + offset and an
  * inline chain. Flow: read/coredump (tables) → coredump_stops (which warps, grouped) → coredump_where (image,
  * symbol) → coredump_lines (line chain, --binary, source text) → coredump_text / coredump_json. */
-#ifndef TL_COREDUMP_REPORT_H
-#define TL_COREDUMP_REPORT_H
+#ifndef TLCK_COREDUMP_REPORT_H
+#define TLCK_COREDUMP_REPORT_H
 #include <stdint.h>
 #include <stdio.h>
 #include "options.h"
@@ -21,7 +21,7 @@ struct cd_where {
     uint64_t pc;
     int found;                               /* the PC lies in a code section of a device image in the core */
     size_t ctx_row, module_row, image_shndx;
-    const struct tl_cd_module *module;
+    const struct tlck_cd_module *module;
     char *mangled, *name;                    /* function symbol (name demangled), or the .text.X suffix */
     char *section;                           /* ".text.<mangled>" */
     uint64_t offset;                         /* pc - function start */
@@ -50,11 +50,11 @@ struct cd_stop {
     uint32_t dev;
     uint64_t pc, grid_id;
     uint32_t exception;
-    const struct tl_cd_grid *grid;
+    const struct tlck_cd_grid *grid;
     struct cd_member *members; size_t nmembers, cap_members;
     struct cd_where where;
     /* Callers when the lanes are inside non-inlined calls (.cudbg.bt of the group's first lane). */
-    const struct tl_cd_bt *callers; size_t ncallers;
+    const struct tlck_cd_bt *callers; size_t ncallers;
     struct cd_where *caller_where;           /* ncallers entries, resolved like `where` */
     size_t ntrusted;                         /* callers shown: those before the first the dump cannot support */
     char *stack_end;                         /* why the shown stack ends before ncallers, or NULL */
@@ -62,7 +62,7 @@ struct cd_stop {
 
 struct cd_report {
     const char *path;
-    struct tl_core *core;
+    struct tlck_core *core;
     int on_exception;          /* 1: exception dump (faulting warps only); 0: user-triggered (every warp) */
     size_t nwarps_total;       /* resident warps in the dump */
     struct cd_stop *stops; size_t nstops, cap_stops;
@@ -81,15 +81,15 @@ void cd_report_free(struct cd_report *r);
 
 /* coredump_where.c: image + symbol + offset for every stop (images opened once, cached in the context). */
 struct cd_images;
-struct cd_images *cd_images_new(const struct tl_core *c);
+struct cd_images *cd_images_new(const struct tlck_core *c);
 void cd_images_free(struct cd_images *im);
-const tl_elf *cd_image_elf(struct cd_images *im, const struct tl_cd_module *m);
-void cd_resolve_where(struct cd_images *im, const struct tl_core *c, const struct cd_stop *s, uint64_t pc,
+const tl_elf *cd_image_elf(struct cd_images *im, const struct tlck_cd_module *m);
+void cd_resolve_where(struct cd_images *im, const struct tlck_core *c, const struct cd_stop *s, uint64_t pc,
                       struct cd_where *w);
 char *cd_demangle(const char *mangled);      /* malloc'ed; a copy of the input when it is not a C++ name */
 
 /* coredump_lines.c: the inline chain from the image in the core, else from --binary artifacts. */
-void cd_resolve_lines(struct cd_images *im, const struct tl_options *o, struct cd_where *w);
+void cd_resolve_lines(struct cd_images *im, const struct tlck_options *o, struct cd_where *w);
 void cd_frames_free(struct cd_where *w);
 
 /* coredump_chain.c: the seam to the shared cubin line lookup (read/cubin_lines.h on read/line_program.h).
@@ -99,8 +99,8 @@ int cd_chain_lookup(const unsigned char *cubin, size_t n, const char *name, cons
                     uint64_t offset, uint64_t pc, struct cd_where *w, tl_error *err);
 
 /* Emitters. JSON: one element of the "cores" array the writer has open. */
-int cd_emit_text(FILE *out, const struct cd_report *r, const struct tl_options *o);
-int cd_emit_json(struct tl_jw *w, const struct cd_report *r, const struct tl_options *o);
+int cd_emit_text(FILE *out, const struct cd_report *r, const struct tlck_options *o);
+int cd_emit_json(struct tlck_jw *w, const struct cd_report *r, const struct tlck_options *o);
 
 
 /* Several cores: the inputs (files, and directories holding CUDA cores, in name order) and one line of
@@ -122,6 +122,6 @@ struct cd_summary {
 void cd_summarize(const struct cd_report *r, struct cd_summary *s);
 void cd_summary_free(struct cd_summary *s);
 void cd_emit_summary_text(FILE *out, struct cd_summary *s, size_t n);
-void cd_emit_summary_json(struct tl_jw *w, struct cd_summary *s, size_t n);
+void cd_emit_summary_json(struct tlck_jw *w, struct cd_summary *s, size_t n);
 
 #endif

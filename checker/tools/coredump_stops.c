@@ -10,14 +10,14 @@
 
 #include "tools/coredump_report.h"
 
-static int lane_valid(const struct tl_cd_warp *w, const struct tl_cd_lane *l)
+static int lane_valid(const struct tlck_cd_warp *w, const struct tlck_cd_lane *l)
 {
     if (l->ln >= 32)
         return 0;
     return w->valid_mask == 0 || (w->valid_mask >> l->ln & 1u);
 }
 
-static int warp_faulted(const struct tl_cd_warp *w)
+static int warp_faulted(const struct tlck_cd_warp *w)
 {
     if (w->error_pc_valid)
         return 1;
@@ -28,7 +28,7 @@ static int warp_faulted(const struct tl_cd_warp *w)
 }
 
 /* Same callers: the return sites of two lanes' backtrace rows agree level by level. */
-static int same_calls(const struct tl_cd_bt *a, size_t na, const struct tl_cd_bt *b, size_t nb)
+static int same_calls(const struct tlck_cd_bt *a, size_t na, const struct tlck_cd_bt *b, size_t nb)
 {
     if (na != nb)
         return 0;
@@ -47,7 +47,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
 }
 
 static uint64_t stop_hash(enum cd_stop_kind kind, uint32_t dev, uint64_t pc, uint64_t grid_id, uint32_t exception,
-                          const struct tl_cd_bt *bt, size_t nbt)
+                          const struct tlck_cd_bt *bt, size_t nbt)
 {
     uint64_t h = mix(mix(mix(mix((uint64_t)kind, dev), pc), grid_id), exception);
     for (size_t i = 0; i < nbt; i++)
@@ -78,7 +78,7 @@ static int index_insert(struct cd_report *r, size_t stop)
 }
 
 static struct cd_stop *new_stop(struct cd_report *r, enum cd_stop_kind kind, uint32_t dev, uint64_t pc,
-                                uint64_t grid_id, uint32_t exception, const struct tl_cd_bt *bt, size_t nbt)
+                                uint64_t grid_id, uint32_t exception, const struct tlck_cd_bt *bt, size_t nbt)
 {
     if (r->nstops == r->cap_stops) {
         size_t cap = r->cap_stops ? 2 * r->cap_stops : 16;
@@ -93,7 +93,7 @@ static struct cd_stop *new_stop(struct cd_report *r, enum cd_stop_kind kind, uin
         return NULL;
     struct cd_stop *s = &r->stops[r->nstops];
     *s = (struct cd_stop){ .kind = kind, .dev = dev, .pc = pc, .grid_id = grid_id, .exception = exception,
-                           .grid = tl_core_grid(&r->core->devices[dev], grid_id), .callers = bt, .ncallers = nbt,
+                           .grid = tlck_core_grid(&r->core->devices[dev], grid_id), .callers = bt, .ncallers = nbt,
                            .caller_where = cw };
     if (index_insert(r, r->nstops) != 0) {
         free(cw);
@@ -104,9 +104,9 @@ static struct cd_stop *new_stop(struct cd_report *r, enum cd_stop_kind kind, uin
 }
 
 static struct cd_stop *stop_for(struct cd_report *r, enum cd_stop_kind kind, uint32_t dev, uint64_t pc,
-                                uint64_t grid_id, uint32_t exception, const struct tl_cd_lane *calls)
+                                uint64_t grid_id, uint32_t exception, const struct tlck_cd_lane *calls)
 {
-    const struct tl_cd_bt *bt = calls ? calls->bt : NULL;
+    const struct tlck_cd_bt *bt = calls ? calls->bt : NULL;
     size_t nbt = calls ? calls->nbt : 0;
     if (nbt > CD_MAX_CALLERS)
         nbt = CD_MAX_CALLERS;
@@ -138,8 +138,8 @@ static int add_member(struct cd_stop *s, const struct cd_member *m)
     return 0;
 }
 
-static struct cd_member member_of(uint32_t dev, const struct tl_cd_sm *sm, const struct tl_cd_cta *cta,
-                                  const struct tl_cd_warp *w, uint32_t warp_row)
+static struct cd_member member_of(uint32_t dev, const struct tlck_cd_sm *sm, const struct tlck_cd_cta *cta,
+                                  const struct tlck_cd_warp *w, uint32_t warp_row)
 {
     struct cd_member m = { .dev = dev, .sm_id = sm->sm_id, .cta = cta->row, .warp_id = w->warp_id,
                            .warp_row = warp_row };
@@ -147,7 +147,7 @@ static struct cd_member member_of(uint32_t dev, const struct tl_cd_sm *sm, const
     return m;
 }
 
-static void add_lane(struct cd_member *m, const struct tl_cd_warp *w, const struct tl_cd_lane *l)
+static void add_lane(struct cd_member *m, const struct tlck_cd_warp *w, const struct tlck_cd_lane *l)
 {
     if (!m->lanes) {
         memcpy(m->first_thread, l->thread, sizeof m->first_thread);
@@ -160,17 +160,17 @@ static void add_lane(struct cd_member *m, const struct tl_cd_warp *w, const stru
 }
 
 /* One stop per distinct (lane PC, lane exception) of the warp. */
-static int add_lane_groups(struct cd_report *r, uint32_t dev, const struct tl_cd_sm *sm,
-                           const struct tl_cd_cta *cta, const struct tl_cd_warp *w, uint32_t warp_row)
+static int add_lane_groups(struct cd_report *r, uint32_t dev, const struct tlck_cd_sm *sm,
+                           const struct tlck_cd_cta *cta, const struct tlck_cd_warp *w, uint32_t warp_row)
 {
     uint32_t done = 0;
     for (size_t i = 0; i < w->nlanes; i++) {
-        const struct tl_cd_lane *l = &w->lanes[i];
+        const struct tlck_cd_lane *l = &w->lanes[i];
         if (!lane_valid(w, l) || (done >> l->ln & 1u))
             continue;
         struct cd_member m = member_of(dev, sm, cta, w, warp_row);
         for (size_t j = i; j < w->nlanes; j++) {
-            const struct tl_cd_lane *k = &w->lanes[j];
+            const struct tlck_cd_lane *k = &w->lanes[j];
             if (lane_valid(w, k) && !(done >> k->ln & 1u) && k->virtual_pc == l->virtual_pc &&
                 k->exception == l->exception && same_calls(k->bt, k->nbt, l->bt, l->nbt)) {
                 add_lane(&m, w, k);
@@ -184,7 +184,7 @@ static int add_lane_groups(struct cd_report *r, uint32_t dev, const struct tl_cd
 }
 
 /* The exception of a faulting warp: the first valid lane's, else the SM's (cuda-gdb's order). */
-static uint32_t warp_exception(const struct tl_cd_sm *sm, const struct tl_cd_warp *w)
+static uint32_t warp_exception(const struct tlck_cd_sm *sm, const struct tlck_cd_warp *w)
 {
     for (size_t i = 0; i < w->nlanes; i++)
         if (lane_valid(w, &w->lanes[i]) && w->lanes[i].exception)
@@ -192,12 +192,12 @@ static uint32_t warp_exception(const struct tl_cd_sm *sm, const struct tl_cd_war
     return sm->exception;
 }
 
-static int add_error_pc(struct cd_report *r, uint32_t dev, const struct tl_cd_sm *sm, const struct tl_cd_cta *cta,
-                        const struct tl_cd_warp *w, uint32_t warp_row)
+static int add_error_pc(struct cd_report *r, uint32_t dev, const struct tlck_cd_sm *sm, const struct tlck_cd_cta *cta,
+                        const struct tlck_cd_warp *w, uint32_t warp_row)
 {
     uint32_t exc = warp_exception(sm, w);
     struct cd_member m = member_of(dev, sm, cta, w, warp_row);
-    const struct tl_cd_lane *first = NULL;
+    const struct tlck_cd_lane *first = NULL;
     for (size_t i = 0; i < w->nlanes; i++)
         if (lane_valid(w, &w->lanes[i]) && (w->lanes[i].exception == exc || !w->lanes[i].exception)) {
             add_lane(&m, w, &w->lanes[i]);
@@ -206,13 +206,13 @@ static int add_error_pc(struct cd_report *r, uint32_t dev, const struct tl_cd_sm
     return add_member(stop_for(r, CD_STOP_ERROR_PC, dev, w->error_pc, cta->grid_id, exc, first), &m);
 }
 
-static int walk_sm(struct cd_report *r, uint32_t dev, const struct tl_cd_sm *sm)
+static int walk_sm(struct cd_report *r, uint32_t dev, const struct tlck_cd_sm *sm)
 {
     int faulted = 0;
     for (size_t c = 0; c < sm->nctas; c++) {
-        const struct tl_cd_cta *cta = &sm->ctas[c];
+        const struct tlck_cd_cta *cta = &sm->ctas[c];
         for (size_t k = 0; k < cta->nwarps; k++) {
-            const struct tl_cd_warp *w = &cta->warps[k];
+            const struct tlck_cd_warp *w = &cta->warps[k];
             r->nwarps_total++;
             int f = warp_faulted(w);
             faulted |= f;
@@ -234,11 +234,11 @@ static int walk_sm(struct cd_report *r, uint32_t dev, const struct tl_cd_sm *sm)
     return 0;
 }
 
-static int any_exception(const struct tl_core *c)
+static int any_exception(const struct tlck_core *c)
 {
     for (size_t d = 0; d < c->ndevices; d++)
         for (size_t s = 0; s < c->devices[d].nsms; s++) {
-            const struct tl_cd_sm *sm = &c->devices[d].sms[s];
+            const struct tlck_cd_sm *sm = &c->devices[d].sms[s];
             if (sm->exception)
                 return 1;
             for (size_t k = 0; k < sm->nctas; k++)

@@ -83,7 +83,7 @@ static void print_lines(FILE *out, const struct cd_where *w, size_t *no)
 static void print_stop(FILE *out, const struct cd_report *r, const struct cd_stop *s)
 {
     const struct cd_where *w = &s->where;
-    const char *exc = s->exception ? tl_cd_exception_name(s->exception) : NULL;
+    const char *exc = s->exception ? tlck_cd_exception_name(s->exception) : NULL;
     switch (s->kind) {
     case CD_STOP_ERROR_PC:
         fprintf(out, "CUDA Exception: %s (%u), triggered at PC 0x%" PRIx64 "\n", exc ? exc : "none", s->exception,
@@ -126,10 +126,10 @@ static void print_stop(FILE *out, const struct cd_report *r, const struct cd_sto
         fprintf(out, "  stack ends: %s\n", s->stack_end);
 }
 
-int cd_emit_text(FILE *out, const struct cd_report *r, const struct tl_options *o)
+int cd_emit_text(FILE *out, const struct cd_report *r, const struct tlck_options *o)
 {
     (void)o;
-    const struct tl_core *c = r->core;
+    const struct tlck_core *c = r->core;
     fprintf(out, "%s: CUDA GPU coredump", r->path);
     if (c->meta.present)
         fprintf(out, " by driver %u.%u (CUDA %u.%u)", c->meta.driver_major, c->meta.driver_minor, c->meta.cuda_major,

@@ -11,7 +11,7 @@
 #include "tools/coredump_report.h"
 
 struct cd_image {
-    const struct tl_cd_module *m;
+    const struct tlck_cd_module *m;
     size_t dev, ctx_row, module_row;
     int tried, ok;
     tl_elf elf;
@@ -22,7 +22,7 @@ struct cd_images {
     struct cd_image *v;
 };
 
-struct cd_images *cd_images_new(const struct tl_core *c)
+struct cd_images *cd_images_new(const struct tlck_core *c)
 {
     struct cd_images *im = calloc(1, sizeof *im);
     if (!im)
@@ -55,7 +55,7 @@ void cd_images_free(struct cd_images *im)
     free(im);
 }
 
-const tl_elf *cd_image_elf(struct cd_images *im, const struct tl_cd_module *m)
+const tl_elf *cd_image_elf(struct cd_images *im, const struct tlck_cd_module *m)
 {
     for (size_t i = 0; i < im->n; i++) {
         struct cd_image *g = &im->v[i];
@@ -86,7 +86,7 @@ char *cd_demangle(const char *mangled)
         return demangle_one(mangled);
     char *kernel_m = strndup(mangled + 1, (size_t)(second - mangled - 1));
     char *kernel = kernel_m ? demangle_one(kernel_m) : NULL, *fn = demangle_one(second + 1);
-    char *out = kernel && fn ? tl_asprintf("%s [clone %s]", fn, kernel) : NULL;
+    char *out = kernel && fn ? tlck_asprintf("%s [clone %s]", fn, kernel) : NULL;
     free(kernel_m);
     free(kernel);
     free(fn);
@@ -156,11 +156,11 @@ static int try_image(struct cd_images *im, struct cd_image *g, uint64_t pc, stru
     return 1;
 }
 
-void cd_resolve_where(struct cd_images *im, const struct tl_core *c, const struct cd_stop *s, uint64_t pc,
+void cd_resolve_where(struct cd_images *im, const struct tlck_core *c, const struct cd_stop *s, uint64_t pc,
                       struct cd_where *w)
 {
-    const struct tl_cd_device *d = &c->devices[s->dev];
-    const struct tl_cd_module *first = s->grid ? tl_core_grid_module(d, s->grid) : NULL;
+    const struct tlck_cd_device *d = &c->devices[s->dev];
+    const struct tlck_cd_module *first = s->grid ? tlck_core_grid_module(d, s->grid) : NULL;
     w->pc = pc;
     w->sm = d->sm_major * 10 + d->sm_minor;
     for (size_t i = 0; first && i < im->n; i++)

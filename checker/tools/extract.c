@@ -92,7 +92,7 @@ static size_t run_end(const struct slot *v, size_t n, size_t a)
 }
 
 /* A file name that different inputs share (x1/k.o, x2/k.o): each of them is named by its whole path. */
-static int whole_paths_where_shared(const struct tl_inputs *ins, char **names, struct slot *v)
+static int whole_paths_where_shared(const struct tlck_inputs *ins, char **names, struct slot *v)
 {
     sort_slots(v, names, ins->n);
     for (size_t a = 0, b; a < ins->n; a = b) {
@@ -117,7 +117,7 @@ static int number_repeats(size_t n, char **names, struct slot *v)
     for (size_t a = 0, b; a < n; a = b) {
         b = run_end(v, n, a);
         for (size_t k = a + 1; k < b; k++) {
-            char *s = tl_asprintf("%s~%zu", names[v[k].i], k - a + 1);
+            char *s = tlck_asprintf("%s~%zu", names[v[k].i], k - a + 1);
             if (!s)
                 return -1;
             free(names[v[k].i]);
@@ -135,7 +135,7 @@ static void free_names(char **names, size_t n)
 }
 
 /* The <input> part of every input's output names, distinct across the run; NULL when out of memory. */
-static char **output_bases(const struct tl_inputs *ins)
+static char **output_bases(const struct tlck_inputs *ins)
 {
     char **names = calloc(ins->n ? ins->n : 1, sizeof *names);
     struct slot *v = malloc((ins->n ? ins->n : 1) * sizeof *v);
@@ -187,35 +187,35 @@ static int write_image(int dirfd, const char *dir, const char *name, const unsig
     return 0;
 }
 
-static int extract_one(const struct tl_input *in, const char *base, int dirfd, const struct tl_options *o)
+static int extract_one(const struct tlck_input *in, const char *base, int dirfd, const struct tlck_options *o)
 {
-    struct tl_input_bytes b;
+    struct tlck_input_bytes b;
     tl_error err;
-    if (tl_input_map(in, &b, &err) != 0) {
+    if (tlck_input_map(in, &b, &err) != 0) {
         fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
         return -1;
     }
     const unsigned char *data = b.data;
     size_t size = b.size;
-    struct tl_device_refs refs = { 0 };
-    int rc = tl_device_enumerate(in->display, data, size, &refs, &err);
+    struct tlck_device_refs refs = { 0 };
+    int rc = tlck_device_enumerate(in->display, data, size, &refs, &err);
     if (rc != 0)
         fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
-    struct tl_fatbin_scratch s = { 0 };
+    struct tlck_fatbin_scratch s = { 0 };
     for (size_t i = 0; i < refs.n; i++) {
-        const struct tl_device_ref *r = &refs.v[i];
+        const struct tlck_device_ref *r = &refs.v[i];
         const unsigned char *p;
         size_t n;
-        int is_ptx = r->fe.kind == TL_FATBIN_KIND_PTX;
+        int is_ptx = r->fe.kind == TLCK_FATBIN_KIND_PTX;
         char arch[32], name[512];
-        tl_device_entry_arch(arch, sizeof arch, &r->fe);
+        tlck_device_entry_arch(arch, sizeof arch, &r->fe);
         if (r->is_cubin_file)
             snprintf(name, sizeof name, "%s.copy.cubin", base);
         else
             snprintf(name, sizeof name, "%s.%s%u.%u.%s.%s", base,
                      r->section && strcmp(r->section, "__nv_relfatbin") == 0 ? "rel" : "", r->fe.container,
-                     r->fe.index, arch, is_ptx ? "ptx" : r->fe.kind == TL_FATBIN_KIND_ELF ? "cubin" : "bin");
-        if (tl_fatbin_image(&r->fe, &s, tl_device_max_image(o->max_input_mb), &p, &n, &err) != 0) {
+                     r->fe.index, arch, is_ptx ? "ptx" : r->fe.kind == TLCK_FATBIN_KIND_ELF ? "cubin" : "bin");
+        if (tlck_fatbin_image(&r->fe, &s, tlck_device_max_image(o->max_input_mb), &p, &n, &err) != 0) {
             fprintf(stderr, "trueline-check: %s: entry %u of container %u: %s\n", in->display, r->fe.index,
                     r->fe.container, err.msg);
             rc = -1;
@@ -223,15 +223,15 @@ static int extract_one(const struct tl_input *in, const char *base, int dirfd, c
         }
         if (write_image(dirfd, o->extract_dir, name, p, n, is_ptx) != 0)
             rc = -1;
-        tl_fatbin_scratch_shrink(&s);
+        tlck_fatbin_scratch_shrink(&s);
     }
-    tl_fatbin_scratch_free(&s);
-    tl_device_refs_free(&refs);
-    tl_input_unmap(&b);
+    tlck_fatbin_scratch_free(&s);
+    tlck_device_refs_free(&refs);
+    tlck_input_unmap(&b);
     return rc;
 }
 
-int tl_tool_extract(const struct tl_options *o)
+int tlck_tool_extract(const struct tlck_options *o)
 {
     if (mkdir(o->extract_dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "trueline-check: --extract %s: %s\n", o->extract_dir, strerror(errno));
@@ -242,8 +242,8 @@ int tl_tool_extract(const struct tl_options *o)
         fprintf(stderr, "trueline-check: --extract %s: %s\n", o->extract_dir, strerror(errno));
         return 2;
     }
-    struct tl_inputs ins = { 0 };
-    tl_inputs_expand(&ins, o->inputs, o->ninputs);
+    struct tlck_inputs ins = { 0 };
+    tlck_inputs_expand(&ins, o->inputs, o->ninputs);
     char **bases = output_bases(&ins);
     int status = bases ? 0 : 2;
     if (!bases)
@@ -252,7 +252,7 @@ int tl_tool_extract(const struct tl_options *o)
         if (extract_one(&ins.v[i], bases[i], dirfd, o) != 0)
             status = 2;
     free_names(bases, ins.n);
-    tl_inputs_free(&ins);
+    tlck_inputs_free(&ins);
     close(dirfd);
     return status;
 }

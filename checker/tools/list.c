@@ -11,19 +11,19 @@
 #include "report/json_write.h"
 #include "tools/tools.h"
 
-static const char *kind_name(const struct tl_image *img)
+static const char *kind_name(const struct tlck_image *img)
 {
-    return img->kind == TL_IMAGE_PTX ? "ptx" : "cubin";
+    return img->kind == TLCK_IMAGE_PTX ? "ptx" : "cubin";
 }
 
-static void count(const struct tl_file *f, size_t *cubins, size_t *ptx, size_t *errors)
+static void count(const struct tlck_file *f, size_t *cubins, size_t *ptx, size_t *errors)
 {
     *cubins = *ptx = *errors = 0;
     for (size_t i = 0; i < f->ndevices; i++) {
-        const struct tl_image *img = &f->devices[i];
+        const struct tlck_image *img = &f->devices[i];
         if (img->dev.error && !img->dev.sm)
             (*errors)++;
-        else if (img->kind == TL_IMAGE_PTX)
+        else if (img->kind == TLCK_IMAGE_PTX)
             (*ptx)++;
         else
             (*cubins)++;
@@ -32,9 +32,9 @@ static void count(const struct tl_file *f, size_t *cubins, size_t *ptx, size_t *
     }
 }
 
-static void text_image(FILE *out, const struct tl_image *img)
+static void text_image(FILE *out, const struct tlck_image *img)
 {
-    const struct tl_device_info *d = &img->dev;
+    const struct tlck_device_info *d = &img->dev;
     fprintf(out, "  %-32s %-5s %-4s %9llu -> %9llu  lineinfo=%s kernels=%u%s%s", img->label, kind_name(img),
             d->codec ? d->codec : "none", (unsigned long long)d->stored_size, (unsigned long long)d->size,
             d->has_lineinfo ? "yes" : "no", d->nkernels, d->is_debug ? " debug(-G)" : "",
@@ -46,47 +46,47 @@ static void text_image(FILE *out, const struct tl_image *img)
     if (d->producer)
         fprintf(out, " producer=\"%s\"", d->producer);
     if (d->ptxas_options)
-        fprintf(out, " %s=\"%s\"", img->kind == TL_IMAGE_PTX ? "jit-options" : "ptxas-options", d->ptxas_options);
+        fprintf(out, " %s=\"%s\"", img->kind == TLCK_IMAGE_PTX ? "jit-options" : "ptxas-options", d->ptxas_options);
     if (d->error)
         fprintf(out, " ERROR: %s", d->error);
     fputc('\n', out);
 }
 
-static void json_file(struct tl_jw *w, const struct tl_file *f, size_t cubins, size_t ptx, size_t errors)
+static void json_file(struct tlck_jw *w, const struct tlck_file *f, size_t cubins, size_t ptx, size_t errors)
 {
-    tl_jw_break(w, "\n  ");
-    tl_jw_object(w, NULL);
-    tl_jw_str(w, "file", f->display);
-    tl_jw_uint(w, "cubins", cubins);
-    tl_jw_uint(w, "ptx", ptx);
-    tl_jw_uint(w, "errors", errors);
-    tl_jw_str(w, "error", f->error);
-    tl_jw_array(w, "images");
+    tlck_jw_break(w, "\n  ");
+    tlck_jw_object(w, NULL);
+    tlck_jw_str(w, "file", f->display);
+    tlck_jw_uint(w, "cubins", cubins);
+    tlck_jw_uint(w, "ptx", ptx);
+    tlck_jw_uint(w, "errors", errors);
+    tlck_jw_str(w, "error", f->error);
+    tlck_jw_array(w, "images");
     for (size_t k = 0; k < f->ndevices; k++) {
-        tl_jw_break(w, "\n    ");
-        tl_json_device_image(w, &f->devices[k]);
+        tlck_jw_break(w, "\n    ");
+        tlck_json_device_image(w, &f->devices[k]);
     }
-    tl_jw_end(w);
-    tl_jw_end(w);
+    tlck_jw_end(w);
+    tlck_jw_end(w);
 }
 
-int tl_tool_list(const struct tl_options *o)
+int tlck_tool_list(const struct tlck_options *o)
 {
-    struct tl_inputs ins = { 0 };
-    tl_inputs_expand(&ins, o->inputs, o->ninputs);
-    struct tl_options lo = *o;
+    struct tlck_inputs ins = { 0 };
+    tlck_inputs_expand(&ins, o->inputs, o->ninputs);
+    struct tlck_options lo = *o;
     lo.device_only = 1;
     int json = o->format && strcmp(o->format, "json") == 0, status = 0;
     FILE *out = stdout;
-    struct tl_jw w;
-    tl_jw_init(&w, out, 0);
+    struct tlck_jw w;
+    tlck_jw_init(&w, out, 0);
     if (json) {
-        tl_jw_object(&w, NULL);
-        tl_jw_array(&w, "files");
+        tlck_jw_object(&w, NULL);
+        tlck_jw_array(&w, "files");
     }
     for (size_t i = 0; i < ins.n; i++) {
-        struct tl_file f;
-        tl_load_file(&ins.v[i], &lo, &f);
+        struct tlck_file f;
+        tlck_load_file(&ins.v[i], &lo, &f);
         size_t cubins, ptx, errors;
         count(&f, &cubins, &ptx, &errors);
         if (f.error || errors)
@@ -107,14 +107,14 @@ int tl_tool_list(const struct tl_options *o)
             if (f.devices[k].dev.error)
                 fprintf(stderr, "trueline-check: %s: %s: %s\n", f.display, f.devices[k].label,
                         f.devices[k].dev.error);
-        tl_file_free(&f);
+        tlck_file_free(&f);
     }
     if (json) {
-        tl_jw_break(&w, "\n");
-        tl_jw_end(&w);
-        tl_jw_end(&w);
+        tlck_jw_break(&w, "\n");
+        tlck_jw_end(&w);
+        tlck_jw_end(&w);
         fputc('\n', out);
     }
-    tl_inputs_free(&ins);
+    tlck_inputs_free(&ins);
     return status;
 }

@@ -33,41 +33,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     struct fuzz_file rsp;
     fuzz_file_open(&rsp, part[1], len[1]);
-    tl_invocation inv;
+    tlcc_invocation inv;
     memset(&inv, 0, sizeof inv);
-    static const enum tl_family fam[4] = { TL_FAM_GCC, TL_FAM_CLANG, TL_FAM_NVCC, TL_FAM_OTHER };
+    static const enum tlcc_family fam[4] = { TLCC_FAM_GCC, TLCC_FAM_CLANG, TLCC_FAM_NVCC, TLCC_FAM_OTHER };
     inv.family = fam[data[0] & 3];
-    inv.compiler_path = strdup(inv.family == TL_FAM_NVCC ? "nvcc" : inv.family == TL_FAM_CLANG ? "clang" : "gcc");
+    inv.compiler_path = strdup(inv.family == TLCC_FAM_NVCC ? "nvcc" : inv.family == TLCC_FAM_CLANG ? "clang" : "gcc");
     char *args = fuzz_strndup(part[0], len[0]);
     for (size_t i = 0, start = 0; i <= len[0] && inv.user_args.n < 256; i++) {
         if (i == len[0] || args[i] == 0) {
             const char *a = args + start;
             if (strcmp(a, "@F") == 0)
-                tl_strv_pushf(&inv.user_args, "@%s", rsp.path);
+                tlcc_strv_pushf(&inv.user_args, "@%s", rsp.path);
             else if (strcmp(a, "F") == 0)
-                tl_strv_push(&inv.user_args, rsp.path);
+                tlcc_strv_push(&inv.user_args, rsp.path);
             else if (i > start || i < len[0])
-                tl_strv_push(&inv.user_args, a);
+                tlcc_strv_push(&inv.user_args, a);
             start = i + 1;
         }
     }
     char *env = fuzz_strndup(part[2], len[2]);
-    const char *var = inv.family == TL_FAM_NVCC ? "NVCC_APPEND_FLAGS" : "CCC_OVERRIDE_OPTIONS";
+    const char *var = inv.family == TLCC_FAM_NVCC ? "NVCC_APPEND_FLAGS" : "CCC_OVERRIDE_OPTIONS";
     if (len[2])
         setenv(var, env, 1);
     FILE *devnull = fopen("/dev/null", "w");
     FILE *saved = stderr;
     stderr = devnull; /* clang's "### " override log is not interesting here */
     tl_error err;
-    if (tl_effective_argv(&inv, &err) == 0) {
-        tl_analyze(&inv);
+    if (tlcc_effective_argv(&inv, &err) == 0) {
+        tlcc_analyze(&inv);
         tl_config cfg = { 0 };
-        (void)tl_force(&inv, &cfg, &err);
+        (void)tlcc_force(&inv, &cfg, &err);
     }
     stderr = saved;
     fclose(devnull);
     unsetenv(var);
-    tl_invocation_free(&inv);
+    tlcc_invocation_free(&inv);
     free(args);
     free(env);
     fuzz_file_close(&rsp);

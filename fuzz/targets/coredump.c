@@ -7,31 +7,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_file ff;
     fuzz_file_open(&ff, data, size);
-    struct tl_core c;
+    struct tlck_core c;
     memset(&c, 0, sizeof c);
     tl_error err;
-    if (tl_core_open(&c, ff.path, &err) == 0) {
+    if (tlck_core_open(&c, ff.path, &err) == 0) {
         for (size_t d = 0; d < c.ndevices; d++) {
-            const struct tl_cd_device *dev = &c.devices[d];
+            const struct tlck_cd_device *dev = &c.devices[d];
             fuzz_sink ^= (unsigned char)(strlen(dev->name) + strlen(dev->type) + strlen(dev->sm_type));
             for (size_t g = 0; g < dev->ngrids; g++) {
-                const struct tl_cd_module *m = tl_core_grid_module(dev, &dev->grids[g]);
+                const struct tlck_cd_module *m = tlck_core_grid_module(dev, &dev->grids[g]);
                 if (m && m->image)
                     fuzz_touch(m->image, m->image_n);
-                (void)tl_core_grid(dev, dev->grids[g].grid_id);
+                (void)tlck_core_grid(dev, dev->grids[g].grid_id);
             }
             for (size_t s = 0; s < dev->nsms; s++)
                 for (size_t k = 0; k < dev->sms[s].nctas; k++)
                     for (size_t w = 0; w < dev->sms[s].ctas[k].nwarps; w++) {
-                        const struct tl_cd_warp *wp = &dev->sms[s].ctas[k].warps[w];
+                        const struct tlck_cd_warp *wp = &dev->sms[s].ctas[k].warps[w];
                         for (size_t l = 0; l < wp->nlanes; l++)
-                            fuzz_sink ^= (unsigned char)strlen(tl_cd_exception_name(wp->lanes[l].exception));
+                            fuzz_sink ^= (unsigned char)strlen(tlck_cd_exception_name(wp->lanes[l].exception));
                     }
         }
         if (c.meta.present && c.meta.generator)
             fuzz_sink ^= (unsigned char)strlen(c.meta.generator);
     }
-    tl_core_close(&c);
+    tlck_core_close(&c);
     fuzz_file_close(&ff);
     return 0;
 }

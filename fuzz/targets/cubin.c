@@ -5,9 +5,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct tl_image im;
+    struct tlck_image im;
     memset(&im, 0, sizeof im);
-    (void)tl_cubin_summarize(data, size, "fuzz.cubin", &im);
-    tl_image_free(&im);
+    (void)tlck_cubin_summarize(data, size, "fuzz.cubin", &im);
+    tlck_image_free(&im);
     return 0;
 }

@@ -17,18 +17,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cache = malloc(len[1] ? len[1] : 1);
         memcpy(cache, part[1], len[1]);
     }
-    tl_dynlibs_fuzz_reset(cache, len[1]);
+    tlcc_dynlibs_fuzz_reset(cache, len[1]);
     struct fuzz_file elf;
     fuzz_file_open(&elf, part[0], len[0]);
-    tl_strv objs = { 0 }, out = { 0 };
-    tl_strv_push(&objs, elf.path);
-    tl_dynlibs(&objs, &out);
+    tlcc_strv objs = { 0 }, out = { 0 };
+    tlcc_strv_push(&objs, elf.path);
+    tlcc_dynlibs(&objs, &out);
     for (int i = 0; i < out.n; i++)
         fuzz_touch((const unsigned char *)out.v[i], strlen(out.v[i]));
-    tl_strv_free(&objs);
-    tl_strv_free(&out);
+    tlcc_strv_free(&objs);
+    tlcc_strv_free(&out);
     fuzz_file_close(&elf);
-    tl_dynlibs_fuzz_reset(NULL, 0);
+    tlcc_dynlibs_fuzz_reset(NULL, 0);
     free(cache);
     return 0;
 }

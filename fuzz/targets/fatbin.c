@@ -6,11 +6,11 @@
 #include "read/ptx.h"
 
 struct fb_ctx {
-    struct tl_fatbin_scratch scratch;
+    struct tlck_fatbin_scratch scratch;
     unsigned n;
 };
 
-static int fb_entry(const struct tl_fatbin_entry *e, void *ctx)
+static int fb_entry(const struct tlck_fatbin_entry *e, void *ctx)
 {
     struct fb_ctx *c = ctx;
     if (e->ident)
@@ -21,15 +21,15 @@ static int fb_entry(const struct tl_fatbin_entry *e, void *ctx)
     size_t n;
     tl_error err;
     /* 64 MiB: big enough for every real entry in the seeds, small enough that a bomb is refused fast. */
-    if (!e->error && tl_fatbin_image(e, &c->scratch, (size_t)64 << 20, &img, &n, &err) == 0) {
+    if (!e->error && tlck_fatbin_image(e, &c->scratch, (size_t)64 << 20, &img, &n, &err) == 0) {
         fuzz_touch(img, n);
-        struct tl_image im;
+        struct tlck_image im;
         memset(&im, 0, sizeof im);
-        if (e->kind == TL_FATBIN_KIND_ELF)
-            tl_cubin_summarize(img, n, "fuzz", &im);
-        else if (e->kind == TL_FATBIN_KIND_PTX)
-            tl_ptx_summarize((const char *)img, n, &im);
-        tl_image_free(&im);
+        if (e->kind == TLCK_FATBIN_KIND_ELF)
+            tlck_cubin_summarize(img, n, "fuzz", &im);
+        else if (e->kind == TLCK_FATBIN_KIND_PTX)
+            tlck_ptx_summarize((const char *)img, n, &im);
+        tlck_image_free(&im);
     }
     return ++c->n >= 64;
 }
@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fb_ctx c = { 0 };
     tl_error err;
-    (void)tl_fatbin_walk(data, size, 0, fb_entry, &c, &err);
-    tl_fatbin_scratch_free(&c.scratch);
+    (void)tlck_fatbin_walk(data, size, 0, fb_entry, &c, &err);
+    tlck_fatbin_scratch_free(&c.scratch);
     return 0;
 }

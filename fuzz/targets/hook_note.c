@@ -19,17 +19,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     fwrite(data, 1, size, f);
     fclose(f);
-    tl_record_check c = { 0 };
-    tl_verify_result r = { 0 };
-    if (tl_hook_read_record(path, &c, &r) == 0 && c.ncompile == 1 && c.compile->fingerprint &&
+    tlcc_record_check c = { 0 };
+    tlcc_verify_result r = { 0 };
+    if (tlcc_hook_read_record(path, &c, &r) == 0 && c.ncompile == 1 && c.compile->fingerprint &&
         c.compile->argv_hash) {
         char *fp = strdup(c.compile->fingerprint), *ah = strdup(c.compile->argv_hash);
         char *kh = c.compile->key_hash ? strdup(c.compile->key_hash) : NULL;
-        tl_verify_result v;
-        if (tl_hook_object_matches(path, fp, ah, kh)) {
-            tl_verify_expect e = { .fingerprint = fp, .argv_hash = ah, .key_hash = kh };
-            tl_verify_object(path, &e, &v);
-            if (v.status != TL_VERIFY_OK) {
+        tlcc_verify_result v;
+        if (tlcc_hook_object_matches(path, fp, ah, kh)) {
+            tlcc_verify_expect e = { .fingerprint = fp, .argv_hash = ah, .key_hash = kh };
+            tlcc_verify_object(path, &e, &v);
+            if (v.status != TLCC_VERIFY_OK) {
                 fprintf(stderr, "hook accepted what libelf rejects: %s\n", v.what);
                 abort();
             }
@@ -38,6 +38,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(ah);
         free(kh);
     }
-    tl_record_check_end(&c, 1, NULL, &r);
+    tlcc_record_check_end(&c, 1, NULL, &r);
     return 0;
 }

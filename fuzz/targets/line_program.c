@@ -6,17 +6,17 @@
 #include "read/line_program.h"
 
 struct lp_ctx {
-    const struct tl_line_sections *s;
+    const struct tlck_line_sections *s;
     size_t rows;
 };
 
-static int lp_row(const struct tl_line_unit *u, const struct tl_line_row *row, void *ctx)
+static int lp_row(const struct tlck_line_unit *u, const struct tlck_line_row *row, void *ctx)
 {
     struct lp_ctx *c = ctx;
     if (row->file && row->file <= u->nfiles && u->files && u->files[row->file - 1])
         fuzz_sink ^= (unsigned char)strlen(u->files[row->file - 1]);
     if (row->function_name != UINT64_MAX) {
-        const char *n = tl_line_function_name(c->s, u, row->function_name);
+        const char *n = tlck_line_function_name(c->s, u, row->function_name);
         if (n)
             fuzz_sink ^= (unsigned char)strlen(n);
     }
@@ -36,12 +36,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(line, part[0], len[0]);
     memcpy(str, part[1], len[1]);
     memcpy(lstr, part[2], len[2]);
-    struct tl_line_sections s = { .line = line, .line_n = len[0], .str = len[1] ? str : NULL, .str_n = len[1],
+    struct tlck_line_sections s = { .line = line, .line_n = len[0], .str = len[1] ? str : NULL, .str_n = len[1],
                                   .line_str = len[2] ? lstr : NULL, .line_str_n = len[2],
                                   .addr_size = (data[0] & 1) ? 4 : 8 };
     struct lp_ctx c = { .s = &s };
     tl_error err;
-    (void)tl_line_program_decode(&s, lp_row, &c, &err);
+    (void)tlck_line_program_decode(&s, lp_row, &c, &err);
     free(line);
     free(str);
     free(lstr);

@@ -88,10 +88,10 @@ static bool whole_record(const uint8_t *data, size_t size, const char *key, cons
     return found;
 }
 
-static void check_lookups(tl_memo *m, const struct seen *s, bool exact, const uint8_t *data, size_t size)
+static void check_lookups(tlcc_memo *m, const struct seen *s, bool exact, const uint8_t *data, size_t size)
 {
     for (int i = 0; i < s->n && i < 512; i++) {
-        const char *v = tl_memo_get(m, s->key[i]);
+        const char *v = tlcc_memo_get(m, s->key[i]);
         if (exact ? !v || strcmp(v, last_value(s, s->key[i])) != 0
                   : v && !some_value(s, s->key[i], v) && !whole_record(data, size, s->key[i], v))
             abort();
@@ -101,9 +101,9 @@ static void check_lookups(tl_memo *m, const struct seen *s, bool exact, const ui
         size_t alen;
         if (!deps)
             continue;
-        (void)tl_deps_hold(deps + 1, strlen(deps + 1), 0);
+        (void)tlcc_deps_hold(deps + 1, strlen(deps + 1), 0);
         /* read in place: when held, the answer is the value up to the first separator, never past the record */
-        if (tl_memo_get_held(m, s->key[i], &a, &alen) && (alen != (size_t)(deps - v) || memcmp(a, v, alen) != 0))
+        if (tlcc_memo_get_held(m, s->key[i], &a, &alen) && (alen != (size_t)(deps - v) || memcmp(a, v, alen) != 0))
             abort();
     }
 }
@@ -122,24 +122,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
         abort();
     struct seen s = { 0 };
-    tl_memo *m = tl_memo_open(g_dir);
-    tl_memo_fuzz_each(m, collect, &s);
-    check_lookups(m, &s, tl_memo_read_mode(m) != 1, data, size);
-    tl_memo_put(m, "fuzz\x1fnew", "value");
+    tlcc_memo *m = tlcc_memo_open(g_dir);
+    tlcc_memo_fuzz_each(m, collect, &s);
+    check_lookups(m, &s, tlcc_memo_read_mode(m) != 1, data, size);
+    tlcc_memo_put(m, "fuzz\x1fnew", "value");
     tl_error err;
-    int saved = tl_memo_save(m, &err) == 0;
-    tl_memo_close(m);
+    int saved = tlcc_memo_save(m, &err) == 0;
+    tlcc_memo_close(m);
     if (saved) {
-        m = tl_memo_open(g_dir);
-        const char *v = tl_memo_get(m, "fuzz\x1fnew");
+        m = tlcc_memo_open(g_dir);
+        const char *v = tlcc_memo_get(m, "fuzz\x1fnew");
         if (!v || strcmp(v, "value") != 0)
             abort();
         /* a save keeps every record unless the file is over its bound (memo.c drops the oldest half) */
-        if (tl_memo_read_mode(m) != 1) /* the writer always writes its index */
+        if (tlcc_memo_read_mode(m) != 1) /* the writer always writes its index */
             abort();
         if (!last_value(&s, "fuzz\x1fnew") && s.records < 2048)
             check_lookups(m, &s, true, NULL, 0);
-        tl_memo_close(m);
+        tlcc_memo_close(m);
     }
     for (int i = 0; i < s.n; i++)
         free(s.key[i]), free(s.val[i]);

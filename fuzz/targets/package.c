@@ -1,5 +1,5 @@
 /* Packages (wheels and other zips, .conda, conda .tar.bz2): checker/inputs_package.c lists the members through
- * libarchive, one level of nesting, and decompresses each ELF/fatbin member as tl_input_map would for a worker. */
+ * libarchive, one level of nesting, and decompresses each ELF/fatbin member as tlck_input_map would for a worker. */
 #include "fuzz_util.h"
 
 #include "inputs.h"
@@ -11,17 +11,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct fuzz_file ff;
     fuzz_file_open(&ff, data, size);
     tl_set_decompress_limit((size_t)64 << 20);
-    struct tl_inputs in = { 0 };
-    tl_package_expand(&in, ff.path, 1);
+    struct tlck_inputs in = { 0 };
+    tlck_package_expand(&in, ff.path, 1);
     for (size_t i = 0; i < in.n && i < 64; i++) {
-        struct tl_input_bytes b;
+        struct tlck_input_bytes b;
         tl_error err;
-        if (tl_input_map(&in.v[i], &b, &err) == 0) {
+        if (tlck_input_map(&in.v[i], &b, &err) == 0) {
             fuzz_touch(b.data, b.size);
-            tl_input_unmap(&b);
+            tlck_input_unmap(&b);
         }
     }
-    tl_inputs_free(&in);
+    tlck_inputs_free(&in);
     fuzz_file_close(&ff);
     return 0;
 }

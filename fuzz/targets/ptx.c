@@ -7,10 +7,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Not NUL-terminated on purpose: the reader takes (text, n) and must not run past n. */
     char *text = malloc(size ? size : 1);
     memcpy(text, data, size);
-    struct tl_image im;
+    struct tlck_image im;
     memset(&im, 0, sizeof im);
-    (void)tl_ptx_summarize(text, size, &im);
-    tl_image_free(&im);
+    (void)tlck_ptx_summarize(text, size, &im);
+    tlck_image_free(&im);
     free(text);
     return 0;
 }

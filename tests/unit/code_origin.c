@@ -10,8 +10,8 @@
 
 static const char *host(const char *name, unsigned cu_unit)
 {
-    struct tl_function fn = { .name = (char *)name, .cu_unit = cu_unit };
-    const struct tl_origin *o = tl_host_origin(&fn);
+    struct tlck_function fn = { .name = (char *)name, .cu_unit = cu_unit };
+    const struct tlck_origin *o = tlck_host_origin(&fn);
     return o ? o->name : NULL;
 }
 
@@ -20,7 +20,7 @@ static int is(const char *got, const char *want)
     return want ? got && strcmp(got, want) == 0 : got == NULL;
 }
 
-static size_t hits(const struct tl_findings *out, enum tl_severity sev, const char *needle)
+static size_t hits(const struct tlck_findings *out, enum tlck_severity sev, const char *needle)
 {
     size_t n = 0;
     for (size_t i = 0; i < out->n; i++)
@@ -45,14 +45,14 @@ int main(void)
     UNIT_CHECK("a static libstdc++'s std:: function", is(host("_ZNSt6locale7classicEv", 0), "a static libstdc++"));
     UNIT_CHECK("a user's function", is(host("_Z8describeRKSt6vectorIfSaIfEE", 0), NULL));
     UNIT_CHECK("a user's C function", is(host("nodebug_helper", 0), NULL));
-    UNIT_CHECK("nvcc's 64-bit division helper (device)", tl_device_origin("__cuda_sm20_div_u64") != NULL);
-    UNIT_CHECK("a user's device function", tl_device_origin("_Z6clampffff") == NULL);
-    struct tl_cu stub = { .name = (char *)"/usr/local/cuda/bin/crt/link.stub" }, user = { .name = (char *)"scale.cu" };
-    UNIT_CHECK("crt/link.stub is the device link's unit", tl_cu_origin(&stub) != NULL && tl_cu_origin(&user) == NULL);
+    UNIT_CHECK("nvcc's 64-bit division helper (device)", tlck_device_origin("__cuda_sm20_div_u64") != NULL);
+    UNIT_CHECK("a user's device function", tlck_device_origin("_Z6clampffff") == NULL);
+    struct tlck_cu stub = { .name = (char *)"/usr/local/cuda/bin/crt/link.stub" }, user = { .name = (char *)"scale.cu" };
+    UNIT_CHECK("crt/link.stub is the device link's unit", tlck_cu_origin(&stub) != NULL && tlck_cu_origin(&user) == NULL);
 
     /* line-tables on a linked file: 3 cudart functions, a .cold part of a covered function, a user's function
      * without rows */
-    struct tl_function fns[] = {
+    struct tlck_function fns[] = {
         { .name = (char *)"_Z8describev", .addr = 0x1000, .size = 64, .has_lines = 1, .cu_unit = 1 },
         { .name = (char *)"_Z8describev.cold", .addr = 0x2000, .size = 16 },
         { .name = (char *)"libcudart_static_aa", .addr = 0x3000, .size = 32 },
@@ -60,15 +60,15 @@ int main(void)
         { .name = (char *)"cudaFree", .addr = 0x3040, .size = 32 },
         { .name = (char *)"nodebug_helper", .addr = 0x4000, .size = 8 },
     };
-    struct tl_file f = { .display = (char *)"lib.so", .elf_type = 3 };
+    struct tlck_file f = { .display = (char *)"lib.so", .elf_type = 3 };
     f.host.funcs = fns;
     f.host.nfuncs = sizeof fns / sizeof *fns;
     f.host.has_debug_line = 1;
-    struct tl_findings out = { 0 };
-    tl_line_tables_host(&f, TL_SEV_ERROR, &out);
+    struct tlck_findings out = { 0 };
+    tlck_line_tables_host(&f, TLCK_SEV_ERROR, &out);
     UNIT_CHECK("cudart: one info finding with its count",
-               hits(&out, TL_SEV_INFO, "3 functions of libcudart_static have no line info; NVIDIA ships it without -g") == 1);
-    UNIT_CHECK("the user's function without rows: one error", hits(&out, TL_SEV_ERROR, "has no line rows") == 1);
+               hits(&out, TLCK_SEV_INFO, "3 functions of libcudart_static have no line info; NVIDIA ships it without -g") == 1);
+    UNIT_CHECK("the user's function without rows: one error", hits(&out, TLCK_SEV_ERROR, "has no line rows") == 1);
     int named = 0, cold = 0;
     for (size_t i = 0; i < out.n; i++) {
         named += out.v[i].symbol && strcmp(out.v[i].symbol, "nodebug_helper") == 0;
@@ -76,14 +76,14 @@ int main(void)
     }
     UNIT_CHECK("... it is nodebug_helper", named == 1);
     UNIT_CHECK("the .cold part of a covered function is not reported", cold == 0);
-    UNIT_CHECK("coverage counts the .cold part as covered", hits(&out, TL_SEV_INFO, "line coverage: 2 of 6 functions") == 1);
-    tl_findings_free(&out);
+    UNIT_CHECK("coverage counts the .cold part as covered", hits(&out, TLCK_SEV_INFO, "line coverage: 2 of 6 functions") == 1);
+    tlck_findings_free(&out);
     memset(&out, 0, sizeof out);
     /* NVIDIA's shared runtime itself: named by its soname */
     f.soname = (char *)"libcudart.so.13";
-    tl_line_tables_host(&f, TL_SEV_ERROR, &out);
+    tlck_line_tables_host(&f, TLCK_SEV_ERROR, &out);
     UNIT_CHECK("libcudart.so.13 itself: its functions are of libcudart.so.13",
-               hits(&out, TL_SEV_INFO, "3 functions of libcudart.so.13 have no line info") == 1);
-    tl_findings_free(&out);
+               hits(&out, TLCK_SEV_INFO, "3 functions of libcudart.so.13 have no line info") == 1);
+    tlck_findings_free(&out);
     UNIT_EXIT();
 }

@@ -48,11 +48,11 @@ static size_t entry(unsigned kind, unsigned arch, uint64_t flags, const void *p,
 }
 
 struct seen {
-    struct tl_fatbin_entry v[16];
+    struct tlck_fatbin_entry v[16];
     int n;
 };
 
-static int collect(const struct tl_fatbin_entry *e, void *ctx)
+static int collect(const struct tlck_fatbin_entry *e, void *ctx)
 {
     struct seen *s = ctx;
     if (s->n < 16)
@@ -63,7 +63,7 @@ static int collect(const struct tl_fatbin_entry *e, void *ctx)
 static int walk(struct seen *s, tl_error *err)
 {
     memset(s, 0, sizeof *s);
-    return tl_fatbin_walk(buf, len, 0, collect, s, err);
+    return tlck_fatbin_walk(buf, len, 0, collect, s, err);
 }
 
 int main(void)
@@ -74,7 +74,7 @@ int main(void)
         text[i] = (unsigned char)("abcabcabd"[i % 9]);
     tl_error err;
     struct seen s;
-    struct tl_fatbin_scratch sc = { 0 };
+    struct tlck_fatbin_scratch sc = { 0 };
     const unsigned char *out;
     size_t outn;
 
@@ -93,10 +93,10 @@ int main(void)
     UNIT_CHECK("three entries in two containers", s.n == 3 && s.v[0].container == 0 && s.v[2].container == 1 &&
                s.v[2].index == 0 && s.v[1].index == 1);
     UNIT_CHECK("kind, arch and flags decoded", s.v[0].kind == 1 && s.v[1].arch == 100 &&
-               (s.v[1].flags & TL_FATBIN_FLAG_ARCH_A) && (s.v[2].flags & TL_FATBIN_FLAG_ARCH_F));
+               (s.v[1].flags & TLCK_FATBIN_FLAG_ARCH_A) && (s.v[2].flags & TLCK_FATBIN_FLAG_ARCH_F));
     UNIT_CHECK("identifier read from the header", s.v[0].ident_len == 4 && memcmp(s.v[0].ident, "k.cu", 4) == 0);
     UNIT_CHECK("stored entry is returned in place",
-               tl_fatbin_image(&s.v[0], &sc, 1 << 20, &out, &outn, &err) == 0 && out == s.v[0].payload);
+               tlck_fatbin_image(&s.v[0], &sc, 1 << 20, &out, &outn, &err) == 0 && out == s.v[0].payload);
 
     /* zstd and LZ4 round trips */
     unsigned char z[8192], l4[8192];
@@ -104,37 +104,37 @@ int main(void)
     int ln = LZ4_compress_default((const char *)text, (char *)l4, sizeof text, sizeof l4);
     len = 0;
     c = container_start();
-    entry(2, 90, TL_FATBIN_FLAG_ZSTD, z, zn, zn, sizeof text, NULL);
-    entry(2, 90, TL_FATBIN_FLAG_LZ4, l4, (size_t)ln, (size_t)ln, sizeof text, NULL);
-    entry(2, 90, TL_FATBIN_FLAG_ZSTD, z, zn, zn, sizeof text + 1, NULL);  /* header lies about the size */
-    entry(2, 90, TL_FATBIN_FLAG_LZ4, l4, (size_t)ln, (size_t)ln, sizeof text - 1, NULL);
-    entry(2, 90, TL_FATBIN_FLAG_ZSTD | TL_FATBIN_FLAG_LZ4, z, zn, zn, sizeof text, NULL);
-    entry(2, 90, TL_FATBIN_FLAG_ZSTD, text, 64, 64, sizeof text, NULL);   /* no zstd magic */
+    entry(2, 90, TLCK_FATBIN_FLAG_ZSTD, z, zn, zn, sizeof text, NULL);
+    entry(2, 90, TLCK_FATBIN_FLAG_LZ4, l4, (size_t)ln, (size_t)ln, sizeof text, NULL);
+    entry(2, 90, TLCK_FATBIN_FLAG_ZSTD, z, zn, zn, sizeof text + 1, NULL);  /* header lies about the size */
+    entry(2, 90, TLCK_FATBIN_FLAG_LZ4, l4, (size_t)ln, (size_t)ln, sizeof text - 1, NULL);
+    entry(2, 90, TLCK_FATBIN_FLAG_ZSTD | TLCK_FATBIN_FLAG_LZ4, z, zn, zn, sizeof text, NULL);
+    entry(2, 90, TLCK_FATBIN_FLAG_ZSTD, text, 64, 64, sizeof text, NULL);   /* no zstd magic */
     container_end(c);
     UNIT_CHECK("walk of compressed entries", walk(&s, &err) == 0 && s.n == 6);
-    UNIT_CHECK("codecs from the flags", s.v[0].codec == TL_CODEC_ZSTD && s.v[1].codec == TL_CODEC_LZ4);
-    UNIT_CHECK("zstd round trip", tl_fatbin_image(&s.v[0], &sc, 1 << 20, &out, &outn, &err) == 0 &&
+    UNIT_CHECK("codecs from the flags", s.v[0].codec == TLCK_CODEC_ZSTD && s.v[1].codec == TLCK_CODEC_LZ4);
+    UNIT_CHECK("zstd round trip", tlck_fatbin_image(&s.v[0], &sc, 1 << 20, &out, &outn, &err) == 0 &&
                outn == sizeof text && memcmp(out, text, sizeof text) == 0);
-    UNIT_CHECK("LZ4 round trip", tl_fatbin_image(&s.v[1], &sc, 1 << 20, &out, &outn, &err) == 0 &&
+    UNIT_CHECK("LZ4 round trip", tlck_fatbin_image(&s.v[1], &sc, 1 << 20, &out, &outn, &err) == 0 &&
                outn == sizeof text && memcmp(out, text, sizeof text) == 0);
     UNIT_CHECK("zstd: declared size differing from the frame is refused",
-               tl_fatbin_image(&s.v[2], &sc, 1 << 20, &out, &outn, &err) != 0 && strstr(err.msg, "content size"));
+               tlck_fatbin_image(&s.v[2], &sc, 1 << 20, &out, &outn, &err) != 0 && strstr(err.msg, "content size"));
     UNIT_CHECK("LZ4: output bounded by the declared size",
-               tl_fatbin_image(&s.v[3], &sc, 1 << 20, &out, &outn, &err) != 0);
+               tlck_fatbin_image(&s.v[3], &sc, 1 << 20, &out, &outn, &err) != 0);
     UNIT_CHECK("both codec flags is an entry error", s.v[4].error != NULL &&
-               tl_fatbin_image(&s.v[4], &sc, 1 << 20, &out, &outn, &err) != 0);
+               tlck_fatbin_image(&s.v[4], &sc, 1 << 20, &out, &outn, &err) != 0);
     UNIT_CHECK("zstd flag without a zstd frame is refused",
-               tl_fatbin_image(&s.v[5], &sc, 1 << 20, &out, &outn, &err) != 0 && strstr(err.msg, "magic"));
+               tlck_fatbin_image(&s.v[5], &sc, 1 << 20, &out, &outn, &err) != 0 && strstr(err.msg, "magic"));
     UNIT_CHECK("declared size above the limit is refused before allocating",
-               tl_fatbin_image(&s.v[0], &sc, 100, &out, &outn, &err) != 0 && strstr(err.msg, "limit"));
+               tlck_fatbin_image(&s.v[0], &sc, 100, &out, &outn, &err) != 0 && strstr(err.msg, "limit"));
     for (int i = 8; i < ln; i += 7)
         l4[i] ^= 0xA5;
     len = 0;
     c = container_start();
-    entry(2, 90, TL_FATBIN_FLAG_LZ4, l4, (size_t)ln, (size_t)ln, sizeof text, NULL);
+    entry(2, 90, TLCK_FATBIN_FLAG_LZ4, l4, (size_t)ln, (size_t)ln, sizeof text, NULL);
     container_end(c);
     UNIT_CHECK("damaged LZ4 block: error, no crash",
-               walk(&s, &err) == 0 && tl_fatbin_image(&s.v[0], &sc, 1 << 20, &out, &outn, &err) != 0);
+               walk(&s, &err) == 0 && tlck_fatbin_image(&s.v[0], &sc, 1 << 20, &out, &outn, &err) != 0);
 
     /* container-level damage */
     len = 0;
@@ -158,6 +158,6 @@ int main(void)
     len = 10;
     memset(buf, 0, 10);
     UNIT_CHECK("all zeros is an empty fatbin", walk(&s, &err) == 0 && s.n == 0);
-    tl_fatbin_scratch_free(&sc);
+    tlck_fatbin_scratch_free(&sc);
     UNIT_EXIT();
 }

@@ -10,14 +10,14 @@
 
 static int match_in(const char *sym, const char *linkage, const char *name, int fortran)
 {
-    struct tl_subprogram s = { .linkage_name = (char *)linkage, .name = (char *)name };
-    struct tl_sym_names a;
-    struct tl_sub_names b;
-    tl_sym_names_init(&a, sym);
-    tl_sub_names_init(&b, &s, fortran);
-    int yes = tl_names_match(&a, &b);
-    tl_sym_names_free(&a);
-    tl_sub_names_free(&b);
+    struct tlck_subprogram s = { .linkage_name = (char *)linkage, .name = (char *)name };
+    struct tlck_sym_names a;
+    struct tlck_sub_names b;
+    tlck_sym_names_init(&a, sym);
+    tlck_sub_names_init(&b, &s, fortran);
+    int yes = tlck_names_match(&a, &b);
+    tlck_sym_names_free(&a);
+    tlck_sub_names_free(&b);
     return yes;
 }
 
@@ -101,14 +101,14 @@ int main(void)
     UNIT_CHECK("MAIN__ elsewhere", !match_in("MAIN__", NULL, "shapes_main", 0));
 
     /* entry points made without a subprogram */
-    UNIT_CHECK("virtual thunk", tl_made_without_subprogram("_ZTv0_n24_N6shapes6CircleD1Ev"));
-    UNIT_CHECK("non-virtual thunk", tl_made_without_subprogram("_ZThn40_NK6shapes6Circle6colourEv"));
-    UNIT_CHECK("covariant thunk", tl_made_without_subprogram("_ZTch0_h16_NV1D1fEv"));
-    UNIT_CHECK("transaction clone", tl_made_without_subprogram("_ZGTt12bump_counteri"));
-    UNIT_CHECK(".cold part", tl_made_without_subprogram("_ZN6shapes11checked_sumERKSt6vectorIiSaIiEEi.cold"));
-    UNIT_CHECK(".cold.12 part", tl_made_without_subprogram("foo.cold.12"));
-    UNIT_CHECK("a function named coldest", !tl_made_without_subprogram("_Z7coldesti"));
-    UNIT_CHECK("a .isra clone has a subprogram", !tl_made_without_subprogram("_ZN6shapesL4pickENS_3BigE.isra.0"));
-    UNIT_CHECK("the typeinfo is no function but not a thunk either", !tl_made_without_subprogram("_ZTIN6shapes6CircleE"));
+    UNIT_CHECK("virtual thunk", tlck_made_without_subprogram("_ZTv0_n24_N6shapes6CircleD1Ev"));
+    UNIT_CHECK("non-virtual thunk", tlck_made_without_subprogram("_ZThn40_NK6shapes6Circle6colourEv"));
+    UNIT_CHECK("covariant thunk", tlck_made_without_subprogram("_ZTch0_h16_NV1D1fEv"));
+    UNIT_CHECK("transaction clone", tlck_made_without_subprogram("_ZGTt12bump_counteri"));
+    UNIT_CHECK(".cold part", tlck_made_without_subprogram("_ZN6shapes11checked_sumERKSt6vectorIiSaIiEEi.cold"));
+    UNIT_CHECK(".cold.12 part", tlck_made_without_subprogram("foo.cold.12"));
+    UNIT_CHECK("a function named coldest", !tlck_made_without_subprogram("_Z7coldesti"));
+    UNIT_CHECK("a .isra clone has a subprogram", !tlck_made_without_subprogram("_ZN6shapesL4pickENS_3BigE.isra.0"));
+    UNIT_CHECK("the typeinfo is no function but not a thunk either", !tlck_made_without_subprogram("_ZTIN6shapes6CircleE"));
     UNIT_EXIT();
 }

@@ -42,30 +42,30 @@ static void describe_load(const uint8_t *data, size_t size, char *out, size_t ou
 {
     struct fuzz_file ff;
     fuzz_file_open(&ff, data, size);
-    struct tl_options o = { .format = "text", .fail_on = TL_SEV_ERROR, .max_input_mb = 256, .timeout_s = 0 };
+    struct tlck_options o = { .format = "text", .fail_on = TLCK_SEV_ERROR, .max_input_mb = 256, .timeout_s = 0 };
     tl_config cfg = { 0 };
-    struct tl_policy pol = { .cfg = &cfg, .fail_on = TL_SEV_ERROR };
+    struct tlck_policy pol = { .cfg = &cfg, .fail_on = TLCK_SEV_ERROR };
     const char *paths[1] = { ff.path };
-    struct tl_inputs in = { 0 };
-    tl_inputs_expand(&in, paths, 1);
+    struct tlck_inputs in = { 0 };
+    tlck_inputs_expand(&in, paths, 1);
     for (size_t i = 0; i < in.n && i < 64; i++) {
-        struct tl_file f;
-        struct tl_findings fs = { 0 };
-        tl_load_file(&in.v[i], &o, &f);
+        struct tlck_file f;
+        struct tlck_findings fs = { 0 };
+        tlck_load_file(&in.v[i], &o, &f);
         if (f.error) {
             appendf(out, outn, "error: %s; ", f.error);
         } else {
-            for (size_t c = 0; c < tl_ncheck; c++)
-                tl_checks[c]->run(&f, &pol, tl_checks[c]->default_severity ? tl_checks[c]->default_severity
-                                                                            : TL_SEV_INFO, &fs);
+            for (size_t c = 0; c < tlck_ncheck; c++)
+                tlck_checks[c]->run(&f, &pol, tlck_checks[c]->default_severity ? tlck_checks[c]->default_severity
+                                                                            : TLCK_SEV_INFO, &fs);
             for (size_t k = 0; k < fs.n; k++)
-                appendf(out, outn, "%s [%s] %s; ", tl_severity_name(fs.v[k].severity), fs.v[k].check,
+                appendf(out, outn, "%s [%s] %s; ", tlck_severity_name(fs.v[k].severity), fs.v[k].check,
                         fs.v[k].message);
         }
-        tl_findings_free(&fs);
-        tl_file_free(&f);
+        tlck_findings_free(&fs);
+        tlck_file_free(&f);
     }
-    tl_inputs_free(&in);
+    tlck_inputs_free(&in);
     fuzz_file_close(&ff);
 }
 
@@ -95,7 +95,7 @@ static void describe_elf(const uint8_t *data, size_t size, char *out, size_t out
     tl_elf_close(&e);
 }
 
-static int count_rows(const struct tl_line_unit *u, const struct tl_line_row *row, void *ctx)
+static int count_rows(const struct tlck_line_unit *u, const struct tlck_line_row *row, void *ctx)
 {
     (void)u, (void)row;
     return ++*(size_t *)ctx > 200000;
@@ -109,24 +109,24 @@ static void describe_line_program(const uint8_t *data, size_t size, char *out, s
     if (size < 1)
         return;
     fuzz_split(data + 1, size - 1, part, len, 3);
-    struct tl_line_sections s = { .line = part[0], .line_n = len[0], .str = len[1] ? part[1] : NULL, .str_n = len[1],
+    struct tlck_line_sections s = { .line = part[0], .line_n = len[0], .str = len[1] ? part[1] : NULL, .str_n = len[1],
                                   .line_str = len[2] ? part[2] : NULL, .line_str_n = len[2],
                                   .addr_size = (data[0] & 1) ? 4 : 8 };
     size_t rows = 0;
     tl_error err = { 0 };
-    int rc = tl_line_program_decode(&s, count_rows, &rows, &err);
+    int rc = tlck_line_program_decode(&s, count_rows, &rows, &err);
     appendf(out, outn, "status %d, %zu rows, error: %s", rc, rows, rc ? err.msg : "none");
 }
 
 /* checker/read/ptx.c: the facts read from the text, or why it is not PTX. */
 static void describe_ptx(const uint8_t *data, size_t size, char *out, size_t outn)
 {
-    struct tl_image im;
+    struct tlck_image im;
     memset(&im, 0, sizeof im);
-    int rc = tl_ptx_summarize((const char *)data, size, &im);
+    int rc = tlck_ptx_summarize((const char *)data, size, &im);
     appendf(out, outn, "status %d, sm %u, %u kernels, lineinfo %u, error: %s", rc, im.dev.sm, im.dev.nkernels,
             (unsigned)im.dev.has_lineinfo, im.dev.error ? im.dev.error : "none");
-    tl_image_free(&im);
+    tlck_image_free(&im);
 }
 
 static void count_note(tl_note *n, void *ctx)

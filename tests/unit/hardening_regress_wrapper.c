@@ -57,7 +57,7 @@ static void describe_memo(const uint8_t *data, size_t size, char *out, size_t ou
     if (written) {
         struct memo_truth t = { .n = 0 };
         memo_parse((const char *)data, (const char *)data + size, &t);
-        tl_memo *m = tl_memo_open(dir);
+        tlcc_memo *m = tlcc_memo_open(dir);
         size_t answered = 0, wrong = 0;
         char key[4096];
         for (size_t i = 0; i < t.n; i++) {
@@ -65,7 +65,7 @@ static void describe_memo(const uint8_t *data, size_t size, char *out, size_t ou
                 continue;
             memcpy(key, t.key[i], t.klen[i]);
             key[t.klen[i]] = 0;
-            const char *v = tl_memo_get(m, key);
+            const char *v = tlcc_memo_get(m, key);
             if (!v)
                 continue;
             answered++;
@@ -81,8 +81,8 @@ static void describe_memo(const uint8_t *data, size_t size, char *out, size_t ou
             wrong += !whole;
         }
         appendf(out, outn, "read mode %d, %zu records, %zu lookups answered, %zu answers not a whole record of their key",
-                tl_memo_read_mode(m), t.n, answered, wrong);
-        tl_memo_close(m);
+                tlcc_memo_read_mode(m), t.n, answered, wrong);
+        tlcc_memo_close(m);
     }
     unlink(path);
     rmdir(dir);

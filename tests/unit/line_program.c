@@ -31,7 +31,7 @@ static void end_seq(struct buf *b) { u8(b, 0); uleb(b, 1); u8(b, 1); }
 
 #define MAXROWS 64
 struct got {
-    struct tl_line_row rows[MAXROWS];
+    struct tlck_line_row rows[MAXROWS];
     char files[MAXROWS][128];
     unsigned version[MAXROWS];
     uint32_t str_base[MAXROWS];
@@ -39,7 +39,7 @@ struct got {
     int stop_after;
 };
 
-static int collect(const struct tl_line_unit *u, const struct tl_line_row *r, void *ctx)
+static int collect(const struct tlck_line_unit *u, const struct tlck_line_row *r, void *ctx)
 {
     struct got *g = ctx;
     if (g->n < MAXROWS) {
@@ -97,10 +97,10 @@ static void test_nvidia_v2(void)
     struct buf b = { .n = 0 };
     nvidia_v2(&b, 0);
     unsigned char strs[] = "\0\0\0\0\0_Z6helperfi\0";
-    struct tl_line_sections s = { .line = b.b, .line_n = b.n, .str = strs, .str_n = sizeof strs, .addr_size = 8 };
+    struct tlck_line_sections s = { .line = b.b, .line_n = b.n, .str = strs, .str_n = sizeof strs, .addr_size = 8 };
     struct got g = { .n = 0 };
     tl_error err = { { 0 } };
-    int rc = tl_line_program_decode(&s, collect, &g, &err);
+    int rc = tlck_line_program_decode(&s, collect, &g, &err);
     UNIT_CHECK("nvidia v2 decodes", rc == 0);
     if (rc) printf("    %s\n", err.msg);
     UNIT_CHECK("nvidia v2 row count", g.n == 7);
@@ -111,12 +111,12 @@ static void test_nvidia_v2(void)
     UNIT_CHECK("row2 0x70 no context", g.rows[1].address == 0x70 && g.rows[1].context == 0 && g.rows[1].function_name == UINT64_MAX);
     UNIT_CHECK("row3 inlined ctx 2 fn 5", g.rows[2].context == 2 && g.rows[2].function_name == 5 && g.rows[2].line == 3);
     UNIT_STREQ("row3 absolute file kept", g.files[2], "/abs/h.cuh");
-    UNIT_STREQ("row3 function name", tl_line_function_name(&s, &(struct tl_line_unit){ .nv_str_base = g.str_base[2] }, g.rows[2].function_name), "_Z6helperfi");
+    UNIT_STREQ("row3 function name", tlck_line_function_name(&s, &(struct tlck_line_unit){ .nv_str_base = g.str_base[2] }, g.rows[2].function_name), "_Z6helperfi");
     UNIT_CHECK("row4 special opcode", g.rows[3].address == 0x72 && g.rows[3].line == 6 && g.rows[3].function_name == 0 && g.rows[3].context == 2);
     UNIT_CHECK("row5 end_sequence", g.rows[4].end_sequence && g.rows[4].address == 0x82 && g.rows[4].context == 0 && g.rows[4].index_in_seq == 5);
     UNIT_CHECK("seq 1 registers reset", g.rows[5].seq == 1 && g.rows[5].address == 0x100 && g.rows[5].line == 1 &&
                g.rows[5].file == 1 && g.rows[5].context == 0 && g.rows[5].function_name == UINT64_MAX && g.rows[5].index_in_seq == 1);
-    const struct tl_line_row *last = &g.rows[g.n - 1];
+    const struct tlck_line_row *last = &g.rows[g.n - 1];
     UNIT_CHECK("seq 1 ends", last->end_sequence && last->seq == 1);
     UNIT_CHECK("fixed_advance_pc", last->address >= 0x120);
 
@@ -126,12 +126,12 @@ static void test_nvidia_v2(void)
     s.line = b2.b;
     s.line_n = b2.n;
     g.n = 0;
-    rc = tl_line_program_decode(&s, collect, &g, &err);
+    rc = tlck_line_program_decode(&s, collect, &g, &err);
     UNIT_CHECK("str base read from header", rc == 0 && g.str_base[0] == 4);
-    struct tl_line_unit u = { .nv_str_base = 4 };
-    UNIT_STREQ("str base applied", tl_line_function_name(&s, &u, 1), "_Z6helperfi");
-    UNIT_CHECK("name out of range is NULL", tl_line_function_name(&s, &u, 1000) == NULL);
-    UNIT_CHECK("no name is NULL", tl_line_function_name(&s, &u, UINT64_MAX) == NULL);
+    struct tlck_line_unit u = { .nv_str_base = 4 };
+    UNIT_STREQ("str base applied", tlck_line_function_name(&s, &u, 1), "_Z6helperfi");
+    UNIT_CHECK("name out of range is NULL", tlck_line_function_name(&s, &u, 1000) == NULL);
+    UNIT_CHECK("no name is NULL", tlck_line_function_name(&s, &u, UINT64_MAX) == NULL);
 }
 
 /* DWARF 5 as gcc 12 writes it: line_strp paths, udata directory index, data16 MD5. */
@@ -161,10 +161,10 @@ static void test_v5(void)
     u8(&b, 12); uleb(&b, 3);                                 /* set_isa (skipped by its length) */
     u8(&b, 2); uleb(&b, 4); end_seq(&b);
     patch32(&b, 0, b.n - 4);
-    struct tl_line_sections s = { .line = b.b, .line_n = b.n, .line_str = lstr, .line_str_n = sizeof lstr, .addr_size = 8 };
+    struct tlck_line_sections s = { .line = b.b, .line_n = b.n, .line_str = lstr, .line_str_n = sizeof lstr, .addr_size = 8 };
     struct got g = { .n = 0 };
     tl_error err = { { 0 } };
-    int rc = tl_line_program_decode(&s, collect, &g, &err);
+    int rc = tlck_line_program_decode(&s, collect, &g, &err);
     UNIT_CHECK("v5 decodes", rc == 0 && g.n == 3);
     if (rc) printf("    %s\n", err.msg);
     if (g.n < 3) return;
@@ -211,10 +211,10 @@ static void test_v3_64_and_vliw(void)
     end_seq(&b);
     patch32(&b, second, b.n - second - 4);
     u8(&b, 0); u8(&b, 0); /* section padding */
-    struct tl_line_sections s = { .line = b.b, .line_n = b.n, .addr_size = 8 };
+    struct tlck_line_sections s = { .line = b.b, .line_n = b.n, .addr_size = 8 };
     struct got g = { .n = 0 };
     tl_error err = { { 0 } };
-    int rc = tl_line_program_decode(&s, collect, &g, &err);
+    int rc = tlck_line_program_decode(&s, collect, &g, &err);
     UNIT_CHECK("v3 64-bit + v4 decode", rc == 0 && g.n == 4);
     if (rc) printf("    %s\n", err.msg);
     if (g.n < 4) return;
@@ -234,10 +234,10 @@ static void test_truncations(void)
     for (size_t n = 0; n < b.n; n++) {
         unsigned char *copy = malloc(n ? n : 1);
         memcpy(copy, b.b, n);
-        struct tl_line_sections s = { .line = copy, .line_n = n, .addr_size = 8 };
+        struct tlck_line_sections s = { .line = copy, .line_n = n, .addr_size = 8 };
         struct got g = { .n = 0 };
         tl_error err = { { 0 } };
-        int rc = tl_line_program_decode(&s, collect, &g, &err);
+        int rc = tlck_line_program_decode(&s, collect, &g, &err);
         if (rc != 0) {
             some_err = 1;
             if (!strstr(err.msg, ".debug_line unit at 0x0"))
@@ -250,22 +250,22 @@ static void test_truncations(void)
     struct buf c = { .n = 0 };
     nvidia_v2(&c, 0);
     c.b[4 + 2 + 4 + 3] = 0; /* line_range = 0 */
-    struct tl_line_sections s = { .line = c.b, .line_n = c.n, .addr_size = 8 };
+    struct tlck_line_sections s = { .line = c.b, .line_n = c.n, .addr_size = 8 };
     struct got g = { .n = 0 };
     tl_error err = { { 0 } };
-    UNIT_CHECK("line_range 0 rejected", tl_line_program_decode(&s, collect, &g, &err) != 0 && strstr(err.msg, "line_range"));
+    UNIT_CHECK("line_range 0 rejected", tlck_line_program_decode(&s, collect, &g, &err) != 0 && strstr(err.msg, "line_range"));
     c.b[4] = 7; /* version 7 */
-    UNIT_CHECK("version 7 rejected", tl_line_program_decode(&s, collect, &g, &err) != 0 && strstr(err.msg, "version 7"));
+    UNIT_CHECK("version 7 rejected", tlck_line_program_decode(&s, collect, &g, &err) != 0 && strstr(err.msg, "version 7"));
 }
 
 static void test_stop(void)
 {
     struct buf b = { .n = 0 };
     nvidia_v2(&b, 0);
-    struct tl_line_sections s = { .line = b.b, .line_n = b.n, .addr_size = 8 };
+    struct tlck_line_sections s = { .line = b.b, .line_n = b.n, .addr_size = 8 };
     struct got g = { .n = 0, .stop_after = 2 };
     tl_error err = { { 0 } };
-    UNIT_CHECK("callback stops decoding", tl_line_program_decode(&s, collect, &g, &err) == 0 && g.n == 2);
+    UNIT_CHECK("callback stops decoding", tlck_line_program_decode(&s, collect, &g, &err) == 0 && g.n == 2);
 }
 
 /* File names joined with a long directory make the name buffer grow while the directory is being copied from
@@ -301,10 +301,10 @@ static void test_long_dirs(void)
 #undef B8
     unsigned char *copy = malloc(big.n);
     memcpy(copy, big.b, big.n);
-    struct tl_line_sections s = { .line = copy, .line_n = big.n, .addr_size = 8 };
+    struct tlck_line_sections s = { .line = copy, .line_n = big.n, .addr_size = 8 };
     struct got g = { .n = 0 };
     tl_error err = { { 0 } };
-    int rc = tl_line_program_decode(&s, collect, &g, &err);
+    int rc = tlck_line_program_decode(&s, collect, &g, &err);
     UNIT_CHECK("long directory joins", rc == 0 && g.n == 2 && strlen(g.files[0]) == 127 && g.files[0][0] == '/');
     free(copy);
 }
@@ -337,10 +337,10 @@ static void test_set_address_every_row(void)
     set_address(&b, 0x20);
     end_seq(&b);
     patch32(&b, 0, b.n - 4);
-    struct tl_line_sections s = { .line = b.b, .line_n = b.n, .addr_size = 8 };
+    struct tlck_line_sections s = { .line = b.b, .line_n = b.n, .addr_size = 8 };
     struct got g = { .n = 0 };
     tl_error err = { { 0 } };
-    int rc = tl_line_program_decode(&s, collect, &g, &err);
+    int rc = tlck_line_program_decode(&s, collect, &g, &err);
     UNIT_CHECK("set_address per row: decodes 3 rows and the end", rc == 0 && g.n == 4);
     if (g.n < 4) return;
     for (int i = 0; i < 3; i++) {

@@ -8,7 +8,7 @@
 
 #include "unit.h"
 
-#define TL_ENV_NAME(name) tl_idx_##name
+#define TLCC_ENV_NAME(name) tl_idx_##name
 #include "../../wrapper/musl/getenv.c"
 
 int tl_idx___real_setenv(const char *name, const char *value, int overwrite)

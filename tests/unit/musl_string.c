@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define TL_STR_NAME(name) tl_sse_##name
+#define TLCC_STR_NAME(name) tl_sse_##name
 #include "../../wrapper/musl/string.c"
 #include "unit.h"
 

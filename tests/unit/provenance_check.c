@@ -6,11 +6,11 @@
 #include "checks/checks.h"
 #include "unit.h"
 
-extern const struct tl_check tl_check_provenance;
+extern const struct tlck_check tlck_check_provenance;
 
-static struct tl_provenance rec(const char *src, const char *drv, const char *fp, int forced, int G)
+static struct tlck_provenance rec(const char *src, const char *drv, const char *fp, int forced, int G)
 {
-    struct tl_provenance p = { 0 };
+    struct tlck_provenance p = { 0 };
     p.source = strdup(src);
     p.compiler = strdup(strcmp(drv, "nvcc") == 0 ? "nvcc" : "gcc");
     p.driver = strdup(drv);
@@ -23,21 +23,21 @@ static struct tl_provenance rec(const char *src, const char *drv, const char *fp
     return p;
 }
 
-static struct tl_cu cu(const char *name, const char *dir)
+static struct tlck_cu cu(const char *name, const char *dir)
 {
-    struct tl_cu c = { 0 };
+    struct tlck_cu c = { 0 };
     c.name = strdup(name);
     c.comp_dir = strdup(dir);
     c.producer = strdup("GNU C17 12.2.0");
     return c;
 }
 
-static size_t run(struct tl_file *f, int release, struct tl_findings *out, const char *needle, enum tl_severity *sev)
+static size_t run(struct tlck_file *f, int release, struct tlck_findings *out, const char *needle, enum tlck_severity *sev)
 {
-    struct tl_policy p = { .release = release };
-    tl_findings_free(out);
+    struct tlck_policy p = { .release = release };
+    tlck_findings_free(out);
     memset(out, 0, sizeof *out);
-    tl_check_provenance.run(f, &p, TL_SEV_ERROR, out);
+    tlck_check_provenance.run(f, &p, TLCK_SEV_ERROR, out);
     size_t hits = 0;
     for (size_t i = 0; i < out->n; i++)
         if (strstr(out->v[i].message, needle)) {
@@ -50,7 +50,7 @@ static size_t run(struct tl_file *f, int release, struct tl_findings *out, const
 
 int main(void)
 {
-    struct tl_file f = { 0 };
+    struct tlck_file f = { 0 };
     f.display = strdup("lib.so");
     f.elf_type = 3;
     f.notes = calloc(8, sizeof *f.notes);
@@ -61,13 +61,13 @@ int main(void)
     f.host.cus[f.host.ncus++] = cu("a.c", "/w");
     f.host.cus[f.host.ncus++] = cu("/w/b.cpp", "/elsewhere");
     f.host.cus[f.host.ncus++] = cu("/tmp/tmpxft_0000318d_00000000-6_k.cudafe1.cpp", "/w");
-    struct tl_findings out = { 0 };
-    enum tl_severity sev = TL_SEV_NONE;
+    struct tlck_findings out = { 0 };
+    enum tlck_severity sev = TLCK_SEV_NONE;
 
     UNIT_CHECK("gcc + g++ + nvcc, one toolchain each: no findings", run(&f, 0, &out, "", NULL) == 0);
     f.host.cus[f.host.ncus++] = cu("c.c", "/w");
     UNIT_CHECK("a compile unit without a record is reported",
-               run(&f, 0, &out, "1 of 4 compile units have no provenance record", &sev) == 1 && sev == TL_SEV_WARNING);
+               run(&f, 0, &out, "1 of 4 compile units have no provenance record", &sev) == 1 && sev == TLCK_SEV_WARNING);
     free(f.host.cus[3].producer);
     f.host.cus[3].producer = strdup("GNU AS 2.40");
     UNIT_CHECK("assembler units are not expected to have records", run(&f, 0, &out, "compile units", NULL) == 0);
@@ -75,11 +75,11 @@ int main(void)
     UNIT_CHECK("nvcc -dlink's crt/link.stub unit: not built outside the wrapper",
                run(&f, 0, &out, "no provenance record", NULL) == 0);
     UNIT_CHECK("... but one info finding says it is the device link's",
-               run(&f, 0, &out, "1 compile unit made by the CUDA device link", &sev) == 1 && sev == TL_SEV_INFO);
+               run(&f, 0, &out, "1 compile unit made by the CUDA device link", &sev) == 1 && sev == TLCK_SEV_INFO);
 
     f.notes[f.nnotes++] = rec("d.cpp", "g++", "f9", 1, 0);
     UNIT_CHECK("two g++ fingerprints: error naming both sources",
-               run(&f, 0, &out, "several g++ toolchains in one artifact: b.cpp", &sev) == 1 && sev == TL_SEV_ERROR);
+               run(&f, 0, &out, "several g++ toolchains in one artifact: b.cpp", &sev) == 1 && sev == TLCK_SEV_ERROR);
     free(f.notes[3].fingerprint);
     f.notes[3].fingerprint = strdup("f2");
     f.notes[3].is_link = 1;
@@ -96,26 +96,26 @@ int main(void)
     free(f.notes[1].lineinfo_level);
     f.notes[1].lineinfo_level = strdup("");
     UNIT_CHECK("object without forced line info: warning",
-               run(&f, 0, &out, "b.cpp was compiled without forced line info", &sev) == 1 && sev == TL_SEV_WARNING);
+               run(&f, 0, &out, "b.cpp was compiled without forced line info", &sev) == 1 && sev == TLCK_SEV_WARNING);
     f.notes[1].lineinfo_forced = 1;
     f.notes[2].device_debug = 1;
-    UNIT_CHECK("-G object: warning", run(&f, 0, &out, "k.cu was compiled with -G", &sev) == 1 && sev == TL_SEV_WARNING);
-    UNIT_CHECK("-G object under --release: error", run(&f, 1, &out, "with -G", &sev) == 1 && sev == TL_SEV_ERROR);
+    UNIT_CHECK("-G object: warning", run(&f, 0, &out, "k.cu was compiled with -G", &sev) == 1 && sev == TLCK_SEV_WARNING);
+    UNIT_CHECK("-G object under --release: error", run(&f, 1, &out, "with -G", &sev) == 1 && sev == TLCK_SEV_ERROR);
 
-    struct tl_file g = { 0 };
+    struct tlck_file g = { 0 };
     g.display = strdup("plain.so");
     g.elf_type = 3;
     UNIT_CHECK("no records at all: one info finding", run(&g, 0, &out, "no provenance records", &sev) == 1 &&
-                                                          sev == TL_SEV_INFO);
+                                                          sev == TLCK_SEV_INFO);
     /* nvcc -dlink output without DWARF: its functions are the device link's registration code */
     g.host.funcs = calloc(2, sizeof *g.host.funcs);
-    g.host.funcs[g.host.nfuncs++] = (struct tl_function){ .name = strdup("__cudaRegisterLinkedBinary_1a2b_8_k_cu_3c4d") };
-    g.host.funcs[g.host.nfuncs++] = (struct tl_function){ .name = strdup("_ZL26__cudaRegisterLinkedBinaryPK19__fatBinC_Wrapper_tPFvPPvES2_") };
+    g.host.funcs[g.host.nfuncs++] = (struct tlck_function){ .name = strdup("__cudaRegisterLinkedBinary_1a2b_8_k_cu_3c4d") };
+    g.host.funcs[g.host.nfuncs++] = (struct tlck_function){ .name = strdup("_ZL26__cudaRegisterLinkedBinaryPK19__fatBinC_Wrapper_tPFvPPvES2_") };
     UNIT_CHECK("device-link output: said to be made by the CUDA device link, not 'not built through trueline-cc'",
-               run(&g, 0, &out, "made by the CUDA device link", &sev) == 1 && sev == TL_SEV_INFO &&
+               run(&g, 0, &out, "made by the CUDA device link", &sev) == 1 && sev == TLCK_SEV_INFO &&
                    run(&g, 0, &out, "not built through trueline-cc", NULL) == 0);
-    tl_findings_free(&out);
-    tl_file_free(&f);
-    tl_file_free(&g);
+    tlck_findings_free(&out);
+    tlck_file_free(&f);
+    tlck_file_free(&g);
     UNIT_EXIT();
 }

@@ -100,10 +100,10 @@ static void argv_hash(void)
                                                            tl_hash_equal(ha, tl_note_argv_hash(d, 3)));
     UNIT_CHECK("argv hash sees other flags", !tl_hash_equal(ha, hc));
     UNIT_CHECK("argv hash is length-prefixed", !tl_hash_equal(tl_note_argv_hash(e, 1), tl_note_argv_hash(a, 2)));
-    UNIT_STREQ("output operand", tl_prov_output(a, 4), "one.o");
-    UNIT_STREQ("output operand (joined)", tl_prov_output(b, 3), "two.o");
+    UNIT_STREQ("output operand", tlcc_prov_output(a, 4), "one.o");
+    UNIT_STREQ("output operand (joined)", tlcc_prov_output(b, 3), "two.o");
     char *n[] = { "-c", "k.cu", "-odir", "objs", "-o=k.o" }, *n2[] = { "-c", "k.cu", "-odir", "other", "-o", "x.o" };
-    UNIT_STREQ("nvcc -o= form, -odir is not the output", tl_prov_output(n, 5), "k.o");
+    UNIT_STREQ("nvcc -o= form, -odir is not the output", tlcc_prov_output(n, 5), "k.o");
     UNIT_CHECK("-odir's value stays in the hash", !tl_hash_equal(tl_note_argv_hash(n, 5), tl_note_argv_hash(n2, 6)));
 }
 
@@ -124,8 +124,8 @@ static void stamp_and_verify(const char *dir)
     }
     tl_note n = sample();
     tl_error err;
-    UNIT_CHECK("stamp a gcc object", tl_stamp_file(obj, &n, TL_NOTE_ARGV_MAX_DEFAULT, &err) == 0);
-    UNIT_CHECK("host object recognized", tl_prov_is_host_object(obj) && !tl_prov_is_host_object(dir));
+    UNIT_CHECK("stamp a gcc object", tlcc_stamp_file(obj, &n, TL_NOTE_ARGV_MAX_DEFAULT, &err) == 0);
+    UNIT_CHECK("host object recognized", tlcc_prov_is_host_object(obj) && !tlcc_prov_is_host_object(dir));
     struct stat a, b;
     stat(obj, &a);
     stat(copy, &b);
@@ -141,44 +141,44 @@ static void stamp_and_verify(const char *dir)
     snprintf(cmd, sizeof cmd, "cd %s && gcc -shared k.o -o libk.so && readelf -n libk.so | grep -q trueline", dir);
     UNIT_CHECK("the stamped object links", sh(cmd) == 0);
 
-    tl_verify_result r;
-    tl_verify_expect e = { n.fingerprint, n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
-    tl_verify_object(obj, &e, &r);
-    UNIT_CHECK("verification passes for the same invocation", r.status == TL_VERIFY_OK);
+    tlcc_verify_result r;
+    tlcc_verify_expect e = { n.fingerprint, n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
+    tlcc_verify_object(obj, &e, &r);
+    UNIT_CHECK("verification passes for the same invocation", r.status == TLCC_VERIFY_OK);
     char *other[] = { "-c", "-O3", "-g1", "k.c", "-o", "k.o" };
-    e = (tl_verify_expect){ n.fingerprint, "0000000000000000000000000000ffff", NULL, other, 6, NULL, NULL, NULL, NULL };
-    tl_verify_object(obj, &e, &r);
-    UNIT_CHECK("argv mismatch names the differing flags", r.status == TL_VERIFY_MISMATCH &&
+    e = (tlcc_verify_expect){ n.fingerprint, "0000000000000000000000000000ffff", NULL, other, 6, NULL, NULL, NULL, NULL };
+    tlcc_verify_object(obj, &e, &r);
+    UNIT_CHECK("argv mismatch names the differing flags", r.status == TLCC_VERIFY_MISMATCH &&
                                                               strstr(r.what, "-O2") && strstr(r.what, "-O3"));
-    e = (tl_verify_expect){ "0000000000000000000000000000aaaa", n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
-    tl_verify_object(obj, &e, &r);
-    UNIT_CHECK("fingerprint mismatch reported", r.status == TL_VERIFY_MISMATCH && strstr(r.what, "fingerprint") &&
+    e = (tlcc_verify_expect){ "0000000000000000000000000000aaaa", n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
+    tlcc_verify_object(obj, &e, &r);
+    UNIT_CHECK("fingerprint mismatch reported", r.status == TLCC_VERIFY_MISMATCH && strstr(r.what, "fingerprint") &&
                                                     strstr(r.what, n.fingerprint));
-    e = (tl_verify_expect){ n.fingerprint, n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
-    tl_verify_object(copy, &e, &r);
-    UNIT_CHECK("unstamped object: no record", r.status == TL_VERIFY_NO_NOTE);
+    e = (tlcc_verify_expect){ n.fingerprint, n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
+    tlcc_verify_object(copy, &e, &r);
+    UNIT_CHECK("unstamped object: no record", r.status == TLCC_VERIFY_NO_NOTE);
 
     /* the checker's reader on the stamped object */
-    struct tl_input in = { .display = obj, .path = obj };
-    struct tl_options o = { 0 };
-    struct tl_file f;
-    tl_load_file(&in, &o, &f);
+    struct tlck_input in = { .display = obj, .path = obj };
+    struct tlck_options o = { 0 };
+    struct tlck_file f;
+    tlck_load_file(&in, &o, &f);
     UNIT_CHECK("checker reads one record", !f.error && f.has_note_section && f.nnotes == 1);
     if (f.nnotes == 1) {
         UNIT_STREQ("checker: source", f.notes[0].source, "k.c");
         UNIT_STREQ("checker: argv", f.notes[0].argv, "-c -O2 -g1 k.c -o k.o");
     }
-    tl_file_free(&f);
+    tlck_file_free(&f);
 
     /* a second record (what a link stamp adds) goes into the same section */
     n.type = TL_NOTE_LINK;
-    UNIT_CHECK("append a second record", tl_stamp_file(obj, &n, 0, &err) == 0);
-    tl_load_file(&in, &o, &f);
+    UNIT_CHECK("append a second record", tlcc_stamp_file(obj, &n, 0, &err) == 0);
+    tlck_load_file(&in, &o, &f);
     UNIT_CHECK("two records, one section", f.nnotes == 2 && f.notes[1].is_link && !f.notes[0].is_link);
-    tl_file_free(&f);
+    tlck_file_free(&f);
     snprintf(cmd, sizeof cmd, "readelf -W -S %s | grep -c '\\.note\\.trueline' | grep -qx 1", obj);
     UNIT_CHECK("still one .note.trueline section", sh(cmd) == 0);
-    UNIT_CHECK("not an ELF file: clear error", tl_stamp_file(dir, &n, 0, &err) != 0 && strstr(err.msg, dir));
+    UNIT_CHECK("not an ELF file: clear error", tlcc_stamp_file(dir, &n, 0, &err) != 0 && strstr(err.msg, dir));
 }
 
 int main(void)

@@ -1,7 +1,7 @@
 /* The sealed record: "ch" (content digest) and "mac" placeholders in the encoding, locating fields in an
  * encoded record with bad lengths, what the MAC covers on the decoding side (and that a field after "mac"
  * leaves it unverifiable), the MAC itself against RFC 4231's HMAC-SHA512 test vector, the digest's range
- * checks, key files, and tl_stamp_sealed on a gcc object: the digest it writes is the XXH3-128 of the file's
+ * checks, key files, and tlcc_stamp_sealed on a gcc object: the digest it writes is the XXH3-128 of the file's
  * bytes with the note section (its place taken from readelf) cut out. */
 #include <stdint.h>
 #include <stdio.h>
@@ -111,8 +111,8 @@ static void placeholders(void)
     UNIT_CHECK("decode record with a field after mac", tl_note_decode_all(tail, tail_len, 0, keep, &g, &err) == 1);
     UNIT_CHECK("a field after mac: no MAC input", g.n == 1 && g.v[0]->mac && !g.v[0]->mac_input);
     unsigned char k16[16] = "0123456789abcdef";
-    tl_mac_key key = { k16, sizeof k16 };
-    UNIT_CHECK("a field after mac: the MAC never verifies", g.n == 1 && !tl_mac_note_ok(&key, g.v[0]));
+    tlcc_mac_key key = { k16, sizeof k16 };
+    UNIT_CHECK("a field after mac: the MAC never verifies", g.n == 1 && !tlcc_mac_note_ok(&key, g.v[0]));
     drop(&g);
     free(tail);
     free(rec);
@@ -121,11 +121,11 @@ static void placeholders(void)
 static void mac(void)
 {
     /* RFC 4231 test case 2: HMAC-SHA512("Jefe", "what do ya want for nothing?"), its first 32 bytes */
-    tl_mac_key k = { (unsigned char *)"Jefe", 4 };
+    tlcc_mac_key k = { (unsigned char *)"Jefe", 4 };
     char hex[TL_NOTE_MAC_HEX_LEN + 1];
     const char *msg = "what do ya want for nothing?";
 #ifdef TL_HAVE_SODIUM
-    UNIT_CHECK("MAC computed", tl_mac_hex(&k, msg, 10, msg + 10, strlen(msg) - 10, hex) == 0);
+    UNIT_CHECK("MAC computed", tlcc_mac_hex(&k, msg, 10, msg + 10, strlen(msg) - 10, hex) == 0);
     UNIT_STREQ("MAC = HMAC-SHA512-256 (RFC 4231 case 2, two parts)", hex,
                "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea250554");
     /* a record with a right MAC verifies; one hex digit off does not; a short MAC does not */
@@ -138,22 +138,22 @@ static void mac(void)
     tl_note_encode(&n, 4096, &rec, &len, &err);
     tl_note_mac_span(rec, len, &doff, &dn);
     unsigned char type_le[4] = { TL_NOTE_COMPILE, 0, 0, 0 };
-    tl_mac_hex(&k, type_le, 4, rec + doff, dn, hex); /* the right MAC for this record */
+    tlcc_mac_hex(&k, type_le, 4, rec + doff, dn, hex); /* the right MAC for this record */
     free(rec);
     tl_note_encode(&n, 4096, &rec, &len, &err);
     struct got g = { { 0 }, 0 };
     tl_note_decode_all(rec, len, 0, keep, &g, &err);
-    UNIT_CHECK("right MAC verifies", g.n == 1 && tl_mac_note_ok(&k, g.v[0]));
-    tl_mac_key other = { (unsigned char *)"Jeff", 4 };
-    UNIT_CHECK("another key does not", g.n == 1 && !tl_mac_note_ok(&other, g.v[0]));
+    UNIT_CHECK("right MAC verifies", g.n == 1 && tlcc_mac_note_ok(&k, g.v[0]));
+    tlcc_mac_key other = { (unsigned char *)"Jeff", 4 };
+    UNIT_CHECK("another key does not", g.n == 1 && !tlcc_mac_note_ok(&other, g.v[0]));
     g.v[0]->mac[10] ^= 1;
-    UNIT_CHECK("a changed digit does not", g.n == 1 && !tl_mac_note_ok(&k, g.v[0]));
+    UNIT_CHECK("a changed digit does not", g.n == 1 && !tlcc_mac_note_ok(&k, g.v[0]));
     g.v[0]->mac[10] = 0;
-    UNIT_CHECK("a short MAC does not", g.n == 1 && !tl_mac_note_ok(&k, g.v[0]));
+    UNIT_CHECK("a short MAC does not", g.n == 1 && !tlcc_mac_note_ok(&k, g.v[0]));
     drop(&g);
     free(rec);
 #else
-    UNIT_CHECK("without libsodium: no MAC", tl_mac_hex(&k, msg, strlen(msg), NULL, 0, hex) == -1);
+    UNIT_CHECK("without libsodium: no MAC", tlcc_mac_hex(&k, msg, strlen(msg), NULL, 0, hex) == -1);
 #endif
 }
 
@@ -162,38 +162,38 @@ static void digest(void)
     char hex[TL_HASH_HEX_LEN + 1], want[TL_HASH_HEX_LEN + 1];
     const unsigned char f[] = "abcXYZdef";
     tl_hash_hex(tl_hash_bytes("abcdef", 6), want);
-    UNIT_CHECK("digest leaves the range out", tl_content_digest(f, 9, 3, 3, hex) == 0 && strcmp(hex, want) == 0);
-    UNIT_CHECK("digest: range past the end", tl_content_digest(f, 9, 7, 3, hex) == -1);
-    UNIT_CHECK("digest: offset past the end", tl_content_digest(f, 9, 10, 0, hex) == -1);
-    UNIT_CHECK("digest: length that wraps", tl_content_digest(f, 9, 3, UINT64_MAX - 1, hex) == -1);
+    UNIT_CHECK("digest leaves the range out", tlcc_content_digest(f, 9, 3, 3, hex) == 0 && strcmp(hex, want) == 0);
+    UNIT_CHECK("digest: range past the end", tlcc_content_digest(f, 9, 7, 3, hex) == -1);
+    UNIT_CHECK("digest: offset past the end", tlcc_content_digest(f, 9, 10, 0, hex) == -1);
+    UNIT_CHECK("digest: length that wraps", tlcc_content_digest(f, 9, 3, UINT64_MAX - 1, hex) == -1);
     tl_hash_hex(tl_hash_bytes("abcXYZdef", 9), want);
-    UNIT_CHECK("digest: empty range = whole file", tl_content_digest(f, 9, 9, 0, hex) == 0 && strcmp(hex, want) == 0);
+    UNIT_CHECK("digest: empty range = whole file", tlcc_content_digest(f, 9, 9, 0, hex) == 0 && strcmp(hex, want) == 0);
 }
 
 static void keys(const char *dir)
 {
     char path[512];
-    tl_mac_key k;
+    tlcc_mac_key k;
     tl_error err;
     snprintf(path, sizeof path, "%s/none", dir);
-    UNIT_CHECK("missing key file refused, named", tl_mac_key_load(path, &k, &err) == -1 && strstr(err.msg, path));
+    UNIT_CHECK("missing key file refused, named", tlcc_mac_key_load(path, &k, &err) == -1 && strstr(err.msg, path));
     snprintf(path, sizeof path, "%s/short", dir);
     FILE *f = fopen(path, "w");
     fputs("0123456789", f);
     fclose(f);
-    UNIT_CHECK("10-byte key refused", tl_mac_key_load(path, &k, &err) == -1 && strstr(err.msg, "16 to 4096"));
+    UNIT_CHECK("10-byte key refused", tlcc_mac_key_load(path, &k, &err) == -1 && strstr(err.msg, "16 to 4096"));
 #ifdef TL_HAVE_SODIUM
     snprintf(path, sizeof path, "%s/good", dir);
     f = fopen(path, "w");
     fputs("0123456789abcdef0123456789abcdef\n", f);
     fclose(f);
-    UNIT_CHECK("33-byte key loaded as is", tl_mac_key_load(path, &k, &err) == 0 && k.len == 33);
-    tl_mac_key_free(&k);
+    UNIT_CHECK("33-byte key loaded as is", tlcc_mac_key_load(path, &k, &err) == 0 && k.len == 33);
+    tlcc_mac_key_free(&k);
     UNIT_CHECK("key freed", k.bytes == NULL && k.len == 0);
 #endif
 }
 
-/* tl_stamp_sealed on a real object: ch = XXH3-128 of the file with the section readelf names cut out */
+/* tlcc_stamp_sealed on a real object: ch = XXH3-128 of the file with the section readelf names cut out */
 static void sealed_object(const char *dir)
 {
     char cmd[2048], obj[512];
@@ -209,7 +209,7 @@ static void sealed_object(const char *dir)
     size_t len;
     tl_error err;
     tl_note_encode(&n, 4096, &rec, &len, &err);
-    UNIT_CHECK("stamp sealed", tl_stamp_sealed(obj, rec, len, NULL, &err) == 0);
+    UNIT_CHECK("stamp sealed", tlcc_stamp_sealed(obj, rec, len, NULL, &err) == 0);
     free(rec);
     snprintf(cmd, sizeof cmd, "readelf -SW %s | awk '$2==\".note.trueline\" {print $5, $6}'", obj);
     FILE *p = popen(cmd, "r");

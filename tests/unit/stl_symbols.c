@@ -33,7 +33,7 @@ __attribute__((noinline)) static void dirty_stack(int byte)
 __attribute__((noinline)) static int tree_prints_as_text(const char *mangled)
 {
     void *mem = NULL;
-    struct demangle_component *t = tl_cxx_components(mangled, DMGL_PARAMS | DMGL_ANSI, &mem);
+    struct demangle_component *t = tlck_cxx_components(mangled, DMGL_PARAMS | DMGL_ANSI, &mem);
     size_t alc = 0;
     char *a = t ? cplus_demangle_print(DMGL_PARAMS | DMGL_ANSI, t, 256, &alc) : NULL;
     char *b = cplus_demangle(mangled, DMGL_PARAMS | DMGL_ANSI);
@@ -44,10 +44,10 @@ __attribute__((noinline)) static int tree_prints_as_text(const char *mangled)
     return same;
 }
 
-static enum tl_stl_origin origin(const char *name, int bind)
+static enum tlck_stl_origin origin(const char *name, int bind)
 {
-    struct tl_cxx_name cx;
-    return tl_stl_origin(name, bind, &cx);
+    struct tlck_cxx_name cx;
+    return tlck_stl_origin(name, bind, &cx);
 }
 
 int main(void)
@@ -67,46 +67,46 @@ int main(void)
                    ok);
     }
     void *mem = (void *)1;
-    UNIT_CHECK("not a mangled name: no tree, nothing to free", !tl_cxx_components("main", DMGL_PARAMS, &mem) && !mem);
-    UNIT_CHECK("a truncated name: no tree", !tl_cxx_components("_ZNSt6vectorIiSaIiEE", DMGL_PARAMS, &mem) && !mem);
+    UNIT_CHECK("not a mangled name: no tree, nothing to free", !tlck_cxx_components("main", DMGL_PARAMS, &mem) && !mem);
+    UNIT_CHECK("a truncated name: no tree", !tlck_cxx_components("_ZNSt6vectorIiSaIiEE", DMGL_PARAMS, &mem) && !mem);
 
     /* the C++ ABI runtime; glibc's __cxa_* are not it */
-    UNIT_CHECK("__gxx_personality_v0 is the ABI runtime", origin("__gxx_personality_v0", STB_GLOBAL) == TL_STL_ABI);
-    UNIT_CHECK("__cxa_throw is the ABI runtime", origin("__cxa_throw", STB_GLOBAL) == TL_STL_ABI);
-    UNIT_CHECK("__cxa_atexit (glibc) is not", origin("__cxa_atexit", STB_GLOBAL) == TL_STL_NONE);
+    UNIT_CHECK("__gxx_personality_v0 is the ABI runtime", origin("__gxx_personality_v0", STB_GLOBAL) == TLCK_STL_ABI);
+    UNIT_CHECK("__cxa_throw is the ABI runtime", origin("__cxa_throw", STB_GLOBAL) == TLCK_STL_ABI);
+    UNIT_CHECK("__cxa_atexit (glibc) is not", origin("__cxa_atexit", STB_GLOBAL) == TLCK_STL_NONE);
     UNIT_CHECK("vtable for __cxxabiv1::__class_type_info is the ABI runtime",
-               origin("_ZTVN10__cxxabiv117__class_type_infoE", STB_GLOBAL) == TL_STL_ABI);
+               origin("_ZTVN10__cxxabiv117__class_type_infoE", STB_GLOBAL) == TLCK_STL_ABI);
     /* compiled library code: global, no template arguments in the entity's name */
     UNIT_CHECK("std::ios_base::Init::Init() global: library code",
-               origin("_ZNSt8ios_base4InitC1Ev", STB_GLOBAL) == TL_STL_LIBRARY);
+               origin("_ZNSt8ios_base4InitC1Ev", STB_GLOBAL) == TLCK_STL_LIBRARY);
     UNIT_CHECK("... weak (an inline function a user object emitted): not",
-               origin("_ZNSt8ios_base4InitC1Ev", STB_WEAK) == TL_STL_STD);
+               origin("_ZNSt8ios_base4InitC1Ev", STB_WEAK) == TLCK_STL_STD);
     UNIT_CHECK("std::filesystem::do_copy_file(..., stat*, ...) global: library code (stat is the C library's)",
                origin("_ZNSt10filesystem12do_copy_fileEPKcS1_NS_26copy_options_existing_fileEP4statS4_RSt10error_code",
-                      STB_GLOBAL) == TL_STL_LIBRARY);
+                      STB_GLOBAL) == TLCK_STL_LIBRARY);
     UNIT_CHECK("typeinfo name for std::_Sp_make_shared_tag global: outside the compiled parts (plain)",
-               origin("_ZTSSt19_Sp_make_shared_tag", STB_GLOBAL) == TL_STL_PLAIN);
+               origin("_ZTSSt19_Sp_make_shared_tag", STB_GLOBAL) == TLCK_STL_PLAIN);
     UNIT_CHECK("std::_Sp_make_shared_tag::_S_ti()::__tag global: a local static, not library code",
-               origin("_ZZNSt19_Sp_make_shared_tag5_S_tiEvE5__tag", STB_GLOBAL) == TL_STL_STD);
+               origin("_ZZNSt19_Sp_make_shared_tag5_S_tiEvE5__tag", STB_GLOBAL) == TLCK_STL_STD);
     UNIT_CHECK("std::vector<int>::_M_default_append global: a template, not library code",
-               origin("_ZNSt6vectorIiSaIiEE17_M_default_appendEm", STB_GLOBAL) == TL_STL_STD);
+               origin("_ZNSt6vectorIiSaIiEE17_M_default_appendEm", STB_GLOBAL) == TLCK_STL_STD);
     /* instantiations over the file's own types */
     UNIT_CHECK("typeinfo for std::enable_shared_from_this<arrow::DataType> global: own types",
-               origin("_ZTISt23enable_shared_from_thisIN5arrow8DataTypeEE", STB_GLOBAL) == TL_STL_OWN);
+               origin("_ZTISt23enable_shared_from_thisIN5arrow8DataTypeEE", STB_GLOBAL) == TLCK_STL_OWN);
     UNIT_CHECK("std::vector<Foo>::_M_default_append: own types",
-               origin("_ZNSt6vectorI3FooSaIS0_EE17_M_default_appendEm", STB_WEAK) == TL_STL_OWN);
-    UNIT_CHECK("clang's std::swap<llvm::vfs::YAMLVFSEntry>: own types", origin(LLVM_SWAP, STB_WEAK) == TL_STL_OWN);
+               origin("_ZNSt6vectorI3FooSaIS0_EE17_M_default_appendEm", STB_WEAK) == TLCK_STL_OWN);
+    UNIT_CHECK("clang's std::swap<llvm::vfs::YAMLVFSEntry>: own types", origin(LLVM_SWAP, STB_WEAK) == TLCK_STL_OWN);
     UNIT_CHECK("std::function's invoker over a lambda in f(): own types",
-               origin("_ZNSt17_Function_handlerIFivEZ1fvEUlvE_E9_M_invokeERKSt9_Any_data", STB_WEAK) == TL_STL_OWN);
+               origin("_ZNSt17_Function_handlerIFivEZ1fvEUlvE_E9_M_invokeERKSt9_Any_data", STB_WEAK) == TLCK_STL_OWN);
     /* over standard and builtin types only */
     UNIT_CHECK("path::_S_convert<wchar_t> returning auto: standard types only (auto is no type of the file's)",
-               origin("_ZNSt10filesystem7__cxx114path10_S_convertIwEEDaPKT_S5_", STB_WEAK) == TL_STL_STD);
+               origin("_ZNSt10filesystem7__cxx114path10_S_convertIwEEDaPKT_S5_", STB_WEAK) == TLCK_STL_STD);
     UNIT_CHECK("codecvt<wchar_t, char, __mbstate_t>::do_length: standard types only",
-               origin("_ZNKSt7codecvtIwc11__mbstate_tE9do_lengthERS0_PKcS4_m", STB_WEAK) == TL_STL_STD);
+               origin("_ZNKSt7codecvtIwc11__mbstate_tE9do_lengthERS0_PKcS4_m", STB_WEAK) == TLCK_STL_STD);
     UNIT_CHECK("a local class of a std:: function template: standard",
-               origin("_ZTIZNSt10filesystem7__cxx114path10_S_convertIwEEDaPKT_S5_E5_UCvt", STB_WEAK) == TL_STL_STD);
-    UNIT_CHECK("llvm::foo(): not std", origin("_ZN4llvm3fooEv", STB_GLOBAL) == TL_STL_NONE);
+               origin("_ZTIZNSt10filesystem7__cxx114path10_S_convertIwEEDaPKT_S5_E5_UCvt", STB_WEAK) == TLCK_STL_STD);
+    UNIT_CHECK("llvm::foo(): not std", origin("_ZN4llvm3fooEv", STB_GLOBAL) == TLCK_STL_NONE);
     UNIT_CHECK("greet(std::string): not std", origin("_Z5greetRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
-                                                     STB_GLOBAL) == TL_STL_NONE);
+                                                     STB_GLOBAL) == TLCK_STL_NONE);
     UNIT_EXIT();
 }

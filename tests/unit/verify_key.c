@@ -11,11 +11,11 @@
 #define N(a) (int)(sizeof a / sizeof *a)
 
 /* The vector joined with spaces (static buffer). */
-static const char *keyed(tl_key_ctx *k, char *const *argv, int argc, const char *cwd)
+static const char *keyed(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd)
 {
     static char out[4096];
     int n = 0;
-    char **v = tl_key_vector(k, argv, argc, cwd, &n);
+    char **v = tlcc_key_vector(k, argv, argc, cwd, &n);
     out[0] = 0;
     for (int i = 0; v && i < n; i++)
         snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", i ? " " : "", v[i]);
@@ -23,9 +23,9 @@ static const char *keyed(tl_key_ctx *k, char *const *argv, int argc, const char 
     return out;
 }
 
-static int same_hash(tl_key_ctx *k, char *const *a, int na, char *const *b, int nb)
+static int same_hash(tlcc_key_ctx *k, char *const *a, int na, char *const *b, int nb)
 {
-    return tl_hash_equal(tl_key_hash(k, a, na), tl_key_hash(k, b, nb));
+    return tl_hash_equal(tlcc_key_hash(k, a, na), tlcc_key_hash(k, b, nb));
 }
 
 static void dependency_options(void)
@@ -33,8 +33,8 @@ static void dependency_options(void)
     unsetenv("CCACHE_BASEDIR");
     setenv("CCACHE_CONFIGPATH", "/nonexistent/ccache.conf", 1);
     setenv("CCACHE_IGNOREOPTIONS", "", 1);
-    tl_key_ctx k;
-    tl_key_init(&k, TL_KEY_CCACHE, "/w/build");
+    tlcc_key_ctx k;
+    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/w/build");
     char *a[] = { "-O2", "-MD", "-MF", "dep1.d", "-MT", "t1", "-c", "a.cpp", "-o", "a1.o" };
     char *b[] = { "-O2", "-MD", "-MFdep2.d", "-MQ", "t2", "-MP", "-c", "a.cpp", "-o", "a2.o" };
     UNIT_STREQ("gcc: -MD -MF -MT -MQ -MP and -o left out", keyed(&k, a, N(a), NULL), "-O2 -c a.cpp");
@@ -52,47 +52,47 @@ static void dependency_options(void)
     char *m[] = { "-g", "-fdebug-prefix-map=/w=.", "-ffile-prefix-map=/w=.", "-L/lib", "-L", "x", "-Wl,-z,now", "-c", "a.c" };
     UNIT_STREQ("prefix maps, -L and -Wl, left out", keyed(&k, m, N(m), NULL), "-g -c a.c");
     setenv("CCACHE_IGNOREOPTIONS", "-Wno-* -DBUILD_ID=7", 1);
-    tl_key_free(&k);
-    tl_key_init(&k, TL_KEY_CCACHE, "/w/build");
+    tlcc_key_free(&k);
+    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/w/build");
     char *ig[] = { "-Wno-unused", "-DBUILD_ID=7", "-DBUILD_ID=8", "-c", "a.c" };
     UNIT_STREQ("ignore_options (with a * prefix)", keyed(&k, ig, N(ig), NULL), "-DBUILD_ID=8 -c a.c");
     unsetenv("CCACHE_IGNOREOPTIONS");
-    tl_key_free(&k);
+    tlcc_key_free(&k);
 }
 
 static void base_dirs(void)
 {
     setenv("CCACHE_BASEDIR", "/ci", 1);
-    tl_key_ctx k1, k2;
-    tl_key_init(&k1, TL_KEY_CCACHE, "/ci/ck1/build");
-    tl_key_init(&k2, TL_KEY_CCACHE, "/ci/ck2/build");
+    tlcc_key_ctx k1, k2;
+    tlcc_key_init(&k1, TLCC_KEY_CCACHE, "/ci/ck1/build");
+    tlcc_key_init(&k2, TLCC_KEY_CCACHE, "/ci/ck2/build");
     char *a[] = { "-I/ci/ck1/include", "-isystem", "/ci/ck1/ext", "-DROOT=\"/ci/ck1\"", "-I/usr/include/x", "-c",
                   "/ci/ck1/src/b.cpp", "-o", "b.o" };
     UNIT_STREQ("ccache base_dir: paths relative to the working directory, -D values as written",
                keyed(&k1, a, N(a), NULL),
                "-I../include -isystem ../ext -DROOT=\"/ci/ck1\" -I/usr/include/x -c ../src/b.cpp");
     char *b[] = { "-I/ci/ck2/include", "-c", "/ci/ck2/src/b.cpp" }, *b1[] = { "-I/ci/ck1/include", "-c", "/ci/ck1/src/b.cpp" };
-    UNIT_CHECK("two checkouts hash the same", tl_hash_equal(tl_key_hash(&k1, b1, N(b1)), tl_key_hash(&k2, b, N(b))));
+    UNIT_CHECK("two checkouts hash the same", tl_hash_equal(tlcc_key_hash(&k1, b1, N(b1)), tlcc_key_hash(&k2, b, N(b))));
     char *other[] = { "-I/ci/ck1/include2", "-c", "/ci/ck1/src/b.cpp" };
     UNIT_CHECK("another include directory still decides", !same_hash(&k1, b1, N(b1), other, N(other)));
     UNIT_STREQ("the recorded argv is normalized from its own working directory",
                keyed(&k1, b, N(b), "/ci/ck2/build"), "-I../include -c ../src/b.cpp");
     char *up[] = { "-I/ci/ck1/./x/../include", "--sysroot=/ci/sys", "-c", "/ci/ck1/b.c" };
     UNIT_STREQ("dot components and --sysroot=", keyed(&k1, up, N(up), NULL), "-I../include --sysroot=../../sys -c ../b.c");
-    tl_key_free(&k1);
+    tlcc_key_free(&k1);
     setenv("CCACHE_BASEDIR", "", 1);
-    tl_key_init(&k1, TL_KEY_CCACHE, "/ci/ck1/build");
+    tlcc_key_init(&k1, TLCC_KEY_CCACHE, "/ci/ck1/build");
     UNIT_STREQ("no base_dir: paths as written", keyed(&k1, b1, N(b1), NULL), "-I/ci/ck1/include -c /ci/ck1/src/b.cpp");
-    tl_key_free(&k1);
-    tl_key_free(&k2);
+    tlcc_key_free(&k1);
+    tlcc_key_free(&k2);
     unsetenv("CCACHE_BASEDIR");
 
     setenv("SCCACHE_BASEDIRS", "/ci/ck1:/ci/ck2:/ci", 1);
-    tl_key_init(&k1, TL_KEY_SCCACHE, "/ci/ck1/build");
+    tlcc_key_init(&k1, TLCC_KEY_SCCACHE, "/ci/ck1/build");
     UNIT_STREQ("sccache basedirs: the longest base directory stripped", keyed(&k1, b1, N(b1), NULL), "-Iinclude -c src/b.cpp");
     char *nb[] = { "-I/cix/include", "-c", "/ci/ck3/s.c" };
     UNIT_STREQ("sccache: only on a path boundary", keyed(&k1, nb, N(nb), NULL), "-I/cix/include -c ck3/s.c");
-    tl_key_free(&k1);
+    tlcc_key_free(&k1);
     unsetenv("SCCACHE_BASEDIRS");
 }
 
@@ -109,15 +109,15 @@ static void ccache_conf(void)
     fclose(f);
     unsetenv("CCACHE_BASEDIR");
     setenv("CCACHE_CONFIGPATH", path, 1);
-    tl_key_ctx k;
-    tl_key_init(&k, TL_KEY_CCACHE, "/ci/ck1/build");
+    tlcc_key_ctx k;
+    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/ci/ck1/build");
     char *a[] = { "-Wno-x", "-I/ci/ck1/include", "-c", "b.c" };
     UNIT_STREQ("ccache.conf base_dir and ignore_options", keyed(&k, a, N(a), NULL), "-I../include -c b.c");
-    tl_key_free(&k);
+    tlcc_key_free(&k);
     setenv("CCACHE_BASEDIR", "/elsewhere", 1);
-    tl_key_init(&k, TL_KEY_CCACHE, "/ci/ck1/build");
+    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/ci/ck1/build");
     UNIT_STREQ("CCACHE_BASEDIR overrides the file", keyed(&k, a, N(a), NULL), "-I/ci/ck1/include -c b.c");
-    tl_key_free(&k);
+    tlcc_key_free(&k);
     unsetenv("CCACHE_BASEDIR");
     unsetenv("CCACHE_CONFIGPATH");
     remove(path);
@@ -137,17 +137,17 @@ static void sccache_conf(void)
     fclose(f);
     unsetenv("SCCACHE_BASEDIRS");
     setenv("SCCACHE_CONF", path, 1);
-    tl_key_ctx k;
-    tl_key_init(&k, TL_KEY_SCCACHE, "/ci/ck2/build");
+    tlcc_key_ctx k;
+    tlcc_key_init(&k, TLCC_KEY_SCCACHE, "/ci/ck2/build");
     char *a[] = { "-I/ci/ck2/include", "-I/wrong/include", "-c", "/ci/ck1/src/b.cpp" };
     UNIT_STREQ("sccache config file: top-level basedirs over two lines, a table's key ignored", keyed(&k, a, N(a), NULL),
                "-Iinclude -I/wrong/include -c src/b.cpp");
-    tl_key_free(&k);
+    tlcc_key_free(&k);
     setenv("SCCACHE_BASEDIRS", "/wrong", 1);
-    tl_key_init(&k, TL_KEY_SCCACHE, "/ci/ck2/build");
+    tlcc_key_init(&k, TLCC_KEY_SCCACHE, "/ci/ck2/build");
     UNIT_STREQ("SCCACHE_BASEDIRS instead of the file", keyed(&k, a, N(a), NULL),
                "-I/ci/ck2/include -Iinclude -c /ci/ck1/src/b.cpp");
-    tl_key_free(&k);
+    tlcc_key_free(&k);
     unsetenv("SCCACHE_BASEDIRS");
     unsetenv("SCCACHE_CONF");
     remove(path);

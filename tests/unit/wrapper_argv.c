@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static char *joined(const tl_strv *v)
+static char *joined(const tlcc_strv *v)
 {
     static char buf[1024];
     buf[0] = 0;
@@ -22,34 +22,34 @@ static char *joined(const tl_strv *v)
 
 static void env_split(void)
 {
-    tl_strv v = { 0 };
-    UNIT_CHECK("env split accepts quotes", tl_nvcc_env_split("  -DA=\"x y\"\t-DC=\"p q\"r  -lineinfo ", &v) == 0);
+    tlcc_strv v = { 0 };
+    UNIT_CHECK("env split accepts quotes", tlcc_nvcc_env_split("  -DA=\"x y\"\t-DC=\"p q\"r  -lineinfo ", &v) == 0);
     UNIT_STREQ("env split keeps double quotes in the word", joined(&v), "[-DA=\"x y\"][-DC=\"p q\"r][-lineinfo]");
-    tl_strv_free(&v);
-    tl_nvcc_env_split("-DA='x y'", &v);
+    tlcc_strv_free(&v);
+    tlcc_nvcc_env_split("-DA='x y'", &v);
     UNIT_STREQ("env split: single quotes do not group", joined(&v), "[-DA='x][y']");
-    tl_strv_free(&v);
-    UNIT_CHECK("env split refuses a backslash", tl_nvcc_env_split("-DA=x\\ y", &v) == -1 && v.n == 0);
-    UNIT_CHECK("env split of blanks is empty", tl_nvcc_env_split(" \t ", &v) == 0 && v.n == 0);
+    tlcc_strv_free(&v);
+    UNIT_CHECK("env split refuses a backslash", tlcc_nvcc_env_split("-DA=x\\ y", &v) == -1 && v.n == 0);
+    UNIT_CHECK("env split of blanks is empty", tlcc_nvcc_env_split(" \t ", &v) == 0 && v.n == 0);
 }
 
 static void optf_split(void)
 {
-    tl_strv v = { 0 };
-    tl_nvcc_optf_split("-DA=\"x y\" -DC=\"p q\"r\n-DB=p\\ q -DS='a b'", &v);
+    tlcc_strv v = { 0 };
+    tlcc_nvcc_optf_split("-DA=\"x y\" -DC=\"p q\"r\n-DB=p\\ q -DS='a b'", &v);
     UNIT_STREQ("optf split removes quotes, honours backslash", joined(&v), "[-DA=x y][-DC=p qr][-DB=p q][-DS='a][b']");
-    tl_strv_free(&v);
+    tlcc_strv_free(&v);
 }
 
 static char *ccc(const char *script, const char *const *args)
 {
-    tl_strv v = { 0 };
-    tl_strv_push(&v, "clang");
+    tlcc_strv v = { 0 };
+    tlcc_strv_push(&v, "clang");
     for (; *args; args++)
-        tl_strv_push(&v, *args);
-    tl_ccc_override(&v, script, NULL);
+        tlcc_strv_push(&v, *args);
+    tlcc_ccc_override(&v, script, NULL);
     char *r = strdup(joined(&v));
-    tl_strv_free(&v);
+    tlcc_strv_free(&v);
     return r;
 }
 
@@ -84,11 +84,11 @@ static void ccc_long_command_line(void)
 {
     enum { N = 200000 };
     static const char *const pattern[] = { "a", "-O2", "b", "v", "keep" };
-    tl_strv v = { 0 };
-    tl_strv_push(&v, "clang");
+    tlcc_strv v = { 0 };
+    tlcc_strv_push(&v, "clang");
     for (int i = 0; i < N; i++)
-        tl_strv_push(&v, pattern[i % 5]);
-    tl_ccc_override(&v, "xa Xb O1", NULL);
+        tlcc_strv_push(&v, pattern[i % 5]);
+    tlcc_ccc_override(&v, "xa Xb O1", NULL);
     int keep = 0, other = 0;
     for (int i = 1; i < v.n; i++) {
         if (strcmp(v.v[i], "keep") == 0)
@@ -98,24 +98,24 @@ static void ccc_long_command_line(void)
     }
     UNIT_CHECK("x, X (with its value) and O applied to every one of 200000 arguments",
                v.n == 1 + N / 5 + 1 && keep == N / 5 && other == 1 && strcmp(v.v[v.n - 1], "-O1") == 0 && !v.v[v.n]);
-    tl_strv ins = { 0 };
+    tlcc_strv ins = { 0 };
     for (int i = 0; i < N; i++)
-        tl_strv_push(&ins, "w");
-    tl_strv_splice(&v, 1, 2, &ins);
+        tlcc_strv_push(&ins, "w");
+    tlcc_strv_splice(&v, 1, 2, &ins);
     UNIT_CHECK("splice replaces a range by 200000 words in one move",
                v.n == 1 + N / 5 + 1 - 2 + N && strcmp(v.v[N], "w") == 0 && strcmp(v.v[N + 1], "keep") == 0 &&
                    strcmp(v.v[v.n - 1], "-O1") == 0 && !v.v[v.n]);
-    tl_strv_free(&ins);
-    tl_strv_free(&v);
+    tlcc_strv_free(&ins);
+    tlcc_strv_free(&v);
 }
 
 static void debug_flags(void)
 {
-    UNIT_CHECK("-g turns debug on", tl_is_debug_on("-g") && tl_is_debug_on("-g1") && tl_is_debug_on("-ggdb3") &&
-                                         tl_is_debug_on("-gdwarf-4") && tl_is_debug_on("-gline-tables-only"));
-    UNIT_CHECK("-g0 and neutral -g options do not", !tl_is_debug_on("-g0") && !tl_is_debug_on("-gz") &&
-                                                         !tl_is_debug_on("-gsplit-dwarf") && !tl_is_debug_on("-gno-column-info") &&
-                                                         tl_is_debug_off("-g0"));
+    UNIT_CHECK("-g turns debug on", tlcc_is_debug_on("-g") && tlcc_is_debug_on("-g1") && tlcc_is_debug_on("-ggdb3") &&
+                                         tlcc_is_debug_on("-gdwarf-4") && tlcc_is_debug_on("-gline-tables-only"));
+    UNIT_CHECK("-g0 and neutral -g options do not", !tlcc_is_debug_on("-g0") && !tlcc_is_debug_on("-gz") &&
+                                                         !tlcc_is_debug_on("-gsplit-dwarf") && !tlcc_is_debug_on("-gno-column-info") &&
+                                                         tlcc_is_debug_off("-g0"));
 }
 
 static void write_file(const char *path, const char *text)
@@ -139,23 +139,23 @@ static void optf_nested(void)
     write_file("g.optf", "-G\n");
     write_file("n.optf", "-DN=1 -optf g.optf -DAFTER --options-file=g.optf,g.optf\n");
     write_file("self.optf", "-optf self.optf\n");
-    tl_invocation inv = { 0 };
+    tlcc_invocation inv = { 0 };
     tl_error err;
-    inv.family = TL_FAM_NVCC;
+    inv.family = TLCC_FAM_NVCC;
     inv.compiler_path = strdup("nvcc");
-    tl_strv_push(&inv.user_args, "-c");
-    tl_strv_push(&inv.user_args, "-optf=n.optf,g.optf");
-    tl_strv_push(&inv.user_args, "k.cu");
-    UNIT_CHECK("nested -optf folds", tl_effective_argv(&inv, &err) == 0);
+    tlcc_strv_push(&inv.user_args, "-c");
+    tlcc_strv_push(&inv.user_args, "-optf=n.optf,g.optf");
+    tlcc_strv_push(&inv.user_args, "k.cu");
+    UNIT_CHECK("nested -optf folds", tlcc_effective_argv(&inv, &err) == 0);
     UNIT_STREQ("nested files expanded in place, words after them kept", joined(&inv.args),
                "[-c][-DN=1][-G][-DAFTER][-G][-G][-G][k.cu]");
     UNIT_STREQ("explain names the whole list and the nested files", inv.folds.n ? inv.folds.v[0] : "",
                "options file n.optf,g.optf (nested: g.optf g.optf g.optf): -DN=1 -G -DAFTER -G -G -G");
-    tl_strv_free(&inv.user_args);
-    tl_strv_push(&inv.user_args, "-optf");
-    tl_strv_push(&inv.user_args, "self.optf");
+    tlcc_strv_free(&inv.user_args);
+    tlcc_strv_push(&inv.user_args, "-optf");
+    tlcc_strv_push(&inv.user_args, "self.optf");
     UNIT_CHECK("a file including itself is an error, not a loop",
-               tl_effective_argv(&inv, &err) == -1 && strstr(err.msg, "self.optf: options files nested more than 15"));
+               tlcc_effective_argv(&inv, &err) == -1 && strstr(err.msg, "self.optf: options files nested more than 15"));
     char name[32], text[64];
     for (int i = 1; i <= 16; i++) {
         snprintf(name, sizeof name, "c%d.optf", i);
@@ -163,15 +163,15 @@ static void optf_nested(void)
         write_file(name, text);
     }
     write_file("c17.optf", "-DEND");
-    tl_strv_free(&inv.user_args);
-    tl_strv_push(&inv.user_args, "-optf=c3.optf");
+    tlcc_strv_free(&inv.user_args);
+    tlcc_strv_push(&inv.user_args, "-optf=c3.optf");
     UNIT_CHECK("15 files deep: folded, as nvcc reads them",
-               tl_effective_argv(&inv, &err) == 0 && inv.args.n == 1 && strcmp(inv.args.v[0], "-DEND") == 0);
-    tl_strv_free(&inv.user_args);
-    tl_strv_push(&inv.user_args, "-optf=c2.optf");
+               tlcc_effective_argv(&inv, &err) == 0 && inv.args.n == 1 && strcmp(inv.args.v[0], "-DEND") == 0);
+    tlcc_strv_free(&inv.user_args);
+    tlcc_strv_push(&inv.user_args, "-optf=c2.optf");
     UNIT_CHECK("16 deep: refused, naming the 16th file as nvcc does",
-               tl_effective_argv(&inv, &err) == -1 && strncmp(err.msg, "c17.optf: ", 10) == 0);
-    tl_invocation_free(&inv);
+               tlcc_effective_argv(&inv, &err) == -1 && strncmp(err.msg, "c17.optf: ", 10) == 0);
+    tlcc_invocation_free(&inv);
     for (int i = 1; i <= 17; i++) {
         snprintf(name, sizeof name, "c%d.optf", i);
         unlink(name);
@@ -185,22 +185,22 @@ static void optf_nested(void)
 /* The size past which the expanded argv is not exec'd (E2BIG): in all, and one argument alone. */
 static void exec_size(void)
 {
-    tl_strv v = { 0 };
-    tl_strv_push(&v, "-c");
-    UNIT_CHECK("a short argv is exec'd", !tl_argv_exec_too_big(&v));
-    char *big = malloc(TL_ARGV_EXEC_MAX + 1);
-    memset(big, 'x', TL_ARGV_EXEC_MAX);
-    big[TL_ARGV_EXEC_MAX] = 0;
-    tl_strv_push(&v, big);
-    UNIT_CHECK("one argument over 128 KiB is too big", tl_argv_exec_too_big(&v));
-    tl_strv_free(&v);
+    tlcc_strv v = { 0 };
+    tlcc_strv_push(&v, "-c");
+    UNIT_CHECK("a short argv is exec'd", !tlcc_argv_exec_too_big(&v));
+    char *big = malloc(TLCC_ARGV_EXEC_MAX + 1);
+    memset(big, 'x', TLCC_ARGV_EXEC_MAX);
+    big[TLCC_ARGV_EXEC_MAX] = 0;
+    tlcc_strv_push(&v, big);
+    UNIT_CHECK("one argument over 128 KiB is too big", tlcc_argv_exec_too_big(&v));
+    tlcc_strv_free(&v);
     for (int i = 0; i < 1800; i++)
-        tl_strv_push(&v, big + TL_ARGV_EXEC_MAX - 60);
-    UNIT_CHECK("1800 arguments of 60 bytes fit (124 200 bytes with their NULs and pointers)", !tl_argv_exec_too_big(&v));
+        tlcc_strv_push(&v, big + TLCC_ARGV_EXEC_MAX - 60);
+    UNIT_CHECK("1800 arguments of 60 bytes fit (124 200 bytes with their NULs and pointers)", !tlcc_argv_exec_too_big(&v));
     for (int i = 0; i < 100; i++)
-        tl_strv_push(&v, big + TL_ARGV_EXEC_MAX - 60);
-    UNIT_CHECK("1900 of them (131 100 bytes) do not", tl_argv_exec_too_big(&v));
-    tl_strv_free(&v);
+        tlcc_strv_push(&v, big + TLCC_ARGV_EXEC_MAX - 60);
+    UNIT_CHECK("1900 of them (131 100 bytes) do not", tlcc_argv_exec_too_big(&v));
+    tlcc_strv_free(&v);
     free(big);
 }
 

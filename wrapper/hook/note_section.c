@@ -118,7 +118,7 @@ static int digest(struct image *im, uint64_t skip, uint64_t skip_len, char hex[T
 }
 
 /* Feeds every record section to c; 0, or -1 when not sure or a section is damaged. */
-static int feed(struct image *im, tl_record_check *c, tl_verify_result *r)
+static int feed(struct image *im, tlcc_record_check *c, tlcc_verify_result *r)
 {
     Elf64_Ehdr eh;
     if (im->got < sizeof eh)
@@ -144,7 +144,7 @@ static int feed(struct image *im, tl_record_check *c, tl_verify_result *r)
         if (!nrec++)
             first = i;
         const void *data = sh[i].sh_flags & SHF_COMPRESSED ? NULL : piece(im, sh[i].sh_offset, sh[i].sh_size, 2);
-        rc = data && tl_record_check_add(c, data, sh[i].sh_size, 0, r) == 0 ? 0 : -1;
+        rc = data && tlcc_record_check_add(c, data, sh[i].sh_size, 0, r) == 0 ? 0 : -1;
     }
     /* a record without a content digest needs none; one that has it is compared with c->content */
     if (rc == 0 && nrec == 1 && c->compile && c->compile->content_hash &&
@@ -154,7 +154,7 @@ static int feed(struct image *im, tl_record_check *c, tl_verify_result *r)
     return rc;
 }
 
-int tl_hook_read_record(const char *path, tl_record_check *c, tl_verify_result *r)
+int tlcc_hook_read_record(const char *path, tlcc_record_check *c, tlcc_verify_result *r)
 {
     /* From the heap, not .bss: a 64 KiB .bss is one more mapping for the loader to make on every hit,
      * and ccache's heap usually has the room without a system call. */
@@ -174,13 +174,13 @@ int tl_hook_read_record(const char *path, tl_record_check *c, tl_verify_result *
     return fed;
 }
 
-int tl_hook_object_matches(const char *path, const char *fingerprint, const char *argv_hash, const char *key_hash)
+int tlcc_hook_object_matches(const char *path, const char *fingerprint, const char *argv_hash, const char *key_hash)
 {
-    tl_verify_expect e = { .fingerprint = fingerprint, .argv_hash = argv_hash, .key_hash = key_hash };
-    tl_verify_result r;
+    tlcc_verify_expect e = { .fingerprint = fingerprint, .argv_hash = argv_hash, .key_hash = key_hash };
+    tlcc_verify_result r;
     memset(&r, 0, sizeof r);
-    tl_record_check c = { 0 };
-    int fed = tl_hook_read_record(path, &c, &r);
-    tl_record_check_end(&c, fed != 0, &e, &r);
-    return fed == 0 && r.status == TL_VERIFY_OK;
+    tlcc_record_check c = { 0 };
+    int fed = tlcc_hook_read_record(path, &c, &r);
+    tlcc_record_check_end(&c, fed != 0, &e, &r);
+    return fed == 0 && r.status == TLCC_VERIFY_OK;
 }

@@ -47,7 +47,7 @@ static int repair(int argc, char **argv)
     if (!v)
         return 1;
     v[0] = g_self;
-    v[1] = (char *)TL_HOOK_FIXUP_OPTION;
+    v[1] = (char *)TLCC_HOOK_FIXUP_OPTION;
     v[2] = g_out, v[3] = g_fp, v[4] = g_ah, v[5] = g_kh;
     memcpy(v + 6, argv, (size_t)argc * sizeof *v);
     fflush(NULL);
@@ -63,9 +63,9 @@ static int verify_then_return(int argc, char **argv, char **envp)
     int status = real_main(argc, argv, envp);
     if (status != 0)
         return status;
-    if (!tl_hook_object_matches(g_out, g_fp, g_ah, g_kh))
+    if (!tlcc_hook_object_matches(g_out, g_fp, g_ah, g_kh))
         return repair(argc, argv); /* trueline-cc reads it again with libelf, reports and repairs */
-    tl_stats_add(TL_STAT_VERIFIED, 1);
+    tlcc_stats_add(TLCC_STAT_VERIFIED, 1);
     return status;
 }
 
@@ -73,15 +73,15 @@ __attribute__((visibility("default"))) int __libc_start_main(main_fn main, int a
                                                               void (*init)(void), void (*fini)(void),
                                                               void (*rtld_fini)(void), void *stack_end)
 {
-    char *preload = take(TL_HOOK_ENV_PRELOAD), *pid = take(TL_HOOK_ENV_PID);
+    char *preload = take(TLCC_HOOK_ENV_PRELOAD), *pid = take(TLCC_HOOK_ENV_PID);
     if (preload)
         setenv("LD_PRELOAD", preload, 1);
     else
         unsetenv("LD_PRELOAD");
     free(preload);
-    g_out = take(TL_HOOK_ENV_OUT), g_fp = take(TL_HOOK_ENV_FP), g_ah = take(TL_HOOK_ENV_AH);
-    g_kh = take(TL_HOOK_ENV_KH);
-    g_self = take(TL_HOOK_ENV_SELF);
+    g_out = take(TLCC_HOOK_ENV_OUT), g_fp = take(TLCC_HOOK_ENV_FP), g_ah = take(TLCC_HOOK_ENV_AH);
+    g_kh = take(TLCC_HOOK_ENV_KH);
+    g_self = take(TLCC_HOOK_ENV_SELF);
     /* Only the process trueline-cc exec'd (same pid) verifies, and only with everything it needs. */
     if (pid && strtol(pid, NULL, 10) == (long)getpid() && g_out && g_fp && g_ah && g_kh && g_self) {
         size_t n = 0;

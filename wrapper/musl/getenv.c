@@ -16,8 +16,8 @@
 
 extern char **environ;
 
-#ifndef TL_ENV_NAME /* tests/unit/musl_getenv.c renames them to compare with the C library's */
-#define TL_ENV_NAME(name) name
+#ifndef TLCC_ENV_NAME /* tests/unit/musl_getenv.c renames them to compare with the C library's */
+#define TLCC_ENV_NAME(name) name
 #endif
 
 /* "NAME=value" of each name's first definition (NULL: an empty slot) and its name's hash, compared before
@@ -105,7 +105,7 @@ static size_t name_len(const char *name)
     return !len || name[len] ? 0 : len;
 }
 
-char *TL_ENV_NAME(getenv)(const char *name)
+char *TLCC_ENV_NAME(getenv)(const char *name)
 {
     size_t len = name_len(name);
     if (!len || !environ)
@@ -123,15 +123,15 @@ char *TL_ENV_NAME(getenv)(const char *name)
     return v;
 }
 
-int TL_ENV_NAME(__real_setenv)(const char *name, const char *value, int overwrite);
-int TL_ENV_NAME(__real_unsetenv)(const char *name);
-int TL_ENV_NAME(__real_putenv)(char *string);
+int TLCC_ENV_NAME(__real_setenv)(const char *name, const char *value, int overwrite);
+int TLCC_ENV_NAME(__real_unsetenv)(const char *name);
+int TLCC_ENV_NAME(__real_putenv)(char *string);
 
-int TL_ENV_NAME(__wrap_setenv)(const char *name, const char *value, int overwrite)
+int TLCC_ENV_NAME(__wrap_setenv)(const char *name, const char *value, int overwrite)
 {
     size_t len = name_len(name);
     int current = len && table && indexed_env == environ && indexed_gen == gen;
-    int rc = TL_ENV_NAME(__real_setenv)(name, value, overwrite);
+    int rc = TLCC_ENV_NAME(__real_setenv)(name, value, overwrite);
     /* Other entries keep their strings when the array moves: with the index current, only this name's
      * slot changes (trueline-cc sets a variable early on every run; a rebuild was half of getenv's work). */
     char *now = NULL; /* the name's first entry now, and the entries counted, in one walk */
@@ -149,16 +149,16 @@ int TL_ENV_NAME(__wrap_setenv)(const char *name, const char *value, int overwrit
     return rc;
 }
 
-int TL_ENV_NAME(__wrap_unsetenv)(const char *name)
+int TLCC_ENV_NAME(__wrap_unsetenv)(const char *name)
 {
-    int rc = TL_ENV_NAME(__real_unsetenv)(name);
+    int rc = TLCC_ENV_NAME(__real_unsetenv)(name);
     gen++;
     return rc;
 }
 
-int TL_ENV_NAME(__wrap_putenv)(char *string)
+int TLCC_ENV_NAME(__wrap_putenv)(char *string)
 {
-    int rc = TL_ENV_NAME(__real_putenv)(string);
+    int rc = TLCC_ENV_NAME(__real_putenv)(string);
     gen++;
     return rc;
 }

@@ -13,7 +13,7 @@
  * stack page (a page fault) on every warm nvcc hit (the version banner and the host compiler's name are
  * searched). The haystacks here are names and banners, so: the needle's first byte, then a comparison.
  *
- * tests/unit/musl_string.c includes this file with TL_STR_NAME renaming the functions, and compares them
+ * tests/unit/musl_string.c includes this file with TLCC_STR_NAME renaming the functions, and compares them
  * with the C library's at every alignment and length up to a few blocks. */
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <emmintrin.h>
@@ -21,46 +21,46 @@
 #include <stdint.h>
 #include <string.h>
 
-#ifndef TL_STR_NAME
-#define TL_STR_NAME(name) name
+#ifndef TLCC_STR_NAME
+#define TLCC_STR_NAME(name) name
 #endif
 
-static inline unsigned tl_block_mask(uintptr_t block, __m128i a, __m128i b)
+static inline unsigned tlcc_block_mask(uintptr_t block, __m128i a, __m128i b)
 {
     __m128i v = _mm_load_si128((const __m128i *)block);
     return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, a), _mm_cmpeq_epi8(v, b)));
 }
 
 /* The first byte at or after s equal to a or b: it exists (a string's end, or known to be there). */
-static inline const char *tl_find2(const char *s, char a, char b)
+static inline const char *tlcc_find2(const char *s, char a, char b)
 {
     const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
     uintptr_t block = (uintptr_t)s & ~(uintptr_t)15;
-    unsigned mask = tl_block_mask(block, va, vb) >> ((uintptr_t)s - block);
+    unsigned mask = tlcc_block_mask(block, va, vb) >> ((uintptr_t)s - block);
     if (mask)
         return s + __builtin_ctz(mask);
     for (block += 16;; block += 16)
-        if ((mask = tl_block_mask(block, va, vb)) != 0)
+        if ((mask = tlcc_block_mask(block, va, vb)) != 0)
             return (const char *)(block + (unsigned)__builtin_ctz(mask));
 }
 
-size_t TL_STR_NAME(strlen)(const char *s)
+size_t TLCC_STR_NAME(strlen)(const char *s)
 {
-    return (size_t)(tl_find2(s, 0, 0) - s);
+    return (size_t)(tlcc_find2(s, 0, 0) - s);
 }
 
-char *TL_STR_NAME(strchrnul)(const char *s, int c)
+char *TLCC_STR_NAME(strchrnul)(const char *s, int c)
 {
-    return (char *)tl_find2(s, (char)c, 0);
+    return (char *)tlcc_find2(s, (char)c, 0);
 }
 
-char *TL_STR_NAME(strchr)(const char *s, int c)
+char *TLCC_STR_NAME(strchr)(const char *s, int c)
 {
-    const char *r = tl_find2(s, (char)c, 0);
+    const char *r = tlcc_find2(s, (char)c, 0);
     return *r == (char)c ? (char *)r : NULL;
 }
 
-void *TL_STR_NAME(memchr)(const void *src, int c, size_t n)
+void *TLCC_STR_NAME(memchr)(const void *src, int c, size_t n)
 {
     const unsigned char *s = src;
     if (!n)
@@ -68,7 +68,7 @@ void *TL_STR_NAME(memchr)(const void *src, int c, size_t n)
     const __m128i vc = _mm_set1_epi8((char)c);
     uintptr_t block = (uintptr_t)s & ~(uintptr_t)15;
     size_t skip = (uintptr_t)s - block, room = 16 - skip; /* bytes of s in the first block */
-    unsigned mask = tl_block_mask(block, vc, vc) >> skip;
+    unsigned mask = tlcc_block_mask(block, vc, vc) >> skip;
     if (mask) {
         size_t i = (size_t)__builtin_ctz(mask);
         return i < n ? (void *)(s + i) : NULL;
@@ -77,7 +77,7 @@ void *TL_STR_NAME(memchr)(const void *src, int c, size_t n)
         return NULL;
     n -= room;
     for (block += 16;; block += 16, n -= 16) {
-        if ((mask = tl_block_mask(block, vc, vc)) != 0) {
+        if ((mask = tlcc_block_mask(block, vc, vc)) != 0) {
             size_t i = (size_t)__builtin_ctz(mask);
             return i < n ? (void *)(block + i) : NULL;
         }
@@ -86,16 +86,16 @@ void *TL_STR_NAME(memchr)(const void *src, int c, size_t n)
     }
 }
 
-char *TL_STR_NAME(strstr)(const char *h, const char *n)
+char *TLCC_STR_NAME(strstr)(const char *h, const char *n)
 {
-    size_t len = TL_STR_NAME(strlen)(n);
+    size_t len = TLCC_STR_NAME(strlen)(n);
     if (!len)
         return (char *)h;
-    for (h = TL_STR_NAME(strchr)(h, n[0]); h; h = TL_STR_NAME(strchr)(h + 1, n[0]))
+    for (h = TLCC_STR_NAME(strchr)(h, n[0]); h; h = TLCC_STR_NAME(strchr)(h + 1, n[0]))
         if (strncmp(h, n, len) == 0) /* stops at the haystack's end */
             return (char *)h;
     return NULL;
 }
 #else
-typedef int tl_musl_string_unused; /* ISO C wants something in every file */
+typedef int tlcc_musl_string_unused; /* ISO C wants something in every file */
 #endif
