@@ -85,25 +85,32 @@ void tlck_file_warn(struct tlck_file *f, const char *fmt, ...)
     f->warning = s;
 }
 
-void tlck_emit(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
-             const char *symbol, const char *hint, const char *fmt, ...)
+struct tlck_finding *tlck_vemit(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
+                                const char *symbol, const char *hint, const char *fmt, va_list ap)
 {
     if (sev == TLCK_SEV_NONE)
-        return;
+        return NULL;
     if (tlck_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) != 0)
-        return;
+        return NULL;
     struct tlck_finding *f = &out->v[out->n++];
     memset(f, 0, sizeof *f);
-    va_list ap;
-    va_start(ap, fmt);
     if (vasprintf(&f->message, fmt, ap) < 0)
         f->message = NULL;
-    va_end(ap);
     f->check = check;
     f->severity = sev;
     f->file = tlck_strdup(file);
     f->symbol = tlck_strdup(symbol);
     f->hint = tlck_strdup(hint);
+    return f;
+}
+
+void tlck_emit(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
+             const char *symbol, const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tlck_vemit(out, check, sev, file, symbol, hint, fmt, ap);
+    va_end(ap);
 }
 
 void tlck_findings_free(struct tlck_findings *f)
@@ -111,6 +118,7 @@ void tlck_findings_free(struct tlck_findings *f)
     for (size_t i = 0; i < f->n; i++) {
         free(f->v[i].file);
         free(f->v[i].symbol);
+        free(f->v[i].mangled);
         free(f->v[i].message);
         free(f->v[i].hint);
     }

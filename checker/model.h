@@ -9,6 +9,7 @@
 #ifndef TLCK_MODEL_H
 #define TLCK_MODEL_H
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 
 enum tlck_severity { TLCK_SEV_NONE = 0, TLCK_SEV_INFO, TLCK_SEV_WARNING, TLCK_SEV_ERROR };
@@ -141,6 +142,8 @@ struct tlck_finding {
     enum tlck_severity severity;
     char *file;               /* tlck_file.display */
     char *symbol;             /* demangled where useful; NULL when the finding is about the whole file */
+    char *mangled;            /* the symbol as the symbol table spells it, when that differs from symbol: two
+                               * functions may demangle alike (an ABI tag, a clone, a local and a global) */
     char *message;            /* names what is wrong */
     char *hint;               /* what to do; NULL allowed */
     unsigned suppressed : 1;  /* matched a suppression or the baseline: reported, never fails */
@@ -154,6 +157,10 @@ struct tlck_findings {
 /* Appends a finding; severity TLCK_SEV_NONE (check switched off) drops it. */
 void tlck_emit(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
              const char *symbol, const char *hint, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* The same with a va_list; returns the finding appended, or NULL when dropped or out of memory. */
+struct tlck_finding *tlck_vemit(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
+                                const char *symbol, const char *hint, const char *fmt, va_list ap)
+    __attribute__((format(printf, 7, 0)));
 void tlck_findings_free(struct tlck_findings *f);
 
 void tlck_image_free(struct tlck_image *img);

@@ -14,7 +14,6 @@
 #include "checks/checks.h"
 
 #define MAX_ARCHS 32
-#define MAX_LISTED 20
 
 struct arch { unsigned sm; char suffix; };
 
@@ -129,7 +128,7 @@ static void required(const struct tlck_file *f, const struct arch *req, size_t n
                      enum tlck_severity sev, struct tlck_findings *out)
 {
     const struct tlck_image *v = f->devices;
-    size_t containers = 0, listed = 0, lacking[MAX_ARCHS + 1] = { 0 };
+    size_t lacking[MAX_ARCHS + 1] = { 0 };
     for (size_t i = 0, j; i < f->ndevices; i = j) {
         for (j = i + 1; j < f->ndevices && same_container(&v[i], &v[j]); j++)
             ;
@@ -137,7 +136,6 @@ static void required(const struct tlck_file *f, const struct arch *req, size_t n
             continue; /* the "damaged" marker */
         if (!container_has_code(v, i, j))
             continue; /* nvlink's device-link container, a .cu of host code only: nothing to run on any GPU */
-        containers++;
         char name[256], miss[512] = "";
         size_t lm = 0;
         for (size_t r = 0; r < nreq; r++)
@@ -149,15 +147,12 @@ static void required(const struct tlck_file *f, const struct arch *req, size_t n
             }
         int no_ptx = need_ptx && !container_has_ptx(v, i, j);
         lacking[MAX_ARCHS] += no_ptx;
-        if ((lm || no_ptx) && listed++ < MAX_LISTED)
+        if (lm || no_ptx) /* each container: the text report shortens long lists */
             tlck_emit(out, "cuda-arch", sev, f->display, NULL,
                     "add the missing targets with -gencode arch=compute_XX,code=[sm_XX,compute_XX]",
                     "%s lacks %s%s%s", container_name(v, i, j, name, sizeof name), lm ? "SASS for " : "",
                     lm ? miss : "", no_ptx ? (lm ? " and a PTX fallback" : "a PTX fallback") : "");
     }
-    if (listed > MAX_LISTED)
-        tlck_emit(out, "cuda-arch", sev, f->display, NULL, NULL, "... and %zu more fatbin containers lacking required "
-                "targets (of %zu)", listed - MAX_LISTED, containers);
 }
 
 static void release_debug(const struct tlck_file *f, struct tlck_findings *out)

@@ -2,6 +2,7 @@
 #include "checks/demangle_tree.h"
 
 #include <demangle.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,19 @@ char *tlck_demangle(const char *name)
 {
     char *d = name && name[0] == '_' && name[1] == 'Z' ? cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI) : NULL;
     return d ? d : tlck_strdup(name ? name : "");
+}
+
+void tlck_emit_symbol(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
+                      const char *mangled, const char *hint, const char *fmt, ...)
+{
+    char *d = tlck_demangle(mangled);
+    va_list ap;
+    va_start(ap, fmt);
+    struct tlck_finding *x = tlck_vemit(out, check, sev, file, d, hint, fmt, ap);
+    va_end(ap);
+    if (x && mangled && d && strcmp(mangled, d) != 0)
+        x->mangled = tlck_strdup(mangled);
+    free(d);
 }
 
 int tlck_is_crt_function(const char *name)

@@ -100,7 +100,7 @@ static void report_foreign(const struct tlck_file *f, const struct tlck_origin_t
 void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out)
 {
     const struct tlck_image *h = &f->host;
-    size_t total = 0, covered = 0, listed = 0, users = 0;
+    size_t total = 0, covered = 0, users = 0;
     struct tlck_origin_tally foreign = { 0 };
     struct covered_names names = { 0 };
     unsigned char *why = h->nfuncs ? calloc(h->nfuncs, 1) : NULL; /* enum not_users per uncovered function */
@@ -141,22 +141,17 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, st
     if (f->line_error)
         tlck_emit(out, "line-tables", TLCK_SEV_WARNING, f->display, NULL, NULL, "%s (rows before it were used)",
                 f->line_error);
+    /* every one of them, whatever their number: the text report shortens long lists, JSON and SARIF do not */
     for (size_t i = 0; i < h->nfuncs; i++) {
         const struct tlck_function *fn = &h->funcs[i];
         if (fn->has_lines || why[i] != USERS)
             continue;
-        if (listed++ >= MAX_LISTED)
-            continue;
-        char *d = tlck_demangle(fn->name);
-        tlck_emit(out, "line-tables", sev, f->display, d, HINT_G, "function (%llu bytes at 0x%llx) has no line rows%s%s",
-                (unsigned long long)fn->size, (unsigned long long)fn->addr,
-                fn->cu ? "; its compile unit: " : "; no compile unit covers it (its object was built without -g)",
-                fn->cu ? fn->cu : "");
-        free(d);
+        tlck_emit_symbol(out, "line-tables", sev, f->display, fn->name, HINT_G,
+                         "function (%llu bytes at 0x%llx) has no line rows%s%s", (unsigned long long)fn->size,
+                         (unsigned long long)fn->addr,
+                         fn->cu ? "; its compile unit: " : "; no compile unit covers it (its object was built without -g)",
+                         fn->cu ? fn->cu : "");
     }
-    if (listed > MAX_LISTED)
-        tlck_emit(out, "line-tables", sev, f->display, NULL, HINT_G, "... and %zu more functions without line rows",
-                listed - MAX_LISTED);
     if (covered < total) {
         tlck_emit(out, "line-tables", TLCK_SEV_INFO, f->display, NULL, NULL,
                 "line coverage: %zu of %zu functions (%.1f%%), %llu line rows", covered, total,

@@ -12,8 +12,6 @@
 #include "checks/device_checks.h"
 #include "checks/host_util.h"
 
-#define MAX_LISTED 100
-
 static const char *const HINT = "compile the device code with nvcc -lineinfo (or -G for debug builds); "
                                 "-Xptxas -lineinfo alone gives no source lines when the PTX has no .loc";
 
@@ -45,27 +43,20 @@ static void report_missing(const struct tlck_file *f, struct missing *m, size_t 
                            struct tlck_findings *out)
 {
     qsort(m, n, sizeof *m, cmp_missing);
-    size_t listed = 0;
-    for (size_t i = 0; i < n;) {
+    for (size_t i = 0; i < n;) { /* all of them: the text report shortens long lists */
         size_t j = i + 1;
         while (j < n && strcmp(m[j].name, m[i].name) == 0)
             j++;
-        if (listed++ < MAX_LISTED) {
-            char *d = tlck_demangle(m[i].name), *l = labels(m + i, j - i);
-            int cubin_has_lines = 0;
-            for (size_t k = i; k < j; k++)
-                cubin_has_lines |= m[k].img->dev.has_lineinfo;
-            tlck_emit(out, "line-tables", sev, f->display, d, HINT, "%s has no line rows in %s%s",
-                    m[i].is_kernel ? "kernel" : "device function", l ? l : "?",
-                    cubin_has_lines ? "" : " (cubin built without line information)");
-            free(d);
-            free(l);
-        }
+        char *l = labels(m + i, j - i);
+        int cubin_has_lines = 0;
+        for (size_t k = i; k < j; k++)
+            cubin_has_lines |= m[k].img->dev.has_lineinfo;
+        tlck_emit_symbol(out, "line-tables", sev, f->display, m[i].name, HINT, "%s has no line rows in %s%s",
+                         m[i].is_kernel ? "kernel" : "device function", l ? l : "?",
+                         cubin_has_lines ? "" : " (cubin built without line information)");
+        free(l);
         i = j;
     }
-    if (listed > MAX_LISTED)
-        tlck_emit(out, "line-tables", sev, f->display, NULL, HINT, "... and %zu more device functions without line rows",
-                listed - MAX_LISTED);
 }
 
 static void cubin_coverage(const struct tlck_file *f, const struct tlck_image *img, struct tlck_findings *out)

@@ -101,6 +101,32 @@ static char *examples(const struct tally *a, const struct tally *b, size_t k)
     return s;
 }
 
+/* Each exported symbol of the runtime or of std:: as a finding of its own (info: the summaries above carry the
+ * severity and the hint), so that a JSON reader or a baseline sees every one, not only the examples. */
+static void each_symbol(const struct tlck_file *f, int vague_global, struct tlck_findings *out)
+{
+    for (size_t i = 0; i < f->ndynsyms; i++) {
+        const struct tlck_symbol *s = &f->dynsyms[i];
+        struct tlck_cxx_name cx;
+        if (!exported(s))
+            continue;
+        const char *what = NULL;
+        switch (tlck_stl_origin(s->name, s->bind, &cx)) {
+        case TLCK_STL_ABI: what = "an entry point of the C++ ABI runtime"; break;
+        case TLCK_STL_LIBRARY: what = "a compiled std:: definition of the C++ runtime"; break;
+        case TLCK_STL_PLAIN:
+            what = vague_global ? "a std:: definition over standard types (an inline function of the headers?)"
+                                : "a compiled std:: definition of the C++ runtime";
+            break;
+        case TLCK_STL_OWN: what = "a std:: template instantiation over the file's own types"; break;
+        case TLCK_STL_STD: what = "a std:: instantiation over standard and builtin types only"; break;
+        default: break;
+        }
+        if (what)
+            tlck_emit_symbol(out, "stl-leak", TLCK_SEV_INFO, f->display, s->name, NULL, "exported: %s", what);
+    }
+}
+
 static const char *const HIDE_HINT = "consider -fvisibility=hidden -fvisibility-inlines-hidden, or a version script "
                                      "exporting only your API (-Wl,--version-script)";
 
@@ -210,6 +236,7 @@ static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlc
                 "build every part with the same _GLIBCXX_USE_CXX11_ABI value",
                 "dual-ABI mix in the exported API: %s uses std::__cxx11, %s uses the old-ABI std::string/std::list",
                 new_ex, old_ex);
+    each_symbol(f, vague_global != 0, out);
 }
 
 const struct tlck_check tlck_check_stl_leak = {

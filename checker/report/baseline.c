@@ -42,10 +42,15 @@ int tlck_baseline_apply(struct tlck_results *r, const char *path)
     for (size_t i = 0; i < r->nfiles; i++)
         for (size_t k = 0; k < r->findings[i].n; k++) {
             struct tlck_finding *x = &r->findings[i].v[k];
-            char fp[33];
+            char fp[33], old[33];
             tlck_finding_fingerprint(x, fp);
             if (n && bsearch(fp, fps, n, sizeof *fps, cmp_fp))
                 x->suppressed = 1;
+            else if (n && x->mangled) { /* a baseline that fingerprinted the demangled name */
+                tlck_finding_fingerprint_demangled(x, old);
+                if (bsearch(old, fps, n, sizeof *fps, cmp_fp))
+                    x->suppressed = 1;
+            }
         }
     free(fps);
     return 0;

@@ -62,6 +62,7 @@ static void json_finding(struct tlck_jw *w, const struct tlck_finding *x)
     tlck_jw_str(w, "check", x->check);
     tlck_jw_str(w, "severity", tlck_severity_name(x->severity));
     tlck_jw_str(w, "symbol", x->symbol);
+    tlck_jw_str(w, "mangled", x->mangled);
     tlck_jw_str(w, "message", x->message);
     tlck_jw_str(w, "hint", x->hint);
     tlck_jw_bool(w, "suppressed", x->suppressed);

@@ -193,11 +193,21 @@ void tlck_jw_null(struct tlck_jw *w, const char *key)
     tlck_jw_str(w, key, NULL);
 }
 
-void tlck_finding_fingerprint(const struct tlck_finding *x, char out[33])
+static void fingerprint_of(const struct tlck_finding *x, const char *name, char out[33])
 {
     tl_hasher *h = tl_hasher_new();
     tl_hasher_update_str(h, x->check);
     tl_hasher_update_str(h, x->file ? x->file : "");
-    tl_hasher_update_str(h, x->symbol ? x->symbol : x->message ? x->message : "");
+    tl_hasher_update_str(h, name ? name : x->message ? x->message : "");
     tl_hash_hex(tl_hasher_final(h), out);
+}
+
+void tlck_finding_fingerprint(const struct tlck_finding *x, char out[33])
+{
+    fingerprint_of(x, x->mangled ? x->mangled : x->symbol, out);
+}
+
+void tlck_finding_fingerprint_demangled(const struct tlck_finding *x, char out[33])
+{
+    fingerprint_of(x, x->symbol, out);
 }

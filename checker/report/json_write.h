@@ -36,13 +36,16 @@ void tlck_jw_int(struct tlck_jw *w, const char *key, long long v);
 void tlck_jw_bool(struct tlck_jw *w, const char *key, int b);
 void tlck_jw_null(struct tlck_jw *w, const char *key);
 
-/* 32 hex digits of XXH3-128 over (check, file, symbol or message): stable across runs, addresses excluded
- * when a symbol names the finding. */
 /* Length of the well-formed UTF-8 sequence (RFC 3629: no overlong forms, no surrogates, nothing past
  * U+10FFFF) that starts at p, 1 for an ASCII byte (NUL included), 0 when p[0] starts none. Reads no further
  * than a NUL. */
 size_t tlck_utf8_seq(const unsigned char *p);
 
+/* 32 hex digits of XXH3-128 over (check, file, mangled name, else symbol, else message): stable across runs,
+ * addresses excluded when a symbol names the finding, and one per symbol where two demangle alike. */
 void tlck_finding_fingerprint(const struct tlck_finding *x, char out[33]);
+/* The fingerprint as reports before the mangled name was kept wrote it (the demangled symbol): a baseline
+ * written then still matches. */
+void tlck_finding_fingerprint_demangled(const struct tlck_finding *x, char out[33]);
 
 #endif

@@ -111,6 +111,8 @@ static void result(struct tlck_jw *w, const struct tlck_finding *x)
         tlck_jw_array(w, "logicalLocations");
         tlck_jw_object(w, NULL);
         tlck_jw_str(w, "name", x->symbol);
+        if (x->mangled)
+            tlck_jw_str(w, "decoratedName", x->mangled);
         tlck_jw_str(w, "kind", "function");
         tlck_jw_end(w);
         tlck_jw_end(w);
