@@ -7,6 +7,19 @@ BUILD    ?= build
 PREFIX   ?= /usr/local
 VERSION  := 0.1.0
 
+# Cross builds (make CC=aarch64-linux-gnu-gcc): the target is what the compiler builds for (-dumpmachine). pkg-config
+# then reads the target's .pc files (Debian multiarch: /usr/lib/<triple>/pkgconfig; a <triple>-pkg-config where
+# one is installed), and trueline-cc is linked statically against glibc: musl-gcc builds for this machine only.
+TARGET_TRIPLE := $(shell $(CC) -dumpmachine 2>/dev/null)
+TARGET_ARCH   := $(firstword $(subst -, ,$(TARGET_TRIPLE)))
+ifneq ($(filter-out $(shell uname -m),$(TARGET_ARCH)),)
+ifeq ($(origin PKG_CONFIG),undefined)
+PKG_CONFIG := $(if $(shell command -v $(TARGET_TRIPLE)-pkg-config 2>/dev/null),$(TARGET_TRIPLE)-pkg-config,\
+  env PKG_CONFIG_LIBDIR=/usr/lib/$(TARGET_TRIPLE)/pkgconfig:/usr/share/pkgconfig pkg-config)
+endif
+MUSL_GCC :=
+endif
+
 PKG_CONFIG ?= pkg-config
 PKGS     := libelf libzstd liblz4 libxxhash inih libarchive
 # libdwarf: every 0.x/2.x release installs libdwarf.pc (so PKG_CONFIG_PATH picks one installed elsewhere);
@@ -62,7 +75,7 @@ PIC_CFLAGS  := $(BASE_CFLAGS) -Iwrapper $(DEP_CFLAGS) -O2 -g -fPIC -fvisibility=
 HOOK_OBJ    := $(patsubst %.c,$(BUILD)/obj-hook/%.o,wrapper/hook/verify_hook.c wrapper/hook/note_section.c wrapper/record_check.c wrapper/prov_stats.c lib/note.c lib/diag.c)
 HOOK_LIB    := $(BUILD)/lib/trueline/libtrueline-hook.so
 
-.PHONY: all deps deps-demo test unit asan demo install clean fuzz bench help check-deps
+.PHONY: all deps deps-demo test unit asan demo install clean fuzz bench help check-deps wheel
 all: check-deps $(BUILD)/bin/trueline-cc $(BUILD)/bin/trueline-check $(HOOK_LIB)
 
 help:
@@ -75,6 +88,7 @@ help:
 	@echo "make fuzz       build the libFuzzer targets (clang)"
 	@echo "make bench      run bench/ and write bench/recorded/benchmarks.md"
 	@echo "make install PREFIX=/usr/local [DESTDIR=/staging]"
+	@echo "make wheel      BUILD/dist/trueline-*.whl: pip install puts both tools on PATH (CC=aarch64-linux-gnu-gcc: aarch64)"
 	@echo "dependencies elsewhere: PKG_CONFIG_PATH=/opt/x/lib/pkgconfig, CPPFLAGS=-I..., LDFLAGS=-L... (before the system's)"
 
 # The package names per distribution are in .ci/deps.sh: build (compile trueline), demo (+ ccache), test (+ the tools
@@ -166,7 +180,7 @@ else
 # Static only where every archive exists (Debian ships them; other distributions may not: then dynamic).
 STATIC_ARCHIVES := libc.a libelf.a libzstd.a libxxhash.a libinih.a libiberty.a libz.a $(if $(SODIUM),libsodium.a)
 STATIC_MISSING   = $(foreach a,$(STATIC_ARCHIVES),$(if $(findstring /,$(shell $(CC) -print-file-name=$(a))),,$(a)))
-WRAPPER_STATIC  = $(if $(SAN)$(STATIC_MISSING),,-static)
+WRAPPER_STATIC  = $(if $(strip $(SAN)$(STATIC_MISSING)),,-static)
 $(BUILD)/bin/trueline-cc: $(WRAPPER_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) $(WRAPPER_STATIC) -o $@ $(WRAPPER_OBJ) $(LIBTL) $(WRAPPER_LIBS)
@@ -226,6 +240,22 @@ install: all
 	install -m 644 conf/trueline.ini "$(DESTDIR)$(PREFIX)/share/trueline/trueline.ini"
 	for f in conf/*.tsv; do [ ! -f "$$f" ] || install -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/trueline/" || exit 1; done
 	install -m 644 docs/man/trueline-cc.1 docs/man/trueline-check.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
+
+# make wheel: $(BUILD)/dist/trueline-VERSION-py3-none-manylinux_2_NN_ARCH.whl (packaging/make_wheel.py; README.md
+# "Wheel"). It holds trueline-cc as built (static), a trueline-check linked statically against every library but
+# glibc, the hook, the data files and the man pages, installed where the tools look for them beside their bin/.
+# Zip and tar are all the archive formats the checker asks libarchive for; their closure is these archives (not
+# pkg-config --static's, which names libacl and libxml2 that Debian ships no .a of and the two formats never call).
+WHEEL_CHECKER_LIBS := -Wl,-Bstatic -ldwarf -lelf -larchive -lnettle -llzma -lbz2 -lzstd -llz4 -lxxhash -linih -liberty -lz \
+                      -Wl,-Bdynamic -lpthread
+$(BUILD)/wheel/trueline-check: $(CHECKER_OBJ) $(LIBTL)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CHECKER_OBJ) $(LIBTL) $(WHEEL_CHECKER_LIBS)
+
+wheel: all $(BUILD)/wheel/trueline-check
+	python3 packaging/make_wheel.py --version $(VERSION) --out "$(BUILD)/dist" \
+	  --cc "$(BUILD)/bin/trueline-cc" --check "$(BUILD)/wheel/trueline-check" --hook "$(HOOK_LIB)" \
+	  --data conf/trueline.ini $(wildcard conf/*.tsv) --man docs/man/trueline-cc.1 docs/man/trueline-check.1
 
 clean:
 	rm -rf $(BUILD) build-asan
