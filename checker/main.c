@@ -8,6 +8,7 @@
 #include "checks/checks.h"
 #include "options.h"
 #include "policy.h"
+#include "profile.h"
 #include "tools/tools.h"
 #include "trueline/config.h"
 #include "trueline/lib_versions.h"
@@ -31,7 +32,7 @@ static const char *lz4_version(char *buf, size_t n)
 enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
        O_DEBUG_DIR, O_RELEASE, O_LIST, O_EXTRACT, O_SYMBOLIZE, O_SM, O_COREDUMP, O_BINARY, O_SOURCE_DIR,
        O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
-       O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS };
+       O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS, O_PROFILE };
 
 /* Every option once: getopt's table and --help both come from here (docs/man/trueline-check.1 documents the
  * same list; tests/suites/cli_docs.sh holds the two together). */
@@ -60,6 +61,7 @@ static const struct opt_doc opt_docs[] = {
     { "write-baseline", required_argument, O_WRITE_BASELINE, "FILE", "also write the JSON report to FILE" },
     { "debug-dir", required_argument, O_DEBUG_DIR, "DIR", "where separate debug files live (repeatable)" },
     { "release", no_argument, O_RELEASE, NULL, "release audit (e.g. -G device images are findings)" },
+    { "profile", required_argument, O_PROFILE, "build|release", "what the files should carry (release: shipped, stripped)" },
     { "host-only", no_argument, O_HOST_ONLY, NULL, "skip device images (fatbins): host checks only, much faster" },
     { "allow-empty", no_argument, O_ALLOW_EMPTY, NULL, "exit 0 when the inputs hold no file to check (default: 2)" },
     { "follow-symlinks", no_argument, O_FOLLOW_SYMLINKS, NULL, "follow links to directories in a directory scan" },
@@ -155,6 +157,13 @@ static int parse_option(struct tlck_options *o, int c, const char *arg)
     case O_WRITE_BASELINE: o->write_baseline = arg; return 0;
     case O_DEBUG_DIR: return push(&o->debug_dirs, &o->ndebug_dirs, arg);
     case O_RELEASE: o->release = 1; return 0;
+    case O_PROFILE:
+        if (!tlck_profile_find(arg)) {
+            fprintf(stderr, "trueline-check: --profile: unknown profile '%s'; valid: %s\n", arg, tlck_profile_names());
+            return -1;
+        }
+        o->profile = arg;
+        return 0;
     case O_HOST_ONLY: o->host_only = 1; return 0;
     case O_ALLOW_EMPTY: o->allow_empty = 1; return 0;
     case O_FOLLOW_SYMLINKS: o->follow_symlinks = 1; return 0;
@@ -298,7 +307,8 @@ int main(int argc, char **argv)
         rc = 2;
     } else {
         struct tlck_policy pol = { .cfg = &cfg, .fail_on = o.fail_on, .platform = o.platform, .only = o.only,
-                                 .release = o.release };
+                                 .release = o.release, .profile = tlck_profile_find(o.profile) };
+        pol.release |= pol.profile && pol.profile->release;
         rc = run_mode(&o, &pol);
     }
     tl_config_free(&cfg);

@@ -193,6 +193,9 @@ void tlck_file_free(struct tlck_file *f)
     free(f->warning);
     free(f->debug_file);
     free(f->soname);
+    for (size_t i = 0; i < f->nneeded; i++)
+        free(f->needed[i]);
+    free(f->needed);
     free(f->line_error);
     memset(f, 0, sizeof *f);
 }

@@ -91,6 +91,8 @@ struct tlck_device_info {
     char *toolkit_version;    /* "13.0" from tkinfo/cuinfo, NULL when unknown */
     char *ptxas_options;      /* tkinfo options (first ptxas record), or the PTX entry's JIT options */
     unsigned nkernels;
+    uint64_t line_bytes;      /* what line info costs in this image, uncompressed: cubin .debug_line and
+                               * .nv_debug_line_sass section sizes; PTX: the bytes of its .loc and .file lines */
     char *error;              /* this entry could not be decoded: why (the rest of the file is still checked) */
 };
 
@@ -132,6 +134,10 @@ struct tlck_file {
     struct tlck_provenance *notes; size_t nnotes;
     unsigned has_note_section : 1;
     char *soname;                        /* DT_SONAME, NULL when none */
+    char **needed;             size_t nneeded;    /* DT_NEEDED entries, in .dynamic order */
+    uint64_t debug_bytes;                /* sizes (sh_size, as stored) of the file's own .debug_* and .zdebug_*
+                                          * sections; a separate debug file's are not counted */
+    uint64_t debug_line_bytes;           /* of them, .debug_line's (or .zdebug_line's) */
     uint64_t line_rows;                  /* host line rows decoded (all units) */
     char *line_error;                    /* .debug_line could not be decoded completely: why */
 };

@@ -22,6 +22,7 @@ struct tlck_options {
     int progress;                                /* --progress / --no-progress (-1 = auto: TTY only) */
     int color;                                   /* -1 auto, 0 never, 1 always */
     int release;                                 /* --release */
+    const char *profile;                         /* --profile build|release (profile.h); NULL: build */
     int host_only;                               /* --host-only: do not read device images (fatbins) */
     int allow_empty;                             /* --allow-empty: no file to check is not an error */
     int follow_symlinks;                         /* --follow-symlinks: a scan enters linked directories */

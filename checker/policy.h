@@ -12,6 +12,7 @@ struct tlck_policy {
     const char *platform;        /* --policy manylinux_2_28 (symbol-versions), NULL when not given */
     const char *only;            /* --checks id,id (NULL = all enabled; blanks around ids ignored) */
     int release;                 /* --release: a release audit (e.g. -G device images are findings) */
+    const struct tlck_profile *profile; /* --profile (profile.h); NULL: the build profile */
 };
 
 /* Severity of check id under this policy: [checks] id = error|warning|info|off overrides the default. */

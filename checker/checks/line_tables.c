@@ -7,6 +7,7 @@
 #include "checks/code_origin.h"
 #include "checks/device_checks.h"
 #include "checks/host_util.h"
+#include "profile.h"
 
 #define MAX_LISTED 100 /* uncovered functions reported one by one per file; the rest are counted */
 
@@ -165,9 +166,11 @@ done:
 
 static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
 {
-    (void)p;
-    tlck_line_tables_host(f, sev, out);
-    tlck_line_tables_device(f, sev, out);
+    /* the release profile audits shipped files, which are stripped: host line info is judged where it is */
+    if (tlck_profile_of(p)->stripped_is_finding || f->host.has_debug_line || f->line_error || f->debug_file)
+        tlck_line_tables_host(f, sev, out);
+    if (tlck_profile_wants_device_lines(p))
+        tlck_line_tables_device(f, sev, out);
 }
 
 const struct tlck_check tlck_check_line_tables = {

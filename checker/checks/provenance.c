@@ -13,6 +13,7 @@
 #include "checks/checks.h"
 #include "checks/code_origin.h"
 #include "checks/provenance.h"
+#include "profile.h"
 
 #define ID "provenance"
 
@@ -225,7 +226,9 @@ static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlc
     if (f->warning && f->has_note_section && strstr(f->warning, TL_NOTE_SECTION))
         tlck_emit(out, ID, sev, f->display, NULL, "the artifact was modified after the build; rebuild it",
                 "damaged provenance section: %s", f->warning);
-    unrecorded_units(f, ncompile, out);
+    /* a shipped third-party file never went through trueline-cc: the release profile says so only when asked */
+    if (ncompile || tlck_profile_of(p)->provenance_absent || tlck_profile_asked(p, ID))
+        unrecorded_units(f, ncompile, out);
     toolchains(f, sev, out);
     per_object(f, p, sev, out);
 }

@@ -218,7 +218,9 @@ int tlck_cubin_summarize(const unsigned char *p, size_t n, const char *name, str
         else if (strcmp(sn, ".debug_info") == 0)
             d->is_debug = 1, img->has_debug_info = 1;
         else if (strcmp(sn, ".debug_line") == 0)
-            img->has_debug_line = 1;
+            img->has_debug_line = 1, d->line_bytes += sh.sh_size;
+        else if (strcmp(sn, ".nv_debug_line_sass") == 0)
+            d->line_bytes += sh.sh_size;
         else if (strcmp(sn, ".nv.compat") == 0 && !d->arch_suffix) {
             tl_bytes b;
             if (tl_elf_section_raw(&e, scn, &b, &err) == 0) {

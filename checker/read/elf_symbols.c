@@ -109,9 +109,11 @@ static void read_verdef(const tl_elf *e, struct vername *v, size_t nv)
     }
 }
 
+/* DT_SONAME, and DT_NEEDED for the package verdict's external-library rule. */
 static void read_soname(struct tlck_file *f, const tl_elf *e)
 {
     GElf_Shdr sh;
+    size_t cap = 0;
     Elf_Scn *scn = section_of_type(e, SHT_DYNAMIC, &sh);
     Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
     for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
@@ -121,6 +123,13 @@ static void read_soname(struct tlck_file *f, const tl_elf *e)
         if (dyn.d_tag == DT_SONAME) {
             const char *s = elf_strptr(e->elf, sh.sh_link, dyn.d_un.d_val);
             f->soname = tlck_strdup(s);
+        } else if (dyn.d_tag == DT_NEEDED) {
+            const char *s = elf_strptr(e->elf, sh.sh_link, dyn.d_un.d_val);
+            char *copy = tlck_strdup(s);
+            if (copy && tlck_grow((void **)&f->needed, &cap, f->nneeded + 1, sizeof *f->needed) == 0)
+                f->needed[f->nneeded++] = copy;
+            else
+                free(copy);
         }
     }
 }

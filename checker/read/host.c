@@ -125,6 +125,21 @@ static int has_section(const tl_elf *e, const char *name)
     return tl_elf_section(e, name, &sh) && sh.sh_type != SHT_NOBITS;
 }
 
+/* What the file's own debug sections take (a shipped file's cost of carrying them), as stored. */
+static void count_debug_bytes(struct tlck_file *f, const tl_elf *e)
+{
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
+        const char *name = gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS ? tl_elf_section_name(e, &sh) : NULL;
+        if (!name || (strncmp(name, ".debug_", 7) != 0 && strncmp(name, ".zdebug_", 8) != 0))
+            continue;
+        f->debug_bytes += sh.sh_size;
+        if (strcmp(name + (name[1] == 'z' ? 8 : 7), "line") == 0)
+            f->debug_line_bytes += sh.sh_size;
+    }
+}
+
 int tlck_read_host(struct tlck_file *f, const tl_elf *e, const struct tlck_options *o)
 {
     tl_error err;
@@ -147,6 +162,7 @@ int tlck_read_host(struct tlck_file *f, const tl_elf *e, const struct tlck_optio
         return -1;
     }
     tlck_read_comments(f, e);
+    count_debug_bytes(f, e);
     if (tlck_read_dynamic(f, e, &err) != 0) {
         f->error = strdup(err.msg);
         return -1;

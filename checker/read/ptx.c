@@ -82,9 +82,9 @@ int tlck_ptx_summarize(const char *text, size_t n, struct tlck_image *img)
             else if (directive(s, le, ".target"))
                 has_target = 1, target(d, s, le);
             else if (directive(s, le, ".loc"))
-                has_loc = 1;
+                has_loc = 1, d->line_bytes += (uint64_t)(le - p) + (nl != NULL);
             else if (directive(s, le, ".file"))
-                has_file = 1;
+                has_file = 1, d->line_bytes += (uint64_t)(le - p) + (nl != NULL);
             else if (directive(s, le, ".section") && memmem(s, (size_t)(le - s), ".debug_info", 11))
                 d->is_debug = 1;
             else

@@ -6,6 +6,7 @@
 
 #include "report/json_device.h"
 #include "report/json_write.h"
+#include "report/package_report.h"
 #include "report/package_summary.h"
 #include "report/report.h"
 
@@ -112,6 +113,7 @@ static void json_packages(struct tlck_jw *w, const struct tlck_results *r)
         tlck_jw_uint(w, "unreadable", s->unreadable);
         tlck_jw_str(w, "manylinux", s->runs_on);
         tlck_jw_str(w, "claimed_tag", s->claimed[0] ? s->claimed : NULL);
+        tlck_package_json_verdict(w, r, s);
         tlck_jw_end(w);
     }
     tlck_jw_end(w);

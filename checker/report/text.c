@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "report/package_report.h"
 #include "report/package_summary.h"
 #include "report/report.h"
 
@@ -37,7 +38,9 @@ int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_
         if (s->claimed[0])
             fprintf(out, "; the file name claims %s", s->claimed);
         fputc('\n', out);
+        tlck_package_text_block(out, r, s);
     }
+    tlck_package_text_table(out, r, pkg, npkg);
     free(pkg);
     fprintf(out, "%zu file(s) checked: %zu error(s), %zu warning(s), %zu info, %zu suppressed, %zu unreadable",
             r->nfiles, r->counts[TLCK_SEV_ERROR], r->counts[TLCK_SEV_WARNING], r->counts[TLCK_SEV_INFO], r->suppressed,

@@ -1,0 +1,162 @@
+#include "report/package_report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "report/package_verdict.h"
+
+/* "12.3 KiB": sizes people compare against a cap. */
+static const char *human(char buf[32], uint64_t b)
+{
+    static const char *const unit[] = { "B", "KiB", "MiB", "GiB" };
+    double v = (double)b;
+    int u = 0;
+    while (v >= 1024 && u < 3)
+        v /= 1024, u++;
+    if (u == 0)
+        snprintf(buf, 32, "%" PRIu64 " B", b);
+    else
+        snprintf(buf, 32, "%.1f %s", v, unit[u]);
+    return buf;
+}
+
+static uint64_t line_total(const struct tlck_member_facts *m)
+{
+    return m->host_debug + m->cubin_lines + m->ptx_lines;
+}
+
+static const char *member_name(const struct tlck_results *r, const struct tlck_member_facts *m)
+{
+    const struct tlck_file *f = &r->files[m->file];
+    size_t n = strlen(f->path);
+    return strncmp(f->display, f->path, n) == 0 && f->display[n] == '!' ? f->display + n + 1 : f->display;
+}
+
+static void platform_line(FILE *out, const struct tlck_package_verdict *v)
+{
+    if (!v->platform_judged)
+        return;
+    fprintf(out, "  platform: the files satisfy %s_x86_64; the file name claims %s_x86_64: %s\n", v->satisfied,
+            v->claimed, v->claim_met ? "met" : "NOT met");
+    if (v->reason[0])
+        fprintf(out, "    why not more compatible: %s\n", v->reason);
+}
+
+void tlck_package_text_block(FILE *out, const struct tlck_results *r, const struct tlck_package_summary *s)
+{
+    struct tlck_package_verdict v;
+    tlck_package_verdict(r, s->first, s->n, &v);
+    const struct tlck_member_facts *t = &v.total;
+    char a[32], b[32], c[32], d[32], e[32], g[32];
+    platform_line(out, &v);
+    if (t->cubins || t->ptx)
+        fprintf(out, "  device: kernels with line rows: %zu of %zu (in %u of %u cubins with line info; %u of %u PTX "
+                     "with .loc); SASS %s; PTX %s; cuda-arch: %zu finding(s) at warning or above\n",
+                t->kernels_with_lines, t->kernels, t->cubins_with_lines, t->cubins, t->ptx_with_lines, t->ptx,
+                v.sass[0] ? v.sass : "none", v.ptx[0] ? v.ptx : "none", v.arch_findings);
+    fprintf(out, "  std:: exports: %zu\n", t->std_exports);
+    fprintf(out, "  line info: %s (host .debug_* %s, of it .debug_line %s; cubin line sections %s; PTX .loc %s; "
+                 "device line info stored in the package ~%s)\n",
+            human(a, line_total(t)), human(b, t->host_debug), human(c, t->host_debug_line), human(d, t->cubin_lines),
+            human(e, t->ptx_lines), human(g, t->device_lines_stored));
+    int w = 4;
+    for (size_t i = 0; i < v.nm; i++) {
+        size_t len = strlen(member_name(r, &v.m[i]));
+        w = len > (size_t)w ? (len > 100 ? 100 : (int)len) : w;
+    }
+    if (v.nm)
+        fprintf(out, "  %-*s %15s %11s %9s %7s %11s %11s %11s\n", w, "file", "kernels+lines", "cubins+li", "PTX+loc",
+                "std::", ".debug_*", "dev.lines", "line info");
+    for (size_t i = 0; i < v.nm; i++) {
+        const struct tlck_member_facts *m = &v.m[i];
+        char k[32], cb[32], px[32];
+        snprintf(k, sizeof k, "%zu/%zu", m->kernels_with_lines, m->kernels);
+        snprintf(cb, sizeof cb, "%u/%u", m->cubins_with_lines, m->cubins);
+        snprintf(px, sizeof px, "%u/%u", m->ptx_with_lines, m->ptx);
+        fprintf(out, "  %-*s %15s %11s %9s %7zu %11s %11s %11s\n", w, member_name(r, m), k, cb, px, m->std_exports,
+                human(a, m->host_debug), human(b, m->cubin_lines + m->ptx_lines), human(c, line_total(m)));
+    }
+    tlck_package_verdict_free(&v);
+}
+
+static const char *package_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+void tlck_package_text_table(FILE *out, const struct tlck_results *r, const struct tlck_package_summary *pkg, size_t n)
+{
+    if (!n)
+        return;
+    int w = 7;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(package_name(pkg[i].path));
+        w = len > (size_t)w ? (len > 120 ? 120 : (int)len) : w;
+    }
+    fprintf(out, "package summary:\n  %-*s %-16s %-16s %-7s %15s %7s %9s %11s\n", w, "package", "satisfies", "claims",
+            "claim", "kernels+lines", "std::", "cuda-arch", "line info");
+    for (size_t i = 0; i < n; i++) {
+        struct tlck_package_verdict v;
+        char k[48], a[32];
+        tlck_package_verdict(r, pkg[i].first, pkg[i].n, &v);
+        snprintf(k, sizeof k, "%zu/%zu", v.total.kernels_with_lines, v.total.kernels);
+        int j = v.platform_judged;
+        fprintf(out, "  %-*s %-16s %-16s %-7s %15s %7zu %9zu %11s\n", w, package_name(pkg[i].path),
+                j ? v.satisfied : "-", j ? v.claimed : "-", !j ? "-" : v.claim_met ? "met" : "NOT met", k,
+                v.total.std_exports, v.arch_findings, human(a, line_total(&v.total)));
+        tlck_package_verdict_free(&v);
+    }
+}
+
+static void json_facts(struct tlck_jw *w, const struct tlck_member_facts *m)
+{
+    tlck_jw_uint(w, "kernels", m->kernels);
+    tlck_jw_uint(w, "kernels_with_lines", m->kernels_with_lines);
+    tlck_jw_uint(w, "cubins", m->cubins);
+    tlck_jw_uint(w, "cubins_with_lines", m->cubins_with_lines);
+    tlck_jw_uint(w, "ptx", m->ptx);
+    tlck_jw_uint(w, "ptx_with_lines", m->ptx_with_lines);
+    tlck_jw_uint(w, "std_exports", m->std_exports);
+    tlck_jw_object(w, "line_info_bytes");
+    tlck_jw_uint(w, "host_debug", m->host_debug);
+    tlck_jw_uint(w, "host_debug_line", m->host_debug_line);
+    tlck_jw_uint(w, "cubin", m->cubin_lines);
+    tlck_jw_uint(w, "ptx_loc", m->ptx_lines);
+    tlck_jw_uint(w, "device_stored_estimate", m->device_lines_stored);
+    tlck_jw_uint(w, "total", line_total(m));
+    tlck_jw_end(w);
+}
+
+void tlck_package_json_verdict(struct tlck_jw *w, const struct tlck_results *r, const struct tlck_package_summary *s)
+{
+    struct tlck_package_verdict v;
+    tlck_package_verdict(r, s->first, s->n, &v);
+    tlck_jw_object(w, "verdict");
+    tlck_jw_object(w, "platform");
+    if (v.platform_judged) {
+        tlck_jw_str(w, "satisfied", v.satisfied);
+        tlck_jw_str(w, "claimed", v.claimed);
+        tlck_jw_bool(w, "claim_met", v.claim_met);
+        tlck_jw_str(w, "reason", v.reason[0] ? v.reason : NULL);
+    }
+    tlck_jw_end(w);
+    tlck_jw_object(w, "archs");
+    tlck_jw_str(w, "sass", v.sass);
+    tlck_jw_str(w, "ptx", v.ptx);
+    tlck_jw_uint(w, "cuda_arch_findings", v.arch_findings);
+    tlck_jw_end(w);
+    tlck_jw_object(w, "total");
+    json_facts(w, &v.total);
+    tlck_jw_end(w);
+    tlck_jw_array(w, "files");
+    for (size_t i = 0; i < v.nm; i++) {
+        tlck_jw_object(w, NULL);
+        tlck_jw_str(w, "path", r->files[v.m[i].file].display);
+        json_facts(w, &v.m[i]);
+        tlck_jw_end(w);
+    }
+    tlck_jw_end(w);
+    tlck_jw_end(w);
+    tlck_package_verdict_free(&v);
+}

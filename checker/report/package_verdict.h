@@ -1,0 +1,40 @@
+/* A package's release verdict (docs/packages.md): the platform tag its files satisfy against the one its file
+ * name claims, its device code (kernels with and without line rows, archs against the cuda-arch policy), its
+ * std:: exports, and what line info costs in it, per member and in total. Facts of the model and of the
+ * audit's findings; computing them opens no file but the platform tables. */
+#ifndef TLCK_PACKAGE_VERDICT_H
+#define TLCK_PACKAGE_VERDICT_H
+#include <stddef.h>
+#include <stdint.h>
+#include "report/report.h"
+
+/* One member with code (an ELF file or a device image file). */
+struct tlck_member_facts {
+    size_t file;                         /* index into r->files */
+    unsigned cubins, cubins_with_lines;  /* device images: SASS */
+    unsigned ptx, ptx_with_lines;        /* device images: PTX, and those with .loc/.file */
+    size_t kernels, kernels_with_lines;  /* kernels of its cubins, one per cubin that holds it */
+    size_t std_exports;                  /* exported std:: / C++ runtime symbols (stl-leak's sense of exported) */
+    uint64_t host_debug, host_debug_line;/* .debug_* (and of them .debug_line) bytes, as stored */
+    uint64_t cubin_lines, ptx_lines;     /* device line info, uncompressed (tlck_device_info.line_bytes) */
+    uint64_t device_lines_stored;        /* the same, scaled by each image's stored/uncompressed ratio */
+};
+
+struct tlck_package_verdict {
+    int platform_judged;                 /* a wheel of x86_64 files with a table to judge it by */
+    char family[16];                     /* "manylinux" or "musllinux" */
+    char satisfied[64];                  /* the most compatible tag the files satisfy, "linux" when none */
+    char claimed[64];                    /* the most compatible tag of that family the file name claims; "" */
+    int claim_met;                       /* the files satisfy the claimed tag */
+    char reason[512];                    /* what keeps the files from the next more compatible tag, or "" */
+    char sass[256], ptx[256];            /* archs present in the package, space-separated ("sm_80 sm_90") */
+    size_t arch_findings;                /* unsuppressed cuda-arch findings at warning or above */
+    struct tlck_member_facts *m;  size_t nm;
+    struct tlck_member_facts total;      /* sums over m (total.file unused) */
+};
+
+/* Fills v for the package whose members are r->files[first .. first + n). Free with tlck_package_verdict_free. */
+void tlck_package_verdict(const struct tlck_results *r, size_t first, size_t n, struct tlck_package_verdict *v);
+void tlck_package_verdict_free(struct tlck_package_verdict *v);
+
+#endif
