@@ -28,7 +28,7 @@ static size_t hits(const struct tlck_findings *out, enum tlck_severity sev, cons
     return n;
 }
 
-int main(void)
+static void host_origins(void)
 {
     UNIT_CHECK("static cudart's renamed locals, outside every unit", is(host("libcudart_static_0d44431045", 0), "libcudart_static"));
     UNIT_CHECK("cudaMalloc outside every unit", is(host("cudaMalloc", 0), "libcudart_static"));
@@ -49,7 +49,10 @@ int main(void)
     UNIT_CHECK("a user's device function", tlck_device_origin("_Z6clampffff") == NULL);
     struct tlck_cu stub = { .name = (char *)"/usr/local/cuda/bin/crt/link.stub" }, user = { .name = (char *)"scale.cu" };
     UNIT_CHECK("crt/link.stub is the device link's unit", tlck_cu_origin(&stub) != NULL && tlck_cu_origin(&user) == NULL);
+}
 
+static void line_tables_host(void)
+{
     /* line-tables on a linked file: 3 cudart functions, a .cold part of a covered function, a user's function
      * without rows */
     struct tlck_function fns[] = {
@@ -85,5 +88,7 @@ int main(void)
     UNIT_CHECK("libcudart.so.13 itself: its functions are of libcudart.so.13",
                hits(&out, TLCK_SEV_INFO, "3 functions of libcudart.so.13 have no line info") == 1);
     tlck_findings_free(&out);
-    UNIT_EXIT();
 }
+
+UNIT_MAIN(UNIT_CASE(host_origins),
+          UNIT_CASE(line_tables_host))

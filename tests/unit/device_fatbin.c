@@ -66,21 +66,29 @@ static int walk(struct seen *s, tl_error *err)
     return tlck_fatbin_walk(buf, len, 0, collect, s, err);
 }
 
-int main(void)
+static const char ptx[] = ".version 9.0\n.target sm_90\n.address_size 64\n";
+
+/* 4 KiB of text that compresses well */
+static void fill_text(unsigned char *text, size_t n)
 {
-    static const char ptx[] = ".version 9.0\n.target sm_90\n.address_size 64\n";
-    unsigned char text[4096];
-    for (size_t i = 0; i < sizeof text; i++)
+    for (size_t i = 0; i < n; i++)
         text[i] = (unsigned char)("abcabcabd"[i % 9]);
+}
+
+static void walk_and_padding(void)
+{
+    unsigned char text[4096];
+    fill_text(text, sizeof text);
     tl_error err;
     struct seen s;
     struct tlck_fatbin_scratch sc = { 0 };
     const unsigned char *out;
     size_t outn;
+    size_t c;
 
     /* two containers, zero padding between and after them */
     len = 0;
-    size_t c = container_start();
+    c = container_start();
     entry(1, 90, 0, ptx, sizeof ptx, 0, 0, "k.cu");
     entry(2, 100, 0x100000, text, 100, 0, 0, NULL);
     container_end(c);
@@ -97,6 +105,19 @@ int main(void)
     UNIT_CHECK("identifier read from the header", s.v[0].ident_len == 4 && memcmp(s.v[0].ident, "k.cu", 4) == 0);
     UNIT_CHECK("stored entry is returned in place",
                tlck_fatbin_image(&s.v[0], &sc, 1 << 20, &out, &outn, &err) == 0 && out == s.v[0].payload);
+    tlck_fatbin_scratch_free(&sc);
+}
+
+static void compressed_entries(void)
+{
+    unsigned char text[4096];
+    fill_text(text, sizeof text);
+    tl_error err;
+    struct seen s;
+    struct tlck_fatbin_scratch sc = { 0 };
+    const unsigned char *out;
+    size_t outn;
+    size_t c;
 
     /* zstd and LZ4 round trips */
     unsigned char z[8192], l4[8192];
@@ -135,6 +156,15 @@ int main(void)
     container_end(c);
     UNIT_CHECK("damaged LZ4 block: error, no crash",
                walk(&s, &err) == 0 && tlck_fatbin_image(&s.v[0], &sc, 1 << 20, &out, &outn, &err) != 0);
+    tlck_fatbin_scratch_free(&sc);
+}
+
+static void container_damage(void)
+{
+    tl_error err;
+    struct seen s;
+    struct tlck_fatbin_scratch sc = { 0 };
+    size_t c;
 
     /* container-level damage */
     len = 0;
@@ -159,5 +189,8 @@ int main(void)
     memset(buf, 0, 10);
     UNIT_CHECK("all zeros is an empty fatbin", walk(&s, &err) == 0 && s.n == 0);
     tlck_fatbin_scratch_free(&sc);
-    UNIT_EXIT();
 }
+
+UNIT_MAIN(UNIT_CASE(walk_and_padding),
+          UNIT_CASE(compressed_entries),
+          UNIT_CASE(container_damage))

@@ -26,7 +26,7 @@ static int match(const char *sym, const char *linkage, const char *name)
     return match_in(sym, linkage, name, 0);
 }
 
-int main(void)
+static void clone_suffixes(void)
 {
     /* as written, and without clone suffixes */
     UNIT_CHECK("C name", match("init_math", NULL, "init_math"));
@@ -52,7 +52,10 @@ int main(void)
     UNIT_CHECK("symbol version of a .symver compat symbol", match("tr_break@GLIBC_2.2.5", NULL, "tr_break"));
     UNIT_CHECK("default symbol version", match("_Z3fooi@@V2", "_Z3fooi", "foo"));
     UNIT_CHECK("symbol version of another function", !match("tr_break@GLIBC_2.2.5", NULL, "tr_brake"));
+}
 
+static void lto_clones(void)
+{
     /* GCC's LTO partitions name a clone's subprogram with its suffix; its .cold part is a symbol of its own */
     UNIT_CHECK("LTO: clone's .cold part against the clone's linkage name",
                match("_ZNSt8_Rb_treeIiiSt9_IdentityIiESt4lessIiESaIiEE7_M_copyILb0ENS5_11_Alloc_nodeEEEPSt13_Rb_tree_nodeIiESA_PSt18_Rb_tree_node_baseRT0_.isra.0.cold",
@@ -61,7 +64,10 @@ int main(void)
     UNIT_CHECK("LTO: a C2 constructor's clone against the C4 clone",
                match("_ZN6shapes6CircleC2Eid.constprop.0", "_ZN6shapes6CircleC4Eid.constprop.0", "Circle"));
     UNIT_CHECK("LTO: another function's clone", !match("_Z3fooi.isra.0", "_Z3bari.isra.0", "bar"));
+}
 
+static void unified_structors(void)
+{
     /* GCC's unified constructor and destructor in DWARF, the complete/base/deleting ones as symbols */
     UNIT_CHECK("C1 against C4", match("_ZN6shapes6CircleC1Eid", "_ZN6shapes6CircleC4Eid", "Circle"));
     UNIT_CHECK("C2 against C4", match("_ZN6shapes6CircleC2Eid", "_ZN6shapes6CircleC4Eid", "Circle"));
@@ -72,7 +78,10 @@ int main(void)
                       "circle_colour"));
     UNIT_CHECK("a linkage name that disagrees is not rescued by the plain name",
                !match("_ZN6shapes7scaled4ERKSt6vectorIiSaIiEE", "_ZN6shapes7scaled3ERKSt6vectorIiSaIiEE", "scaled4"));
+}
 
+static void no_linkage_name(void)
+{
     /* no linkage name: the unqualified name, template arguments left out */
     UNIT_CHECK("_FUN of a lambda", match("_ZZN6shapes13make_callbackEiENUliE_4_FUNEi", NULL, "_FUN"));
     UNIT_CHECK("operator() of a lambda", match("_ZZN6shapes6lookupEiENKUlvE_clEv", NULL, "operator()"));
@@ -95,11 +104,17 @@ int main(void)
     UNIT_CHECK("operator<< is not operator<", !match("_ZlsRSoRKN6shapes6CircleE", NULL, "operator<"));
     UNIT_CHECK("operator< template", match("_ZN6shapesltIiEEbRKNS_4RingIT_Lm4EEES5_", NULL, "operator< <int>"));
     UNIT_CHECK("ABI tag left out", match("_ZN4Json9OurReader12normalizeEOLB5cxx11EPKcS2_", NULL, "normalizeEOL"));
+}
 
+static void fortran_main(void)
+{
     /* gfortran's main program */
     UNIT_CHECK("MAIN__ in a Fortran unit", match_in("MAIN__", NULL, "shapes_main", 1));
     UNIT_CHECK("MAIN__ elsewhere", !match_in("MAIN__", NULL, "shapes_main", 0));
+}
 
+static void entry_points(void)
+{
     /* entry points made without a subprogram */
     UNIT_CHECK("virtual thunk", tlck_made_without_subprogram("_ZTv0_n24_N6shapes6CircleD1Ev"));
     UNIT_CHECK("non-virtual thunk", tlck_made_without_subprogram("_ZThn40_NK6shapes6Circle6colourEv"));
@@ -110,5 +125,11 @@ int main(void)
     UNIT_CHECK("a function named coldest", !tlck_made_without_subprogram("_Z7coldesti"));
     UNIT_CHECK("a .isra clone has a subprogram", !tlck_made_without_subprogram("_ZN6shapesL4pickENS_3BigE.isra.0"));
     UNIT_CHECK("the typeinfo is no function but not a thunk either", !tlck_made_without_subprogram("_ZTIN6shapes6CircleE"));
-    UNIT_EXIT();
 }
+
+UNIT_MAIN(UNIT_CASE(clone_suffixes),
+          UNIT_CASE(lto_clones),
+          UNIT_CASE(unified_structors),
+          UNIT_CASE(no_linkage_name),
+          UNIT_CASE(fortran_main),
+          UNIT_CASE(entry_points))

@@ -213,10 +213,10 @@ static void expected_inputs_exist(void)
     UNIT_CHECK("every expectation names an input", lines > 0 && stale == 0);
 }
 
-int main(void)
+/* Every input under tests/data/regress/<target>/ of the table above, each through its entry point. */
+static void replay(void)
 {
-    limits_checks();
-    expected_inputs_exist();
     UNIT_CHECK("regression inputs found", regress_replay(targets, sizeof targets / sizeof *targets) > 0);
-    UNIT_EXIT();
 }
+
+UNIT_MAIN(UNIT_CASE(limits_checks), UNIT_CASE(expected_inputs_exist), UNIT_CASE(replay))

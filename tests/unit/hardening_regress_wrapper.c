@@ -93,8 +93,10 @@ static const struct regress_target targets[] = {
     { "memo", NULL, describe_memo }, /* its fuzz target needs the TL_FUZZING build: the property is checked here */
 };
 
-int main(void)
+/* Every input under tests/data/regress/<target>/ of the table above, each through its entry point. */
+static void replay(void)
 {
     UNIT_CHECK("regression inputs found", regress_replay(targets, sizeof targets / sizeof *targets) > 0);
-    UNIT_EXIT();
 }
+
+UNIT_MAIN(UNIT_CASE(replay))

@@ -41,9 +41,10 @@ static void sample(struct tlck_jw *w)
     tlck_jw_end(w);
 }
 
-int main(void)
+static void separators(void)
 {
     struct doc d;
+
     start(&d, 0);
     sample(&d.w);
     UNIT_STREQ("spaced: ', ' and ': ', empty containers, null, full uint64, negative int", text(&d),
@@ -72,6 +73,11 @@ int main(void)
     UNIT_STREQ("breaks replace the space after the comma, and lead the first element and the close", text(&d),
                "[\n  0,\n  1\n][\n]");
     free(d.buf);
+}
+
+static void escapes(void)
+{
+    struct doc d;
 
     start(&d, 0);
     tlck_jw_str(&d.w, NULL, "q\" b\\ n\n r\r t\t \x01 \x1f \x7f é");
@@ -106,6 +112,11 @@ int main(void)
                tlck_utf8_seq((const unsigned char *)"\xf5\x80\x80\x80") == 0 &&
                tlck_utf8_seq((const unsigned char *)"\xf0\x90\x80") == 0 &&
                tlck_utf8_seq((const unsigned char *)"\xe9.o") == 0);
+}
+
+static void keys_and_strf(void)
+{
+    struct doc d;
 
     start(&d, 1);
     tlck_jw_object(&d.w, NULL);
@@ -124,6 +135,11 @@ int main(void)
     UNIT_CHECK("strf past its stack buffer: whole and escaped", strlen(t) == 1 + 999 + 2 + 1 && t[0] == '"' &&
                strncmp(t + 1, longs, 999) == 0 && strcmp(t + 1000, "\\\"\"") == 0);
     free(d.buf);
+}
+
+static void depth_limit(void)
+{
+    struct doc d;
 
     start(&d, 1);
     tlck_jw_array(&d.w, NULL);
@@ -134,12 +150,16 @@ int main(void)
         tlck_jw_end(&d.w);
     tlck_jw_uint(&d.w, NULL, 6);
     tlck_jw_end(&d.w);
-    t = text(&d);
+    const char *t = text(&d);
     size_t opens = 0, closes = 0;
     for (const char *p = t; *p; p++)
         opens += *p == '[', closes += *p == ']';
     UNIT_CHECK("past the depth limit: nothing deeper written, brackets balanced, writing resumes after",
                opens == TLCK_JW_MAX_DEPTH && closes == opens && !strchr(t, '5') && strstr(t, "],6]") != NULL);
     free(d.buf);
-    UNIT_EXIT();
 }
+
+UNIT_MAIN(UNIT_CASE(separators),
+          UNIT_CASE(escapes),
+          UNIT_CASE(keys_and_strf),
+          UNIT_CASE(depth_limit))

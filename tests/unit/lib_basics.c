@@ -55,9 +55,4 @@ static void test_config(void)
     rmdir(dir);
 }
 
-int main(void)
-{
-    test_hash();
-    test_config();
-    UNIT_EXIT();
-}
+UNIT_MAIN(UNIT_CASE(test_hash), UNIT_CASE(test_config))

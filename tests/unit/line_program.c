@@ -352,14 +352,10 @@ static void test_set_address_every_row(void)
                g.rows[3].seq == 0);
 }
 
-int main(void)
-{
-    test_long_dirs();
-    test_nvidia_v2();
-    test_v5();
-    test_v3_64_and_vliw();
-    test_truncations();
-    test_stop();
-    test_set_address_every_row();
-    UNIT_EXIT();
-}
+UNIT_MAIN(UNIT_CASE(test_long_dirs),
+          UNIT_CASE(test_nvidia_v2),
+          UNIT_CASE(test_v5),
+          UNIT_CASE(test_v3_64_and_vliw),
+          UNIT_CASE(test_truncations),
+          UNIT_CASE(test_stop),
+          UNIT_CASE(test_set_address_every_row))

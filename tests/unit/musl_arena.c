@@ -105,10 +105,6 @@ static void test_threads(void)
     UNIT_CHECK("blocks from four threads never overlap, resized ones included", bad == 0);
 }
 
-int main(void)
-{
-    test_last_block();
-    test_other_blocks();
-    test_threads();
-    UNIT_EXIT();
-}
+UNIT_MAIN(UNIT_CASE(test_last_block),
+          UNIT_CASE(test_other_blocks),
+          UNIT_CASE(test_threads))

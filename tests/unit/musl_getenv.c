@@ -50,7 +50,7 @@ static unsigned next(void)
     return rnd >> 16;
 }
 
-int main(void)
+static void random_environments(void)
 {
     static char strings[200][64];
     static char *envs[2][201]; /* a new array each round, as assigning environ makes (entries edited in place
@@ -71,14 +71,20 @@ int main(void)
         ok = agree();
     }
     UNIT_CHECK("random environments: the same answers as the C library's getenv (first definition wins)", ok);
+}
 
+static void environ_assigned(void)
+{
     static char *base[] = { "PATH=/bin", "HOME=/root", "PATH=/second", NULL };
     environ = base;
     UNIT_STREQ("the first of two definitions", tl_idx_getenv("PATH"), "/bin");
     static char *other[] = { "PATH=/other", NULL };
     environ = other;
     UNIT_STREQ("environ assigned: the new array is read", tl_idx_getenv("PATH"), "/other");
+}
 
+static void set_and_unset(void)
+{
     clearenv();
     tl_idx___wrap_setenv("NVCC_APPEND_FLAGS", "-G", 1);
     UNIT_STREQ("after setenv of a new name", tl_idx_getenv("NVCC_APPEND_FLAGS"), "-G");
@@ -95,7 +101,10 @@ int main(void)
     static char put[] = "ZZ_TOP=beard";
     tl_idx___wrap_putenv(put);
     UNIT_STREQ("after putenv", tl_idx_getenv("ZZ_TOP"), "beard");
+}
 
+static void big_environment(void)
+{
     static char big[400][32];
     static char *bigenv[401];
     for (int i = 0; i < 400; i++) {
@@ -108,6 +117,10 @@ int main(void)
     UNIT_CHECK("a big environment (400 entries) gets a table of its size",
                tl_idx_getenv("PATH") && strcmp(tl_idx_getenv("PATH"), "/last") == 0 && tl_idx_getenv("V7") &&
                    strcmp(tl_idx_getenv("V7"), "7") == 0 && tl_idx_getenv("V400") == NULL);
+}
+
+static void hash_spreads(void)
+{
     /* a family of names that differ in their last bytes only (CI_VAR_1..CI_VAR_150): the hash must spread
      * them, or every lookup walks a long run of slots */
     static char fam[150][32];
@@ -127,6 +140,10 @@ int main(void)
         }
     UNIT_CHECK("150 names differing in their last bytes: spread over the table (mean displacement under 1)",
                used == 150 && displaced < used);
+}
+
+static void table_regrows(void)
+{
     clearenv();
     tl_idx___wrap_setenv("PATH", "/bin", 1);
     (void)tl_idx_getenv("PATH"); /* the index is current: every setenv below updates it in place */
@@ -140,5 +157,11 @@ int main(void)
                 strcmp(tl_idx_getenv("PATH"), "/bin") == 0 && tl_idx_getenv("G300") == NULL;
     }
     UNIT_CHECK("300 new names set one by one: each found, the table regrown as it fills", grown);
-    UNIT_EXIT();
 }
+
+UNIT_MAIN(UNIT_CASE(random_environments),
+          UNIT_CASE(environ_assigned),
+          UNIT_CASE(set_and_unset),
+          UNIT_CASE(big_environment),
+          UNIT_CASE(hash_spreads),
+          UNIT_CASE(table_regrows))

@@ -93,14 +93,28 @@ static int check_strstr(void)
 }
 #endif
 
-int main(void)
-{
 #if defined(__x86_64__) && defined(__SSE2__)
+static void agree_everywhere(void)
+{
     UNIT_CHECK("SSE2 string functions agree with the C library at every alignment and length", check_all() == 0);
-    UNIT_CHECK("SSE2 string functions stop before an unmapped page", check_page_end() == 0);
-    UNIT_CHECK("strstr agrees with the C library, and stops at the haystack's end", check_strstr() == 0);
-#else
-    printf("SKIP %s: the SSE2 string functions are built on x86-64 only\n", __FILE__);
-#endif
-    UNIT_EXIT();
 }
+
+static void page_end(void)
+{
+    UNIT_CHECK("SSE2 string functions stop before an unmapped page", check_page_end() == 0);
+}
+
+static void strstr_agrees(void)
+{
+    UNIT_CHECK("strstr agrees with the C library, and stops at the haystack's end", check_strstr() == 0);
+}
+
+UNIT_MAIN(UNIT_CASE(agree_everywhere), UNIT_CASE(page_end), UNIT_CASE(strstr_agrees))
+#else
+static void sse2_string_functions(void)
+{
+    UNIT_SKIP("the SSE2 string functions are built on x86-64 only");
+}
+
+UNIT_MAIN(UNIT_CASE(sse2_string_functions))
+#endif

@@ -48,7 +48,7 @@ static size_t run(struct tlck_file *f, int release, struct tlck_findings *out, c
     return hits;
 }
 
-int main(void)
+static void one_artifact(void)
 {
     struct tlck_file f = { 0 };
     f.display = strdup("lib.so");
@@ -101,7 +101,14 @@ int main(void)
     f.notes[2].device_debug = 1;
     UNIT_CHECK("-G object: warning", run(&f, 0, &out, "k.cu was compiled with -G", &sev) == 1 && sev == TLCK_SEV_WARNING);
     UNIT_CHECK("-G object under --release: error", run(&f, 1, &out, "with -G", &sev) == 1 && sev == TLCK_SEV_ERROR);
+    tlck_findings_free(&out);
+    tlck_file_free(&f);
+}
 
+static void no_records(void)
+{
+    struct tlck_findings out = { 0 };
+    enum tlck_severity sev = TLCK_SEV_NONE;
     struct tlck_file g = { 0 };
     g.display = strdup("plain.so");
     g.elf_type = 3;
@@ -115,7 +122,7 @@ int main(void)
                run(&g, 0, &out, "made by the CUDA device link", &sev) == 1 && sev == TLCK_SEV_INFO &&
                    run(&g, 0, &out, "not built through trueline-cc", NULL) == 0);
     tlck_findings_free(&out);
-    tlck_file_free(&f);
     tlck_file_free(&g);
-    UNIT_EXIT();
 }
+
+UNIT_MAIN(UNIT_CASE(one_artifact), UNIT_CASE(no_records))

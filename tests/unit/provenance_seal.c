@@ -170,7 +170,7 @@ static void digest(void)
     UNIT_CHECK("digest: empty range = whole file", tlcc_content_digest(f, 9, 9, 0, hex) == 0 && strcmp(hex, want) == 0);
 }
 
-static void keys(const char *dir)
+static void keys_in(const char *dir)
 {
     char path[512];
     tlcc_mac_key k;
@@ -194,14 +194,13 @@ static void keys(const char *dir)
 }
 
 /* tlcc_stamp_sealed on a real object: ch = XXH3-128 of the file with the section readelf names cut out */
-static void sealed_object(const char *dir)
+static void sealed_object_in(const char *dir)
 {
     char cmd[2048], obj[512];
     snprintf(obj, sizeof obj, "%s/k.o", dir);
     snprintf(cmd, sizeof cmd, "cd %s && printf 'int k(int x) { return x * 7; }\\n' > k.c && gcc -O2 -c k.c -o k.o", dir);
     if (system(cmd) != 0) {
-        printf("SKIP %s: gcc not usable\n", __FILE__);
-        return;
+        UNIT_SKIP("gcc not usable");
     }
     tl_note n = sample();
     n.seal_content = 1;
@@ -239,19 +238,27 @@ static void sealed_object(const char *dir)
     free(file);
 }
 
-int main(void)
+/* Runs fn in a fresh directory, removed after. */
+static void in_tmpdir(void (*fn)(const char *dir))
 {
     char dir[] = "/tmp/tl-seal-XXXXXX";
-    if (!mkdtemp(dir))
-        return 1;
-    placeholders();
-    mac();
-    digest();
-    keys(dir);
-    sealed_object(dir);
+    UNIT_CHECK("a temporary directory", mkdtemp(dir) != NULL);
+    if (unit_now.failed)
+        return;
+    fn(dir);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        return 1;
-    UNIT_EXIT();
+    UNIT_CHECK("the temporary directory removed", system(cmd) == 0);
 }
+
+static void keys(void)
+{
+    in_tmpdir(keys_in);
+}
+
+static void sealed_object(void)
+{
+    in_tmpdir(sealed_object_in);
+}
+
+UNIT_MAIN(UNIT_CASE(placeholders), UNIT_CASE(mac), UNIT_CASE(digest), UNIT_CASE(keys), UNIT_CASE(sealed_object))

@@ -50,7 +50,7 @@ static enum tlck_stl_origin origin(const char *name, int bind)
     return tlck_stl_origin(name, bind, &cx);
 }
 
-int main(void)
+static void parse_any_stack(void)
 {
     const char *names[] = { LLVM_SWAP, GCC_SWAP, "_ZNSt6vectorIN4llvm7PatternESaIS1_EE12emplace_backIJS1_EEEvDpOT_",
                             "_ZNSt10filesystem7__cxx114path10_S_convertIwEEDaPKT_S5_" };
@@ -66,16 +66,27 @@ int main(void)
                             : "a name without an unresolved name still parses as c++filt prints it",
                    ok);
     }
+}
+
+static void not_mangled(void)
+{
     void *mem = (void *)1;
     UNIT_CHECK("not a mangled name: no tree, nothing to free", !tlck_cxx_components("main", DMGL_PARAMS, &mem) && !mem);
     UNIT_CHECK("a truncated name: no tree", !tlck_cxx_components("_ZNSt6vectorIiSaIiEE", DMGL_PARAMS, &mem) && !mem);
+}
 
+static void abi_runtime(void)
+{
     /* the C++ ABI runtime; glibc's __cxa_* are not it */
     UNIT_CHECK("__gxx_personality_v0 is the ABI runtime", origin("__gxx_personality_v0", STB_GLOBAL) == TLCK_STL_ABI);
     UNIT_CHECK("__cxa_throw is the ABI runtime", origin("__cxa_throw", STB_GLOBAL) == TLCK_STL_ABI);
     UNIT_CHECK("__cxa_atexit (glibc) is not", origin("__cxa_atexit", STB_GLOBAL) == TLCK_STL_NONE);
     UNIT_CHECK("vtable for __cxxabiv1::__class_type_info is the ABI runtime",
                origin("_ZTVN10__cxxabiv117__class_type_infoE", STB_GLOBAL) == TLCK_STL_ABI);
+}
+
+static void compiled_library(void)
+{
     /* compiled library code: global, no template arguments in the entity's name */
     UNIT_CHECK("std::ios_base::Init::Init() global: library code",
                origin("_ZNSt8ios_base4InitC1Ev", STB_GLOBAL) == TLCK_STL_LIBRARY);
@@ -90,6 +101,10 @@ int main(void)
                origin("_ZZNSt19_Sp_make_shared_tag5_S_tiEvE5__tag", STB_GLOBAL) == TLCK_STL_STD);
     UNIT_CHECK("std::vector<int>::_M_default_append global: a template, not library code",
                origin("_ZNSt6vectorIiSaIiEE17_M_default_appendEm", STB_GLOBAL) == TLCK_STL_STD);
+}
+
+static void own_types(void)
+{
     /* instantiations over the file's own types */
     UNIT_CHECK("typeinfo for std::enable_shared_from_this<arrow::DataType> global: own types",
                origin("_ZTISt23enable_shared_from_thisIN5arrow8DataTypeEE", STB_GLOBAL) == TLCK_STL_OWN);
@@ -98,6 +113,10 @@ int main(void)
     UNIT_CHECK("clang's std::swap<llvm::vfs::YAMLVFSEntry>: own types", origin(LLVM_SWAP, STB_WEAK) == TLCK_STL_OWN);
     UNIT_CHECK("std::function's invoker over a lambda in f(): own types",
                origin("_ZNSt17_Function_handlerIFivEZ1fvEUlvE_E9_M_invokeERKSt9_Any_data", STB_WEAK) == TLCK_STL_OWN);
+}
+
+static void standard_types(void)
+{
     /* over standard and builtin types only */
     UNIT_CHECK("path::_S_convert<wchar_t> returning auto: standard types only (auto is no type of the file's)",
                origin("_ZNSt10filesystem7__cxx114path10_S_convertIwEEDaPKT_S5_", STB_WEAK) == TLCK_STL_STD);
@@ -108,5 +127,11 @@ int main(void)
     UNIT_CHECK("llvm::foo(): not std", origin("_ZN4llvm3fooEv", STB_GLOBAL) == TLCK_STL_NONE);
     UNIT_CHECK("greet(std::string): not std", origin("_Z5greetRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
                                                      STB_GLOBAL) == TLCK_STL_NONE);
-    UNIT_EXIT();
 }
+
+UNIT_MAIN(UNIT_CASE(parse_any_stack),
+          UNIT_CASE(not_mangled),
+          UNIT_CASE(abi_runtime),
+          UNIT_CASE(compiled_library),
+          UNIT_CASE(own_types),
+          UNIT_CASE(standard_types))

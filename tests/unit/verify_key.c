@@ -154,11 +154,7 @@ static void sccache_conf(void)
     rmdir(dir);
 }
 
-int main(void)
-{
-    dependency_options();
-    base_dirs();
-    ccache_conf();
-    sccache_conf();
-    UNIT_EXIT();
-}
+UNIT_MAIN(UNIT_CASE(dependency_options),
+          UNIT_CASE(base_dirs),
+          UNIT_CASE(ccache_conf),
+          UNIT_CASE(sccache_conf))

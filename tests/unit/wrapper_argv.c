@@ -204,14 +204,10 @@ static void exec_size(void)
     free(big);
 }
 
-int main(void)
-{
-    env_split();
-    optf_split();
-    ccc_edits();
-    ccc_long_command_line();
-    debug_flags();
-    optf_nested();
-    exec_size();
-    UNIT_EXIT();
-}
+UNIT_MAIN(UNIT_CASE(env_split),
+          UNIT_CASE(optf_split),
+          UNIT_CASE(ccc_edits),
+          UNIT_CASE(ccc_long_command_line),
+          UNIT_CASE(debug_flags),
+          UNIT_CASE(optf_nested),
+          UNIT_CASE(exec_size))
