@@ -3,7 +3,9 @@
 # TESTS='glob ...' limits the tests to those whose name matches one of the globs (e.g. TESTS='wrapper* unit-*';
 # unit tests are named unit-<binary>); TRUELINE_BUILD points at the build tree.
 # JOBS=N runs N tests at a time (default 2); SUITE_TIMEOUT=S stops a test after S seconds (default 600).
-# Each test's output is printed as one block, in the same order whatever finishes first.
+# Each test's output is printed as one block, in the same order whatever finishes first, followed by a TAP line:
+# `ok N - name (Ts)`, or `not ok N - name` when it printed a FAIL line or exited nonzero (the plan `1..N` comes
+# first). The PASS/FAIL/SKIP lines are what is counted; the last line is `N passed, N failed, N skipped`.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export TRUELINE_ROOT=$(cd "$here/.." && pwd)
@@ -52,10 +54,12 @@ flush() {
       echo "FAIL $name: exited with status $rc" >>"$out"
     fi
     cat "$out"
-    echo "# $name: ${secs}s" >&2
+    if grep -q '^FAIL' "$out"; then echo "not ok $((next + 1)) - $name"
+    else echo "ok $((next + 1)) - $name (${secs}s)"; fi
     next=$((next + 1))
   done
 }
+echo "1..${#names[@]}"
 for i in "${!names[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; flush; done
   start "$i"
