@@ -181,6 +181,15 @@ static size_t claimed_row(const struct tlck_platforms *t, const char *path)
     return best;
 }
 
+static int links_musl(const struct judge *j)
+{
+    for (size_t k = j->first; k < j->first + j->n; k++)
+        for (size_t i = 0; !j->r->files[k].error && i < j->r->files[k].nneeded; i++)
+            if (strncmp(j->r->files[k].needed[i], "libc.musl-", 10) == 0)
+                return 1;
+    return 0;
+}
+
 static void judge_platform(const struct judge *j, const struct tlck_policy *p, struct tlck_package_verdict *v)
 {
     const char *path = j->r->files[j->first].path;
@@ -200,7 +209,9 @@ static void judge_platform(const struct judge *j, const struct tlck_policy *p, s
         return;
     }
     v->platform_judged = 1;
-    const char *fam = strncmp(t.v[claim].tag, "musllinux", 9) == 0 ? "musllinux" : "manylinux";
+    /* the family is the C library the files link, as auditwheel decides it; a claim of the other family fails */
+    const char *fam = links_musl(j) ? "musllinux" : "manylinux";
+    int same_family = strncmp(t.v[claim].tag, fam, strlen(fam)) == 0;
     snprintf(v->family, sizeof v->family, "%s", fam);
     snprintf(v->claimed, sizeof v->claimed, "%s", t.v[claim].tag);
     snprintf(v->satisfied, sizeof v->satisfied, "linux");
@@ -213,7 +224,7 @@ static void judge_platform(const struct judge *j, const struct tlck_policy *p, s
         char w[512];
         if (!violation(j, row, w, sizeof w)) {
             snprintf(v->satisfied, sizeof v->satisfied, "%s", row->tag);
-            v->claim_met = i <= claim;
+            v->claim_met = same_family && i <= claim;
             break;
         }
         memcpy(why, w, sizeof why); /* the reason of the last tag ruled out: the one next to the answer */
