@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "compiler.h"
+#include "trueline/note.h"
 
 static int is_space(char c)
 {
@@ -457,4 +458,27 @@ int tlcc_effective_argv(tlcc_invocation *inv, tl_error *err)
         tlcc_strv_push(&inv->unset_env, "CCC_OVERRIDE_OPTIONS");
     }
     return 0;
+}
+
+int tlcc_argv_keeps_files(const tlcc_invocation *inv)
+{
+    /* nothing folded (the common case): the arguments are the caller's, which did exec, plus forced flags */
+    return inv->folds.n > 0 && tlcc_argv_exec_too_big(&inv->args);
+}
+
+void tlcc_argv_for_exec(const tlcc_invocation *inv, tlcc_strv *out)
+{
+    if (tlcc_argv_keeps_files(inv)) {
+        /* The arguments as given (the compiler reads the files itself) and the forced flags, which force.c
+         * appended after everything folded. */
+        tlcc_strv_append(out, &inv->user_args);
+        tlcc_strv_append(out, &inv->forced);
+    } else {
+        tlcc_strv_append(out, &inv->args);
+    }
+}
+
+void tlcc_argv_hash(tlcc_invocation *inv)
+{
+    tl_hash_hex(tl_note_argv_hash(inv->args.v, inv->args.n), inv->argv_hex);
 }

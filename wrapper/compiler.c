@@ -134,7 +134,7 @@ const char *tlcc_active_env_value(void)
     /* on the heap: a static 4 KiB buffer kept the hot .bss variables a page apart */
     static char *value;
     char id[40];
-    if (list_has(active, dev_ino(&self_st, id))) /* already there (run.c sets it again before the exec) */
+    if (list_has(active, dev_ino(&self_st, id))) /* already there (main set it) */
         return active;
     free(value);
     value = active && *active ? tlcc_concatn(TLCC_S(active), TLCC_S(" "), TLCC_S(id), NULL) : strdup(id);

@@ -4,7 +4,7 @@
  * carries the digest. The stamper (stamp.c) computes it right after it wrote the record, the waiting
  * verifier (verify.c) on the mapping libelf already made; the hook in ccache has its own reader of the same
  * bytes (hook/note_section.c). */
-#include "provenance.h"
+#include "content_digest.h"
 
 #include <gelf.h>
 #include <string.h>

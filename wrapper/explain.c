@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "argv.h"
-#include "run.h"
 
 static const char *mode_name(enum tlcc_mode m)
 {
@@ -55,12 +54,12 @@ void tlcc_explain(const tlcc_invocation *inv, double fingerprint_ms, FILE *out)
     for (int i = 0; i < inv->notes.n; i++)
         fprintf(out, "trueline-cc: note: %s\n", inv->notes.v[i]);
     put_argv(out, "effective argv", inv->compiler_path, &inv->args);
-    if (tlcc_run_keeps_files(inv))
+    if (tlcc_argv_keeps_files(inv))
         fprintf(out, "trueline-cc: note: the effective argv is too large to exec (over %d KiB in all or in one "
                      "argument): the compiler gets the arguments as given plus the forced flags, the folded "
                      "variables stay in its environment (and are hashed)\n",
                 TLCC_ARGV_EXEC_MAX / 1024);
-    fprintf(out, "trueline-cc: effective argv hash: %s\n", inv->argv_hex);
+    fprintf(out, "trueline-cc: effective argv hash (output operand left out): %s\n", inv->argv_hex);
     if (inv->host_compiler || inv->host_from)
         fprintf(out, "trueline-cc: host compiler: %s (from %s)\n", inv->host_compiler ? inv->host_compiler : "(not found)",
                 inv->host_from ? inv->host_from : "?");

@@ -11,7 +11,7 @@
 #include "compiler.h"
 #include "deps.h"
 #include "dynlibs.h"
-#include "run.h"
+#include "argv.h"
 
 const char *const tlcc_fingerprint_env[] = {
     /* gcc: where the driver finds cc1/as/specs, and search paths it adds (gcc's "Environment Variables") */
@@ -467,12 +467,12 @@ static void hash_env(tlcc_invocation *inv, tl_hasher *h, const char *name)
 /* Folded variables reach the cache through the argv (argv.c). One that stays in the compiler's environment
  * changes the compile from there, so it is hashed: CCC_OVERRIDE_OPTIONS for every family but clang (nvcc's
  * host clang applies it), NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS that nvcc refuses (a backslash), and every
- * folded one when the compiler gets its arguments as given (run.h, tlcc_run_keeps_files). Only when set: an
+ * folded one when the compiler gets its arguments as given (argv.h, tlcc_argv_keeps_files). Only when set: an
  * unset one leaves the fingerprint as it was before these were hashed. */
 static void hash_unfolded_env(tlcc_invocation *inv, tl_hasher *h)
 {
     static const char *const names[] = { "CCC_OVERRIDE_OPTIONS", "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS" };
-    int kept = tlcc_run_keeps_files(inv);
+    int kept = tlcc_argv_keeps_files(inv);
     for (int k = 0; k < 3 && (k == 0 || inv->family == TLCC_FAM_NVCC); k++) { /* nvcc alone reads the NVCC_ ones */
         const char *v = getenv(names[k]);
         int folded = 0;
@@ -667,15 +667,4 @@ int tlcc_fingerprint(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo
     inv->fingerprint = tl_hasher_final(h);
     tl_hash_hex(inv->fingerprint, inv->fp_hex);
     return 0;
-}
-
-void tlcc_argv_hash(tlcc_invocation *inv)
-{
-    tl_hasher *h = tl_hasher_new();
-    if (!h)
-        return;
-    for (int i = 0; i < inv->args.n; i++)
-        tl_hasher_update_str(h, inv->args.v[i]);
-    inv->argv_hash = tl_hasher_final(h);
-    tl_hash_hex(inv->argv_hash, inv->argv_hex);
 }

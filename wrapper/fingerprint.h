@@ -12,7 +12,5 @@ extern const char *const tlcc_fingerprint_env[];
 /* Fills inv->comps, env_hashed, fingerprint/fp_hex. Returns -1 with err naming the file when a
  * component exists but cannot be read (a missing tool is recorded as absent, not an error). */
 int tlcc_fingerprint(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo, tl_error *err);
-/* XXH3-128 over the length-prefixed effective argv; fills argv_hash/argv_hex. */
-void tlcc_argv_hash(tlcc_invocation *inv);
 
 #endif

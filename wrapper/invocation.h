@@ -1,6 +1,6 @@
 /* One compile as trueline-cc sees it. The pipeline fills it top-down:
  * classify (compiler.c) -> effective argv (argv.c) -> forced flags (force.c) -> fingerprint
- * (fingerprint.c) -> run (run.c); explain.c prints it. The provenance stage records from it. */
+ * (fingerprint.c); the plan (plan.c) is made from it, explain.c prints it, records (record.c) say it. */
 #ifndef TLCC_WRAPPER_INVOCATION_H
 #define TLCC_WRAPPER_INVOCATION_H
 #include <sys/types.h>
@@ -28,7 +28,6 @@ typedef struct tlcc_invocation {
     char *compiler_arg;  /* the compiler as named by the user (name or path) */
     char *compiler_path; /* the real compiler that runs (never trueline-cc) */
     char *cache_path;    /* ccache/sccache executable when chained */
-    int cache_preloads;  /* the cache has a dynamic loader, so LD_PRELOAD reaches it (verify_in_cache.c) */
     char *version;       /* first line of `COMPILER --version` (memoized) */
 
     tlcc_strv user_args; /* the arguments as given, without argv[0] and trueline's own options */
@@ -54,7 +53,7 @@ typedef struct tlcc_invocation {
     tlcc_strv env_hashed; /* "NAME=value" or "NAME (unset)", in hash order */
     tl_hash128 fingerprint;
     char fp_hex[TL_HASH_HEX_LEN + 1];
-    tl_hash128 argv_hash; /* XXH3-128 over the length-prefixed effective argv (args, without argv[0]) */
+    /* The effective argv's hash as records carry it (`ah`): tl_note_argv_hash, output operand left out */
     char argv_hex[TL_HASH_HEX_LEN + 1];
 
     int explain;

@@ -1,23 +1,30 @@
-/* trueline-cc: the compiler front wrapper. One compile, top-down:
- * classify -> effective argv -> forced flags -> fingerprint -> run (explain on request). */
+/* trueline-cc: the compiler front wrapper. The life of one run, top-down (main, then wrap):
+ * parse (classify the invocation; family, effective argv, forced flags, fingerprint) -> plan (command,
+ * environment, exec or wait, the after step) -> save the memo -> explain on request -> exec, or wait and
+ * run the after step. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "after.h"
 #include "argv.h"
 #include "compiler.h"
 #include "depth_guard.h"
-#include "warn_once.h"
 #include "explain.h"
 #include "fingerprint.h"
 #include "force.h"
 #include "memo.h"
-#include "provenance.h"
+#include "plan.h"
+#include "process.h"
+#include "prov_config.h"
+#include "prov_stats.h"
 #include "run.h"
+#include "stage.h"
 #include "trueline/lib_versions.h"
 #include "verify_in_cache.h"
+#include "warn_once.h"
 
 static void usage(FILE *out)
 {
@@ -73,14 +80,14 @@ static const struct tl_config_section wrapper_sections[] = {
     { "wrapper", wrapper_keys }, { "fingerprint", fingerprint_keys }, { "provenance", provenance_keys }, { NULL, NULL }
 };
 
-/* The values main and provenance.c read up front, and the keys of our sections, checked before anything
+/* The values main reads up front ([provenance] among them), and the keys of our sections, checked before anything
  * runs: a typo fails like a broken file ([wrapper] on_error) instead of silently meaning a default (a bad
  * yes/no used to read as "on", TRUELINE_EXPLAIN=false turned explain on). Nothing here reads a file or
  * makes a system call: this runs on every cache hit. ([wrapper] cache, host_debug and device_lineinfo are
  * checked where they are used: compiler.c, force.c.) */
 static int g_config_checked; /* check_config ran: on_error was checked first, and reported if bad */
 
-static int check_config(const tl_config *cfg, int *explain, int *memo_on, tl_error *err)
+static int check_config(const tl_config *cfg, int *explain, int *memo_on, tlcc_prov_config *prov, tl_error *err)
 {
     static const char *const on_error[] = { "fail", "passthrough", NULL };
     g_config_checked = 1;
@@ -96,7 +103,7 @@ static int check_config(const tl_config *cfg, int *explain, int *memo_on, tl_err
     *explain |= env_explain || cfg_explain;
     if (tl_config_check_keys(cfg, wrapper_sections, err) != 0)
         return -1;
-    return tlcc_prov_set_config(cfg, err);
+    return tlcc_prov_config_read(cfg, prov, err);
 }
 
 /* The wrapper could not do its job: by [wrapper] on_error, fail the compile (default) or run the
@@ -119,7 +126,7 @@ static int wrapper_failed(const tlcc_invocation *inv, const tl_config *cfg, cons
         tlcc_strv_push(&argv, inv->cache_path);
     tlcc_strv_push(&argv, inv->compiler_path);
     tlcc_strv_append(&argv, &inv->user_args);
-    int rc = tlcc_run_unwrapped(argv.v);
+    int rc = tlcc_process_exec(argv.v); /* the environment untouched */
     tlcc_strv_free(&argv);
     return rc;
 }
@@ -153,14 +160,16 @@ static int run_nested(int argc, char **argv)
     }
     argv[0] = real;
     (void)argc;
-    return tlcc_run_unwrapped(argv);
+    return tlcc_process_exec(argv);
 }
 
-static int pipeline(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo, double *fp_ms, tl_error *err)
+/* What the compile is: family, effective argv, forced flags, fingerprint, argv hash. */
+static int understand(tlcc_invocation *inv, const tl_config *cfg, const tlcc_prov_config *prov, tlcc_memo *memo,
+                      double *fp_ms, tl_error *err)
 {
     double t0 = now_ms(inv->explain);
     /* the version goes into provenance records and explain's report, nowhere else */
-    tlcc_detect_family(inv, memo, inv->explain || tlcc_prov_stamps());
+    tlcc_detect_family(inv, memo, inv->explain || prov->stamp);
     if (tlcc_effective_argv(inv, err) != 0)
         return -1;
     tlcc_analyze(inv);
@@ -172,6 +181,21 @@ static int pipeline(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo,
     *fp_ms = now_ms(inv->explain) - t1 + (t1 - t0); /* family probe + fingerprint (PATH lookups: inv->resolve_ms) */
     tlcc_argv_hash(inv);
     return 0;
+}
+
+/* Answers found by this run are kept for the next; a memo that cannot be written makes the next run
+ * slower, never this compile fail. */
+static void save_memo(tlcc_invocation *inv, tlcc_memo *memo)
+{
+    tl_error merr;
+    if (tlcc_memo_save(memo, &merr) == 0)
+        return;
+    inv->memo_problem = strdup(merr.msg);
+    /* every compile of the build now fingerprints cold (1 ms becomes 15-50 ms): say so, once an hour */
+    if (!inv->explain && tlcc_warn_once(merr.msg, 3600))
+        fprintf(stderr, "trueline-cc: warning: %s; every compile hashes the toolchain again until the memo "
+                        "cache can be written ([fingerprint] memo_dir chooses another place; said once an hour)\n",
+                merr.msg);
 }
 
 /* The C library matters to the hit path's cost (Makefile: glibc's start-up traps on virtual machines). */
@@ -221,32 +245,55 @@ static int check_own_options(int argc, char **argv)
     return 0;
 }
 
-/* The pipeline, then the compile: returns only when there is no compile to run or exec failed. */
-static int wrap(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo, int print_fp)
+/* One compile: understand it, plan, save the memo, then exec the command, or wait for it and run the after
+ * step. Returns only when there is no compile to run or exec failed. */
+static int wrap(tlcc_invocation *inv, const tl_config *cfg, const tlcc_prov_config *prov, tlcc_memo *memo,
+                int print_fp)
 {
-    tl_error err = { { 0 } }, merr;
+    tl_error err = { { 0 } };
     double fp_ms = 0;
-    if (pipeline(inv, cfg, memo, &fp_ms, &err) != 0)
+    if (understand(inv, cfg, prov, memo, &fp_ms, &err) != 0)
         return wrapper_failed(inv, cfg, err.msg);
-    if (tlcc_prov_may_verify_in_cache(inv))
-        tlcc_incache_probe(inv, memo); /* before the save: the answer is memoized */
-    if (tlcc_prov_wanted(inv))
-        tlcc_self_path(); /* the stage and the hook need it: memoized, so asked before the save */
-    if (tlcc_memo_save(memo, &merr) != 0) {
-        inv->memo_problem = strdup(merr.msg); /* slower next time, never a failed compile */
-        /* every compile of the build now fingerprints cold (1 ms becomes 15-50 ms): say so, once an hour */
-        if (!inv->explain && tlcc_warn_once(merr.msg, 3600))
-            fprintf(stderr, "trueline-cc: warning: %s; every compile hashes the toolchain again until the memo "
-                            "cache can be written ([fingerprint] memo_dir chooses another place; said once an hour)\n",
-                    merr.msg);
-    }
-    if (inv->explain)
-        tlcc_explain(inv, fp_ms, stderr);
-    if (print_fp) {
+    if (print_fp) { /* the fingerprint is all it asks for: no plan */
+        save_memo(inv, memo);
+        if (inv->explain)
+            tlcc_explain(inv, fp_ms, stderr);
         printf("%s\n", inv->fp_hex);
         return 0;
     }
-    return tlcc_run_exec(inv);
+    tlcc_plan plan;
+    tlcc_plan_build(&plan, inv, prov, memo, 1);
+    save_memo(inv, memo); /* after the plan, whose answers (the hook's use, this executable's path) it keeps */
+    if (inv->explain)
+        tlcc_explain(inv, fp_ms, stderr);
+    tlcc_run_prepare(&plan, inv, prov);
+    if (!plan.wait) {
+        int rc = tlcc_process_exec(plan.argv.v);
+        tlcc_plan_free(&plan);
+        return rc;
+    }
+    time_t started = plan.after == TLCC_AFTER_LINK ? time(NULL) : 0; /* a clock read costs two page faults */
+    int status = tlcc_process_wait(plan.argv.v);
+    tlcc_process_exit_like(tlcc_after(&plan, inv, prov, status, started));
+}
+
+/* The repair run the hook in ccache starts when a hit's object is wrong. The wrapper that armed the hook
+ * accepted this configuration: a value that reads badly now takes its default. */
+static int hook_fixup(int argc, char **argv)
+{
+    tl_config cfg = { 0 };
+    tl_error err;
+    if (tl_config_load(&cfg, &err) != 0) {
+        tl_config_free(&cfg);
+        cfg = (tl_config){ 0 };
+    }
+    tlcc_prov_config prov;
+    tlcc_prov_config_read(&cfg, &prov, NULL);
+    int status = tlcc_after_fixup(&prov, argc, argv);
+    tl_config_free(&cfg);
+    if (status < 0)
+        return TL_EXIT_BAD_INPUT;
+    tlcc_process_exit_like(status);
 }
 
 int main(int argc, char **argv)
@@ -254,7 +301,7 @@ int main(int argc, char **argv)
     if (tlcc_stage_is_stage(argv[0])) /* ccache/sccache running the stamping stage (wrapper/stage.c) */
         return tlcc_stage_main(argc, argv);
     if (argc >= 2 && strcmp(argv[1], TLCC_HOOK_FIXUP_OPTION) == 0) /* the in-cache hook found a wrong object */
-        return tlcc_prov_fixup(argc - 2, argv + 2);
+        return hook_fixup(argc - 2, argv + 2);
     if (argc == 2 && strcmp(argv[1], "--trueline-stats") == 0)
         return tlcc_stats_print();
     if (argc == 2 && strcmp(argv[1], "--trueline-zero-stats") == 0)
@@ -288,8 +335,9 @@ int main(int argc, char **argv)
     setenv(TLCC_ACTIVE_ENV, tlcc_active_env_value(), 1);
     tl_config cfg = { 0 };
     tl_error cfg_err = { { 0 } }, err = { { 0 } };
+    tlcc_prov_config prov = { 0 };
     int memo_on = 1;
-    int cfg_bad = tl_config_load(&cfg, &cfg_err) != 0 || check_config(&cfg, &explain, &memo_on, &cfg_err) != 0;
+    int cfg_bad = tl_config_load(&cfg, &cfg_err) != 0 || check_config(&cfg, &explain, &memo_on, &prov, &cfg_err) != 0;
 
     tlcc_invocation inv = { 0 };
     inv.explain = explain;
@@ -308,11 +356,12 @@ int main(int argc, char **argv)
     } else if (cfg_bad) {
         rc = wrapper_failed(&inv, &cfg, cfg_err.msg);
     } else {
-        rc = wrap(&inv, &cfg, memo, print_fp);
+        rc = wrap(&inv, &cfg, &prov, memo, print_fp);
     }
     tlcc_find_program_memo(NULL);
     tlcc_memo_close(memo);
     tlcc_invocation_free(&inv);
+    tlcc_prov_config_free(&prov);
     tl_config_free(&cfg);
     return rc;
 }

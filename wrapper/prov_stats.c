@@ -1,6 +1,6 @@
 /* Provenance statistics (`trueline-cc --trueline-stats`), shared by the wrapper and the hook preloaded into
  * ccache (wrapper/hook/). */
-#include "provenance.h"
+#include "prov_stats.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * tl_note_mac_span names (the note type, then every field before "mac", the content digest included).
  * Built without libsodium (TL_HAVE_SODIUM undefined), a configured key is an error: records are never
  * silently left unauthenticated. */
-#include "provenance.h"
+#include "provenance_mac.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * compile record whose fingerprint and argv hash as the cache keys it (verify_key.c) are this invocation's,
  * else exactly what differs. Free of libelf, because two readers feed it: the wrapper's (verify.c, libelf) and the hook
  * preloaded into ccache (wrapper/hook/, which cannot carry libelf: see note_section.c there). */
-#include "provenance.h"
+#include "record_check.h"
 
 #include <stdarg.h>
 #include <stdio.h>

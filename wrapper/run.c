@@ -1,189 +1,24 @@
 #include "run.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "argv.h"
 #include "compiler.h"
-#include "provenance.h"
+#include "stage.h"
 
-extern char **environ;
-
-int tlcc_run_keeps_files(const tlcc_invocation *inv)
+void tlcc_run_prepare(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_config *prov)
 {
-    /* nothing folded (the common case): the arguments are the caller's, which did exec, plus forced flags */
-    return inv->folds.n > 0 && tlcc_argv_exec_too_big(&inv->args);
-}
-
-void tlcc_run_compiler_args(const tlcc_invocation *inv, tlcc_strv *out)
-{
-    if (tlcc_run_keeps_files(inv)) {
-        /* The arguments as given (the compiler reads the files itself) and the forced flags, which force.c
-         * appended after everything folded. */
-        tlcc_strv_append(out, &inv->user_args);
-        tlcc_strv_append(out, &inv->forced);
-    } else {
-        tlcc_strv_append(out, &inv->args);
+    tl_error err;
+    if (p->stage && tlcc_stage_ensure(p->stage, tlcc_self_path(), &err) != 0) {
+        tlcc_plan_free(p);
+        tlcc_plan_build(p, inv, prov, NULL, 0);
+        /* unstamped objects would fail every later verification: say why */
+        fprintf(stderr, "trueline-cc: warning: %s; objects are stamped after the compile instead\n", err.msg);
     }
-}
-
-void tlcc_run_argv(const tlcc_invocation *inv, tlcc_strv *out)
-{
-    /* The cache gets the real compiler's path: looked up by name it could find a masquerade link. */
-    if (inv->cache != TLCC_CACHE_NONE && inv->cache_path)
-        tlcc_strv_push(out, inv->cache_path);
-    tlcc_strv_push(out, tlcc_prov_compiler_for(inv)); /* the stamping stage when the cache runs a -c compile */
-    tlcc_run_compiler_args(inv, out);
-}
-
-void tlcc_run_prepare_env(const tlcc_invocation *inv)
-{
-    /* with the arguments as given, the folded variables must still apply: the compiler folds them itself */
-    int keep = inv->unset_env.n > 0 && tlcc_run_keeps_files(inv);
-    for (int i = 0; i < inv->unset_env.n && !keep; i++)
-        unsetenv(inv->unset_env.v[i]);
-    const char *active = tlcc_active_env_value();
-    if (active != getenv(TLCC_ACTIVE_ENV)) /* main set it before anything ran; a setenv again is a copy for nothing */
-        setenv(TLCC_ACTIVE_ENV, active, 1);
-    if (inv->cache == TLCC_CACHE_CCACHE) {
-        /* ccache then identifies the compiler by our fingerprint instead of the driver's size+mtime. */
-        char v[TL_HASH_HEX_LEN + 16] = "string:"; /* joined by hand: no printf code on a cache hit */
-        memcpy(v + 7, inv->fp_hex, sizeof inv->fp_hex);
-        setenv("CCACHE_COMPILERCHECK", v, 1);
-    } else if (inv->cache == TLCC_CACHE_SCCACHE) {
-        setenv("SCCACHE_C_CUSTOM_CACHE_BUSTER", inv->fp_hex, 1);
-    }
-    tlcc_prov_prepare_env(inv);
-}
-
-static int exec_failed(const char *path)
-{
-    int e = errno;
-    fprintf(stderr, "trueline-cc: cannot run %s: %s\n", path, strerror(e));
-    return e == ENOENT ? 127 : 126;
-}
-
-int tlcc_run_exec(const tlcc_invocation *inv)
-{
-    tlcc_strv argv = { 0 };
-    tlcc_run_argv(inv, &argv);
-    tlcc_run_prepare_env(inv);
-    /* stamp, verify or record the link after the compile: wait instead of exec (unless the cache's own
-     * process can verify its hit) */
-    if (tlcc_prov_wanted(inv) && tlcc_prov_verify_in_cache(inv) != 0)
-        tlcc_exit_like(tlcc_prov_run(inv, argv.v));
-    fflush(NULL);
-    execv(argv.v[0], argv.v);
-    int rc = exec_failed(argv.v[0]);
-    tlcc_strv_free(&argv);
-    return rc;
-}
-
-int tlcc_run_unwrapped(char *const argv[])
-{
-    fflush(NULL);
-    execv(argv[0], argv);
-    return exec_failed(argv[0]);
-}
-
-static volatile sig_atomic_t child_pid;
-static const int fwd_sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-static struct sigaction fwd_old[4]; /* the dispositions we replaced */
-
-static void forward(int sig)
-{
-    if (child_pid > 0) {
-        kill((pid_t)child_pid, sig);
-        return;
-    }
-    /* No child any more (we are verifying its output): the signal does what it did before we took it. */
-    for (int i = 0; i < 4; i++)
-        if (fwd_sigs[i] == sig) {
-            sigaction(sig, &fwd_old[i], NULL);
-            if (fwd_old[i].sa_handler != SIG_IGN)
-                raise(sig);
-        }
-}
-
-static int handlers_installed;
-
-/* vfork + execv, by hand rather than posix_spawn: glibc's posix_spawn child resets the disposition of every
- * signal before exec (strace of a cache hit: 128 rt_sigaction calls in the child, ~0.1 ms on a 2-core VM),
- * because a handler of ours must never run in a child that shares our memory. Here all signals are blocked
- * across vfork instead, and the child puts back the only dispositions we changed (forward(), installed by
- * tlcc_run_wait) before it unblocks them and execs; exec resets every other handled signal itself.
- * Returns the pid, or -1 with errno (also when execv failed in the child). */
-static pid_t spawn(char *const argv[])
-{
-    static volatile int exec_errno; /* written by the child, which shares our memory until it execs */
-    sigset_t all, old;
-    sigfillset(&all);
-    sigprocmask(SIG_BLOCK, &all, &old);
-    exec_errno = 0;
-    pid_t pid = vfork();
-    if (pid == 0) {
-        for (int i = 0; handlers_installed && i < 4; i++)
-            sigaction(fwd_sigs[i], &fwd_old[i], NULL);
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        execv(argv[0], argv);
-        exec_errno = errno ? errno : ENOEXEC;
-        _exit(127);
-    }
-    int e = errno;
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    if (pid > 0 && exec_errno) {
-        e = exec_errno;
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        pid = -1;
-    }
-    errno = e;
-    return pid;
-}
-
-int tlcc_run_wait(char *const argv[])
-{
-    fflush(NULL);
-    /* vfork-style (no copy of our address space): after a fork every page we write takes a copy-on-write
-     * fault; measured ~0.9 ms CPU per compile on the hit path on a 2-core VM. */
-    pid_t pid = spawn(argv);
-    if (pid < 0)
-        return exec_failed(argv[0]) << 8;
-    /* Signals sent to the wrapper alone (make's SIGTERM, a timeout) reach the compiler too. The handlers
-     * stay installed after the wait (forward() then restores and re-raises): restoring them cost 4 system
-     * calls on every cached compile, and only exit or another tlcc_run_wait follows. */
-    child_pid = pid;
-    if (!handlers_installed) {
-        struct sigaction sa = { .sa_handler = forward };
-        sigemptyset(&sa.sa_mask);
-        for (int i = 0; i < 4; i++)
-            sigaction(fwd_sigs[i], &sa, &fwd_old[i]);
-        handlers_installed = 1;
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    child_pid = 0;
-    return status;
-}
-
-void tlcc_exit_like(int status)
-{
-    if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        signal(sig, SIG_DFL);
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, sig);
-        sigprocmask(SIG_UNBLOCK, &set, NULL);
-        fflush(NULL);
-        raise(sig);
-        _exit(128 + sig);
-    }
-    exit(WIFEXITED(status) ? WEXITSTATUS(status) : 126);
+    if (p->warning)
+        fprintf(stderr, "trueline-cc: warning: %s\n", p->warning);
+    for (int i = 0; i < p->env_unset.n; i++)
+        unsetenv(p->env_unset.v[i]);
+    for (int i = 0; i < p->env_set.n; i++)
+        setenv(p->env_set.set[i].name, p->env_set.set[i].value, 1);
 }

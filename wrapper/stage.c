@@ -7,10 +7,16 @@
  * ccache 4.7 may follow symlinks when guessing. The real compiler and the encoded record travel in
  * TRUELINE_STAGE_* variables, which neither ccache nor sccache hashes; the stage removes them before it
  * runs the compiler, so a trueline-cc masquerading as the host compiler under nvcc never sees them. */
-#include "compiler.h"
+#include "stage.h"
+
+#include "process.h"
+#include "prov_stats.h"
+#include "provenance_mac.h"
+#include "record_check.h"
+#include "stamp.h"
 #include "strv.h"
-#include "provenance.h"
-#include "run.h"
+#include "trueline/hash.h"
+#include "verify.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -75,15 +81,15 @@ char *tlcc_stage_note_env(const tl_note *n, size_t argv_max, tl_error *err)
     return hex;
 }
 
-/* Through run.c's tlcc_run_wait, the one spawn-and-wait that forwards SIGINT/TERM/HUP/QUIT to its child: ccache
+/* Through tlcc_process_wait, the one spawn-and-wait that forwards SIGINT/TERM/HUP/QUIT to its child: ccache
  * answers its own SIGTERM by killing its compiler, which is this stage, and a plain fork+wait here left the
  * real compiler running as an orphan. */
 static int run_real(const char *real, char **argv)
 {
     argv[0] = (char *)real;
-    int st = tlcc_run_wait(argv);
+    int st = tlcc_process_wait(argv);
     if (WIFSIGNALED(st))
-        tlcc_exit_like(st); /* the compiler's own death, so the cache (and make) see the signal */
+        tlcc_process_exit_like(st); /* the compiler's own death, so the cache (and make) see the signal */
     return WIFEXITED(st) ? WEXITSTATUS(st) : 127;
 }
 
@@ -153,28 +159,35 @@ static int ensure_dir(const char *path)
 
 /* A new stage link, made by symlink to a private name and rename: concurrent first uses all end with the
  * same link. Apart from the warm path (its buffers would be ~12 KiB of stack touched on every hit). */
-__attribute__((noinline)) static char *make_link(const char *self, const char *dir, const char *link, tl_error *err)
+__attribute__((noinline)) static int make_link(const char *self, const char *link, tl_error *err)
 {
-    char tmp[PATH_MAX + 300];
+    char tmp[PATH_MAX + 300], dir[PATH_MAX];
+    const char *slash = strrchr(link, '/');
+    size_t n = slash ? (size_t)(slash - link) : 0;
+    if (!n || n >= sizeof dir)
+        return tl_fail(err, "stage: cannot create %s: not an absolute path", link);
+    memcpy(dir, link, n);
+    dir[n] = 0;
     if (ensure_dir(dir) != 0)
-        return tl_fail(err, "stage: cannot create %s: %s", dir, strerror(errno)), NULL;
+        return tl_fail(err, "stage: cannot create %s: %s", dir, strerror(errno));
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", link, (long)getpid());
     unlink(tmp);
     if (symlink(self, tmp) != 0 || rename(tmp, link) != 0) {
         int e = errno;
         unlink(tmp);
-        return tl_fail(err, "stage: cannot create %s: %s", link, strerror(e)), NULL;
+        return tl_fail(err, "stage: cannot create %s: %s", link, strerror(e));
     }
-    return strdup(link);
+    return 0;
 }
 
-char *tlcc_stage_path(const char *real_compiler, tl_error *err)
+char *tlcc_stage_link_path(const char *self, const char *real_compiler, tl_error *err)
 {
-    const char *self = tlcc_self_path();
     size_t n = self ? strlen(self) : 0;
     if (!n || n >= PATH_MAX)
         return tl_fail(err, "stage: cannot find trueline-cc itself (/proc/self/exe)"), NULL;
     const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if ((!x || !*x) && (!home || !*home))
+        return tl_fail(err, "stage: neither XDG_CACHE_HOME nor HOME is set"), NULL;
     char hex[TL_HASH_HEX_LEN + 1];
     /* One directory per (trueline-cc binary, real compiler): several builds of trueline-cc never share
      * a link, and sccache, which caches compiler detection per path, sees each toolchain at its own. */
@@ -182,22 +195,26 @@ char *tlcc_stage_path(const char *real_compiler, tl_error *err)
     tl_hasher_update_str(h, self);
     tl_hasher_update_str(h, real_compiler);
     tl_hash_hex(tl_hasher_final(h), hex);
-    if ((!x || !*x) && (!home || !*home))
-        return tl_fail(err, "stage: neither XDG_CACHE_HOME nor HOME is set"), NULL;
     const char *base = strrchr(real_compiler, '/');
     base = base ? base + 1 : real_compiler;
-    char *dir = x && *x ? tlcc_concatn(TLCC_S(x), TLCC_S(STAGE_DIR), hex, (size_t)16, NULL)
-                        : tlcc_concatn(TLCC_S(home), TLCC_S("/.cache" STAGE_DIR), hex, (size_t)16, NULL);
-    char *link = dir ? tlcc_concatn(TLCC_S(dir), TLCC_S("/"), TLCC_S(base), NULL) : NULL;
-    char *cur = malloc(n + 2), *out = NULL;
-    if (!dir || !link || !cur || strlen(dir) >= PATH_MAX || strlen(link) >= PATH_MAX) {
-        tl_fail(err, "stage: no room for the stage directory's path");
-    } else {
-        ssize_t m = readlink(link, cur, n + 1); /* one byte more than self: a longer target differs */
-        out = m > 0 && (size_t)m == n && memcmp(cur, self, n) == 0 ? strdup(link) : make_link(self, dir, link, err);
+    char *link = x && *x ? tlcc_concatn(TLCC_S(x), TLCC_S(STAGE_DIR), hex, (size_t)16, TLCC_S("/"), TLCC_S(base), NULL)
+                         : tlcc_concatn(TLCC_S(home), TLCC_S("/.cache" STAGE_DIR), hex, (size_t)16, TLCC_S("/"),
+                                        TLCC_S(base), NULL);
+    if (!link || strlen(link) >= PATH_MAX) {
+        free(link);
+        return tl_fail(err, "stage: no room for the stage directory's path"), NULL;
     }
+    return link;
+}
+
+int tlcc_stage_ensure(const char *link, const char *self, tl_error *err)
+{
+    size_t n = strlen(self);
+    char *cur = malloc(n + 2);
+    if (!cur)
+        return tl_fail(err, "stage: out of memory");
+    ssize_t m = readlink(link, cur, n + 1); /* one byte more than self: a longer target differs */
+    int same = m > 0 && (size_t)m == n && memcmp(cur, self, n) == 0;
     free(cur);
-    free(link);
-    free(dir);
-    return out;
+    return same ? 0 : make_link(self, link, err);
 }

@@ -7,7 +7,9 @@
  * section header table; both are non-allocated, so moving them is safe. When the file already has a
  * `.note.trueline` (a link of stamped objects), the record is appended to that section (moved to the
  * end the same way). The old name table stays behind as unreferenced bytes (a few hundred bytes). */
-#include "provenance.h"
+#include "stamp.h"
+
+#include "content_digest.h"
 
 #include <errno.h>
 #include <fcntl.h>

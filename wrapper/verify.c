@@ -7,7 +7,9 @@
  * buffer; a large nvcc object (fatbin) costs no more, as only the headers and the note are touched.
  * (A file truncated by someone else while mapped could raise SIGBUS; the object is this compile's output.)
  * The host-object test is made on the header libelf already read (no second open). */
-#include "provenance.h"
+#include "verify.h"
+
+#include "content_digest.h"
 
 #include <errno.h>
 #include <fcntl.h>

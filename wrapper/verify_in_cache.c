@@ -45,27 +45,27 @@ static int has_interp(const char *path)
     return yes;
 }
 
-void tlcc_incache_probe(tlcc_invocation *inv, tlcc_memo *memo)
+/* Whether the chained ccache has a dynamic loader, memoized by its path and what it depends on. */
+static int cache_preloads(const tlcc_invocation *inv, tlcc_memo *memo)
 {
-    inv->cache_preloads = 0;
     if (inv->cache != TLCC_CACHE_CCACHE || !inv->cache_path)
-        return;
+        return 0;
     char *key = tlcc_concatn(TLCC_S("i\x1f"), TLCC_S(inv->cache_path), NULL);
     const char *v;
     size_t len;
     if (tlcc_memo_get_held(memo, key, &v, &len) && len == 1 && (v[0] == '0' || v[0] == '1')) {
-        inv->cache_preloads = v[0] == '1';
         free(key);
-        return;
+        return v[0] == '1';
     }
     tlcc_deps d = { { 0 }, 0 };
     tlcc_deps_begin(&d);
     tlcc_deps_note(inv->cache_path);
-    inv->cache_preloads = has_interp(inv->cache_path);
+    int yes = has_interp(inv->cache_path);
     tlcc_deps_end(&d);
-    tlcc_memo_put_held(memo, key, inv->cache_preloads ? "1" : "0", &d);
+    tlcc_memo_put_held(memo, key, yes ? "1" : "0", &d);
     free(key);
     tlcc_deps_free(&d);
+    return yes;
 }
 
 /* The hook library beside this executable (*self: its real path); NULL when either cannot be had or
@@ -82,10 +82,11 @@ static char *locate(const char **self)
     return lib;
 }
 
-int tlcc_incache_arm(const tlcc_invocation *inv, const char *out, const char *ah, const char *kh)
+int tlcc_incache_env(const tlcc_invocation *inv, tlcc_memo *memo, const char *out, const char *ah, const char *kh,
+                     tlcc_env_edits *env)
 {
     const char *self; /* on the heap, not in 8 KiB of frame: this runs on every hit */
-    char *lib = inv->cache_preloads ? locate(&self) : NULL;
+    char *lib = cache_preloads(inv, memo) ? locate(&self) : NULL;
     if (!lib)
         return -1;
     const char *old = getenv("LD_PRELOAD");
@@ -95,20 +96,19 @@ int tlcc_incache_arm(const tlcc_invocation *inv, const char *out, const char *ah
             free(lib);
             return -1;
         }
-        setenv(TLCC_HOOK_ENV_PRELOAD, old, 1); /* the hook puts it back before ccache's main runs */
-        setenv("LD_PRELOAD", both, 1);
-        free(both);
+        tlcc_env_set_copy(env, TLCC_HOOK_ENV_PRELOAD, old); /* the hook puts it back before ccache's main runs */
+        tlcc_env_set_owned(env, "LD_PRELOAD", both);
+        free(lib);
     } else {
-        setenv("LD_PRELOAD", lib, 1);
+        tlcc_env_set_owned(env, "LD_PRELOAD", lib);
     }
-    free(lib);
     char pid[32];
     snprintf(pid, sizeof pid, "%ld", (long)getpid()); /* exec keeps the pid: only ccache itself acts */
-    setenv(TLCC_HOOK_ENV_PID, pid, 1);
-    setenv(TLCC_HOOK_ENV_OUT, out, 1);
-    setenv(TLCC_HOOK_ENV_FP, inv->fp_hex, 1);
-    setenv(TLCC_HOOK_ENV_AH, ah, 1);
-    setenv(TLCC_HOOK_ENV_KH, kh, 1);
-    setenv(TLCC_HOOK_ENV_SELF, self, 1);
+    tlcc_env_set_copy(env, TLCC_HOOK_ENV_PID, pid);
+    tlcc_env_set_copy(env, TLCC_HOOK_ENV_OUT, out);
+    tlcc_env_set(env, TLCC_HOOK_ENV_FP, inv->fp_hex);
+    tlcc_env_set(env, TLCC_HOOK_ENV_AH, ah); /* ah, kh and self outlive the list (the plan's, the memo's) */
+    tlcc_env_set(env, TLCC_HOOK_ENV_KH, kh);
+    tlcc_env_set(env, TLCC_HOOK_ENV_SELF, self);
     return 0;
 }

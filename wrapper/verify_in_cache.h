@@ -1,6 +1,7 @@
 /* Cache-hit verification inside ccache's own process (verify_in_cache.c; the hook: wrapper/hook/). */
 #ifndef TLCC_WRAPPER_VERIFY_IN_CACHE_H
 #define TLCC_WRAPPER_VERIFY_IN_CACHE_H
+#include "env_edits.h"
 #include "invocation.h"
 #include "memo.h"
 
@@ -16,11 +17,10 @@
  * trueline-cc --trueline-hook-fixup OUT FINGERPRINT ARGV_HASH KEY_HASH CACHE-ARGV... */
 #define TLCC_HOOK_FIXUP_OPTION "--trueline-hook-fixup"
 
-/* Sets inv->cache_preloads: whether the chained ccache has a dynamic loader (memoized by its identity;
- * call before the memo is saved). */
-void tlcc_incache_probe(tlcc_invocation *inv, tlcc_memo *memo);
-/* Prepares the environment so that the hook verifies out in ccache's process; 0 when it will, -1 when
- * the wrapper must wait and verify itself (environment untouched). */
-int tlcc_incache_arm(const tlcc_invocation *inv, const char *out, const char *argv_hash, const char *key_hash);
+/* The variables that make the hook verify out in ccache's process, added to env (ah and kh must outlive it):
+ * 0 when it will (ccache has a dynamic loader, memoized in memo by ccache's identity; the hook library is
+ * beside this trueline-cc), -1 when the wrapper must wait and verify itself (env untouched). */
+int tlcc_incache_env(const tlcc_invocation *inv, tlcc_memo *memo, const char *out, const char *argv_hash,
+                     const char *key_hash, tlcc_env_edits *env);
 
 #endif

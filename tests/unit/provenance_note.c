@@ -11,7 +11,8 @@
 #include "load.h"
 #include "trueline/note.h"
 #include "unit.h"
-#include "../../wrapper/provenance.h"
+#include "../../wrapper/stamp.h"
+#include "../../wrapper/verify.h"
 
 static char *argv_fixture[] = { "-c", "-O2", "-g1", "k.c", "-o", "k.o", NULL };
 

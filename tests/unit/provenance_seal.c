@@ -11,7 +11,8 @@
 
 #include "trueline/note.h"
 #include "unit.h"
-#include "../../wrapper/provenance.h"
+#include "../../wrapper/content_digest.h"
+#include "../../wrapper/stamp.h"
 
 static char *argv_fixture[] = { "-c", "-O2", "k.c", "-o", "k.o", NULL };
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "note_section.h"
-#include "provenance.h"
+#include "prov_stats.h"
 #include "verify_in_cache.h"
 
 typedef int (*main_fn)(int, char **, char **);
