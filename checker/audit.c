@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "checks/checks.h"
+#include "check_run.h"
 #include "inputs.h"
 #include "load.h"
 #include "report/suppress.h"
@@ -25,7 +25,7 @@ static unsigned long long input_size(const char *path)
 
 struct work {
     const struct tlck_options *o;
-    const struct tlck_policy *p;
+    const struct tlck_check_run *checks;
     struct tlck_inputs *in;   /* heap: an abandoned worker may still read it after tlck_audit_run returns */
     struct tlck_results *r;
     atomic_size_t next;
@@ -63,13 +63,9 @@ static void check_one(struct work *w, size_t i)
     struct tlck_findings fs = { 0 };
     tl_deadline_start(w->o->timeout_s);
     tlck_load_file(&w->in->v[i], w->o, &f);
-    for (size_t c = 0; c < tlck_ncheck && !f.error; c++) {
-        const struct tlck_check *chk = tlck_checks[c];
-        enum tlck_severity sev = tlck_policy_severity(w->p, chk->id, chk->default_severity);
-        if (sev != TLCK_SEV_NONE)
-            chk->run(&f, w->p, sev, &fs);
-    }
-    tlck_suppress_apply(&fs, w->p);
+    if (!f.error)
+        tlck_check_run_file(w->checks, &f, &fs);
+    tlck_suppress_apply(&fs, w->checks->p);
     tl_deadline_stop();
     pthread_mutex_lock(&w->mu);
     if (w->state[i] == 0) {
@@ -158,12 +154,13 @@ static size_t watchdog(struct work *w, pthread_t *t, size_t cap)
     return stuck;
 }
 
-void tlck_audit_run(const struct tlck_options *o, const struct tlck_policy *p, struct tlck_results *r)
+void tlck_audit_run(const struct tlck_options *o, const struct tlck_check_run *checks, struct tlck_results *r)
 {
     struct work *w = calloc(1, sizeof *w);
     struct tlck_inputs *in = calloc(1, sizeof *in);
     memset(r, 0, sizeof *r);
-    r->policy = p;
+    r->policy = checks->p;
+    r->checks = checks;
     in->follow_symlinks = o->follow_symlinks;
     tlck_inputs_expand(in, o->inputs, o->ninputs);
     r->nfiles = in->n;
@@ -172,7 +169,7 @@ void tlck_audit_run(const struct tlck_options *o, const struct tlck_policy *p, s
     r->files = calloc(in->n ? in->n : 1, sizeof *r->files);
     r->findings = calloc(in->n ? in->n : 1, sizeof *r->findings);
     w->o = o;
-    w->p = p;
+    w->checks = checks;
     w->in = in;
     w->r = r;
     w->state = calloc(in->n ? in->n : 1, 1);
@@ -282,12 +279,21 @@ static int same_stream(int a, int b)
 
 int tlck_audit_main(const struct tlck_options *o, const struct tlck_policy *p)
 {
+    /* The configuration is checked, and what the checks need loaded, before any input is read: a bad value is a
+     * usage error. */
+    struct tlck_check_run checks;
+    tl_error err;
+    if (tlck_check_run_prepare(&checks, p, &err) != 0) {
+        fprintf(stderr, "trueline-check: %s\n", err.msg);
+        return 2;
+    }
     struct tlck_results r;
-    tlck_audit_run(o, p, &r);
+    tlck_audit_run(o, &checks, &r);
     FILE *out = stdout;
     if (o->output && !(out = fopen(o->output, "w"))) {
         fprintf(stderr, "trueline-check: cannot write %s: %s\n", o->output, strerror(errno));
         tlck_results_free(&r);
+        tlck_check_run_release(&checks);
         return 2;
     }
     int rc = tlck_report_write(out, &r, o);
@@ -311,5 +317,6 @@ int tlck_audit_main(const struct tlck_options *o, const struct tlck_policy *p)
         if (r.files[i].error)
             fprintf(stderr, "trueline-check: %s: %s\n", r.files[i].display, r.files[i].error);
     tlck_results_free(&r);
+    tlck_check_run_release(&checks);
     return status;
 }

@@ -24,18 +24,7 @@ struct visited {
 
 static struct tlck_input *add(struct tlck_inputs *out, const char *display, const char *path)
 {
-    if (tlck_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) != 0)
-        return NULL;
-    struct tlck_input *in = &out->v[out->n++];
-    memset(in, 0, sizeof *in);
-    in->display = strdup(display);
-    in->path = strdup(path);
-    return in;
-}
-
-struct tlck_input *tlck_inputs_add(struct tlck_inputs *out, const char *display, const char *path)
-{
-    return add(out, display, path);
+    return tlck_inputs_add(out, display, path);
 }
 
 static void add_error(struct tlck_inputs *out, const char *path, const char *fmt, const char *detail)

@@ -237,15 +237,7 @@ static int run_mode(struct tlck_options *o, const struct tlck_policy *p)
         return tlck_tool_symbolize(o);
     case TLCK_MODE_COREDUMP: return tlck_tool_coredump(o);
     case TLCK_MODE_PROVENANCE: return tlck_tool_provenance(o);
-    default: {
-        /* Only the audit reads the policy; checked before any input is read, as a usage error. */
-        tl_error err;
-        if (tlck_policy_validate(p, &err) != 0) {
-            fprintf(stderr, "trueline-check: %s\n", err.msg);
-            return 2;
-        }
-        return tlck_audit_main(o, p);
-    }
+    default: return tlck_audit_main(o, p); /* only the audit reads the policy */
     }
 }
 

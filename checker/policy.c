@@ -58,22 +58,6 @@ static const char *valid_ids(char *buf, size_t n)
     return buf;
 }
 
-void tlck_policy_value_origin(const struct tlck_policy *p, const char *section, const char *key, const char *value,
-                            char *buf, size_t n)
-{
-    const tl_config *cfg = p->cfg;
-    /* tl_config_get and tl_config_each hand out the entry's own string: identity finds the entry, also one a
-     * later entry overrides */
-    for (int i = 0; cfg && i < cfg->n; i++)
-        if (cfg->entries[i].value == value) {
-            snprintf(buf, n, "%s:%d", cfg->path ? cfg->path : "config", cfg->entries[i].line);
-            return;
-        }
-    char name[256]; /* otherwise the environment's override: lib/config.c names it */
-    tl_config_origin(cfg, section, key, name, sizeof name);
-    snprintf(buf, n, "environment variable %s", name);
-}
-
 static int check_only(const char *list, tl_error *err)
 {
     char ids[512];
@@ -98,13 +82,20 @@ static int check_only(const char *list, tl_error *err)
     return 0;
 }
 
+/* What the [checks] walk carries: the first failure goes to err. */
+struct entry_check {
+    const struct tlck_policy *p;
+    tl_error *err;
+    int failed;
+};
+
 /* One [checks] entry: the key is a check id (any case, as tl_config_get looks it up), the value a severity. */
 static void check_entry(const char *key, const char *value, int line, void *ctx)
 {
-    struct tlck_policy_check *c = ctx;
+    struct entry_check *c = ctx;
     char where[1200], ids[512];
     enum tlck_severity s;
-    (void)line; /* tlck_policy_value_origin names the line, or the variable for an environment value */
+    (void)line; /* tl_config_value_origin names the line, or the variable for an environment value */
     if (c->failed)
         return;
     int known = 0;
@@ -113,7 +104,7 @@ static void check_entry(const char *key, const char *value, int line, void *ctx)
     if (known && tlck_severity_parse(value, &s) == 0)
         return;
     c->failed = 1;
-    tlck_policy_value_origin(c->p, "checks", key, value, where, sizeof where);
+    tl_config_value_origin(c->p->cfg, "checks", key, value, where, sizeof where);
     if (!known)
         tl_fail(c->err, "%s: [checks] unknown check '%s'; valid ids (--list-checks): %s", where, key,
                 valid_ids(ids, sizeof ids));
@@ -126,7 +117,7 @@ int tlck_policy_validate(const struct tlck_policy *p, tl_error *err)
 {
     if (p->only && check_only(p->only, err) != 0)
         return -1;
-    struct tlck_policy_check c = { p, err, 0 };
+    struct entry_check c = { p, err, 0 };
     tl_config_each(p->cfg, "checks", check_entry, &c); /* every file entry, also those a later one overrides */
     /* The values in effect, which the environment may override (tl_config_each does not enumerate those). */
     for (size_t i = 0; i < tlck_ncheck && !c.failed; i++) {
@@ -134,7 +125,5 @@ int tlck_policy_validate(const struct tlck_policy *p, tl_error *err)
         if (v)
             check_entry(tlck_checks[i]->id, v, 0, &c);
     }
-    if (c.failed)
-        return -1;
-    return tlck_symbol_versions_validate(p, err);
+    return c.failed ? -1 : 0;
 }

@@ -18,25 +18,9 @@ struct tlck_policy {
 /* Severity of check id under this policy: [checks] id = error|warning|info|off overrides the default. */
 enum tlck_severity tlck_policy_severity(const struct tlck_policy *p, const char *id, enum tlck_severity dflt);
 
-/* Before an audit: every id of --checks names a check, every [checks] key is a check id with a severity, and
- * the [symbol-versions] maxima are versions. A value the audit would not understand is a usage error (exit 2),
- * not a check silently skipped or a limit silently dropped. -1 with err naming what is wrong and what is valid. */
+/* Before an audit: every id of --checks names a check, every [checks] key is a check id with a severity.
+ * A value the audit would not understand is a usage error (exit 2), not a check silently skipped. -1 with err
+ * naming what is wrong and what is valid. Each check validates its own section (struct tlck_check's prepare). */
 int tlck_policy_validate(const struct tlck_policy *p, tl_error *err);
-
-/* Where a config value (a string tl_config_get or tl_config_each handed out) came from, for messages:
- * "FILE:LINE" for an entry of the loaded file, else the TRUELINE_<SECTION>_<KEY> variable that overrides it. */
-void tlck_policy_value_origin(const struct tlck_policy *p, const char *section, const char *key, const char *value,
-                            char *buf, size_t n);
-
-/* What a config validator walking entries with tl_config_each carries: the first failure goes to err. */
-struct tlck_policy_check {
-    const struct tlck_policy *p;
-    tl_error *err;
-    int failed;
-};
-
-/* [symbol-versions]: every key is one of the section's, and glibc, glibcxx, cxxabi, gcc parse as maxima.
- * In checks/symbol_versions.c, next to the one parser that reads them. */
-int tlck_symbol_versions_validate(const struct tlck_policy *p, tl_error *err);
 
 #endif

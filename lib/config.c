@@ -179,6 +179,21 @@ void tl_config_origin(const tl_config *cfg, const char *section, const char *key
         snprintf(buf, n, "%s", cfg && cfg->path ? cfg->path : "default");
 }
 
+void tl_config_value_origin(const tl_config *cfg, const char *section, const char *key, const char *value, char *buf,
+                            size_t n)
+{
+    /* tl_config_get and tl_config_each hand out the entry's own string: identity finds the entry, also one a
+     * later entry overrides */
+    for (int i = 0; cfg && i < cfg->n; i++)
+        if (cfg->entries[i].value == value) {
+            snprintf(buf, n, "%s:%d", cfg->path ? cfg->path : "config", cfg->entries[i].line);
+            return;
+        }
+    char name[256]; /* otherwise the environment's override */
+    env_name(name, sizeof name, section, key);
+    snprintf(buf, n, "environment variable %s", name);
+}
+
 /* "a, b or c" for messages. */
 static void join_valid(const char *const *valid, char *buf, size_t n)
 {

@@ -171,7 +171,8 @@ static void release_debug(const struct tlck_file *f, struct tlck_findings *out)
                 "%zu device-debug (-G) image%s in a release audit, e.g. %s", n, n == 1 ? "" : "s", first);
 }
 
-static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, const void *state, enum tlck_severity sev,
+                struct tlck_findings *out)
 {
     if (sev == TLCK_SEV_NONE || f->ndevices == 0)
         return;

@@ -205,7 +205,8 @@ static void dwarf_to_symbols(struct ctx *c, const struct key *subs, size_t ns, c
     }
 }
 
-static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, const void *state, enum tlck_severity sev,
+                struct tlck_findings *out)
 {
     (void)p;
     const struct tlck_image *h = &f->host;

@@ -164,7 +164,8 @@ done:
     free(names.v);
 }
 
-static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, const void *state, enum tlck_severity sev,
+                struct tlck_findings *out)
 {
     /* the release profile audits shipped files, which are stripped: host line info is judged where it is */
     if (tlck_profile_of(p)->stripped_is_finding || f->host.has_debug_line || f->line_error || f->debug_file)

@@ -137,7 +137,8 @@ void tlck_mixed_toolchain_host(const struct tlck_file *f, enum tlck_severity sev
     }
 }
 
-static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, const void *state, enum tlck_severity sev,
+                struct tlck_findings *out)
 {
     (void)p;
     tlck_mixed_toolchain_host(f, sev, out);

@@ -214,7 +214,8 @@ static void per_object(const struct tlck_file *f, const struct tlck_policy *p, e
 
 #define TLCK_EM_CUDA 190 /* e_machine of a standalone cubin */
 
-static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, const void *state, enum tlck_severity sev,
+                struct tlck_findings *out)
 {
     /* A standalone cubin never carries a record: trueline-cc stamps the host object a device image is embedded
      * in, and ptxas/nvlink output is no compile of a launcher. Nothing to say about it either way. */

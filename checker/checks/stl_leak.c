@@ -130,7 +130,8 @@ static void each_symbol(const struct tlck_file *f, int vague_global, struct tlck
 static const char *const HIDE_HINT = "consider -fvisibility=hidden -fvisibility-inlines-hidden, or a version script "
                                      "exporting only your API (-Wl,--version-script)";
 
-static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, const void *state, enum tlck_severity sev,
+                struct tlck_findings *out)
 {
     (void)p;
     if (is_runtime_itself(f) || f->elf_type == 1 /* ET_REL: not linked yet, visibility decided at link time */)

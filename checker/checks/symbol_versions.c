@@ -1,8 +1,8 @@
 /* symbol-versions: the highest GLIBC_, GLIBCXX_, CXXABI_ and GCC_ version each file needs, the symbols that
  * need it, and pass/fail against a platform policy: --policy TAG (conf/manylinux.tsv) or explicit maxima in
  * the config ([symbol-versions] glibc = 2.28, glibcxx = 3.4.24, cxxabi = 1.3.11, gcc = 7.0.0; GLIBC_2.28 too). */
+#include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,61 +60,66 @@ static int cmp_version(const unsigned a[4], const unsigned b[4])
     return 0;
 }
 
-/* The policy table, loaded once for all threads. */
+/* The policy table and where it came from: loaded once per audit by prepare, read by every thread. */
 struct row {
     char tag[64];
     char max[NPREFIX][16];
 };
-static struct row table[64];
-static size_t ntable;
-static char table_path[PATH_MAX];
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-static int table_loaded;
+struct tlck_symbol_versions_table {
+    struct row rows[64];
+    size_t n;
+    char path[PATH_MAX];
+};
 
-static int load_table_from(const char *path)
+static int load_table_from(struct tlck_symbol_versions_table *t, const char *path)
 {
     FILE *fp = fopen(path, "r");
     char line[512];
     if (!fp)
         return -1;
-    while (fgets(line, sizeof line, fp) && ntable < 64) {
+    while (fgets(line, sizeof line, fp) && t->n < sizeof t->rows / sizeof *t->rows) {
         struct row r;
         if (line[0] == '#' || strncmp(line, "tag\t", 4) == 0)
             continue;
         if (sscanf(line, "%63s %15s %15s %15s %15s", r.tag, r.max[0], r.max[1], r.max[2], r.max[3]) == 5)
-            table[ntable++] = r;
+            t->rows[t->n++] = r;
     }
     fclose(fp);
-    snprintf(table_path, sizeof table_path, "%s", path);
+    snprintf(t->path, sizeof t->path, "%s", path);
     return 0;
 }
 
-/* [symbol-versions] table = FILE; else next to the installed binary (../share/trueline/), else the source tree
- * (the build directory's ../conf/). */
-static void load_table(const struct tlck_policy *p)
+/* [symbol-versions] table = FILE, which must be readable; else next to the installed binary (../share/trueline/),
+ * else the source tree (the build directory's ../conf/), else where the Makefile said: PREFIX's data directory,
+ * and the source tree's conf/ for a build directory outside it (make BUILD=/tmp/b). None found is no error
+ * until a policy is asked for (the check says so then). */
+static int load_table(const struct tlck_policy *p, struct tlck_symbol_versions_table *t, tl_error *err)
 {
-    pthread_mutex_lock(&table_lock);
-    if (!table_loaded) {
-        table_loaded = 1;
-        const char *cfg = tl_config_get(p->cfg, "symbol-versions", "table");
-        char exe[PATH_MAX], path[PATH_MAX + 64];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (!(cfg && load_table_from(cfg) == 0) && n > 0) {
-            exe[n] = 0;
-            char *slash = strrchr(exe, '/');
-            if (slash)
-                *slash = 0;
-            snprintf(path, sizeof path, "%s/../share/trueline/manylinux.tsv", exe);
-            if (load_table_from(path) != 0) {
-                snprintf(path, sizeof path, "%s/../../conf/manylinux.tsv", exe);
-                /* then where the Makefile said: PREFIX's data directory, and the source tree's conf/ for a
-                 * build directory outside it (make BUILD=/tmp/b) */
-                if (load_table_from(path) != 0 && load_table_from(TL_DATADIR "/manylinux.tsv") != 0)
-                    load_table_from(TL_SOURCE_CONF "/manylinux.tsv");
-            }
-        }
+    const char *cfg = tl_config_get(p->cfg, "symbol-versions", "table");
+    if (cfg) {
+        if (load_table_from(t, cfg) == 0)
+            return 0;
+        char where[1200];
+        tl_config_value_origin(p->cfg, "symbol-versions", "table", cfg, where, sizeof where);
+        return tl_fail(err, "%s: [symbol-versions] table = '%s' cannot be read: %s", where, cfg, strerror(errno));
     }
-    pthread_mutex_unlock(&table_lock);
+    char exe[PATH_MAX], path[PATH_MAX + 64];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = 0;
+        snprintf(path, sizeof path, "%s/../share/trueline/manylinux.tsv", exe);
+        if (load_table_from(t, path) == 0)
+            return 0;
+        snprintf(path, sizeof path, "%s/../../conf/manylinux.tsv", exe);
+        if (load_table_from(t, path) == 0)
+            return 0;
+    }
+    if (load_table_from(t, TL_DATADIR "/manylinux.tsv") != 0)
+        load_table_from(t, TL_SOURCE_CONF "/manylinux.tsv");
+    return 0;
 }
 
 /* The manylinux tag an x86_64 wheel's file name claims for its members ("pkg-1.0-cp311-cp311-
@@ -142,7 +147,8 @@ static int wheel_tag(const char *display, char *tag, size_t cap)
 
 /* Maxima: explicit config values win over the named policy, which wins over the tag in a wheel's file name.
  * Returns the policy label, or NULL when none. */
-static const char *limits(const struct tlck_policy *p, const char *display, const char *max[NPREFIX], int *unknown)
+static const char *limits(const struct tlck_policy *p, const struct tlck_symbol_versions_table *t,
+                          const char *display, const char *max[NPREFIX], int *unknown)
 {
     const char *tag = p->platform ? p->platform : tl_config_get(p->cfg, "symbol-versions", "policy");
     char claimed[64];
@@ -153,14 +159,13 @@ static const char *limits(const struct tlck_policy *p, const char *display, cons
     for (int k = 0; k < NPREFIX; k++)
         max[k] = NULL;
     if (tag) {
-        load_table(p);
-        size_t i;
-        for (i = 0; i < ntable && strcasecmp(table[i].tag, tag) != 0; i++)
+        size_t i, nrows = t ? t->n : 0;
+        for (i = 0; i < nrows && strcasecmp(t->rows[i].tag, tag) != 0; i++)
             ;
-        if (i < ntable) {
+        if (i < nrows) {
             for (int k = 0; k < NPREFIX; k++)
-                max[k] = table[i].max[k];
-            label = table[i].tag;
+                max[k] = t->rows[i].max[k];
+            label = t->rows[i].tag;
         } else {
             *unknown = tag != claimed; /* a wheel tag newer than the table: no verdict, not an error */
         }
@@ -175,9 +180,16 @@ static const char *limits(const struct tlck_policy *p, const char *display, cons
     return label;
 }
 
+/* What the [symbol-versions] walk carries: the first failure goes to err. */
+struct max_check {
+    const struct tlck_policy *p;
+    tl_error *err;
+    int failed;
+};
+
 static void check_max(const char *key, const char *value, int line, void *ctx)
 {
-    struct tlck_policy_check *c = ctx;
+    struct max_check *c = ctx;
     unsigned v[4];
     char where[1200];
     (void)line;
@@ -186,24 +198,24 @@ static void check_max(const char *key, const char *value, int line, void *ctx)
         known |= strcasecmp(key, keys[k]) == 0;
     if (!known && !c->failed) { /* a misspelt maximum (glibcx) would be no limit at all */
         c->failed = 1;
-        tlck_policy_value_origin(c->p, "symbol-versions", key, value, where, sizeof where);
+        tl_config_value_origin(c->p->cfg, "symbol-versions", key, value, where, sizeof where);
         tl_fail(c->err, "%s: [symbol-versions] %s: unknown key; valid: policy, table, glibc, glibcxx, cxxabi, gcc", where, key);
         return;
     }
     for (int k = 0; k < NPREFIX && !c->failed; k++)
         if (strcasecmp(key, keys[k]) == 0 && !max_version(k, value, v)) {
             c->failed = 1;
-            tlck_policy_value_origin(c->p, "symbol-versions", key, value, where, sizeof where);
+            tl_config_value_origin(c->p->cfg, "symbol-versions", key, value, where, sizeof where);
             tl_fail(c->err, "%s: [symbol-versions] %s = '%s' is not a version; valid: a dotted version such as %s "
                     "or, as objdump prints it, %s%s", where, key, value, examples[k], prefixes[k], examples[k]);
         }
 }
 
-/* Config load: a maximum this check cannot parse would switch its limit off, so it stops the run instead.
- * Every file entry (also those a later one overrides), then the values in effect (the environment's too). */
-int tlck_symbol_versions_validate(const struct tlck_policy *p, tl_error *err)
+/* A maximum this check cannot parse would switch its limit off, so it stops the run instead. Every file entry
+ * (also those a later one overrides), then the values in effect (the environment's too). */
+static int validate(const struct tlck_policy *p, tl_error *err)
 {
-    struct tlck_policy_check c = { p, err, 0 };
+    struct max_check c = { p, err, 0 };
     tl_config_each(p->cfg, "symbol-versions", check_max, &c);
     for (int k = 0; k < NPREFIX && !c.failed; k++) {
         const char *v = tl_config_get(p->cfg, "symbol-versions", keys[k]);
@@ -211,6 +223,28 @@ int tlck_symbol_versions_validate(const struct tlck_policy *p, tl_error *err)
             check_max(keys[k], v, 0, &c);
     }
     return c.failed ? -1 : 0;
+}
+
+/* Once per audit: the [symbol-versions] values are checked and the policy table is loaded. */
+static int prepare(const struct tlck_policy *p, void **state, tl_error *err)
+{
+    *state = NULL;
+    if (validate(p, err) != 0)
+        return -1;
+    struct tlck_symbol_versions_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return tl_fail(err, "out of memory loading the platform policy table");
+    if (load_table(p, t, err) != 0) {
+        free(t);
+        return -1;
+    }
+    *state = t;
+    return 0;
+}
+
+static void release(void *state)
+{
+    free(state);
 }
 
 struct need {
@@ -274,18 +308,20 @@ static void judge(const struct tlck_file *f, int k, const struct need *n, const 
     }
 }
 
-static void run(const struct tlck_file *f, const struct tlck_policy *p, enum tlck_severity sev, struct tlck_findings *out)
+static void run(const struct tlck_file *f, const struct tlck_policy *p, const void *state, enum tlck_severity sev,
+                struct tlck_findings *out)
 {
+    const struct tlck_symbol_versions_table *t = state;
     if (f->elf_type == 1)
         return; /* relocatable objects carry no version references yet */
     const char *max[NPREFIX];
     int unknown;
-    const char *label = limits(p, f->display, max, &unknown);
+    const char *label = limits(p, t, f->display, max, &unknown);
     if (unknown)
         tlck_emit(out, "symbol-versions", TLCK_SEV_ERROR, f->display, NULL, "use a tag listed in conf/manylinux.tsv",
                 "unknown platform policy '%s' (%s%s)",
                 p->platform ? p->platform : tl_config_get(p->cfg, "symbol-versions", "policy") ? tl_config_get(p->cfg, "symbol-versions", "policy") : "?",
-                table_path[0] ? "table: " : "no policy table found", table_path);
+                t && t->path[0] ? "table: " : "no policy table found", t ? t->path : "");
     struct need need[NPREFIX] = { 0 };
     for (size_t i = 0; i < f->ndynsyms; i++) {
         const struct tlck_symbol *s = &f->dynsyms[i];
@@ -312,9 +348,11 @@ int tlck_symbol_versions_wheel_tag(const char *display, char *tag, size_t cap)
     return wheel_tag(display, tag, cap);
 }
 
-const char *tlck_symbol_versions_oldest_tag(const struct tlck_file *const *files, size_t n, const struct tlck_policy *p)
+const char *tlck_symbol_versions_oldest_tag(const struct tlck_file *const *files, size_t n,
+                                           const struct tlck_symbol_versions_table *t)
 {
-    load_table(p);
+    if (!t)
+        return NULL;
     struct need need[NPREFIX] = { 0 };
     for (size_t i = 0; i < n; i++) {
         const struct tlck_file *f = files[i];
@@ -335,8 +373,8 @@ const char *tlck_symbol_versions_oldest_tag(const struct tlck_file *const *files
     }
     const struct row *best = NULL;
     unsigned best_glibc[4] = { 0 };
-    for (size_t i = 0; i < ntable; i++) {
-        const struct row *r = &table[i];
+    for (size_t i = 0; i < t->n; i++) {
+        const struct row *r = &t->rows[i];
         unsigned v[4], glibc[4];
         int ok = strncmp(r->tag, "manylinux_", 10) == 0 && max_version(P_GLIBC, r->max[P_GLIBC], glibc);
         for (int k = 0; ok && k < NPREFIX; k++)
@@ -354,5 +392,7 @@ const struct tlck_check tlck_check_symbol_versions = {
     .default_severity = TLCK_SEV_ERROR,
     .summary = "version floors",
     .help_uri = "docs/checks/symbol-versions.md",
+    .prepare = prepare,
+    .release = release,
     .run = run,
 };

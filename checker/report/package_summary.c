@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "checks/symbol_versions.h"
 
 int tlck_is_package_member(const struct tlck_file *f)
@@ -39,8 +40,9 @@ struct tlck_package_summary *tlck_package_summaries(const struct tlck_results *r
                 members[k - i] = &r->files[k];
         }
         /* a musllinux wheel links musl, whose symbols carry no versions: no manylinux verdict means anything */
-        if (members && s->unreadable < s->n && r->policy && !strstr(f->path, "musllinux_"))
-            s->runs_on = tlck_symbol_versions_oldest_tag(members, s->n, r->policy);
+        if (members && s->unreadable < s->n && !strstr(f->path, "musllinux_"))
+            s->runs_on = tlck_symbol_versions_oldest_tag(members, s->n,
+                                                         tlck_check_run_state(r->checks, &tlck_check_symbol_versions));
         free(members);
         if (!tlck_symbol_versions_wheel_tag(f->display, s->claimed, sizeof s->claimed))
             s->claimed[0] = 0;

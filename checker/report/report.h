@@ -5,6 +5,8 @@
 #include "model.h"
 #include "options.h"
 
+struct tlck_check_run;
+
 /* The results of an audit, in input order (deterministic whatever -j was). */
 struct tlck_results {
     struct tlck_file *files;       size_t nfiles;
@@ -15,6 +17,7 @@ struct tlck_results {
     size_t skipped_probes;                      /* CMake compiler-probe files a directory scan left out */
     size_t skipped_links;                       /* links to directories a directory scan did not enter */
     const struct tlck_policy *policy;             /* the audit's: configured severities, [report] settings */
+    const struct tlck_check_run *checks;          /* the audit's prepared checks (their tables), NULL in tools */
 };
 
 int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_options *o);

@@ -3,7 +3,7 @@
  * built. This target grows by itself as readers land: whatever tlck_load_file calls is fuzzed. */
 #include "fuzz_util.h"
 
-#include "checks/checks.h"
+#include "check_run.h"
 #include "inputs.h"
 #include "load.h"
 #include "policy.h"
@@ -15,6 +15,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct tlck_options o = { .format = "text", .fail_on = TLCK_SEV_ERROR, .max_input_mb = 256, .timeout_s = 0 };
     tl_config cfg = { 0 };
     struct tlck_policy pol = { .cfg = &cfg, .fail_on = TLCK_SEV_ERROR };
+    struct tlck_check_run checks;
+    tl_error perr;
+    if (tlck_check_run_prepare(&checks, &pol, &perr) != 0) {
+        fuzz_file_close(&ff);
+        return 0;
+    }
     const char *paths[1] = { ff.path };
     struct tlck_inputs in = { 0 };
     tlck_inputs_expand(&in, paths, 1);
@@ -24,12 +30,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tlck_load_file(&in.v[i], &o, &f);
         if (!f.error)
             for (size_t c = 0; c < tlck_ncheck; c++)
-                tlck_checks[c]->run(&f, &pol, tlck_checks[c]->default_severity ? tlck_checks[c]->default_severity
-                                                                            : TLCK_SEV_INFO, &fs);
+                tlck_checks[c]->run(&f, &pol, tlck_check_run_state(&checks, tlck_checks[c]),
+                                    tlck_checks[c]->default_severity ? tlck_checks[c]->default_severity : TLCK_SEV_INFO,
+                                    &fs);
         tlck_findings_free(&fs);
         tlck_file_free(&f);
     }
     tlck_inputs_free(&in);
+    tlck_check_run_release(&checks);
     fuzz_file_close(&ff);
     return 0;
 }

@@ -33,6 +33,10 @@ int tl_config_parse_bool(const char *v);
 /* Where section.key's value comes from, for messages: the TRUELINE_<SECTION>_<KEY> variable when it is set,
  * else "FILE:LINE" of the file entry in effect, else the file (or "default"). */
 void tl_config_origin(const tl_config *cfg, const char *section, const char *key, char *buf, size_t n);
+/* Where one value (a string tl_config_get or tl_config_each handed out) came from, for messages: "FILE:LINE" of
+ * its entry (also one a later entry overrides), else "environment variable TRUELINE_<SECTION>_<KEY>". */
+void tl_config_value_origin(const tl_config *cfg, const char *section, const char *key, const char *value, char *buf,
+                            size_t n);
 /* tl_config_bool, but a value that is not yes/no is -1 with err: "ORIGIN: [section] key = v: expected ...". */
 int tl_config_bool_checked(const tl_config *cfg, const char *section, const char *key, int dflt, tl_error *err);
 /* A key with a fixed set of values (valid: NULL-terminated, compared exactly): the value (an element of

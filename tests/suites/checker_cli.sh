@@ -116,6 +116,17 @@ printf '[symbol-versions]\nglibcx = 2.17\n' > "$T/svk.ini"
 trueline-check --config "$T/svk.ini" --checks symbol-versions "$T/a.o" >/dev/null 2>"$T/err"; rc=$?
 check "symbol-versions: an unknown key exits 2" [ $rc -eq 2 ]
 contains "symbol-versions: ... naming the file, line and key" "$T/err" "svk\.ini:2: \[symbol-versions\] glibcx: unknown key"
+# [symbol-versions] table = FILE: the platform table is read from there once, before any input; one that cannot be
+# read is a bad value (exit 2), not a silent fall-back to the installed table
+printf 'tag\tglibc\tglibcxx\tcxxabi\tgcc\ntestlinux_9_9\t2.17\t3.4.19\t1.3.7\t4.8.0\n' > "$T/own.tsv"
+printf '[symbol-versions]\ntable = %s\n' "$T/own.tsv" > "$T/svt.ini"
+trueline-check --config "$T/svt.ini" --policy testlinux_9_9 --checks symbol-versions "$T/sv" >"$T/out" 2>&1; rc=$?
+check "symbol-versions: a configured table's own tag is enforced (exit 1)" [ $rc -eq 1 ]
+contains "symbol-versions: ... with the table's maximum" "$T/out" "testlinux_9_9 allows at most GLIBC_2\.17; [0-9]+ symbol\(s\) need more: .*reallocarray@GLIBC_2\.26"
+printf '[symbol-versions]\ntable = %s\n' "$T/no-such.tsv" > "$T/svt.ini"
+trueline-check --config "$T/svt.ini" --checks symbol-versions "$T/sv" >"$T/out" 2>"$T/err"; rc=$?
+check "symbol-versions: an unreadable table exits 2 before any report" sh -c '[ $0 -eq 2 ] && [ ! -s "$1" ]' $rc "$T/out"
+contains "symbol-versions: ... naming the file, line and table" "$T/err" "svt\.ini:2: \[symbol-versions\] table = '.*no-such\.tsv' cannot be read: No such file"
 # GNU thin archives (ar rcT): every member is read from its own file, shown as ARCHIVE(MEMBER); a member file
 # that is gone is unreadable input (exit 2) while the others are still checked
 if have ar && have gcc; then

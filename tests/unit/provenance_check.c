@@ -37,7 +37,7 @@ static size_t run(struct tlck_file *f, int release, struct tlck_findings *out, c
     struct tlck_policy p = { .release = release };
     tlck_findings_free(out);
     memset(out, 0, sizeof *out);
-    tlck_check_provenance.run(f, &p, TLCK_SEV_ERROR, out);
+    tlck_check_provenance.run(f, &p, NULL, TLCK_SEV_ERROR, out);
     size_t hits = 0;
     for (size_t i = 0; i < out->n; i++)
         if (strstr(out->v[i].message, needle)) {

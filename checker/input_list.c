@@ -1,0 +1,17 @@
+#include "input_list.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+struct tlck_input *tlck_inputs_add(struct tlck_inputs *out, const char *display, const char *path)
+{
+    if (tlck_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v) != 0)
+        return NULL;
+    struct tlck_input *in = &out->v[out->n++];
+    memset(in, 0, sizeof *in);
+    in->display = strdup(display);
+    in->path = strdup(path);
+    return in;
+}
