@@ -80,6 +80,9 @@ static int load_core(struct loaded *L, const char *path, const struct tlck_optio
             resolve_lines(L->im, o, &s->caller_where[k], &lookups);
         }
         trust_callers(s);
+        cd_infer_callers(L->im, &L->c, s);
+        for (size_t k = 0; k < s->ninferred; k++)
+            resolve_lines(L->im, o, &s->inferred[k].where, &lookups);
     }
     return 0;
 }

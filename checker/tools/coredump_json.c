@@ -70,6 +70,27 @@ static void where(struct tlck_jw *w, const struct cd_where *wh)
     tlck_jw_str(w, "note", wh->nframes ? NULL : wh->line_note);
 }
 
+/* A caller implied by the image's calls, not in the dump: no return address, the CALL instruction's instead. */
+static void inferred(struct tlck_jw *w, const struct cd_inferred *f)
+{
+    tlck_jw_object(w, NULL);
+    tlck_jw_bool(w, "inferred", 1);
+    tlck_jw_null(w, "return_pc");
+    tlck_jw_null(w, "level");
+    tlck_jw_strf(w, "call_pc", "0x%" PRIx64, f->where.pc);
+    tlck_jw_uint(w, "depth", f->depth);
+    tlck_jw_bool(w, "recursion", f->recursion);
+    if (f->recursion) {
+        tlck_jw_null(w, "candidate");
+        tlck_jw_null(w, "candidates");
+    } else {
+        tlck_jw_uint(w, "candidate", f->candidate);
+        tlck_jw_uint(w, "candidates", f->ncandidates);
+    }
+    where(w, &f->where);
+    tlck_jw_end(w);
+}
+
 static void stop(struct tlck_jw *w, const struct cd_stop *s)
 {
     static const char *const kinds[] = { "error_pc", "lane_pc", "sm_error_pc" };
@@ -97,13 +118,17 @@ static void stop(struct tlck_jw *w, const struct cd_stop *s)
     tlck_jw_array(w, "callers");
     for (size_t k = 0; k < s->ntrusted; k++) {
         tlck_jw_object(w, NULL);
+        tlck_jw_bool(w, "inferred", 0);
         tlck_jw_strf(w, "return_pc", "0x%" PRIx64, s->callers[k].return_va);
         tlck_jw_uint(w, "level", s->callers[k].level);
         where(w, &s->caller_where[k]);
         tlck_jw_end(w);
     }
+    for (size_t k = 0; k < s->ninferred; k++)
+        inferred(w, &s->inferred[k]);
     tlck_jw_end(w);
     tlck_jw_str(w, "stack_end", s->stack_end);
+    tlck_jw_str(w, "inferred_note", s->inferred_note);
     tlck_jw_array(w, "warps");
     for (size_t i = 0; i < s->nmembers; i++)
         member(w, &s->members[i]);

@@ -45,6 +45,15 @@ struct cd_member {
 
 enum cd_stop_kind { CD_STOP_ERROR_PC, CD_STOP_LANE_PC, CD_STOP_SM_ERROR_PC };
 
+/* A caller the dump does not hold, implied by the image's call instructions (coredump_infer.c). */
+struct cd_inferred {
+    struct cd_where where;                   /* the caller at its CALL instruction; lines: the call site's */
+    unsigned depth;                          /* 1 for the first frame past the shown stack; candidates share one */
+    unsigned candidate, ncandidates;         /* one of several call sites that can have made the call */
+    int recursion;                           /* the caller is already on the chain: repeats an unknown number
+                                                of times */
+};
+
 struct cd_stop {
     enum cd_stop_kind kind;
     uint32_t dev;
@@ -58,6 +67,9 @@ struct cd_stop {
     struct cd_where *caller_where;           /* ncallers entries, resolved like `where` */
     size_t ntrusted;                         /* callers shown: those before the first the dump cannot support */
     char *stack_end;                         /* why the shown stack ends before ncallers, or NULL */
+    /* Where the shown stack ends outside a kernel: the callers implied by the image's call graph. */
+    struct cd_inferred *inferred; size_t ninferred;
+    char *inferred_note;                     /* why that chain stops short of a kernel (or is empty), or NULL */
 };
 
 struct cd_report {
@@ -78,6 +90,7 @@ struct cd_report {
 /* coredump_stops.c */
 int cd_collect_stops(struct cd_report *r, tl_error *err);
 void cd_report_free(struct cd_report *r);
+void cd_where_free(struct cd_where *w);
 
 /* coredump_where.c: image + symbol + offset for every stop (images opened once, cached in the context). */
 struct cd_images;
@@ -87,6 +100,15 @@ const tl_elf *cd_image_elf(struct cd_images *im, const struct tlck_cd_module *m)
 void cd_resolve_where(struct cd_images *im, const struct tlck_core *c, const struct cd_stop *s, uint64_t pc,
                       struct cd_where *w);
 char *cd_demangle(const char *mangled);      /* malloc'ed; a copy of the input when it is not a C++ name */
+/* The call graph of a module's image, decoded once and kept with the image (NULL: out of memory). */
+struct cd_callgraph;
+const struct cd_callgraph *cd_image_callgraph(struct cd_images *im, const struct tlck_cd_module *m);
+
+/* coredump_infer.c: the call graph of one image (functions, and calls decoded from the SASS, read/sass_calls.h),
+ * and the callers it implies for a stop whose shown stack ends outside a kernel. */
+struct cd_callgraph *cd_callgraph_build(const tl_elf *e);
+void cd_callgraph_free(struct cd_callgraph *g);
+void cd_infer_callers(struct cd_images *im, const struct tlck_core *c, struct cd_stop *s);
 
 /* coredump_lines.c: the inline chain from the image in the core, else from --binary artifacts. */
 void cd_resolve_lines(struct cd_images *im, const struct tlck_options *o, struct cd_where *w);

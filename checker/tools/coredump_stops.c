@@ -259,7 +259,7 @@ int cd_collect_stops(struct cd_report *r, tl_error *err)
     return 0;
 }
 
-static void where_free(struct cd_where *w)
+void cd_where_free(struct cd_where *w)
 {
     cd_frames_free(w);
     free(w->mangled);
@@ -272,10 +272,14 @@ static void where_free(struct cd_where *w)
 void cd_report_free(struct cd_report *r)
 {
     for (size_t i = 0; i < r->nstops; i++) {
-        where_free(&r->stops[i].where);
+        cd_where_free(&r->stops[i].where);
         for (size_t k = 0; k < r->stops[i].ncallers; k++)
-            where_free(&r->stops[i].caller_where[k]);
+            cd_where_free(&r->stops[i].caller_where[k]);
         free(r->stops[i].caller_where);
+        for (size_t k = 0; k < r->stops[i].ninferred; k++)
+            cd_where_free(&r->stops[i].inferred[k].where);
+        free(r->stops[i].inferred);
+        free(r->stops[i].inferred_note);
         free(r->stops[i].stack_end);
         free(r->stops[i].members);
     }

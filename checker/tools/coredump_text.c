@@ -57,8 +57,9 @@ static void print_member(FILE *out, const struct cd_member *m, size_t ncallers)
     fputc('\n', out);
 }
 
-/* Frames numbered from *no on (callers continue the numbering of the frames they called). */
-static void print_lines(FILE *out, const struct cd_where *w, size_t *no)
+/* Frames numbered from *no on (callers continue the numbering of the frames they called); tag marks each
+ * frame ("(inferred) "), or is "". */
+static void print_lines(FILE *out, const struct cd_where *w, size_t *no, const char *tag)
 {
     if (!w->nframes) {
         fprintf(out, "  line:    none: %s\n", w->line_note ? w->line_note : "no line info");
@@ -66,7 +67,7 @@ static void print_lines(FILE *out, const struct cd_where *w, size_t *no)
     }
     for (size_t i = 0; i < w->nframes; i++) {
         const struct cd_frame *f = &w->frames[i];
-        fprintf(out, "  %s#%zu %s:%u", i == 0 ? "line:    " : "         ", (*no)++, f->file ? f->file : "?",
+        fprintf(out, "  %s#%zu %s%s:%u", i == 0 ? "line:    " : "         ", (*no)++, tag, f->file ? f->file : "?",
                 f->line);
         if (f->function)
             fprintf(out, " in %s", f->function);
@@ -78,6 +79,40 @@ static void print_lines(FILE *out, const struct cd_where *w, size_t *no)
     }
     if (w->line_origin && strcmp(w->line_origin, "core") != 0)
         fprintf(out, "           (line info from %s: the image in the core has none)\n", w->line_origin);
+}
+
+/* The callers implied by the image's calls: numbered on from the shown stack, the candidates of one depth
+ * under one number. */
+static void print_inferred(FILE *out, const struct cd_stop *s, size_t no)
+{
+    if (s->ninferred)
+        fputs("  inferred from the image's call instructions (these callers are not in the dump):\n", out);
+    size_t start = no, next = no;
+    for (size_t k = 0; k < s->ninferred; k++) {
+        const struct cd_inferred *f = &s->inferred[k];
+        const struct cd_where *cw = &f->where;
+        if (k == 0 || f->depth != s->inferred[k - 1].depth)
+            start = next;
+        no = start;
+        char what[96] = "";
+        if (f->recursion)
+            snprintf(what, sizeof what, ", recursion (repeats an unknown number of times)");
+        else if (f->ncandidates > 1)
+            snprintf(what, sizeof what, ", candidate %u of %u", f->candidate, f->ncandidates);
+        if (!cw->found) {
+            fprintf(out, "  inferred caller%s: call at 0x%" PRIx64 ", in no function of the images\n", what, cw->pc);
+            continue;
+        }
+        fprintf(out, "  inferred caller%s: %s + %" PRIu64 " (call at 0x%" PRIx64 ")  [%s, module %zu of context %zu]\n",
+                what, cw->name, cw->offset, cw->pc, cw->section, cw->module_row, cw->ctx_row);
+        print_lines(out, cw, &no, "(inferred) ");
+        if (no == start)
+            no++; /* no lines: the frame still takes its number */
+        if (no > next)
+            next = no;
+    }
+    if (s->inferred_note)
+        fprintf(out, "  %s: %s\n", s->ninferred ? "inferred chain ends" : "callers not inferred", s->inferred_note);
 }
 
 static void print_stop(FILE *out, const struct cd_report *r, const struct cd_stop *s)
@@ -115,15 +150,16 @@ static void print_stop(FILE *out, const struct cd_report *r, const struct cd_sto
         fprintf(out, "           ... and %zu more warps at this PC\n", s->nmembers - MAX_MEMBERS_SHOWN);
     size_t no = 0;
     if (w->found)
-        print_lines(out, w, &no);
+        print_lines(out, w, &no, "");
     for (size_t k = 0; k < s->ntrusted; k++) {
         const struct cd_where *cw = &s->caller_where[k];
         fprintf(out, "  called from %s + %" PRIu64 " (return address 0x%" PRIx64 ")  [%s, module %zu of context "
                 "%zu]\n", cw->name, cw->offset, cw->pc, cw->section, cw->module_row, cw->ctx_row);
-        print_lines(out, cw, &no);
+        print_lines(out, cw, &no, "");
     }
     if (s->stack_end)
         fprintf(out, "  stack ends: %s\n", s->stack_end);
+    print_inferred(out, s, no);
 }
 
 int cd_emit_text(FILE *out, const struct cd_report *r, const struct tlck_options *o)

@@ -15,6 +15,7 @@ struct cd_image {
     size_t dev, ctx_row, module_row;
     int tried, ok;
     tl_elf elf;
+    struct cd_callgraph *graph;              /* decoded on first use */
 };
 
 struct cd_images {
@@ -49,8 +50,10 @@ void cd_images_free(struct cd_images *im)
     if (!im)
         return;
     for (size_t i = 0; i < im->n; i++)
-        if (im->v[i].tried)
+        if (im->v[i].tried) {
+            cd_callgraph_free(im->v[i].graph);
             tl_elf_close(&im->v[i].elf);
+        }
     free(im->v);
     free(im);
 }
@@ -68,6 +71,18 @@ const tl_elf *cd_image_elf(struct cd_images *im, const struct tlck_cd_module *m)
         }
         return g->ok ? &g->elf : NULL;
     }
+    return NULL;
+}
+
+const struct cd_callgraph *cd_image_callgraph(struct cd_images *im, const struct tlck_cd_module *m)
+{
+    const tl_elf *e = cd_image_elf(im, m);
+    for (size_t i = 0; e && i < im->n; i++)
+        if (im->v[i].m == m) {
+            if (!im->v[i].graph)
+                im->v[i].graph = cd_callgraph_build(e);
+            return im->v[i].graph;
+        }
     return NULL;
 }
 
@@ -106,11 +121,14 @@ static Elf_Scn *code_section(const tl_elf *e, uint64_t pc, GElf_Shdr *out)
     return NULL;
 }
 
-/* The STT_FUNC symbol whose [value, value+size) holds pc; its name malloc'ed in *name. */
+/* The STT_FUNC symbol whose [value, value+size) holds pc; its name malloc'ed in *name. A kernel's symbol can
+ * span the per-kernel clones of __noinline__ functions placed after its own code (ptxas sizes it to the whole
+ * section), so the latest-starting symbol holding pc is the function pc is in. */
 static int function_symbol(const tl_elf *e, uint64_t pc, char **name, uint64_t *start)
 {
     GElf_Shdr sh;
     Elf_Scn *scn = NULL;
+    const char *best = NULL;
     while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
             continue;
@@ -120,17 +138,19 @@ static int function_symbol(const tl_elf *e, uint64_t pc, char **name, uint64_t *
             GElf_Sym sym;
             if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size)
                 continue;
-            if (pc < sym.st_value || pc - sym.st_value >= sym.st_size)
+            if (pc < sym.st_value || pc - sym.st_value >= sym.st_size || (best && sym.st_value <= *start))
                 continue;
             const char *s = elf_strptr(e->elf, sh.sh_link, sym.st_name);
             if (!s || !*s)
                 continue;
-            *name = strdup(s);
+            best = s;
             *start = sym.st_value;
-            return *name ? 0 : -1;
         }
     }
-    return -1;
+    if (!best)
+        return -1;
+    *name = strdup(best);
+    return *name ? 0 : -1;
 }
 
 static int try_image(struct cd_images *im, struct cd_image *g, uint64_t pc, struct cd_where *w)

@@ -28,12 +28,86 @@ contains "the raw symbol stays in JSON" assert_chain.json '"mangled": ?"\$_Z13as
 # lane 31: its only backtrace row returns to the kernel's first instruction
 contains "lane 31's unsupported return address ends the stack with a reason" assert.txt 'stack ends: the next return address, 0x[0-9a-f]+, is the first instruction of assert_kernel'
 lacks "... and is not printed as a frame" assert.txt 'called from assert_kernel\(int const\*, int\*, int\) \+ 0 ' 'stack ends:' 
-check "JSON says it too (stack_end), and lists no caller for that group" python3 - assert_chain.json <<'PY'
+check "JSON says it too (stack_end), and lists no unwound caller for that group" python3 - assert_chain.json <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 ends = [s for c in r['cores'] for s in c['stops'] if s.get('stack_end')]
-sys.exit(0 if ends and all(not s['callers'] for s in ends) else 1)
+sys.exit(0 if ends and all(not [k for k in s['callers'] if not k.get('inferred')] for s in ends) else 1)
 PY
+
+# --- callers inferred from the image's call instructions where the unwound stack ends early ----------------------
+# lane 31 of assert_chain.core: the chain implied by the cubin's calls is the one cuda-gdb unwound for lane 10
+python3 "$TRUELINE_ROOT/tests/lib/cudagdb_frames.py" --inferred "$D/assert_chain.cuda-gdb.txt" assert_chain.json > inferred.cmp 2>&1; rc=$?
+n=$(grep -c '^ok ' inferred.cmp)
+check "lane 31: the inferred chain has cuda-gdb's frames for the unwound lanes, function, file and line ($n)" sh -c "[ $rc -eq 0 ] && [ $n -eq 3 ]"
+[ $rc -eq 0 ] || sed 's/^/    | /' inferred.cmp
+# ... and the source's call sites (found by grep, not written here)
+call_scaled=$(grep -n 'scaled(v, i, n, 3)' "$D/assert_chain.cu" | cut -d: -f1)
+call_check=$(grep -n 'return k \* check_range(' "$D/assert_chain.cu" | cut -d: -f1)
+contains "... the text marks them: scaled at the line calling check_range" assert.txt "^  line:    #1 \(inferred\) /tmp/cw/assert_chain\.cu:$call_check in scaled\(int const\*, int, int, int\) \[clone assert_kernel"
+contains "... then the kernel at the line calling scaled" assert.txt "^  line:    #2 \(inferred\) /tmp/cw/assert_chain\.cu:$call_scaled in assert_kernel\(int const\*, int\*, int\)$"
+check "JSON marks them inferred, with the CALL's address and one candidate each" python3 - assert_chain.json "$call_check" "$call_scaled" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+want = [int(sys.argv[2]), int(sys.argv[3])]
+s = [s for c in r['cores'] for s in c['stops'] if s.get('stack_end')][0]
+inf = [k for k in s['callers'] if k.get('inferred')]
+ok = [k['frames'][-1]['line'] for k in inf] == want and all(k['return_pc'] is None and k['call_pc'].startswith('0x')
+     and k['candidates'] == 1 and not k['recursion'] for k in inf) and s['inferred_note'] is None
+sys.exit(0 if ok else 1)
+PY
+check "cores whose stacks reach a kernel gain no inferred frame" python3 - assert_chain-keeplocal.json two_callers.json recurse.json rank1.json rank2.json rank3.json assert_chain.json <<'PY'
+import json, sys
+stops = [s for f in sys.argv[1:] for c in json.load(open(f))['cores'] for s in c['stops'] if not s['stack_end']]
+sys.exit(0 if len(stops) >= 7 and not any(k.get('inferred') for s in stops for k in s['callers']) else 1)
+PY
+
+# every lane's call-return state made stale (as lane 31's): every group is inferred, and still matches cuda-gdb
+cp assert_chain.core stale.core && cp two_callers.core two_stale.core && cp recurse.core recurse_drop.core
+premise "backtrace rows rewritten" sh -c 'python3 "$TRUELINE_ROOT/tests/lib/core_patch.py" stale stale.core >/dev/null &&
+  python3 "$TRUELINE_ROOT/tests/lib/core_patch.py" stale two_stale.core >/dev/null &&
+  python3 "$TRUELINE_ROOT/tests/lib/core_patch.py" drop recurse_drop.core >/dev/null'
+trueline-check --coredump stale.core --format json > stale.json 2>&1
+python3 "$TRUELINE_ROOT/tests/lib/cudagdb_frames.py" --inferred "$D/assert_chain.cuda-gdb.txt" stale.json > stale.cmp 2>&1; rc=$?
+check "all lanes stale: the focus lane's inferred chain is cuda-gdb's" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || sed 's/^/    | /' stale.cmp
+
+# two call sites of load_at in one kernel: both listed as candidates, neither picked
+trueline-check --coredump two_stale.core > two_stale.txt 2>&1
+trueline-check --coredump two_stale.core --format json > two_stale.json 2>&1
+sites=$(grep -n 'load_at(p, ' "$D/two_callers.cu" | cut -d: -f1 | tr '\n' ' ')
+check "two call sites: both candidates, at the source's two call lines ($sites)" python3 - two_stale.json $sites <<'PY'
+import json, sys
+want = sorted(int(x) for x in sys.argv[2:])
+r = json.load(open(sys.argv[1]))
+ok = len(want) == 2
+for s in r['cores'][0]['stops']:
+    inf = [k for k in s['callers'] if k.get('inferred')]
+    got = sorted(k['frames'][-1]['line'] for k in inf)
+    ok = ok and got == want and all(k['candidates'] == 2 and k['depth'] == 1 for k in inf) \
+         and sorted(k['candidate'] for k in inf) == [1, 2] \
+         and all(k['kernel']['mangled'] == '_Z18two_callers_kernelPKfPfl' for k in inf)
+sys.exit(0 if ok and r['cores'][0]['stops'] else 1)
+PY
+for l in $sites; do
+  contains "... text: a candidate at two_callers.cu:$l" two_stale.txt "^  line:    #1 \(inferred\) /tmp/cw/two_callers\.cu:$l in two_callers_kernel"
+done
+contains "... each says it is one of two" two_stale.txt '^  inferred caller, candidate 2 of 2: two_callers_kernel'
+
+# recursion without call-return state: walk's recursive call shown once (depth unknown), then the kernel's call
+trueline-check --coredump recurse_drop.core > recurse_drop.txt 2>&1
+rec_line=$(grep -n 'return walk(' "$D/recurse.cu" | cut -d: -f1)
+kern_line=$(grep -n 'walk(v, 7, 0)' "$D/recurse.cu" | cut -d: -f1)
+contains "no backtrace rows: walk's recursive call site, marked recursion" recurse_drop.txt "^  inferred caller, recursion \(repeats an unknown number of times\): walk\(int const\*, int, long\)"
+contains "... at its source line" recurse_drop.txt "^  line:    #1 \(inferred\) /tmp/cw/recurse\.cu:$rec_line in walk"
+contains "... then the kernel at the line calling walk" recurse_drop.txt "^  line:    #2 \(inferred\) /tmp/cw/recurse\.cu:$kern_line in recurse_kernel\(int const\*, int\*\)$"
+
+# an SM whose call encoding is not in the table: nothing inferred, and said
+cp assert_chain.core sm52.core
+premise "image SM rewritten" sh -c 'python3 "$TRUELINE_ROOT/tests/lib/core_patch.py" image-sm 52 sm52.core >/dev/null'
+trueline-check --coredump sm52.core > sm52.txt 2>&1
+contains "unknown SM: the callers are not inferred, and the text says why" sm52.txt '^  callers not inferred: calls are not decoded for sm_52'
+lacks "... no inferred frame" sm52.txt '\(inferred\)' 'callers not inferred'
 
 # --- several cores: one per rank ------------------------------------------------------------------------------
 mkdir ranks && cp rank1.core rank2.core rank3.core ranks/ && echo 'not a core' > ranks/notes.txt

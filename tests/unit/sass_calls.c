@@ -1,7 +1,9 @@
 /* The SASS call decoder (checker/read/sass_calls.c) on a committed cubin, against nvdisasm's listing of it.
  *
  * `sass_calls --calls CUBIN...` prints every call it decodes, one per line, for tests/suites/sass_calls.sh to
- * compare with nvdisasm on many cubins: `<section> 0x<offset> <REL|ABS> <callee symbol | indirect | ?>`. */
+ * compare with nvdisasm on many cubins: `<section> 0x<address> <REL|ABS> <callee symbol | indirect | ?>`, the address
+ * as nvdisasm prints it (section address + offset: the offset in a cubin from nvcc, a device address in an image
+ * taken out of a GPU core). */
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -54,8 +56,9 @@ static int list_calls(const char *path)
         GElf_Shdr sh;
         Elf_Scn *scn = elf_getscn(e.elf, c->shndx);
         const char *name = c->indirect ? "indirect" : target_name(&e, calls.symtab, c);
-        printf("%s 0x%04" PRIx64 " %s %s\n", scn && gelf_getshdr(scn, &sh) ? tl_elf_section_name(&e, &sh) : "?",
-               c->offset, c->absolute ? "ABS" : "REL", name ? name : "?");
+        int ok = scn && gelf_getshdr(scn, &sh);
+        printf("%s 0x%04" PRIx64 " %s %s\n", ok ? tl_elf_section_name(&e, &sh) : "?", (ok ? sh.sh_addr : 0) + c->offset,
+               c->absolute ? "ABS" : "REL", name ? name : "?");
     }
     tlck_sass_calls_free(&calls);
     tl_elf_close(&e);
