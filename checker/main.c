@@ -44,8 +44,9 @@ struct opt_doc {
 static const struct opt_doc opt_docs[] = {
     { "list", no_argument, O_LIST, NULL, "mode: device-image inventory of each FILE" },
     { "extract", required_argument, O_EXTRACT, "DIR", "mode: write each FILE's cubins and PTX into DIR" },
-    { "symbolize", no_argument, O_SYMBOLIZE, NULL, "mode: FILE KERNEL+0xOFF (or a PC) -> file:line, inline chain" },
+    { "symbolize", no_argument, O_SYMBOLIZE, NULL, "mode: FILE KERNEL+0xOFF|PC... (or stdin) -> file:line, inline chain" },
     { "sm", required_argument, O_SM, "N", "with --symbolize: the SM of the image to use (90 or sm_90)" },
+    { "addr2line", no_argument, 'a' /* long only */, NULL, "with --symbolize: print as addr2line -f -i -C does" },
     { "coredump", no_argument, O_COREDUMP, NULL, "mode: CORE -> the faulting kernel's source line" },
     { "binary", required_argument, O_BINARY, "FILE", "with --coredump: a binary with the device code (repeatable)" },
     { "source-dir", required_argument, O_SOURCE_DIR, "DIR", "with --coredump: where the sources to quote are" },
@@ -72,6 +73,7 @@ static const struct opt_doc opt_docs[] = {
     { "no-progress", no_argument, O_NO_PROGRESS, NULL, "no progress" },
     { "color", no_argument, O_COLOR, NULL, "colour in the text report (default: when stdout is a TTY)" },
     { "no-color", no_argument, O_NO_COLOR, NULL, "no colour" },
+    { "verbose", no_argument, 'v' /* long only */, NULL, "text report: every finding of a long list (default: the first 5)" },
     { "version", no_argument, O_VERSION, NULL, "the version and the libraries it was built with" },
     { "help", no_argument, 'h', NULL, "this help (also -h)" },
 };
@@ -83,7 +85,7 @@ static void usage(FILE *out)
         "usage: trueline-check [OPTIONS] FILE|DIR...\n"
         "       trueline-check --list FILE...             device-image inventory\n"
         "       trueline-check --extract DIR FILE...      write cubins/PTX out\n"
-        "       trueline-check --symbolize FILE KERNEL+0xOFF [--sm N]\n"
+        "       trueline-check --symbolize FILE [KERNEL+0xOFF|PC...] [--sm N] [--addr2line]\n"
         "       trueline-check --coredump CORE [--binary FILE]... [--source-dir DIR]\n"
         "       trueline-check --provenance FILE...       per-object provenance table\n"
         "       trueline-check --list-checks\n"
@@ -186,6 +188,8 @@ static int parse_option(struct tlck_options *o, int c, const char *arg)
     case O_NO_PROGRESS: o->progress = 0; return 0;
     case O_COLOR: o->color = 1; return 0;
     case O_NO_COLOR: o->color = 0; return 0;
+    case 'v': o->verbose = 1; return 0;
+    case 'a': o->addr2line = 1; return 0;
     case O_MAX_MB:
         o->max_input_mb = strtoull(arg, &end, 10);
         if (*end || !*arg || *arg == '-') {
@@ -228,11 +232,13 @@ static int run_mode(struct tlck_options *o, const struct tlck_policy *p)
     case TLCK_MODE_LIST: return tlck_tool_list(o);
     case TLCK_MODE_EXTRACT: return tlck_tool_extract(o);
     case TLCK_MODE_SYMBOLIZE:
-        if (o->ninputs != 2) {
-            fprintf(stderr, "trueline-check: --symbolize takes FILE and KERNEL+0xOFFSET (or a PC)\n");
+        if (o->ninputs < 1) {
+            fprintf(stderr, "trueline-check: --symbolize takes FILE and locations, KERNEL+0xOFFSET or a PC (none or "
+                            "'-': one per line on stdin)\n");
             return 2;
         }
-        o->location = o->inputs[1];
+        o->locations = o->inputs + 1;
+        o->nlocations = o->ninputs - 1;
         o->ninputs = 1;
         return tlck_tool_symbolize(o);
     case TLCK_MODE_COREDUMP: return tlck_tool_coredump(o);

@@ -153,6 +153,9 @@ struct tlck_finding {
     char *message;            /* names what is wrong */
     char *hint;               /* what to do; NULL allowed */
     unsigned suppressed : 1;  /* matched a suppression or the baseline: reported, never fails */
+    unsigned detail : 1;      /* one item of what a summary finding of the same check counts (each symbol that
+                               * stl-leak's summary counts): in JSON and SARIF; the text report shows it with
+                               * --verbose only */
 };
 
 struct tlck_findings {

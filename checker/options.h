@@ -21,6 +21,7 @@ struct tlck_options {
     int jobs;                                    /* -j N (0 = number of CPUs) */
     int progress;                                /* --progress / --no-progress (-1 = auto: TTY only) */
     int color;                                   /* -1 auto, 0 never, 1 always */
+    int verbose;                                 /* --verbose: the text report lists every finding of a list */
     int release;                                 /* --release */
     const char *profile;                         /* --profile build|release (profile.h); NULL: build */
     int host_only;                               /* --host-only: do not read device images (fatbins) */
@@ -28,7 +29,9 @@ struct tlck_options {
     int follow_symlinks;                         /* --follow-symlinks: a scan enters linked directories */
     int device_only;                             /* --list: read device images only, whatever the input is */
     const char *extract_dir;                     /* --extract DIR */
-    const char *location;                        /* --symbolize FILE LOCATION: "kernel+0x90" or a PC */
+    const char **locations; size_t nlocations;   /* --symbolize FILE LOCATION...: "kernel+0x90" or a PC; none or
+                                                  * "-": one per line on stdin */
+    int addr2line;                               /* --addr2line: --symbolize prints as addr2line -f -i -C */
     unsigned sm;                                 /* --sm N: pick the image when a location is ambiguous */
     const char **binaries; size_t nbinaries;     /* --coredump CORE --binary FILE (repeatable) */
     const char *source_dir;                      /* --source-dir DIR */

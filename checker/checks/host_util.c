@@ -12,7 +12,7 @@ char *tlck_demangle(const char *name)
     return d ? d : tlck_strdup(name ? name : "");
 }
 
-void tlck_emit_symbol(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
+struct tlck_finding *tlck_emit_symbol(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
                       const char *mangled, const char *hint, const char *fmt, ...)
 {
     char *d = tlck_demangle(mangled);
@@ -23,6 +23,7 @@ void tlck_emit_symbol(struct tlck_findings *out, const char *check, enum tlck_se
     if (x && mangled && d && strcmp(mangled, d) != 0)
         x->mangled = tlck_strdup(mangled);
     free(d);
+    return x;
 }
 
 int tlck_is_crt_function(const char *name)

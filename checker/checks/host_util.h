@@ -10,8 +10,9 @@ char *tlck_demangle(const char *name);
  * so no check should blame the user for them. */
 int tlck_is_crt_function(const char *name);
 /* tlck_emit for a finding about one symbol: the finding's symbol is the demangled name, and the mangled one is
- * kept beside it (reports tell apart functions that demangle alike; fingerprints stay one per symbol). */
-void tlck_emit_symbol(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
+ * kept beside it (reports tell apart functions that demangle alike; fingerprints stay one per symbol).
+ * Returns the finding, or NULL when dropped. */
+struct tlck_finding *tlck_emit_symbol(struct tlck_findings *out, const char *check, enum tlck_severity sev, const char *file,
                       const char *mangled, const char *hint, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* Name without GCC clone suffixes (foo.cold, foo.part.0, foo.isra.0, foo.constprop.0): copies into buf. */
 const char *tlck_clone_base(const char *name, char *buf, size_t n);

@@ -9,8 +9,6 @@
 #include "checks/host_util.h"
 #include "profile.h"
 
-#define MAX_LISTED 100 /* uncovered functions reported one by one per file; the rest are counted */
-
 static const char *const HINT_G = "compile every translation unit with -g (or -g1 / -gline-tables-only), or ship "
                                   "the separate debug file next to it";
 

@@ -101,7 +101,7 @@ static char *examples(const struct tally *a, const struct tally *b, size_t k)
     return s;
 }
 
-/* Each exported symbol of the runtime or of std:: as a finding of its own (info: the summaries above carry the
+/* Each exported symbol of the runtime or of std:: as a finding of its own (info, a detail: the summaries carry the
  * severity and the hint), so that a JSON reader or a baseline sees every one, not only the examples. */
 static void each_symbol(const struct tlck_file *f, int vague_global, struct tlck_findings *out)
 {
@@ -122,8 +122,10 @@ static void each_symbol(const struct tlck_file *f, int vague_global, struct tlck
         case TLCK_STL_STD: what = "a std:: instantiation over standard and builtin types only"; break;
         default: break;
         }
-        if (what)
-            tlck_emit_symbol(out, "stl-leak", TLCK_SEV_INFO, f->display, s->name, NULL, "exported: %s", what);
+        struct tlck_finding *x =
+            what ? tlck_emit_symbol(out, "stl-leak", TLCK_SEV_INFO, f->display, s->name, NULL, "exported: %s", what) : NULL;
+        if (x)
+            x->detail = 1;
     }
 }
 

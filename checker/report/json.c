@@ -67,6 +67,7 @@ static void json_finding(struct tlck_jw *w, const struct tlck_finding *x)
     tlck_jw_str(w, "message", x->message);
     tlck_jw_str(w, "hint", x->hint);
     tlck_jw_bool(w, "suppressed", x->suppressed);
+    tlck_jw_bool(w, "detail", x->detail);
     tlck_jw_str(w, "fingerprint", fp); /* report/baseline.c finds findings by this member, spelled so */
     tlck_jw_end(w);
 }

@@ -1,33 +1,178 @@
+/* The text report, for people: findings grouped per file and check, each finding one line
+ * ("FILE: SEVERITY [CHECK] SYMBOL: MESSAGE", so that grep still finds them), and
+ *   - a list (findings in a row of one check with the same severity and hint, e.g. one per function without
+ *     line rows) shows its first LIST_SHOWN entries and "... and K more" (--verbose shows all);
+ *   - a hint is printed once per check and run, after the first list that carries it;
+ *   - the details of a summary finding (each symbol stl-leak counts) show with --verbose only;
+ *   - where two findings of a group name symbols that demangle alike, their mangled names follow in brackets;
+ *   - on a terminal, lines are wrapped at its width (report/text_wrap.c); piped, never.
+ * JSON, SARIF and JUnit list every finding. */
+#include <stdarg.h>
 #include <stdio.h>
-#include <unistd.h>
-
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "report/package_report.h"
 #include "report/package_summary.h"
 #include "report/report.h"
+#include "report/text_wrap.h"
+
+#define LIST_SHOWN 5
+
+struct style {
+    const char *red, *yel, *off;
+    size_t width;
+};
+
+/* The hints already printed in this run: (check, hint) pairs. */
+struct shown_hints {
+    const struct tlck_finding **v;
+    size_t n, cap;
+};
+
+static int hint_shown(struct shown_hints *h, const struct tlck_finding *x)
+{
+    for (size_t i = 0; i < h->n; i++)
+        if (strcmp(h->v[i]->check, x->check) == 0 && strcmp(h->v[i]->hint, x->hint) == 0)
+            return 1;
+    if (tlck_grow((void **)&h->v, &h->cap, h->n + 1, sizeof *h->v) == 0)
+        h->v[h->n++] = x;
+    return 0;
+}
+
+static int same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Do x and y belong to one list? */
+static int same_list(const struct tlck_finding *x, const struct tlck_finding *y)
+{
+    return x->severity == y->severity && x->suppressed == y->suppressed && same_str(x->hint, y->hint) &&
+           !x->symbol == !y->symbol && strcmp(x->check, y->check) == 0;
+}
+
+static void put(FILE *out, const struct style *st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put(FILE *out, const struct style *st, const char *fmt, ...)
+{
+    char *line = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(&line, fmt, ap);
+    va_end(ap);
+    if (n >= 0)
+        tlck_text_put(out, line, st->width);
+    free(line);
+}
+
+static const char *sev_color(const struct style *st, enum tlck_severity s)
+{
+    return s == TLCK_SEV_ERROR ? st->red : s == TLCK_SEV_WARNING ? st->yel : "";
+}
+
+static void finding_line(FILE *out, const struct style *st, const struct tlck_finding *x, int with_mangled)
+{
+    const char *sym = x->symbol ? x->symbol : "";
+    int mangled = with_mangled && x->mangled;
+    put(out, st, "%s: %s%s%s [%s]%s %s%s%s%s%s%s", x->file, sev_color(st, x->severity), tlck_severity_name(x->severity),
+        st->off, x->check, x->suppressed ? " (suppressed)" : "", sym, mangled ? " [" : "", mangled ? x->mangled : "",
+        mangled ? "]" : "", x->symbol ? ": " : "", x->message ? x->message : "");
+}
+
+/* A finding and its place in the group, sorted by symbol. */
+struct named {
+    const struct tlck_finding *x;
+    size_t at;
+};
+
+static int by_symbol(const void *a, const void *b)
+{
+    return strcmp(((const struct named *)a)->x->symbol, ((const struct named *)b)->x->symbol);
+}
+
+/* Marks in twin[] the findings of g[0..n) whose symbol another one of them also names. */
+static void mark_twins(const struct tlck_finding **g, size_t n, unsigned char *twin)
+{
+    struct named *s = malloc((n ? n : 1) * sizeof *s);
+    size_t m = 0;
+    if (!s)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (g[i]->symbol && g[i]->mangled)
+            s[m++] = (struct named){ g[i], i };
+    qsort(s, m, sizeof *s, by_symbol);
+    for (size_t i = 0; i + 1 < m; i++)
+        if (strcmp(s[i].x->symbol, s[i + 1].x->symbol) == 0)
+            twin[s[i].at] = twin[s[i + 1].at] = 1;
+    free(s);
+}
+
+/* One check's findings of one file, g[0..n), in the order the check emitted them. */
+static void check_group(FILE *out, const struct style *st, const struct tlck_finding **g, size_t n, int verbose,
+                        struct shown_hints *hints)
+{
+    unsigned char *twin = calloc(n ? n : 1, 1);
+    if (twin)
+        mark_twins(g, n, twin);
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && same_list(g[i], g[j]); j++)
+            ;
+        size_t len = j - i, shown = verbose || len <= LIST_SHOWN + 1 ? len : LIST_SHOWN;
+        for (size_t k = i; k < i + shown; k++)
+            finding_line(out, st, g[k], twin && twin[k]);
+        if (shown < len)
+            put(out, st, "%s: %s%s%s [%s]%s ... and %zu more like these (--verbose lists all)", g[i]->file,
+                sev_color(st, g[i]->severity), tlck_severity_name(g[i]->severity), st->off, g[i]->check,
+                g[i]->suppressed ? " (suppressed)" : "", len - shown);
+        if (g[i]->hint && !hint_shown(hints, g[i]))
+            put(out, st, "    hint: %s", g[i]->hint);
+    }
+    free(twin);
+}
+
+/* A file's findings grouped by check, the checks in the order they first appear. */
+static void file_findings(FILE *out, const struct style *st, const struct tlck_findings *fs, int verbose,
+                          struct shown_hints *hints)
+{
+    const struct tlck_finding **g = malloc((fs->n ? fs->n : 1) * sizeof *g);
+    unsigned char *done = calloc(fs->n ? fs->n : 1, 1);
+    if (!g || !done) {
+        free(g);
+        free(done);
+        return;
+    }
+    for (size_t k = 0; k < fs->n; k++) {
+        if (done[k])
+            continue;
+        size_t n = 0;
+        for (size_t m = k; m < fs->n; m++)
+            if (!done[m] && strcmp(fs->v[m].check, fs->v[k].check) == 0) {
+                if (verbose || !fs->v[m].detail)
+                    g[n++] = &fs->v[m];
+                done[m] = 1;
+            }
+        check_group(out, st, g, n, verbose, hints);
+    }
+    free(g);
+    free(done);
+}
 
 int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_options *o)
 {
     int color = o->color < 0 ? isatty(fileno(out)) : o->color;
-    const char *red = color ? "\033[31m" : "", *yel = color ? "\033[33m" : "", *off = color ? "\033[0m" : "";
+    struct style st = { color ? "\033[31m" : "", color ? "\033[33m" : "", color ? "\033[0m" : "",
+                        tlck_text_width(out) };
+    struct shown_hints hints = { 0 };
     for (size_t i = 0; i < r->nfiles; i++) {
         const struct tlck_file *f = &r->files[i];
         if (f->error) {
-            fprintf(out, "%s: %serror%s: cannot read: %s\n", f->display, red, off, f->error);
+            put(out, &st, "%s: %serror%s: cannot read: %s", f->display, st.red, st.off, f->error);
             continue;
         }
-        const struct tlck_findings *fs = &r->findings[i];
-        for (size_t k = 0; k < fs->n; k++) {
-            const struct tlck_finding *x = &fs->v[k];
-            const char *c = x->severity == TLCK_SEV_ERROR ? red : x->severity == TLCK_SEV_WARNING ? yel : "";
-            fprintf(out, "%s: %s%s%s [%s]%s %s%s%s\n", x->file, c, tlck_severity_name(x->severity), off, x->check,
-                    x->suppressed ? " (suppressed)" : "", x->symbol ? x->symbol : "", x->symbol ? ": " : "",
-                    x->message ? x->message : "");
-            if (x->hint)
-                fprintf(out, "    hint: %s\n", x->hint);
-        }
+        file_findings(out, &st, &r->findings[i], o->verbose, &hints);
     }
+    free(hints.v);
     size_t npkg;
     struct tlck_package_summary *pkg = tlck_package_summaries(r, &npkg);
     for (size_t i = 0; i < npkg; i++) {
@@ -42,14 +187,23 @@ int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_
     }
     tlck_package_text_table(out, r, pkg, npkg);
     free(pkg);
-    fprintf(out, "%zu file(s) checked: %zu error(s), %zu warning(s), %zu info, %zu suppressed, %zu unreadable",
-            r->nfiles, r->counts[TLCK_SEV_ERROR], r->counts[TLCK_SEV_WARNING], r->counts[TLCK_SEV_INFO], r->suppressed,
-            r->unreadable);
-    if (r->skipped_probes)
-        fprintf(out, "; skipped %zu CMake compiler-probe file%s", r->skipped_probes, r->skipped_probes == 1 ? "" : "s");
-    if (r->skipped_links)
-        fprintf(out, "; did not follow %zu link%s to directories (--follow-symlinks)", r->skipped_links,
-                r->skipped_links == 1 ? "" : "s");
-    fputc('\n', out);
+    /* the summary line, wrapped like the findings */
+    char *sum = NULL;
+    size_t sum_len = 0;
+    FILE *m = open_memstream(&sum, &sum_len);
+    if (m) {
+        fprintf(m, "%zu file(s) checked: %zu error(s), %zu warning(s), %zu info, %zu suppressed, %zu unreadable",
+                r->nfiles, r->counts[TLCK_SEV_ERROR], r->counts[TLCK_SEV_WARNING], r->counts[TLCK_SEV_INFO],
+                r->suppressed, r->unreadable);
+        if (r->skipped_probes)
+            fprintf(m, "; skipped %zu CMake compiler-probe file%s", r->skipped_probes,
+                    r->skipped_probes == 1 ? "" : "s");
+        if (r->skipped_links)
+            fprintf(m, "; did not follow %zu link%s to directories (--follow-symlinks)", r->skipped_links,
+                    r->skipped_links == 1 ? "" : "s");
+        if (fclose(m) == 0)
+            tlck_text_put(out, sum, st.width);
+    }
+    free(sum);
     return 0;
 }

@@ -1,9 +1,16 @@
-/* --symbolize FILE KERNEL+0xOFFSET | PC [--sm N]: source position with the full inline chain, innermost first,
- * for one SASS offset — what `nvdisasm -gi` prints next to that instruction, without disassembling.
+/* --symbolize FILE [LOCATION...] [--sm N] [--addr2line]: source position with the full inline chain, innermost
+ * first, for SASS offsets — what `nvdisasm -gi` prints next to those instructions, without disassembling.
+ * A LOCATION is KERNEL+0xOFFSET or a PC; with none (or "-") they are read from stdin, one per line. Many
+ * locations are answered in one process: FILE is mapped and its cubin images are extracted (decompressed) once.
  *
  * FILE may be a cubin, a fatbin or a host ELF carrying fatbins. Every cubin image (restricted to --sm N when
  * given) that defines the function is answered; a PC is looked up in the single image --sm selects (or the only
- * cubin). The core is tlck_cubin_symbolize (read/cubin_lines.h), shared with --coredump. */
+ * cubin). The core is tlck_cubin_symbolize (read/cubin_lines.h), shared with --coredump.
+ *
+ * Output: text (a heading per answer, one "#N file:line in function" per frame), JSON Lines (--format json: one
+ * object per answer, with the location asked), or with --addr2line what `addr2line -f -i -C` prints: per
+ * frame, innermost first, the function's name and then file:line; "??" and "??:0" where there is no answer,
+ * so that output stays in step with the input. */
 #include <demangle.h>
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +18,7 @@
 #include <string.h>
 
 #include "inputs.h"
+#include "options.h"
 #include "read/cubin.h"
 #include "read/cubin_lines.h"
 #include "read/device.h"
@@ -42,11 +50,12 @@ static int parse_location(const char *s, struct location *loc)
 }
 
 /* One JSON object per answered image, one per line (JSON Lines), so a caller can stream several images. */
-static void json_chain(const char *display, const char *label, const struct tlck_cubin_chain *c)
+static void json_chain(const char *display, const char *label, const char *asked, const struct tlck_cubin_chain *c)
 {
     struct tlck_jw w;
     tlck_jw_init(&w, stdout, 0);
     tlck_jw_object(&w, NULL);
+    tlck_jw_str(&w, "location", asked);
     tlck_jw_str(&w, "file", display);
     tlck_jw_str(&w, "image", label);
     tlck_jw_str(&w, "symbol", c->symbol);
@@ -83,9 +92,28 @@ static void print_chain(const struct tlck_cubin_chain *c)
     }
 }
 
+/* addr2line -f -i -C: each frame's function, then its file:line; "??:0" for a frame without a line. */
+static void addr2line_chain(const struct tlck_cubin_chain *c, int r)
+{
+    if (r == 1 || c->n == 0) {
+        char *dm = c->symbol ? cplus_demangle(c->symbol, DMGL_PARAMS | DMGL_ANSI) : NULL;
+        printf("%s\n??:0\n", dm ? dm : c->symbol ? c->symbol : "??");
+        free(dm);
+        return;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        const struct tlck_cubin_frame *f = &c->v[i];
+        char *dm = cplus_demangle(f->function, DMGL_PARAMS | DMGL_ANSI);
+        printf("%s\n%s:%u\n", dm ? dm : f->function, f->file, f->line);
+        free(dm);
+    }
+}
+
+enum out_kind { OUT_TEXT, OUT_JSON, OUT_ADDR2LINE };
+
 /* Returns 1 when answered, 0 when this image does not define the function, -1 on error. */
 static int one_image(const char *display, const char *label, const unsigned char *p, size_t n,
-                     const struct location *loc, int json)
+                     const struct location *loc, const char *asked, enum out_kind kind)
 {
     struct tlck_cubin_chain c;
     tl_error err;
@@ -97,8 +125,10 @@ static int one_image(const char *display, const char *label, const unsigned char
         fprintf(stderr, "trueline-check: %s: %s: %s\n", display, label, err.msg);
         return -1;
     }
-    if (json) {
-        json_chain(display, label, &c); /* frames [] when the offset has no line row */
+    if (kind == OUT_JSON) {
+        json_chain(display, label, asked, &c); /* frames [] when the offset has no line row */
+    } else if (kind == OUT_ADDR2LINE) {
+        addr2line_chain(&c, r);
     } else {
         printf("%s+0x%llx (%s):\n", c.symbol, (unsigned long long)c.offset, label);
         if (r == 1)
@@ -123,26 +153,38 @@ static void cubin_file_label(const char *display, const unsigned char *p, size_t
     tlck_image_free(&img);
 }
 
-static int symbolize_input(const struct tlck_input *in, const struct tlck_options *o, const struct location *loc)
+/* The cubin images of one input that --sm lets through, extracted once for all locations. */
+struct image {
+    char label[96];
+    unsigned char *bytes; /* owned copy: the fatbin scratch is reused for the next image */
+    size_t n;
+};
+
+struct images {
+    struct image *v;
+    size_t n, cap;
+    int failed; /* an image could not be extracted (said on stderr) */
+};
+
+static void images_free(struct images *im)
 {
-    struct tlck_input_bytes b;
+    for (size_t i = 0; i < im->n; i++)
+        free(im->v[i].bytes);
+    free(im->v);
+}
+
+static void load_images(const struct tlck_input *in, const struct tlck_options *o, const unsigned char *data,
+                        size_t size, struct images *im)
+{
     tl_error err;
-    if (tlck_input_map(in, &b, &err) != 0) {
-        fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
-        return 2;
-    }
-    const unsigned char *data = b.data;
-    size_t size = b.size;
     struct tlck_device_refs refs = { 0 };
     if (tlck_device_enumerate(in->display, data, size, &refs, &err) != 0)
         fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
     struct tlck_fatbin_scratch s = { 0 };
-    int answered = 0, failed = 0, candidates = 0;
     for (size_t i = 0; i < refs.n; i++) {
         const struct tlck_device_ref *r = &refs.v[i];
         if (r->fe.kind != TLCK_FATBIN_KIND_ELF || (o->sm && !r->is_cubin_file && r->fe.arch != o->sm))
             continue;
-        candidates++;
         const unsigned char *p;
         size_t n;
         char label[96], arch[32];
@@ -150,41 +192,115 @@ static int symbolize_input(const struct tlck_input *in, const struct tlck_option
         tlck_device_label(label, sizeof label, r, r->fe.container, r->fe.index, arch);
         if (tlck_fatbin_image(&r->fe, &s, tlck_device_max_image(o->max_input_mb), &p, &n, &err) != 0) {
             fprintf(stderr, "trueline-check: %s: %s: %s\n", in->display, label, err.msg);
-            failed = 1;
+            im->failed = 1;
             continue;
         }
         if (r->is_cubin_file) /* no fatbin entry to name the arch: the cubin's own header does (as --list) */
             cubin_file_label(in->display, p, n, r, label, sizeof label);
-        int k = one_image(in->display, label, p, n, loc, o->format && strcmp(o->format, "json") == 0);
+        unsigned char *copy = malloc(n ? n : 1);
+        if (!copy || tlck_grow((void **)&im->v, &im->cap, im->n + 1, sizeof *im->v) != 0) {
+            free(copy);
+            fprintf(stderr, "trueline-check: %s: %s: out of memory\n", in->display, label);
+            im->failed = 1;
+            continue;
+        }
+        memcpy(copy, p, n);
+        struct image *m = &im->v[im->n++];
+        snprintf(m->label, sizeof m->label, "%s", label);
+        m->bytes = copy;
+        m->n = n;
+    }
+    tlck_fatbin_scratch_free(&s);
+    tlck_device_refs_free(&refs);
+}
+
+/* One location against the input's images: 0 answered, 2 not (said on stderr). */
+static int one_location(const char *display, const struct images *im, const char *asked, enum out_kind kind,
+                        unsigned sm)
+{
+    struct location loc;
+    if (parse_location(asked, &loc) != 0) {
+        fprintf(stderr, "trueline-check: --symbolize: '%s' is neither KERNEL+0xOFFSET nor a PC\n", asked);
+        if (kind == OUT_ADDR2LINE)
+            printf("??\n??:0\n");
+        return 2;
+    }
+    int answered = 0, failed = im->failed;
+    for (size_t i = 0; i < im->n; i++) {
+        int k = one_image(display, im->v[i].label, im->v[i].bytes, im->v[i].n, &loc, asked, kind);
         if (k < 0)
             failed = 1;
         answered += k > 0;
-        if (!loc->function && k > 0)
-            break; /* a PC names one image */
+        if (k > 0 && (!loc.function || kind == OUT_ADDR2LINE))
+            break; /* a PC names one image; addr2line output has one answer per location (--sm picks) */
     }
     if (!answered && !failed)
-        fprintf(stderr, "trueline-check: %s: %s\n", in->display,
-                candidates == 0 ? "no cubin image (for that --sm)" : "no cubin defines that function");
-    tlck_fatbin_scratch_free(&s);
-    tlck_device_refs_free(&refs);
-    tlck_input_unmap(&b);
+        fprintf(stderr, "trueline-check: %s: %s: %s\n", display, asked,
+                im->n == 0 ? (sm ? "no cubin image for that --sm" : "no cubin image")
+                           : "no cubin defines that function");
+    if (!answered && kind == OUT_ADDR2LINE)
+        printf("??\n??:0\n");
+    free(loc.function);
     return answered && !failed ? 0 : 2;
+}
+
+/* Locations from stdin, one per line (blanks around them ignored, empty lines skipped). */
+static int locations_from_stdin(const char *display, const struct images *im, enum out_kind kind, unsigned sm)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int status = 0;
+    while ((len = getline(&line, &cap, stdin)) >= 0) {
+        char *p = line, *e = line + len;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        while (e > p && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+            *--e = 0;
+        if (p == e)
+            continue;
+        if (one_location(display, im, p, kind, sm) != 0)
+            status = 2;
+        if (kind == OUT_ADDR2LINE)
+            fflush(stdout); /* a caller that writes a line and waits for the answer (as with addr2line) */
+    }
+    free(line);
+    return status;
+}
+
+static int symbolize_input(const struct tlck_input *in, const struct tlck_options *o)
+{
+    struct tlck_input_bytes b;
+    tl_error err;
+    if (tlck_input_map(in, &b, &err) != 0) {
+        fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
+        return 2;
+    }
+    struct images im = { 0 };
+    load_images(in, o, b.data, b.size, &im);
+    enum out_kind kind = o->addr2line ? OUT_ADDR2LINE : o->format && strcmp(o->format, "json") == 0 ? OUT_JSON : OUT_TEXT;
+    int status = 0;
+    int from_stdin = o->nlocations == 0 || (o->nlocations == 1 && strcmp(o->locations[0], "-") == 0);
+    if (from_stdin)
+        status = locations_from_stdin(in->display, &im, kind, o->sm);
+    for (size_t i = 0; !from_stdin && i < o->nlocations; i++)
+        if (one_location(in->display, &im, o->locations[i], kind, o->sm) != 0)
+            status = 2;
+    images_free(&im);
+    tlck_input_unmap(&b);
+    return status;
 }
 
 int tlck_tool_symbolize(const struct tlck_options *o)
 {
-    struct location loc;
-    if (parse_location(o->location, &loc) != 0) {
-        fprintf(stderr, "trueline-check: --symbolize: '%s' is neither KERNEL+0xOFFSET nor a PC\n", o->location);
-        return 2;
-    }
     struct tlck_inputs ins = { 0 };
     tlck_inputs_expand(&ins, o->inputs, o->ninputs);
     int status = 0;
     for (size_t i = 0; i < ins.n; i++)
-        if (symbolize_input(&ins.v[i], o, &loc) != 0)
+        if (symbolize_input(&ins.v[i], o) != 0)
             status = 2;
+    if (ins.n == 0)
+        status = 2;
     tlck_inputs_free(&ins);
-    free(loc.function);
     return status;
 }
