@@ -1,37 +1,24 @@
-/* checker/read/coredump.c: the .cudbg.* tables of a CUDA GPU core (ET_CORE, EM_CUDA), tree walked by
- * sh_link/sh_info, then every grid's module looked up the way the --coredump report does. */
+/* trueline-check --coredump on one core: tlck_tool_coredump, the entry point checker/main.c calls for that mode.
+ * checker/read/coredump.c reads the .cudbg.* tables of a CUDA GPU core (ET_CORE, EM_CUDA), tree walked by
+ * sh_link/sh_info; the tool then finds every stopped lane's grid, module and function, resolves its PC through
+ * the module's line table, and writes the text or the JSON report (chosen by the input's length, so a corpus
+ * entry always takes the same one) to /dev/null. */
 #include "fuzz_util.h"
-#include "read/coredump.h"
+
+#include "options.h"
+#include "tools/tools.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_file ff;
     fuzz_file_open(&ff, data, size);
-    struct tlck_core c;
-    memset(&c, 0, sizeof c);
-    tl_error err;
-    if (tlck_core_open(&c, ff.path, &err) == 0) {
-        for (size_t d = 0; d < c.ndevices; d++) {
-            const struct tlck_cd_device *dev = &c.devices[d];
-            fuzz_sink ^= (unsigned char)(strlen(dev->name) + strlen(dev->type) + strlen(dev->sm_type));
-            for (size_t g = 0; g < dev->ngrids; g++) {
-                const struct tlck_cd_module *m = tlck_core_grid_module(dev, &dev->grids[g]);
-                if (m && m->image)
-                    fuzz_touch(m->image, m->image_n);
-                (void)tlck_core_grid(dev, dev->grids[g].grid_id);
-            }
-            for (size_t s = 0; s < dev->nsms; s++)
-                for (size_t k = 0; k < dev->sms[s].nctas; k++)
-                    for (size_t w = 0; w < dev->sms[s].ctas[k].nwarps; w++) {
-                        const struct tlck_cd_warp *wp = &dev->sms[s].ctas[k].warps[w];
-                        for (size_t l = 0; l < wp->nlanes; l++)
-                            fuzz_sink ^= (unsigned char)strlen(tlck_cd_exception_name(wp->lanes[l].exception));
-                    }
-        }
-        if (c.meta.present && c.meta.generator)
-            fuzz_sink ^= (unsigned char)strlen(c.meta.generator);
-    }
-    tlck_core_close(&c);
+    const char *paths[1] = { ff.path };
+    struct tlck_options o = { .mode = TLCK_MODE_COREDUMP, .format = size % 2 ? "json" : "text", .output = "/dev/null",
+                              .fail_on = TLCK_SEV_ERROR, .jobs = 1, .progress = 0, .color = 0, .max_input_mb = 256,
+                              .inputs = paths, .ninputs = 1 };
+    int rc = tlck_tool_coredump(&o);
+    if (rc != 0 && rc != 2)
+        __builtin_trap(); /* a core is reported (0) or named as unreadable (2) */
     fuzz_file_close(&ff);
     return 0;
 }

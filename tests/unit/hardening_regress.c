@@ -35,6 +35,11 @@
 #include "../../fuzz/targets/coredump.c"
 #undef LLVMFuzzerTestOneInput
 
+/* describe_load runs the checks itself, to list each finding (the load target goes through the audit) */
+#include "checks/checks.h"
+#include "inputs.h"
+#include "load.h"
+
 /* --- what each reader made of a regression input (regress_replay.h compares it with tests/data/regress/expected) */
 
 /* The whole per-input path of trueline-check: "error: ..." for an unreadable input, else every finding. */
@@ -45,13 +50,6 @@ static void describe_load(const uint8_t *data, size_t size, char *out, size_t ou
     struct tlck_options o = { .format = "text", .fail_on = TLCK_SEV_ERROR, .max_input_mb = 256, .timeout_s = 0 };
     tl_config cfg = { 0 };
     struct tlck_policy pol = { .cfg = &cfg, .fail_on = TLCK_SEV_ERROR };
-    struct tlck_check_run checks;
-    tl_error perr;
-    if (tlck_check_run_prepare(&checks, &pol, &perr) != 0) {
-        appendf(out, outn, "prepare: %s", perr.msg);
-        fuzz_file_close(&ff);
-        return;
-    }
     const char *paths[1] = { ff.path };
     struct tlck_inputs in = { 0 };
     tlck_inputs_expand(&in, paths, 1);
@@ -63,9 +61,8 @@ static void describe_load(const uint8_t *data, size_t size, char *out, size_t ou
             appendf(out, outn, "error: %s; ", f.error);
         } else {
             for (size_t c = 0; c < tlck_ncheck; c++)
-                tlck_checks[c]->run(&f, &pol, tlck_check_run_state(&checks, tlck_checks[c]),
-                                    tlck_checks[c]->default_severity ? tlck_checks[c]->default_severity : TLCK_SEV_INFO,
-                                    &fs);
+                tlck_checks[c]->run(&f, &pol, tlck_checks[c]->default_severity ? tlck_checks[c]->default_severity
+                                                                            : TLCK_SEV_INFO, &fs);
             for (size_t k = 0; k < fs.n; k++)
                 appendf(out, outn, "%s [%s] %s; ", tlck_severity_name(fs.v[k].severity), fs.v[k].check,
                         fs.v[k].message);
@@ -74,7 +71,6 @@ static void describe_load(const uint8_t *data, size_t size, char *out, size_t ou
         tlck_file_free(&f);
     }
     tlck_inputs_free(&in);
-    tlck_check_run_release(&checks);
     fuzz_file_close(&ff);
 }
 
