@@ -36,6 +36,7 @@
 #undef LLVMFuzzerTestOneInput
 
 /* describe_load runs the checks itself, to list each finding (the load target goes through the audit) */
+#include "check_run.h"
 #include "checks/checks.h"
 #include "inputs.h"
 #include "load.h"
@@ -50,6 +51,13 @@ static void describe_load(const uint8_t *data, size_t size, char *out, size_t ou
     struct tlck_options o = { .format = "text", .fail_on = TLCK_SEV_ERROR, .max_input_mb = 256, .timeout_s = 0 };
     tl_config cfg = { 0 };
     struct tlck_policy pol = { .cfg = &cfg, .fail_on = TLCK_SEV_ERROR };
+    struct tlck_check_run checks;
+    tl_error perr;
+    if (tlck_check_run_prepare(&checks, &pol, &perr) != 0) {
+        appendf(out, outn, "prepare: %s", perr.msg);
+        fuzz_file_close(&ff);
+        return;
+    }
     const char *paths[1] = { ff.path };
     struct tlck_inputs in = { 0 };
     tlck_inputs_expand(&in, paths, 1);
@@ -61,8 +69,9 @@ static void describe_load(const uint8_t *data, size_t size, char *out, size_t ou
             appendf(out, outn, "error: %s; ", f.error);
         } else {
             for (size_t c = 0; c < tlck_ncheck; c++)
-                tlck_checks[c]->run(&f, &pol, tlck_checks[c]->default_severity ? tlck_checks[c]->default_severity
-                                                                            : TLCK_SEV_INFO, &fs);
+                tlck_checks[c]->run(&f, &pol, tlck_check_run_state(&checks, tlck_checks[c]),
+                                    tlck_checks[c]->default_severity ? tlck_checks[c]->default_severity : TLCK_SEV_INFO,
+                                    &fs);
             for (size_t k = 0; k < fs.n; k++)
                 appendf(out, outn, "%s [%s] %s; ", tlck_severity_name(fs.v[k].severity), fs.v[k].check,
                         fs.v[k].message);
@@ -71,6 +80,7 @@ static void describe_load(const uint8_t *data, size_t size, char *out, size_t ou
         tlck_file_free(&f);
     }
     tlck_inputs_free(&in);
+    tlck_check_run_release(&checks);
     fuzz_file_close(&ff);
 }
 
