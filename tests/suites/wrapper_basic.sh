@@ -20,7 +20,10 @@ trueline-cc --trueline-version > ver.txt
 contains "--trueline-version names the version and the C library" ver.txt '^trueline-cc [0-9.]+ \(C library: (musl|glibc)\)$'
 # the Makefile links trueline-cc against musl wherever musl-gcc exists, except under sanitizers: glibc's
 # start-up costs ~0.3 ms per cache hit on a VM (docs/wrapper.md)
+w_machine=$(readelf -h "$W" 2>/dev/null | grep Machine:)
 if [ -n "${TRUELINE_SANITIZED:-}" ]; then skip "sanitized build: linked with the default C library"
+elif [ -n "$w_machine" ] && [ "$w_machine" != "$(readelf -h /proc/self/exe | grep Machine:)" ]; then
+  skip "trueline-cc is built for another architecture (under qemu): musl-gcc builds for this one"
 elif have musl-gcc; then contains "with musl-gcc installed, the wrapper is linked against musl" ver.txt 'C library: musl'
 else skip "musl-gcc not installed: the wrapper is linked against glibc"; fi
 
