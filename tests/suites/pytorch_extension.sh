@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# PyTorch C++/CUDA extensions: the build.ninja that torch.utils.cpp_extension.load() writes
+# (_write_ninja_file_to_build_library -> _write_ninja_file, torch 2.x on Linux), rules and flags as torch writes
+# them, run by ninja with the recipe of README.md: PYTORCH_NVCC="trueline-cc ccache $CUDA_HOME/bin/nvcc" (torch
+# uses it verbatim as $nvcc) and a link named ccache first on PATH (torch prepends `ccache` to $cxx itself
+# whenever one is on PATH). torch itself is not installed (its CUDA wheel and the NVIDIA libraries it loads are
+# ~1 GB); its headers and libraries are left out of the flags, the rest is what it writes.
+# Truths: readelf (host line info, the provenance note), cuobjdump (the cubin's .debug_line), ninja's own
+# dependency log (-MMD/-MD depfiles kept), ccache's statistics, the same command lines without trueline.
+. "$(dirname "$0")/../lib/harness.sh"
+have ninja || { skip "ninja not installed: the PyTorch extension recipe is not checked"; exit 0; }
+have ccache || { skip "ccache not installed: the PyTorch extension recipe is not checked"; exit 0; }
+W=$(command -v trueline-cc) || { fail "trueline-cc not on PATH"; exit 0; }
+cd "$T"
+CUOBJDUMP=$(find_pypi_tool cuobjdump)
+export CCACHE_DIR=$T/ccache
+mkdir -p src links
+ln -s "$W" links/ccache
+printf '#pragma once\nint scale(int);\n' > src/ext.h
+printf '#include "ext.h"\nint scale(int x) { return 3 * x; }\nint twice(int x) { return scale(x) - x; }\n' > src/ext.cpp
+cat > src/kern.cu <<'CU'
+#include "ext.h"
+__global__ void axpy(float a, const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] += a * x[i];
+}
+void launch(float a, const float *x, float *y, int n) { axpy<<<(n + 255) / 256, 256>>>(a, x, y, n); }
+CU
+pyinc=$(python3 -c 'import sysconfig; print(sysconfig.get_path("include", scheme="posix_prefix"))')
+
+# write_ninja DIR NVCC: build.ninja as torch writes it for load(name="ext", sources=[ext.cpp, kern.cu]),
+# TORCH_CUDA_ARCH_LIST=8.0; $cxx is "ccache c++" (torch's _wrap_compiler with ccache on PATH, CXX unset).
+write_ninja() {
+  local dir=$1 nvcc=$2 common cuda=""
+  mkdir -p "$dir"
+  common="-DTORCH_EXTENSION_NAME=ext -DTORCH_API_INCLUDE_EXTENSION_H -isystem $pyinc"
+  [ -n "$nvcc" ] && cuda="-D__CUDA_NO_HALF_OPERATORS__ -D__CUDA_NO_HALF_CONVERSIONS__ -D__CUDA_NO_BFLOAT16_CONVERSIONS__ -D__CUDA_NO_HALF2_OPERATORS__ --expt-relaxed-constexpr -gencode=arch=compute_80,code=sm_80 --compiler-options '-fPIC' -std=c++20"
+  {
+    echo "ninja_required_version = 1.3"
+    echo "cxx = ccache c++"
+    [ -n "$nvcc" ] && echo "nvcc = $nvcc"
+    echo
+    echo "cflags = $common -fPIC -std=c++20"
+    echo "post_cflags = "
+    if [ -n "$nvcc" ]; then echo "cuda_cflags = $common $cuda"; echo "cuda_post_cflags = "; fi
+    echo "cuda_dlink_post_cflags = "
+    echo "sycl_dlink_post_cflags = "
+    echo "ldflags = -shared"
+    echo
+    echo "rule compile"
+    echo "  command = \$cxx -MMD -MF \$out.d \$cflags -c \$in -o \$out \$post_cflags"
+    echo "  depfile = \$out.d"
+    echo "  deps = gcc"
+    echo
+    if [ -n "$nvcc" ]; then
+      echo "rule cuda_compile"
+      echo "  depfile = \$out.d"
+      echo "  deps = gcc"
+      echo "  command = \$nvcc -MD -MF \$out.d \$cuda_cflags -c \$in -o \$out \$cuda_post_cflags"
+      echo
+    fi
+    echo "rule link"
+    echo "  command = \$cxx \$in \$ldflags -o \$out"
+    echo
+    echo "build ext.o: compile $T/src/ext.cpp"
+    [ -n "$nvcc" ] && echo "build kern.cuda.o: cuda_compile $T/src/kern.cu"
+    echo
+    echo "build ext.so: link ext.o$([ -n "$nvcc" ] && echo " kern.cuda.o")"
+    echo
+    echo "default ext.so"
+  } > "$dir/build.ninja"
+}
+host_lines() { readelf -S "$1" 2>/dev/null | grep -qE '\] \.debug_line +'; }
+stamped() { readelf -n "$1" 2>/dev/null | grep -q '^  trueline'; }
+device_lines() { # the cubin in the object has .debug_line (cuobjdump extracts it)
+  local d; d=$(mktemp -d "$T/x.XXXX")
+  (cd "$d" && "$CUOBJDUMP" -xelf all "$1" >/dev/null 2>&1) && ls "$d"/*.cubin >/dev/null 2>&1 &&
+    readelf -S "$d"/*.cubin 2>/dev/null | grep -qE '\] \.debug_line +'
+}
+hits() { ccache --print-stats | awk -F'\t' '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } END { print h + 0 }'; }
+
+nvcc_cmd=""
+if have_nvcc; then nvcc_cmd="$CUDA_HOME/bin/nvcc"; else echo "# nvcc not found: the C++ half of the extension only"; fi
+
+# --- the same build.ninja without trueline: what the flags give on their own ------------------------------------
+write_ninja bare "$nvcc_cmd"
+premise "torch's build.ninja builds without trueline (ninja, bare ccache)" sh -c 'cd bare && ninja > log.txt 2>&1'
+premise "without trueline its C++ object has no .debug_line (torch passes no -g)" sh -c '! readelf -S bare/ext.o | grep -q "\.debug_line"'
+
+# --- the recipe ------------------------------------------------------------------------------------------------
+ccache -z > /dev/null
+write_ninja wrapped "${nvcc_cmd:+$W ccache $nvcc_cmd}"
+(cd wrapped && PATH="$T/links:$PATH" ninja > log.txt 2>&1); rc=$?
+check "ninja builds ext.so with PYTORCH_NVCC='trueline-cc ccache nvcc' and a ccache link first on PATH" sh -c "[ $rc -eq 0 ] && [ -s wrapped/ext.so ]"
+[ $rc -eq 0 ] || sed 's/^/    | /' wrapped/log.txt | tail -15
+check "ext.o (\$cxx = ccache c++, through the link): .debug_line forced (readelf)" host_lines wrapped/ext.o
+check "ext.o carries a provenance note (readelf -n)" stamped wrapped/ext.o
+deps_kept() { (cd wrapped && ninja -t deps ext.o | grep -q "$T/src/ext.h\|src/ext.h"); }
+check "ninja's dependency log has ext.h for ext.o: torch's -MMD -MF \$out.d passes through" deps_kept
+if [ -n "$nvcc_cmd" ]; then
+  check "kern.cuda.o (\$nvcc = PYTORCH_NVCC): host .debug_line (readelf)" host_lines wrapped/kern.cuda.o
+  check "kern.cuda.o carries a provenance note (readelf -n)" stamped wrapped/kern.cuda.o
+  (cd wrapped && ninja -t deps kern.cuda.o) > cudeps.txt 2>&1
+  contains "ninja's dependency log has ext.h for kern.cuda.o (nvcc -MD -MF \$out.d)" cudeps.txt 'src/ext\.h'
+  if [ -n "$CUOBJDUMP" ]; then
+    no_device_lines() { ! device_lines "$1"; }
+    premise "without trueline the cubin has no .debug_line (torch passes no -lineinfo)" no_device_lines "$T/bare/kern.cuda.o"
+    check "with it, the cubin in kern.cuda.o has .debug_line (cuobjdump -xelf, readelf)" device_lines "$T/wrapped/kern.cuda.o"
+  else
+    skip "cuobjdump not installed (pip install nvidia-cuda-cuobjdump): the cubin's line info not checked"
+  fi
+fi
+
+# --- a rebuild from scratch: the cache answers, the objects are the same ----------------------------------------
+cp wrapped/ext.o first.o
+(cd wrapped && ninja -t clean > /dev/null && PATH="$T/links:$PATH" ninja > log2.txt 2>&1)
+n_obj=1; [ -n "$nvcc_cmd" ] && n_obj=2
+check "a clean rebuild is answered by ccache: at least $n_obj hits (ccache's statistics)" test "$(hits)" -ge "$n_obj"
+check "... and its ext.o is the same object, line info and note included" same_bytes first.o wrapped/ext.o
