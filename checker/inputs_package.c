@@ -26,13 +26,15 @@ int tlck_package_magic(const unsigned char *m, size_t n)
 enum member_kind { MEMBER_SKIP, MEMBER_AUDIT, MEMBER_PACKAGE };
 
 /* What a member is, from its first bytes: ELF and fatbins are audited; zips, bzip2 and zstd streams (conda's
- * pkg-*.tar.zst) may be packages themselves. Static archives inside packages are not expanded. */
+ * pkg-*.tar.zst) may be packages themselves, and so are static archives: libarchive reads ar too. */
 static enum member_kind member_kind(const unsigned char *m, size_t n)
 {
     if (n >= 4 && memcmp(m, "\177ELF", 4) == 0)
         return MEMBER_AUDIT;
     if (n >= 4 && m[0] == 0x50 && m[1] == 0xED && m[2] == 0x55 && m[3] == 0xBA)
         return MEMBER_AUDIT;
+    if (n >= 8 && memcmp(m, "!<arch>\n", 8) == 0)
+        return MEMBER_PACKAGE;
     if (tlck_package_magic(m, n) || (n >= 4 && m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD))
         return MEMBER_PACKAGE;
     return MEMBER_SKIP;
@@ -46,6 +48,7 @@ static struct archive *reader_new(void)
     archive_read_support_filter_all(a);
     archive_read_support_format_zip(a);
     archive_read_support_format_tar(a);
+    archive_read_support_format_ar(a);
     return a;
 }
 
@@ -177,10 +180,13 @@ static void list(struct tlck_inputs *out, struct archive *a, const char *path, c
                                : tlck_asprintf("cannot read the package: %s", why(a)));
             return;
         }
-        if (archive_entry_filetype(e) != AE_IFREG)
+        /* a static archive's members have no file type (ar keeps permission bits only), and are named as for
+         * one on disk: pkg.whl!lib/libx.a(x.o) */
+        int ar = (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_AR;
+        if (archive_entry_filetype(e) != AE_IFREG && !(ar && archive_entry_filetype(e) == 0))
             continue;
         const char *name = archive_entry_pathname(e);
-        char *disp = tlck_asprintf("%s!%s", prefix, name ? name : "?");
+        char *disp = tlck_asprintf(ar ? "%s(%s)" : "%s!%s", prefix, name ? name : "?");
         if (!disp)
             return;
         struct member_stream *s = calloc(1, sizeof *s);

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """Every CALL instruction nvdisasm shows in a cubin, one per line, in the form the sass_calls unit binary's
-`--calls` mode prints: `<section> 0x<address> <REL|ABS> <callee symbol | 0x<address> | indirect>`; a callee that
-is a label inside a function (ptxas calls such internal subroutines too) is given by its address.
+`--calls` mode prints: `<section> 0x<offset> <REL|ABS> <callee symbol | indirect>`.
 
 Usage: nvdisasm_calls.py NVDISASM CUBIN
 A call through a register (`CALL.REL.NOINC R8 \`(base)`, `CALL.ABS.NOINC R2`) is `indirect`: its target is in the
@@ -13,21 +12,8 @@ out = subprocess.run([nvdisasm, '-c', cubin], capture_output=True, text=True)
 if out.returncode != 0:
     sys.stderr.write(out.stderr)
     sys.exit(2)
-lines = out.stdout.splitlines()
-# labels: the address of the first instruction after each `.L_x_N:` line
-labels, pending = {}, []
-for line in lines:
-    m = re.match(r'^(\.L\w+):', line)
-    if m:
-        pending.append(m.group(1))
-        continue
-    m = re.match(r'\s*/\*([0-9a-f]+)\*/', line)
-    if m and pending:
-        for p in pending:
-            labels[p] = int(m.group(1), 16)
-        pending = []
 section = None
-for line in lines:
+for line in out.stdout.splitlines():
     m = re.match(r'\s*\.section\s+([^,\s]+)', line)
     if m:
         section = m.group(1)
@@ -41,6 +27,4 @@ for line in lines:
     else:
         t = re.search(r'`\(([^)]*)\)', operands)
         target = t.group(1) if t else '?'
-        if target in labels:
-            target = '0x%04x' % labels[target]
     print('%s 0x%04x %s %s' % (section, int(m.group(1), 16), m.group(2), target))

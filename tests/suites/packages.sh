@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Wheels and conda packages as inputs: members read in memory through libarchive, ELF members audited and shown
 # as pkg.whl!path (pkg.conda!pkg-x.tar.zst!path one level down), bad members named while the rest is checked,
-# and the manylinux tag in a wheel's file name judged by symbol versions. Oracles: python's zipfile/tarfile for
-# the member lists, the fixture's source for the symbol versions, auditwheel for a real wheel's tag.
+# and the manylinux tag in a wheel's file name judged by symbol versions; static archives in a package read as
+# packages (members shown as pkg.whl!lib.a(x.o)); a zip bomb of overlapping entries. Oracles: python's
+# zipfile/tarfile (and ar t, or a few lines of ar parsing) for the member lists, the fixture's source for the symbol versions, auditwheel for a real wheel's tag.
 . "$(dirname "$0")/../lib/harness.sh"
 cd "$T" || exit 1
 printf '#include <stdio.h>\nint hello(void) { puts("hi"); return 1; }\n' > f.c
@@ -158,9 +159,28 @@ if timeout 60 pip download --only-binary=:all: --no-deps numpy==2.1.3 -d wheels 
   tag=$(timeout 120 auditwheel show "$RW" 2>/dev/null | tr -d '\n' | sed -n 's/.*consistent with the following platform tag: *"\(manylinux_[0-9_]*\)_x86_64".*/\1/p')
   if [ -n "$tag" ]; then
     trueline-check "$RW" > out.txt 2> err.txt
-    python3 -c 'import sys,zipfile; z=zipfile.ZipFile(sys.argv[1]); print("\n".join(sorted(sys.argv[1]+"!"+n for n in z.namelist() if z.open(n).read(4)==b"\x7fELF")))' "$RW" > want.txt
+    # the oracle: zipfile's ELF members, and the ELF members of its static archives (read with a few lines of ar)
+    python3 -c '
+import sys, zipfile
+def ar_members(d):
+    pos, longnames, out = 8, b"", []
+    while pos + 60 <= len(d):
+        name, size = d[pos:pos + 16].decode().strip(), int(d[pos + 48:pos + 58].decode().strip())
+        body = d[pos + 60:pos + 60 + size]
+        if name == "//": longnames = body
+        elif name.startswith("/") and name[1:].isdigit():
+            o = int(name[1:]); name = longnames[o:longnames.index(b"/\n", o)].decode()
+        if name not in ("/", "//", "/SYM64/") and body[:4] == b"\x7fELF": out.append(name.rstrip("/"))
+        pos += 60 + size + (size & 1)
+    return out
+z = zipfile.ZipFile(sys.argv[1]); names = []
+for n in z.namelist():
+    d = z.read(n)
+    if d[:4] == b"\x7fELF": names.append(sys.argv[1] + "!" + n)
+    elif d[:8] == b"!<arch>\n": names += [sys.argv[1] + "!" + n + "(" + m + ")" for m in ar_members(d)]
+print("\n".join(sorted(names)))' "$RW" > want.txt
     sed -n 's/^\([^ ]*\.whl![^ ]*\): \(info\|error\|warning\) .*/\1/p' out.txt | sort -u > got.txt
-    check "numpy wheel: the ELF members zipfile lists are the ones audited" same_bytes want.txt got.txt
+    check "numpy wheel: the ELF members zipfile lists (and those of its static archives) are the ones audited" same_bytes want.txt got.txt
     trueline-check --policy "$tag" --checks symbol-versions "$RW" > pol.txt 2>&1
     lacks "numpy wheel: no symbol-versions error under auditwheel's tag $tag" pol.txt 'error \[symbol-versions\]' 'symbol-versions'
     contains "numpy wheel: the package line names auditwheel's tag $tag" out.txt "^package $RW: .*symbol versions allow $tag and newer"
@@ -170,3 +190,42 @@ if timeout 60 pip download --only-binary=:all: --no-deps numpy==2.1.3 -d wheels 
 else
   skip "numpy wheel: offline (pip download failed) or no auditwheel"
 fi
+
+# A static archive inside a package: its ELF members audited as pkg.whl!path/lib.a(member.o); oracle: ar t.
+printf 'int one(void) { return 1; }\n' > a1.c && printf 'int two(void) { return 2; }\n' > a2.c
+premise "fixtures: a static archive of two -g objects" sh -c 'gcc -g -c a1.c && gcc -g -c a2.c && ar rcs libtwo.a a1.o a2.o'
+python3 -c 'import zipfile; z = zipfile.ZipFile("st-1.0-py3-none-manylinux_2_17_x86_64.whl", "w", zipfile.ZIP_DEFLATED)
+z.write("libtwo.a", "st/lib/libtwo.a"); z.write("libf.so", "st/libf.so"); z.close()'
+S=st-1.0-py3-none-manylinux_2_17_x86_64.whl
+trueline-check "$S" > out.txt 2> err.txt
+ar t libtwo.a | sed "s|^|$S!st/lib/libtwo.a(|; s|\$|)|" > want.txt
+sed -n 's/^\(.*\.a([^)]*)\): \(info\|error\|warning\) .*/\1/p' out.txt | sort -u > got.txt
+check "static archive in a wheel: its members (ar t) are audited as pkg.whl!lib.a(member.o)" same_bytes want.txt got.txt
+contains "... the package counts them as its files" out.txt "^package $S: 3 file\\(s\\) audited"
+lacks "... members built with -g have line rows (no line-tables error)" out.txt 'libtwo\.a\([^)]*\): error \[line-tables\]' "^package $S"
+
+# A zip bomb of overlapping entries: 60 central-directory entries name one 40 MiB member (59 KiB on disk).
+# Members are read from their local headers, front to back: the kernel is decompressed once.
+python3 - <<'PY' || { fail "premise: overlap bomb fixture"; exit 1; }
+import struct, zlib
+so = open('libf.so', 'rb').read(); data = b'\x7fELF' + bytes(40 << 20)
+co = zlib.compressobj(9, zlib.DEFLATED, -15); c = co.compress(data) + co.flush()
+def local(name, body, size, crc, m):
+    return struct.pack('<IHHHHHIIIHH', 0x04034b50, 20, 0, m, 0, 0, crc, len(body), size, len(name), 0) + name + body
+def central(name, off, clen, size, crc, m):
+    return struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 20, 20, 0, m, 0, 0, crc, clen, size, len(name), 0, 0, 0, 0,
+                       0, off) + name
+out = local(b'a/libf.so', so, len(so), zlib.crc32(so), 0)
+cd = central(b'a/libf.so', 0, len(so), len(so), zlib.crc32(so), 0)
+k = len(out); out += local(b'a/k0.so', c, len(data), zlib.crc32(data), 8)
+for i in range(60):
+    cd += central(b'a/k%d.so' % i, k, len(c), len(data), zlib.crc32(data), 8)
+out += cd + struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 61, 61, len(cd), len(out), 0)
+open('overlap.whl', 'wb').write(out)
+PY
+check "premise: zipfile lists 61 members of 40 MiB in the bomb" python3 -c '
+import zipfile, sys; z = zipfile.ZipFile("overlap.whl"); sys.exit(not (len(z.infolist()) == 61 and sum(i.file_size for i in z.infolist()) > 2 << 30))'
+trueline-check overlap.whl > out.txt 2> err.txt; rc=$?
+check "overlap bomb: exit 2, the zeros are no ELF file (got $rc)" [ $rc -eq 2 ]
+contains "... the member is named" err.txt '^trueline-check: overlap\.whl!a/k0\.so: '
+contains "... the real member is still checked" out.txt '^overlap\.whl!a/libf\.so: info'
