@@ -1,6 +1,7 @@
 #include "report/package_report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/package_verdict.h"
@@ -159,4 +160,24 @@ void tlck_package_json_verdict(struct tlck_jw *w, const struct tlck_results *r, 
     tlck_jw_end(w);
     tlck_jw_end(w);
     tlck_package_verdict_free(&v);
+}
+
+void tlck_package_sarif_properties(struct tlck_jw *w, const struct tlck_results *r)
+{
+    size_t n;
+    struct tlck_package_summary *pkg = tlck_package_summaries(r, &n);
+    if (n) {
+        tlck_jw_break(w, "\n  ");
+        tlck_jw_object(w, "properties");
+        tlck_jw_array(w, "trueline-packages");
+        for (size_t i = 0; i < n; i++) {
+            tlck_jw_object(w, NULL);
+            tlck_jw_str(w, "path", pkg[i].path);
+            tlck_package_json_verdict(w, r, &pkg[i]);
+            tlck_jw_end(w);
+        }
+        tlck_jw_end(w);
+        tlck_jw_end(w);
+    }
+    free(pkg);
 }

@@ -9,6 +9,7 @@
 #include "checks/checks.h"
 #include "policy.h"
 #include "report/json_write.h"
+#include "report/package_report.h"
 #include "report/report.h"
 
 static const char *level(enum tlck_severity s)
@@ -191,6 +192,7 @@ int tlck_report_sarif(FILE *out, const struct tlck_results *r, const struct tlck
             result(&w, &r->findings[i].v[k]);
         }
     tlck_jw_end(&w);
+    tlck_package_sarif_properties(&w, r); /* report/package_report.c */
     tlck_jw_end(&w);
     tlck_jw_end(&w);
     tlck_jw_end(&w);

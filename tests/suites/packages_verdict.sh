@@ -201,3 +201,16 @@ import json, sys, jsonschema
 for r in ("rep.json", "cx.json", "dev.json"):
     jsonschema.validate(json.load(open(r)), json.load(open(sys.argv[1])))' "$TRUELINE_ROOT/docs/json-schema.json"
 fi
+# SARIF: the run's property bag carries the same verdicts as the JSON report, valid under the OASIS schema
+trueline-check --format sarif --output dev.sarif "$D" 2> err.txt
+check "SARIF: runs[0].properties carries the JSON report's verdict" python3 -c '
+import json
+s = json.load(open("dev.sarif"))["runs"][0]["properties"]["trueline-packages"]
+j = json.load(open("dev.json"))["packages"]
+assert [p["path"] for p in s] == [p["path"] for p in j] and s[0]["verdict"] == j[0]["verdict"], (s, j)
+assert s[0]["verdict"]["total"]["kernels"] > 0'
+if python3 -c 'import jsonschema' 2>/dev/null && [ -f "$TRUELINE_ROOT/tests/data/sarif-schema-2.1.0.json" ]; then
+  check "SARIF with package properties: valid against the OASIS 2.1.0 schema" python3 -c '
+import json, sys, jsonschema
+jsonschema.validate(json.load(open("dev.sarif")), json.load(open(sys.argv[1])))' "$TRUELINE_ROOT/tests/data/sarif-schema-2.1.0.json"
+fi
