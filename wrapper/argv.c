@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "compiler.h"
+#include "families.h"
 #include "trueline/note.h"
 
 static int is_space(char c)
@@ -436,15 +437,17 @@ int tlcc_effective_argv(tlcc_invocation *inv, tl_error *err)
 {
     tlcc_strv_free(&inv->args);
     tlcc_strv_append(&inv->args, &inv->user_args);
-    if (inv->family == TLCC_FAM_NVCC) {
+    const unsigned folds = tlcc_family_of(inv->family)->folds;
+    if (folds & TLCC_FOLD_NVCC_ENV) {
         fold_nvcc_env(inv, "NVCC_PREPEND_FLAGS", 1);
         fold_nvcc_env(inv, "NVCC_APPEND_FLAGS", 0);
-        return fold_optf(inv, err);
     }
-    if (inv->family == TLCC_FAM_GCC || inv->family == TLCC_FAM_CLANG)
+    if ((folds & TLCC_FOLD_OPTF) && fold_optf(inv, err) != 0)
+        return -1;
+    if (folds & TLCC_FOLD_RESPONSE_FILES)
         fold_response_files(inv);
-    const char *ccc = getenv("CCC_OVERRIDE_OPTIONS");
-    if (inv->family == TLCC_FAM_CLANG && ccc) {
+    const char *ccc = (folds & TLCC_FOLD_CCC_OVERRIDE) ? getenv("CCC_OVERRIDE_OPTIONS") : NULL;
+    if (ccc) {
         tlcc_strv a = { 0 };
         tlcc_strv_push(&a, inv->compiler_path);
         tlcc_strv_append(&a, &inv->args);

@@ -2,6 +2,7 @@
 
 #include "bytes.h"
 #include "deps.h"
+#include "families.h"
 #include "strv.h"
 
 #include <elf.h>
@@ -345,48 +346,18 @@ int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *
     return 0;
 }
 
-static enum tlcc_family family_by_name(const char *name)
-{
-    const char *b = tlcc_basename(name);
-    if (strcmp(b, "nvcc") == 0)
-        return TLCC_FAM_NVCC;
-    if (strstr(b, "clang"))
-        return TLCC_FAM_CLANG;
-    /* gcc, g++, x86_64-linux-gnu-gcc-12, c++-12 ... ; plain cc/c++ are alternatives: probe them. */
-    if (strstr(b, "gcc") || strstr(b, "g++"))
-        return TLCC_FAM_GCC;
-    return TLCC_FAM_OTHER;
-}
-
-static enum tlcc_family family_by_version(const char *v)
-{
-    if (!v)
-        return TLCC_FAM_OTHER;
-    if (strstr(v, "clang version"))
-        return TLCC_FAM_CLANG;
-    if (strstr(v, "NVIDIA (R) Cuda compiler driver") || strstr(v, "Cuda compilation tools"))
-        return TLCC_FAM_NVCC;
-    if (strstr(v, "(GCC)") || strstr(v, "Free Software Foundation") || strstr(v, "gcc"))
-        return TLCC_FAM_GCC;
-    return TLCC_FAM_OTHER;
-}
-
 void tlcc_detect_family(tlcc_invocation *inv, tlcc_memo *memo, int want_version)
 {
-    inv->family = family_by_name(inv->compiler_arg);
+    inv->family = tlcc_family_by_name(inv->compiler_arg);
     if (inv->family != TLCC_FAM_OTHER && !want_version)
         return; /* a warm hit with nothing to record: no probe lookup (its key, search and copy) */
     char *probe[] = { inv->compiler_path, "--version", NULL };
     const char *v = tlcc_memo_probe(memo, probe);
     if (inv->family == TLCC_FAM_OTHER)
-        inv->family = family_by_version(v);
+        inv->family = tlcc_family_by_version(v);
     if (v) {
-        /* nvcc's first line is a banner; its version is on the last line ("Build ..." before it). */
-        const char *line = v;
-        if (inv->family == TLCC_FAM_NVCC) {
-            const char *r = strstr(v, "Cuda compilation tools");
-            line = r ? r : v;
-        }
+        const char *from = tlcc_family_of(inv->family)->version_line, *line = from ? strstr(v, from) : NULL;
+        line = line ? line : v;
         size_t len = strcspn(line, "\n");
         inv->version = strndup(line, len);
     }

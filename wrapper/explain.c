@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "argv.h"
+#include "families.h"
 
 static const char *mode_name(enum tlcc_mode m)
 {

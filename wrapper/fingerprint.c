@@ -11,6 +11,7 @@
 #include "compiler.h"
 #include "deps.h"
 #include "dynlibs.h"
+#include "families.h"
 #include "argv.h"
 
 const char *const tlcc_fingerprint_env[] = {
@@ -173,8 +174,8 @@ static void driver_selectors(const tlcc_strv *args, tlcc_strv *out)
     }
 }
 
-static int gnu_closure(tlcc_invocation *inv, tlcc_memo *memo, const char *driver, const char *prefix, int clang,
-                       const tlcc_strv *args, tl_error *err)
+static int gnu_closure(tlcc_invocation *inv, tlcc_memo *memo, const char *driver, const char *prefix,
+                       const tlcc_family_desc *fam, const tlcc_strv *args, tl_error *err)
 {
     char role[128];
     tlcc_fmt(role, sizeof role, "%sdriver", prefix);
@@ -183,10 +184,7 @@ static int gnu_closure(tlcc_invocation *inv, tlcc_memo *memo, const char *driver
     tlcc_strv sel = { 0 };
     if (args)
         driver_selectors(args, &sel);
-    /* clang runs cc1 inside its own binary: the driver's content is the compiler's. */
-    static const char *const gnu_tools[] = { "cc1", "cc1plus", "as", NULL };
-    static const char *const clang_tools[] = { "as", NULL };
-    const char *const *tools = clang ? clang_tools : gnu_tools;
+    const char *const *tools = fam->sub_tools;
     int rc = 0;
     for (int i = 0; tools[i] && rc == 0; i++) {
         char *p = prog_name(memo, driver, tools[i], &sel);
@@ -267,7 +265,7 @@ static void arg_file_list(const tlcc_invocation *inv, tlcc_memo *memo, int resol
         if (!file)
             continue;
         tlcc_strv_pushf(out, "file named by %.*s", (int)(strcspn(a, "=")), a);
-        int gcc_opt = inv->family == TLCC_FAM_GCC && strncmp(a, "--config", 8) != 0; /* plugins and specs */
+        int gcc_opt = tlcc_family_of(inv->family)->plugin_files && strncmp(a, "--config", 8) != 0; /* plugins, specs */
         char *where = resolve && gcc_opt ? gcc_arg_file(inv, memo, a, file) : NULL;
         tlcc_strv_push(out, where ? where : file);
         free(where);
@@ -422,8 +420,7 @@ static int nvcc_closure(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
         return -1;
     if (!inv->host_compiler)
         return hash_comp(inv, memo, "host driver", NULL, err);
-    int clang = strstr(tlcc_basename(inv->host_compiler), "clang") != NULL;
-    return gnu_closure(inv, memo, inv->host_compiler, "host ", clang, NULL, err);
+    return gnu_closure(inv, memo, inv->host_compiler, "host ", tlcc_family_host(inv->host_compiler), NULL, err);
 }
 
 #define NFP_ENV (sizeof tlcc_fingerprint_env / sizeof *tlcc_fingerprint_env - 1)
@@ -471,15 +468,15 @@ static void hash_env(tlcc_invocation *inv, tl_hasher *h, const char *name)
  * unset one leaves the fingerprint as it was before these were hashed. */
 static void hash_unfolded_env(tlcc_invocation *inv, tl_hasher *h)
 {
-    static const char *const names[] = { "CCC_OVERRIDE_OPTIONS", "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS" };
+    const char *const *own = tlcc_family_of(inv->family)->env_read; /* the NVCC_ ones: nvcc alone reads them */
     int kept = tlcc_argv_keeps_files(inv);
-    for (int k = 0; k < 3 && (k == 0 || inv->family == TLCC_FAM_NVCC); k++) { /* nvcc alone reads the NVCC_ ones */
-        const char *v = getenv(names[k]);
+    for (int k = -1; k < 0 || own[k]; k++) {
+        const char *name = k < 0 ? "CCC_OVERRIDE_OPTIONS" : own[k], *v = getenv(name);
         int folded = 0;
         for (int i = 0; v && !kept && i < inv->unset_env.n && !folded; i++)
-            folded = strcmp(inv->unset_env.v[i], names[k]) == 0;
+            folded = strcmp(inv->unset_env.v[i], name) == 0;
         if (v && !folded)
-            hash_env_value(inv, h, names[k], v);
+            hash_env_value(inv, h, name, v);
     }
 }
 
@@ -506,13 +503,19 @@ static int closure_libraries(tlcc_invocation *inv, tlcc_memo *memo, tl_error *er
 /* The closure: every component with its content hash (cold: walk, probe and hash; see hash_components). */
 static int closure(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo, tl_error *err)
 {
+    const tlcc_family_desc *fam = tlcc_family_of(inv->family);
     int rc = 0;
-    if (inv->family == TLCC_FAM_NVCC)
+    switch (fam->closure) {
+    case TLCC_CLOSURE_NVCC:
         rc = nvcc_closure(inv, memo, err);
-    else if (inv->family == TLCC_FAM_GCC || inv->family == TLCC_FAM_CLANG)
-        rc = gnu_closure(inv, memo, inv->compiler_path, "", inv->family == TLCC_FAM_CLANG, &inv->args, err);
-    else
+        break;
+    case TLCC_CLOSURE_GNU:
+        rc = gnu_closure(inv, memo, inv->compiler_path, "", fam, &inv->args, err);
+        break;
+    case TLCC_CLOSURE_DRIVER:
         rc = hash_comp(inv, memo, "driver", inv->compiler_path, err);
+        break;
+    }
     if (rc == 0)
         rc = arg_files(inv, memo, err);
     const char *extra = tl_config_get(cfg, "fingerprint", "extra_files");
@@ -546,14 +549,14 @@ static char *closure_key(const tlcc_invocation *inv, const tl_config *cfg, const
     tl_hasher_update_str(h, "trueline-closure-2");
     tl_hasher_update_str(h, tlcc_family_name(inv->family));
     tl_hasher_update_str(h, inv->compiler_path);
-    tl_hasher_update_str(h, inv->family == TLCC_FAM_NVCC ? inv->host_compiler : "");
+    tl_hasher_update_str(h, tlcc_family_of(inv->family)->nvcc_options ? inv->host_compiler : "");
     tl_hasher_update_str(h, getenv("PATH"));
     tl_hasher_update_str(h, getenv(TLCC_ACTIVE_ENV));
     tl_hasher_update_str(h, getenv("LD_LIBRARY_PATH")); /* where the closure's shared libraries are found */
     for (size_t i = 0; i < NFP_ENV; i++)
         tl_hasher_update_str(h, env[i]);
     tl_hasher_update_str(h, tl_config_get(cfg, "fingerprint", "extra_files"));
-    if (inv->family == TLCC_FAM_GCC || inv->family == TLCC_FAM_CLANG)
+    if (tlcc_family_of(inv->family)->closure == TLCC_CLOSURE_GNU)
         driver_selectors(&inv->args, &sel);
     arg_file_list(inv, NULL, 0, &sel);
     for (int i = 0; i < sel.n; i++)

@@ -6,30 +6,7 @@
 #include <sys/stat.h>
 
 #include "compiler.h"
-
-/* Options whose value is the next argument, so that value is never taken for a source file. */
-static const char *const gnu_takes_value[] = {
-    "-o", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-iprefix",
-    "-iwithprefix", "-iwithprefixbefore", "-isysroot", "-imultilib", "-x", "-MF", "-MT", "-MQ", "-L", "-l",
-    "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-mllvm", "-aux-info", "-T", "-u", "-z",
-    "-target", "-arch", "-B", "-A", "--param", "-dumpdir", "-dumpbase", "--config", "-ivfsoverlay",
-    "-working-directory", "-Xopenmp-target", "-main-file-name", NULL,
-};
-static const char *const nvcc_takes_value[] = {
-    "-o", "--output-file", "-I", "--include-path", "-D", "--define-macro", "-U", "--undefine-macro", "-L",
-    "--library-path", "-l", "--library", "-x", "--x", "-ccbin", "--compiler-bindir", "-Xcompiler",
-    "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker", "--linker-options", "-Xnvlink",
-    "--nvlink-options", "-Xarchive", "--archive-options", "-Xfatbin", "--fatbin-options", "-arch",
-    "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code", "-include", "--pre-include",
-    "-isystem", "--system-include", "-odir", "--output-directory", "-MF", "--dependency-output", "-MT",
-    "--dependency-target-name", "-optf", "--options-file", "-maxrregcount", "--maxrregcount", "-std", "--std",
-    "-rdc", "--relocatable-device-code", "-t", "--threads", "-split-compile", "--split-compile", "-time",
-    "--time", "-keep-dir", "--keep-dir", "-default-stream", "--default-stream", "-m", "--machine", "-Werror",
-    "-diag-suppress", "--diag-suppress", "-diag-error", "--diag-error", "-diag-warn", "--diag-warn",
-    "-cudart", "--cudart", "-cudadevrt", "--cudadevrt", "-ldir", "--libdevice-directory", "-run-args",
-    "--run-args", "-ftz", "-prec-div", "-prec-sqrt", "-fmad", "-target-dir", "--target-directory", "-dopt",
-    "--dopt", NULL,
-};
+#include "families.h"
 
 static int in_list(const char *a, const char *const *list)
 {
@@ -39,15 +16,12 @@ static int in_list(const char *a, const char *const *list)
     return 0;
 }
 
-static int has_source_ext(const char *a, enum tlcc_family fam)
+static int has_source_ext(const char *a, const tlcc_family_desc *fam)
 {
-    static const char *const gnu[] = { "c", "i", "ii", "cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "m", "mi",
-                                       "mm", "M", "mii", "s", "S", "sx", "cu", "hip", "cl", NULL };
-    static const char *const nv[] = { "cu", "c", "cc", "cpp", "cxx", "c++", "C", "i", "ii", "ptx", NULL };
     const char *dot = strrchr(a, '.');
     if (!dot || strchr(dot, '/'))
         return 0;
-    return in_list(dot + 1, fam == TLCC_FAM_NVCC ? nv : gnu);
+    return in_list(dot + 1, fam->source_exts);
 }
 
 int tlcc_is_debug_off(const char *o)
@@ -137,15 +111,16 @@ static void nvcc_host(tlcc_invocation *inv, const char *ccbin)
 
 void tlcc_analyze(tlcc_invocation *inv)
 {
-    const int nv = inv->family == TLCC_FAM_NVCC;
-    const char *const *takes = nv ? nvcc_takes_value : gnu_takes_value;
+    const tlcc_family_desc *fam = tlcc_family_of(inv->family);
+    const int nv = fam->nvcc_options;
+    const char *const *takes = fam->takes_value;
     const char *ccbin = NULL, *v;
     int lang_forced = 0, sources = 0, dep_only = 0, dep_with_compile = 0, last_dbg = 0;
     tlcc_strv *a = &inv->args;
     for (int i = 0; i < a->n; i++) {
         const char *s = a->v[i], *next = i + 1 < a->n ? a->v[i + 1] : NULL;
         if (s[0] != '-' || !s[1]) {
-            if (has_source_ext(s, inv->family) || (lang_forced && (s[0] != '-' || !s[1]))) {
+            if (has_source_ext(s, fam) || (lang_forced && (s[0] != '-' || !s[1]))) {
                 if (!sources++)
                     set_str(&inv->source, s);
                 tlcc_strv_push(&inv->sources, s);
@@ -213,14 +188,6 @@ void tlcc_analyze(tlcc_invocation *inv)
         nvcc_host(inv, ccbin);
 }
 
-static int host_is_clang(const tlcc_invocation *inv)
-{
-    const char *h = inv->family == TLCC_FAM_NVCC ? inv->host_compiler : inv->compiler_path;
-    if (inv->family == TLCC_FAM_CLANG)
-        return 1;
-    return h && strstr(tlcc_basename(h), "clang") != NULL;
-}
-
 int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err)
 {
     static const char *const levels[] = { "keep", "g", "g1", "g2", "g3", NULL };
@@ -228,13 +195,14 @@ int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err)
     const char *level = device < 0 ? NULL : tl_config_enum(cfg, "wrapper", "host_debug", "g1", levels, err);
     if (!level)
         return -1; /* err names where the value was set and what is valid */
-    if (inv->family == TLCC_FAM_OTHER)
-        return 0;
+    const tlcc_family_desc *fam = tlcc_family_of(inv->family);
+    if (!fam->host_flag)
+        return 0; /* a family trueline-cc does not know: nothing forced */
     if (inv->no_force) {
         tlcc_strv_pushf(&inv->notes, "nothing forced: %s", inv->no_force_reason);
         return 0;
     }
-    if (inv->family == TLCC_FAM_NVCC && device) {
+    if (fam->device_lineinfo && device) {
         if (inv->has_G)
             tlcc_strv_push(&inv->notes, "-G present: device code gets full debug info, which overrides -lineinfo; "
                                       "-lineinfo not added");
@@ -251,12 +219,12 @@ int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err)
         tlcc_strv_push(&inv->notes, "host debug info already requested: host flags left alone");
         return 0;
     }
-    /* clang's -g1 is its line-tables-only level; say so explicitly so the intent survives edits. */
-    const char *lv = host_is_clang(inv) && strcmp(level, "g1") == 0 ? "gline-tables-only" : level;
-    /* The '=' form for nvcc: ccache treats a separate "-Xcompiler -g1" pair as uncacheable (ccache #1325).
-     * Joined by tlcc_concatn, not formatted: a cache hit runs no printf code at all (its ~50 instruction-cache
+    /* the host compiler's own spelling of the level (nvcc: the host compiler it runs) */
+    const tlcc_family_desc *host = fam->nvcc_options ? tlcc_family_host(inv->host_compiler) : fam;
+    const char *lv = host->g1 && strcmp(level, "g1") == 0 ? host->g1 : level;
+    /* Joined by tlcc_concatn, not formatted: a cache hit runs no printf code at all (its ~50 instruction-cache
      * lines were a tenth of what a warm hit touches). */
-    char *flag = tlcc_concatn(TLCC_S(inv->family == TLCC_FAM_NVCC ? "-Xcompiler=-" : "-"), TLCC_S(lv), NULL);
+    char *flag = tlcc_concatn(TLCC_S(fam->host_flag), TLCC_S(lv), NULL);
     if (!flag)
         return tl_fail(err, "out of memory");
     tlcc_strv_push(&inv->args, flag);

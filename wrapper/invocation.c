@@ -2,16 +2,6 @@
 
 #include <stdlib.h>
 
-const char *tlcc_family_name(enum tlcc_family f)
-{
-    switch (f) {
-    case TLCC_FAM_GCC: return "gcc";
-    case TLCC_FAM_CLANG: return "clang";
-    case TLCC_FAM_NVCC: return "nvcc";
-    default: return "other";
-    }
-}
-
 void tlcc_invocation_free(tlcc_invocation *inv)
 {
     free(inv->compiler_arg);

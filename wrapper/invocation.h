@@ -9,6 +9,7 @@
 #include "trueline/config.h"
 #include "trueline/hash.h"
 
+/* What each family means is its row in families.c. */
 enum tlcc_family { TLCC_FAM_OTHER, TLCC_FAM_GCC, TLCC_FAM_CLANG, TLCC_FAM_NVCC };
 enum tlcc_mode { TLCC_MODE_LAUNCHER, TLCC_MODE_CHAINED, TLCC_MODE_MASQUERADE };
 enum tlcc_cache { TLCC_CACHE_NONE, TLCC_CACHE_CCACHE, TLCC_CACHE_SCCACHE };
@@ -64,6 +65,5 @@ typedef struct tlcc_invocation {
 } tlcc_invocation;
 
 void tlcc_invocation_free(tlcc_invocation *inv);
-const char *tlcc_family_name(enum tlcc_family f);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "argv.h"
 #include "compiler.h"
+#include "families.h"
 #include "stage.h"
 #include "verify_in_cache.h"
 
@@ -27,7 +28,8 @@ static int is_link(const tlcc_invocation *inv, const tlcc_prov_config *prov)
  * input files") do not cache such a compile, they run the compiler they were given themselves. It gets
  * the real compiler and the wrapper stamps every object afterwards; there is no cache hit to verify.
  *
- * sccache since 0.9 (mozilla/sccache#2300) never caches the outer nvcc call: it runs `nvcc --dryrun`
+ * A family whose sub-steps sccache caches (families.c, sccache_steps): sccache since 0.9
+ * (mozilla/sccache#2300) never caches the outer nvcc call: it runs `nvcc --dryrun`
  * and then runs and caches the sub-steps itself, so a stage in nvcc's place never sees the final object
  * (measured with sccache 0.16: every object came back without a record). Such compiles are stamped after
  * sccache returns and cannot be verified; sccache 0.4 (Debian) would work through the stage, but one
@@ -35,7 +37,7 @@ static int is_link(const tlcc_invocation *inv, const tlcc_prov_config *prov)
 static int stage_applies(const tlcc_invocation *inv, const tlcc_prov_config *prov)
 {
     return inv->cache != TLCC_CACHE_NONE && is_stamped_compile(inv, prov) && inv->sources.n == 1 &&
-           !(inv->cache == TLCC_CACHE_SCCACHE && inv->family == TLCC_FAM_NVCC);
+           !(inv->cache == TLCC_CACHE_SCCACHE && tlcc_family_of(inv->family)->sccache_steps);
 }
 
 /* The working directory and the key hash, which the records and the verification share. */
@@ -70,7 +72,7 @@ static void stage_env(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_
         tlcc_env_set(&p->env_set, TLCC_STAGE_ENV_KEY_FILE, prov->key_path);
     /* ccache 4.7 may follow the stage symlink when it guesses the compiler type by name. */
     if (inv->cache == TLCC_CACHE_CCACHE && !getenv("CCACHE_COMPILERTYPE"))
-        tlcc_env_set(&p->env_set, "CCACHE_COMPILERTYPE", tlcc_family_name(inv->family));
+        tlcc_env_set(&p->env_set, "CCACHE_COMPILERTYPE", tlcc_family_of(inv->family)->ccache_type);
 }
 
 /* A ccache hit verified in ccache's own process (verify_in_cache.c) lets the wrapper exec the cache. With

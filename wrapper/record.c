@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compiler.h"
+#include "families.h"
 
 /* `-o` names the object of a one-source compile (gcc and nvcc refuse -o with several sources); otherwise
  * each is named after its source, suffix replaced by .o, in the working directory or under nvcc's -odir

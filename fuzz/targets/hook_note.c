@@ -5,6 +5,7 @@
  * reject. */
 #include "fuzz_util.h"
 #include "hook/note_section.h"
+#include "verify.h"
 
 #include <stdio.h>
 #include <unistd.h>
