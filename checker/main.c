@@ -44,7 +44,7 @@ struct opt_doc {
 static const struct opt_doc opt_docs[] = {
     { "list", no_argument, O_LIST, NULL, "mode: device-image inventory of each FILE" },
     { "extract", required_argument, O_EXTRACT, "DIR", "mode: write each FILE's cubins and PTX into DIR" },
-    { "symbolize", no_argument, O_SYMBOLIZE, NULL, "mode: FILE KERNEL+0xOFF|PC... (or stdin) -> file:line, inline chain" },
+    { "symbolize", no_argument, O_SYMBOLIZE, NULL, "mode: FILE KERNEL+0xOFF|ADDR... (or stdin) -> file:line, inline chain" },
     { "sm", required_argument, O_SM, "N", "with --symbolize: the SM of the image to use (90 or sm_90)" },
     { "addr2line", no_argument, 'a' /* long only */, NULL, "with --symbolize: print as addr2line -f -i -C does" },
     { "coredump", no_argument, O_COREDUMP, NULL, "mode: CORE -> the faulting kernel's source line" },

@@ -23,6 +23,7 @@
 #include "read/cubin_lines.h"
 #include "read/device.h"
 #include "report/json_write.h"
+#include "tools/symbolize_host.h"
 #include "tools/tools.h"
 
 struct location {
@@ -214,16 +215,56 @@ static void load_images(const struct tlck_input *in, const struct tlck_options *
     tlck_device_refs_free(&refs);
 }
 
-/* One location against the input's images: 0 answered, 2 not (said on stderr). */
-static int one_location(const char *display, const struct images *im, const char *asked, enum out_kind kind,
-                        unsigned sm)
+#define HOST_FRAMES 64
+
+/* A host address: 1 answered, 0 no function holds it. */
+static int host_answer(const char *display, const struct tlck_host_lines *hl, const char *asked, uint64_t pc,
+                       enum out_kind kind)
+{
+    struct tlck_host_frame fr[HOST_FRAMES];
+    uint64_t lo = 0;
+    size_t n = tlck_host_lines_at(hl, pc, fr, HOST_FRAMES, &lo);
+    if (n == 0)
+        return 0;
+    struct tlck_cubin_chain c = { .symbol = (char *)fr[n - 1].function, .offset = pc - lo };
+    struct tlck_cubin_frame v[HOST_FRAMES];
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct tlck_cubin_frame){ (char *)(fr[i].file ? fr[i].file : "??"), fr[i].line, 0,
+                                          (char *)(fr[i].function ? fr[i].function : "??") };
+    c.v = v, c.n = n;
+    if (kind == OUT_JSON) {
+        json_chain(display, "host", asked, &c);
+    } else if (kind == OUT_ADDR2LINE) {
+        addr2line_chain(&c, 0);
+    } else {
+        printf("0x%llx (host, %s+0x%llx):\n", (unsigned long long)pc, c.symbol ? c.symbol : "??",
+               (unsigned long long)c.offset);
+        print_chain(&c);
+    }
+    return 1;
+}
+
+/* One location against the input's images (or its host code): 0 answered, 2 not (said on stderr). */
+static int one_location(const char *display, const struct images *im, const struct tlck_host_lines *hl,
+                        const char *asked, enum out_kind kind, unsigned sm)
 {
     struct location loc;
-    if (parse_location(asked, &loc) != 0) {
-        fprintf(stderr, "trueline-check: --symbolize: '%s' is neither KERNEL+0xOFFSET nor a PC\n", asked);
+    if (parse_location(asked, &loc) != 0 || (hl && loc.function)) {
+        fprintf(stderr, "trueline-check: --symbolize: '%s' is neither KERNEL+0xOFFSET nor a PC%s\n", asked,
+                hl ? " (in host code: an address)" : "");
         if (kind == OUT_ADDR2LINE)
             printf("??\n??:0\n");
+        free(loc.function);
         return 2;
+    }
+    if (hl) {
+        int k = host_answer(display, hl, asked, loc.value, kind);
+        if (!k) {
+            fprintf(stderr, "trueline-check: %s: %s: no function with DWARF holds that address\n", display, asked);
+            if (kind == OUT_ADDR2LINE)
+                printf("??\n??:0\n");
+        }
+        return k ? 0 : 2;
     }
     int answered = 0, failed = im->failed;
     for (size_t i = 0; i < im->n; i++) {
@@ -245,7 +286,8 @@ static int one_location(const char *display, const struct images *im, const char
 }
 
 /* Locations from stdin, one per line (blanks around them ignored, empty lines skipped). */
-static int locations_from_stdin(const char *display, const struct images *im, enum out_kind kind, unsigned sm)
+static int locations_from_stdin(const char *display, const struct images *im, const struct tlck_host_lines *hl,
+                                enum out_kind kind, unsigned sm)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -259,7 +301,7 @@ static int locations_from_stdin(const char *display, const struct images *im, en
             *--e = 0;
         if (p == e)
             continue;
-        if (one_location(display, im, p, kind, sm) != 0)
+        if (one_location(display, im, hl, p, kind, sm) != 0)
             status = 2;
         if (kind == OUT_ADDR2LINE)
             fflush(stdout); /* a caller that writes a line and waits for the answer (as with addr2line) */
@@ -278,14 +320,30 @@ static int symbolize_input(const struct tlck_input *in, const struct tlck_option
     }
     struct images im = { 0 };
     load_images(in, o, b.data, b.size, &im);
+    /* no cubin: the host code, through its DWARF (a file on disk: libdwarf reads it by descriptor) */
+    struct tlck_host_lines *hl = NULL;
+    if (im.n == 0 && !im.failed && !o->sm) {
+        if (in->is_member || in->pkg_depth) {
+            fprintf(stderr, "trueline-check: %s: no cubin image; host code is symbolized in files on disk only\n",
+                    in->display);
+        } else if (!(hl = tlck_host_lines_open(in->path, &err))) {
+            fprintf(stderr, "trueline-check: %s: no cubin image, and %s\n", in->display, err.msg);
+        }
+        if (!hl) {
+            images_free(&im);
+            tlck_input_unmap(&b);
+            return 2;
+        }
+    }
     enum out_kind kind = o->addr2line ? OUT_ADDR2LINE : o->format && strcmp(o->format, "json") == 0 ? OUT_JSON : OUT_TEXT;
     int status = 0;
     int from_stdin = o->nlocations == 0 || (o->nlocations == 1 && strcmp(o->locations[0], "-") == 0);
     if (from_stdin)
-        status = locations_from_stdin(in->display, &im, kind, o->sm);
+        status = locations_from_stdin(in->display, &im, hl, kind, o->sm);
     for (size_t i = 0; !from_stdin && i < o->nlocations; i++)
-        if (one_location(in->display, &im, o->locations[i], kind, o->sm) != 0)
+        if (one_location(in->display, &im, hl, o->locations[i], kind, o->sm) != 0)
             status = 2;
+    tlck_host_lines_close(hl);
     images_free(&im);
     tlck_input_unmap(&b);
     return status;
