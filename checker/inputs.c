@@ -15,6 +15,7 @@
 #include "model.h"
 #include "thin_archive.h"
 #include "trueline/elf_file.h"
+#include "trueline/file_kind.h"
 
 struct visited {
     dev_t *dev;
@@ -35,25 +36,20 @@ static void add_error(struct tlck_inputs *out, const char *path, const char *fmt
 }
 
 /* The first bytes of path into m; their count, or -1 (errno set) when it cannot be read. */
-static ssize_t read_magic(const char *path, unsigned char m[8])
+static ssize_t read_magic(const char *path, unsigned char m[TL_SNIFF_BYTES])
 {
-    memset(m, 0, 8);
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO swapped in after stat() must not block */
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, m, 8);
-    close(fd);
-    return n;
+    memset(m, 0, TL_SNIFF_BYTES);
+    return tl_read_head(path, m, TL_SNIFF_BYTES);
 }
 
 static int ar_magic(const unsigned char *m, size_t n)
 {
-    return n >= 8 && memcmp(m, "!<arch>\n", 8) == 0;
+    return tl_sniff(m, n, NULL) == TL_FILE_AR;
 }
 
 static int thin_magic(const unsigned char *m, size_t n)
 {
-    return n >= 8 && memcmp(m, "!<thin>\n", 8) == 0;
+    return tl_sniff(m, n, NULL) == TL_FILE_THIN_AR;
 }
 
 static void expand_archive(struct tlck_inputs *out, const char *path);
@@ -90,15 +86,14 @@ static const struct container_format *container_of(const unsigned char *m, size_
 /* 1 when path starts like a file trueline-check reads, 0 when not, -1 (errno set) when it cannot be read. */
 static int interesting_magic(const char *path)
 {
-    unsigned char m[8];
+    unsigned char m[TL_SNIFF_BYTES];
     ssize_t n = read_magic(path, m);
     if (n < 0)
         return -1;
-    if (n >= 4 && memcmp(m, "\177ELF", 4) == 0)
+    enum tl_file_kind k = tl_sniff(m, (size_t)n, NULL);
+    if (k == TL_FILE_ELF || k == TL_FILE_FATBIN)
         return 1;
-    if (container_of(m, (size_t)n))
-        return 1;
-    return n >= 4 && m[0] == 0x50 && m[1] == 0xED && m[2] == 0x55 && m[3] == 0xBA; /* fatbin */
+    return container_of(m, (size_t)n) != NULL;
 }
 
 /* Each member of a thin archive is an input of its own, read from its file and shown as ARCHIVE(MEMBER). */
@@ -344,7 +339,7 @@ static void expand_path(struct tlck_inputs *out, const char *path, int top, stru
         if (m != 1)
             return;
     }
-    unsigned char m[8];
+    unsigned char m[TL_SNIFF_BYTES];
     ssize_t n = read_magic(path, m);
     const struct container_format *c = n > 0 ? container_of(m, (size_t)n) : NULL;
     if (c)

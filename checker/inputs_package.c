@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "model.h"
+#include "trueline/file_kind.h"
 #include "trueline/limits.h"
 
 /* archive.h leaves its errno values to the platform: on Linux an unrecognized format is EILSEQ, "misc" is -1. */
@@ -29,11 +30,10 @@ enum member_kind { MEMBER_SKIP, MEMBER_AUDIT, MEMBER_PACKAGE };
  * pkg-*.tar.zst) may be packages themselves, and so are static archives: libarchive reads ar too. */
 static enum member_kind member_kind(const unsigned char *m, size_t n)
 {
-    if (n >= 4 && memcmp(m, "\177ELF", 4) == 0)
+    enum tl_file_kind k = tl_sniff(m, n, NULL);
+    if (k == TL_FILE_ELF || k == TL_FILE_FATBIN)
         return MEMBER_AUDIT;
-    if (n >= 4 && m[0] == 0x50 && m[1] == 0xED && m[2] == 0x55 && m[3] == 0xBA)
-        return MEMBER_AUDIT;
-    if (n >= 8 && memcmp(m, "!<arch>\n", 8) == 0)
+    if (k == TL_FILE_AR)
         return MEMBER_PACKAGE;
     if (tlck_package_magic(m, n) || (n >= 4 && m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD))
         return MEMBER_PACKAGE;

@@ -6,11 +6,12 @@
 
 #include "read/readers.h"
 #include "trueline/elf_file.h"
+#include "trueline/file_kind.h"
 #include "trueline/limits.h"
 
 static int is_fatbin(const unsigned char *p, size_t n)
 {
-    return n >= 16 && p[0] == 0x50 && p[1] == 0xED && p[2] == 0x55 && p[3] == 0xBA;
+    return n >= 16 && tl_sniff(p, n, NULL) == TL_FILE_FATBIN; /* at least a container header */
 }
 
 static int load_elf(struct tlck_file *f, const unsigned char *data, size_t size, const struct tlck_options *o)
@@ -23,9 +24,9 @@ static int load_elf(struct tlck_file *f, const unsigned char *data, size_t size,
         return -1;
     }
     int rc = 0;
-    if (e.ehdr.e_machine == TLCK_EM_CUDA) {
+    if (e.ehdr.e_machine == TL_EM_CUDA) {
         /* A standalone cubin: the device reader owns EM_CUDA images (a core file is --coredump's business). */
-        f->machine = TLCK_EM_CUDA;
+        f->machine = TL_EM_CUDA;
         f->elf_type = e.ehdr.e_type;
         tl_elf_close(&e);
         return tlck_read_device_images(f, NULL, data, size, o);

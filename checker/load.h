@@ -9,7 +9,4 @@
  * only the device images are read (--list), from whatever the input is. */
 int tlck_load_file(const struct tlck_input *in, const struct tlck_options *o, struct tlck_file *f);
 
-#define TLCK_EM_CUDA 190
-#define TLCK_FATBIN_MAGIC 0xBA55ED50u
-
 #endif

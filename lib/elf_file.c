@@ -1,4 +1,5 @@
 #include "trueline/elf_file.h"
+#include "trueline/file_kind.h"
 #include "map_guard.h"
 
 #include <errno.h>
@@ -20,7 +21,7 @@ void tl_bytes_free(tl_bytes *b)
 
 int tl_is_elf(const void *data, size_t size)
 {
-    return size >= 16 && memcmp(data, ELFMAG, SELFMAG) == 0;
+    return size >= EI_NIDENT && tl_sniff(data, size, NULL) == TL_FILE_ELF;
 }
 
 int tl_map_file(const char *path, const unsigned char **data, size_t *size, void **map, size_t *map_len,

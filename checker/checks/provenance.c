@@ -13,6 +13,7 @@
 #include "checks/checks.h"
 #include "checks/code_origin.h"
 #include "checks/provenance.h"
+#include "trueline/file_kind.h"
 #include "profile.h"
 
 #define ID "provenance"
@@ -212,14 +213,13 @@ static void per_object(const struct tlck_file *f, const struct tlck_policy *p, e
     }
 }
 
-#define TLCK_EM_CUDA 190 /* e_machine of a standalone cubin */
 
 static void run(const struct tlck_file *f, const struct tlck_policy *p, const void *state, enum tlck_severity sev,
                 struct tlck_findings *out)
 {
     /* A standalone cubin never carries a record: trueline-cc stamps the host object a device image is embedded
      * in, and ptxas/nvlink output is no compile of a launcher. Nothing to say about it either way. */
-    if (f->error || f->machine == TLCK_EM_CUDA)
+    if (f->error || f->machine == TL_EM_CUDA)
         return;
     size_t ncompile = 0;
     for (size_t i = 0; i < f->nnotes; i++)

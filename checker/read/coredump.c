@@ -1,13 +1,10 @@
 /* CUDA GPU coredump tables → struct tlck_core (layouts and evidence: docs/coredump.md). */
 #include "read/coredump.h"
+#include "trueline/file_kind.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef EM_CUDA
-#define EM_CUDA 190
-#endif
 
 /* One section as the tree walk sees it. `obj` points at the parsed rows (objsize bytes each) so children can
  * find their parent row by sh_link + sh_info. */
@@ -439,7 +436,7 @@ int tlck_core_open(struct tlck_core *c, const char *path, tl_error *err)
     if (tl_elf_open_path(&c->elf, path, err) != 0)
         return -1;
     const GElf_Ehdr *h = &c->elf.ehdr;
-    if (h->e_type != ET_CORE || h->e_machine != EM_CUDA)
+    if (h->e_type != ET_CORE || h->e_machine != TL_EM_CUDA)
         return tl_fail(err, "not a CUDA GPU coredump (ELF type %u, machine %u; want ET_CORE and EM_CUDA 190)",
                        (unsigned)h->e_type, (unsigned)h->e_machine);
     /* Cores are written front to back with the section header table last, so a cut-off core loses it first;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "read/cubin_lines.h"
+#include "trueline/file_kind.h"
 #include "trueline/elf_file.h"
 
 #define STO_CUDA_ENTRY 0x10      /* st_other of kernels; cuobjdump prints this name */
@@ -195,7 +196,7 @@ int tlck_cubin_summarize(const unsigned char *p, size_t n, const char *name, str
         tl_elf_close(&e);
         return -1;
     }
-    if (e.ehdr.e_machine != 190 || e.ehdr.e_ident[EI_CLASS] != ELFCLASS64) {
+    if (e.ehdr.e_machine != TL_EM_CUDA || e.ehdr.e_ident[EI_CLASS] != ELFCLASS64) {
         d->error = tlck_asprintf("not a 64-bit CUDA ELF (e_machine %u)", (unsigned)e.ehdr.e_machine);
         tl_elf_close(&e);
         return -1;

@@ -19,6 +19,7 @@
 #include "read/ptx.h"
 #include "read/readers.h"
 #include "trueline/cpus.h"
+#include "trueline/file_kind.h"
 #include "trueline/limits.h"
 
 #define MAX_THREADS 16
@@ -111,7 +112,7 @@ int tlck_device_enumerate(const char *display, const unsigned char *data, size_t
         tl_elf_close(&e);
         return -1;
     }
-    int rc = e.ehdr.e_machine == TLCK_EM_CUDA ? standalone_cubin(data, size, refs) : enumerate_elf(&e, refs, err);
+    int rc = e.ehdr.e_machine == TL_EM_CUDA ? standalone_cubin(data, size, refs) : enumerate_elf(&e, refs, err);
     tl_elf_close(&e);
     return rc;
 }

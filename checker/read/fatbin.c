@@ -116,9 +116,9 @@ int tlck_fatbin_walk(const unsigned char *p, size_t n, unsigned first_container,
             pos++;
             continue;
         }
-        if (n - pos < CONTAINER_HDR || rd32(p + pos) != TLCK_FATBIN_MAGIC_LE)
+        if (n - pos < CONTAINER_HDR || rd32(p + pos) != TL_FATBIN_MAGIC)
             return tl_fail(err, "offset 0x%zx: no fatbin container magic (0x%08x expected)", pos,
-                           TLCK_FATBIN_MAGIC_LE);
+                           TL_FATBIN_MAGIC);
         unsigned hdr = rd16(p + pos + 6);
         uint64_t fat = rd64(p + pos + 8);
         if (hdr < CONTAINER_HDR || hdr > n - pos || fat > n - pos - hdr)

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "trueline/diag.h"
+#include "trueline/file_kind.h"
 
-#define TLCK_FATBIN_MAGIC_LE 0xBA55ED50u
 #define TLCK_FATBIN_KIND_PTX 1
 #define TLCK_FATBIN_KIND_ELF 2
 

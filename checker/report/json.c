@@ -9,6 +9,7 @@
 #include "report/package_report.h"
 #include "report/package_summary.h"
 #include "report/report.h"
+#include "trueline/file_kind.h"
 
 #define SCHEMA_VERSION 1
 
@@ -81,7 +82,7 @@ static void json_file(struct tlck_jw *w, const struct tlck_file *f, const struct
     tlck_jw_str(w, "elf_type", elf_type_name(f->elf_type));
     tlck_jw_uint(w, "machine", f->machine);
     tlck_jw_array(w, "images");
-    if (!f->error && f->machine != 190 /* EM_CUDA: a standalone device file has no host image */)
+    if (!f->error && f->machine != TL_EM_CUDA /* a standalone device file has no host image */)
         json_host(w, f);
     for (size_t i = 0; i < f->ndevices; i++)
         tlck_json_device_image(w, &f->devices[i]); /* report/json_device.c */

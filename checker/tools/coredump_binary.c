@@ -9,10 +9,8 @@
 
 #include "read/fatbin.h"
 #include "tools/coredump_binary.h"
+#include "trueline/file_kind.h"
 
-#ifndef EM_CUDA
-#define EM_CUDA 190
-#endif
 
 struct search {
     struct cd_where *w;
@@ -49,7 +47,7 @@ static void try_cubin(struct search *s, const unsigned char *p, size_t n, const 
     tl_error err;
     if (s->w->nframes)
         return;
-    if (tl_elf_open_mem(&e, name, p, n, &err) != 0 || e.ehdr.e_machine != EM_CUDA) {
+    if (tl_elf_open_mem(&e, name, p, n, &err) != 0 || e.ehdr.e_machine != TL_EM_CUDA) {
         tl_elf_close(&e);
         return;
     }
@@ -106,9 +104,10 @@ static void cd_search_fatbins(struct search *s, const unsigned char *p, size_t n
     static const char *const sections[] = { ".nv_fatbin", "__nv_relfatbin" };
     struct fatbin_walk fw = { .s = s, .path = path };
     tl_error err;
-    if (n >= 4 && (p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24) == TLCK_FATBIN_MAGIC_LE) {
+    enum tl_file_kind kind = tl_sniff(p, n, NULL);
+    if (kind == TL_FILE_FATBIN) {
         tlck_fatbin_walk(p, n, 0, fatbin_entry, &fw, &err);
-    } else if (tl_is_elf(p, n)) {
+    } else if (kind == TL_FILE_ELF) {
         tl_elf e;
         if (tl_elf_open_mem(&e, path, p, n, &err) == 0)
             for (size_t i = 0; i < sizeof sections / sizeof sections[0] && !s->w->nframes; i++) {
@@ -130,7 +129,8 @@ static void try_file(struct search *s, const char *path)
     tl_error err;
     if (tl_map_file(path, &data, &size, &map, &map_len, &err) != 0)
         return;
-    if (tl_is_elf(data, size) && size > 20 && (data[18] | data[19] << 8) == EM_CUDA)
+    struct tl_elf_ident id;
+    if (tl_sniff(data, size, &id) == TL_FILE_ELF && size > TL_SNIFF_BYTES && id.machine == TL_EM_CUDA)
         try_cubin(s, data, size, path);
     else
         cd_search_fatbins(s, data, size, path);

@@ -13,6 +13,7 @@
 
 #include "tools/coredump_report.h"
 #include "tools/tools.h"
+#include "trueline/file_kind.h"
 
 static int push(struct cd_cores *c, const char *path)
 {
@@ -27,17 +28,13 @@ static int push(struct cd_cores *c, const char *path)
     return (c->v[c->n] = strdup(path)) ? (int)c->n++ * 0 : -1;
 }
 
-/* An ELF core of EM_CUDA (190): what the CUDA driver writes. */
+/* An ELF core of EM_CUDA: what the CUDA driver writes (little-endian, as the tables it holds). */
 static int is_cuda_core(const char *path)
 {
-    unsigned char h[20];
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, h, sizeof h);
-    close(fd);
-    return n == (ssize_t)sizeof h && memcmp(h, "\177ELF", 4) == 0 && h[5] == 1 && h[16] == 4 && h[17] == 0 &&
-           h[18] == 190 && h[19] == 0;
+    enum tl_file_kind kind;
+    struct tl_elf_ident id;
+    return tl_sniff_path(path, &kind, &id) == 0 && kind == TL_FILE_ELF && !id.big_endian && id.type == 4 /* ET_CORE */ &&
+           id.machine == TL_EM_CUDA;
 }
 
 static int by_name(const void *a, const void *b)
