@@ -106,8 +106,6 @@ static void print_inferred(FILE *out, const struct cd_stop *s, size_t no)
         fprintf(out, "  inferred caller%s: %s + %" PRIu64 " (call at 0x%" PRIx64 ")  [%s, module %zu of context %zu]\n",
                 what, cw->name, cw->offset, cw->pc, cw->section, cw->module_row, cw->ctx_row);
         print_lines(out, cw, &no, "(inferred) ");
-        if (no == start)
-            no++; /* no lines: the frame still takes its number */
         if (no > next)
             next = no;
     }

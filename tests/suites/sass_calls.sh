@@ -13,8 +13,9 @@ cd "$T" || exit 1
 
 # same_calls NAME CUBIN: nvdisasm reads it and shows at least one CALL, and the decoder lists exactly those.
 same_calls() {
-  python3 "$TRUELINE_ROOT/tests/lib/nvdisasm_calls.py" "$ND" "$2" | sort > "$1.want" || return 1
-  "$LIST" --calls "$2" | sort > "$1.got" || return 1
+  python3 "$TRUELINE_ROOT/tests/lib/nvdisasm_calls.py" "$ND" "$2" > "$1.nvdisasm" || return 1
+  "$LIST" --calls "$2" > "$1.decoded" || return 1
+  sort "$1.nvdisasm" > "$1.want" && sort "$1.decoded" > "$1.got" || return 1
   [ -s "$1.want" ] && cmp -s "$1.want" "$1.got" && return 0
   diff "$1.want" "$1.got" | sed 's/^/    | /' | head -20
   return 1
