@@ -142,10 +142,11 @@ static int violation(const struct judge *j, const struct tlck_platform *row, cha
     return 0;
 }
 
-/* A legacy name (manylinux2014) is the first row with the same facts (manylinux_2_17). */
+/* A legacy name (manylinux2014: no "linux_" in it) is the first row with the same facts (manylinux_2_17). Tags
+ * of the PEP 600 form are themselves even when their facts are alike (musllinux_1_1 and _1_2 differ in musl). */
 static size_t canonical(const struct tlck_platforms *t, size_t i)
 {
-    for (size_t k = 0; k < i; k++)
+    for (size_t k = 0; !strstr(t->v[i].tag, "linux_") && k < i; k++)
         if (strcmp(t->v[k].libs, t->v[i].libs) == 0 && memcmp(t->v[k].max, t->v[i].max, sizeof t->v[i].max) == 0)
             return k;
     return i;
@@ -217,7 +218,10 @@ static void judge_platform(const struct judge *j, const struct tlck_policy *p, s
     snprintf(v->satisfied, sizeof v->satisfied, "linux");
     char why[512] = "";
     size_t fl = strlen(fam);
-    for (size_t i = 0; i < t.n; i++) {
+    /* musl versions no symbol: which musl the files need cannot be told from them, so a musllinux verdict
+     * starts at the claimed tag (as auditwheel judges only the one musllinux tag it is given) */
+    size_t start = same_family && strcmp(fam, "musllinux") == 0 ? claim : 0;
+    for (size_t i = start; i < t.n; i++) {
         const struct tlck_platform *row = &t.v[i];
         if (strncmp(row->tag, fam, fl) != 0 || row->tag[fl] != '_' || canonical(&t, i) != i)
             continue;

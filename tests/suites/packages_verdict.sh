@@ -38,12 +38,22 @@ premise "fixtures: gcc builds the extensions" sh -c "gcc -shared -fPIC h.c -o li
   gcc -shared -fPIC m.c -o m/$EXT -L. -lhelper -Wl,-rpath,'\$ORIGIN' && gcc -shared -fPIC g.c -o g/$EXT"
 premise "fixtures: the extension needs libhelper.so, the other GLIBC_2.25 (readelf)" sh -c \
   "readelf -d m/$EXT | grep -q 'NEEDED.*libhelper.so' && objdump -T g/$EXT | grep -q 'GLIBC_2.25.*getrandom'"
+# a musl build: a stand-in for musl's C library under its x86_64 soname, and an extension that needs it
+printf 'int puts(const char *s) { (void)s; return 0; }\n' > musl.c
+printf 'int puts(const char *);\nvoid *PyInit__m(void) { puts("m"); return 0; }\n' > mm.c
+MEXT=_m.cpython-311-x86_64-linux-musl.so
+premise "fixtures: an extension that needs libc.musl-x86_64.so.1 (readelf)" sh -c "
+  gcc -shared -fPIC -nostdlib -Wl,-soname,libc.musl-x86_64.so.1 musl.c -o libc.musl-x86_64.so.1 &&
+  gcc -shared -fPIC -nostdlib mm.c -o $MEXT ./libc.musl-x86_64.so.1 &&
+  readelf -d $MEXT | grep -q 'NEEDED.*libc.musl-x86_64.so.1'"
+mkwheel ml-1.0-cp311-cp311-musllinux_1_2_x86_64.whl "ml/$MEXT=$MEXT"
 mkwheel ext-1.0-cp311-cp311-manylinux_2_17_x86_64.whl "ext/$EXT=m/$EXT"
 mkwheel ven-1.0-cp311-cp311-manylinux_2_17_x86_64.whl "ven/$EXT=m/$EXT" ven/libhelper.so=libhelper.so
 mkwheel gr-1.0-cp311-cp311-manylinux_2_17_x86_64.whl "gr/$EXT=g/$EXT"
 mkwheel mu-1.0-cp311-cp311-musllinux_1_2_x86_64.whl "mu/$EXT=m/$EXT" mu/libhelper.so=libhelper.so
 WHEELS="ext-1.0-cp311-cp311-manylinux_2_17_x86_64.whl ven-1.0-cp311-cp311-manylinux_2_17_x86_64.whl
-gr-1.0-cp311-cp311-manylinux_2_17_x86_64.whl mu-1.0-cp311-cp311-musllinux_1_2_x86_64.whl"
+gr-1.0-cp311-cp311-manylinux_2_17_x86_64.whl mu-1.0-cp311-cp311-musllinux_1_2_x86_64.whl
+ml-1.0-cp311-cp311-musllinux_1_2_x86_64.whl"
 # shellcheck disable=SC2086
 trueline-check --format json --output rep.json $WHEELS 2> err.txt
 # shellcheck disable=SC2086
@@ -81,8 +91,10 @@ else
   skip "gr: no auditwheel policy data"
 fi
 same "mu: glibc files under a musllinux claim: the claim is not met" False "$(verdict_of rep.json mu-1.0-cp311-cp311-musllinux_1_2_x86_64.whl claim_met)"
+contains "ml: a musl extension meets its musllinux_1_2 claim (the musl version is not told by symbols)" out.txt \
+  'platform: the files satisfy musllinux_1_2_x86_64; the file name claims musllinux_1_2_x86_64: met'
 contains "closing table: one row per package" out.txt '^  ext-1\.0-cp311-cp311-manylinux_2_17_x86_64\.whl +linux +manylinux_2_17 +NOT met'
-check "closing table: as many rows as packages (4)" sh -c "sed -n '/^package summary:/,/file(s) checked/p' out.txt | grep -c '\\.whl ' | grep -qx 4"
+check "closing table: as many rows as packages (5)" sh -c "sed -n '/^package summary:/,/file(s) checked/p' out.txt | grep -c '\\.whl ' | grep -qx 5"
 
 # --- std:: exports and host debug bytes ---------------------------------------------------------------
 printf '#include <vector>\nint api(int n) { std::vector<int> v; for (int i = 0; i < n; i++) v.push_back(i); return (int)v.size(); }\n' > s.cc
