@@ -9,7 +9,7 @@ VERSION  := 0.1.0
 
 # Cross builds (make CC=aarch64-linux-gnu-gcc): the target is what the compiler builds for (-dumpmachine). pkg-config
 # then reads the target's .pc files (Debian multiarch: /usr/lib/<triple>/pkgconfig; a <triple>-pkg-config where
-# one is installed), and trueline-cc is linked statically against glibc: musl-gcc builds for this machine only.
+# one is installed).
 TARGET_TRIPLE := $(shell $(CC) -dumpmachine 2>/dev/null)
 TARGET_ARCH   := $(firstword $(subst -, ,$(TARGET_TRIPLE)))
 ifneq ($(filter-out $(shell uname -m),$(TARGET_ARCH)),)
@@ -17,7 +17,6 @@ ifeq ($(origin PKG_CONFIG),undefined)
 PKG_CONFIG := $(if $(shell command -v $(TARGET_TRIPLE)-pkg-config 2>/dev/null),$(TARGET_TRIPLE)-pkg-config,\
   env PKG_CONFIG_LIBDIR=/usr/lib/$(TARGET_TRIPLE)/pkgconfig:/usr/share/pkgconfig pkg-config)
 endif
-MUSL_GCC :=
 endif
 
 PKG_CONFIG ?= pkg-config
@@ -136,47 +135,10 @@ $(LIBTL): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # trueline-cc runs once per compile, so it is linked statically (except under sanitizers): it starts ~1 ms
-# faster than dynamically linked on the hit path (bench/wrapper.sh, bench/recorded/benchmarks.md). Where musl-gcc is
-# installed (Debian's musl-tools; `make deps` installs it) it is linked against musl: glibc's start-up runs
-# ~45 CPUID instructions (CPU features, cache sizes), each a trap to the hypervisor on a virtual machine
-# (~6 us measured here), 0.28 ms per process, most of the 0.3 ms hit-path budget (docs/wrapper.md).
-# The Debian libraries are the same static archives; musl-gcc sees only their headers, linked from
-# $(BUILD)/musl-include so that no glibc header can leak into the musl build.
-MUSL_GCC     ?= $(shell command -v musl-gcc 2>/dev/null)
-WRAPPER_MUSL := $(if $(SAN),,$(MUSL_GCC))
-MUSL_HDRS    := gelf.h libelf.h ini.h xxhash.h zstd.h zlib.h zconf.h libiberty/libiberty.h libiberty/ansidecl.h $(if $(SODIUM),sodium.h sodium)
-# -lc after xxHash and inih: the C library's functions a cache hit runs (start-up, stat, exec, string
-# functions) are placed right after our own code instead of after libelf, zstd and libiberty, so the hit's
-# code spans three 64 KiB fault-around windows instead of four (the rest of libc comes from the final -lc).
-MUSL_ARCHIVES = $(foreach l,libxxhash libinih,$(shell $(CC) -print-file-name=$(l).a)) -lc \
-                $(foreach l,libelf libzstd libiberty libz $(if $(SODIUM),libsodium),$(shell $(CC) -print-file-name=$(l).a))
-# wrapper/musl/getenv.c indexes the environment; its wrappers tell it when the environment changes.
-MUSL_ENV_WRAP := -Wl,--wrap=setenv -Wl,--wrap=unsetenv -Wl,--wrap=putenv
-MUSL_CFLAGS  := $(BASE_CFLAGS) -I$(BUILD)/musl-include $(CFLAGS)
-MUSL_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj-musl/%.o) $(WRAPPER_SRC:%.c=$(BUILD)/obj-musl/%.o) $(BUILD)/obj-musl/wrapper/musl/fortify.o $(BUILD)/obj-musl/wrapper/musl/arena.o $(BUILD)/obj-musl/wrapper/musl/getenv.o $(BUILD)/obj-musl/wrapper/musl/string.o
-
-# The stamp is named after the header list, so that a header added to it reaches existing build directories
-# (and the objects that may include it are rebuilt).
-MUSL_LINKED := $(BUILD)/musl-include/.linked-$(firstword $(shell echo '$(MUSL_HDRS)' | cksum))
-
-$(MUSL_LINKED):
-	@mkdir -p $(dir $@)
-	for h in $(MUSL_HDRS); do ln -sfn /usr/include/$$h $(dir $@) || exit 1; done; touch $@
-
-# elfutils/version.h: the libelf version trueline-cc --version names (lib/lib_versions.c)
-$(BUILD)/musl-include/elfutils:
-	@mkdir -p $(dir $@)
-	ln -sfn /usr/include/elfutils $@
-
-$(BUILD)/obj-musl/%.o: %.c $(MUSL_LINKED) | $(BUILD)/musl-include/elfutils
-	@mkdir -p $(dir $@)
-	$(WRAPPER_MUSL) $(MUSL_CFLAGS) -MMD -MP -c $< -o $@
-
-ifneq ($(WRAPPER_MUSL),)
-$(BUILD)/bin/trueline-cc: $(MUSL_OBJ)
-	@mkdir -p $(dir $@)
-	$(WRAPPER_MUSL) $(LDFLAGS) -static -o $@ $(MUSL_OBJ) $(MUSL_ARCHIVES) $(MUSL_ENV_WRAP)
-else
+# faster than dynamically linked on the hit path (bench/wrapper.sh, bench/libc.sh, bench/recorded/benchmarks.md).
+# It is linked against glibc: the static archives it needs (libelf, libzstd, libxxhash, libinih, libiberty, zlib,
+# libsodium) are built against glibc wherever they are packaged, and a musl build would link them into a musl
+# binary through shims for glibc's fortified entry points (docs/internals/wrapper-hit-path.md says what that cost).
 # Static only where every archive exists (Debian ships them; other distributions may not: then dynamic).
 STATIC_ARCHIVES := libc.a libelf.a libzstd.a libxxhash.a libinih.a libiberty.a libz.a $(if $(SODIUM),libsodium.a)
 STATIC_MISSING   = $(foreach a,$(STATIC_ARCHIVES),$(if $(findstring /,$(shell $(CC) -print-file-name=$(a))),,$(a)))
@@ -184,7 +146,6 @@ WRAPPER_STATIC  = $(if $(strip $(SAN)$(STATIC_MISSING)),,-static)
 $(BUILD)/bin/trueline-cc: $(WRAPPER_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) $(WRAPPER_STATIC) -o $@ $(WRAPPER_OBJ) $(LIBTL) $(WRAPPER_LIBS)
-endif
 
 $(BUILD)/bin/trueline-check: $(CHECKER_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
@@ -195,11 +156,6 @@ $(BUILD)/tests/%: tests/unit/%.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL) $(CHECKER_LIBS) $(SODIUM_LIBS) $(ALL_LDFLAGS)
 
-# Include the musl build's string functions (compared with the C library's) and its allocator.
-$(BUILD)/tests/musl_string: wrapper/musl/string.c
-$(BUILD)/tests/musl_arena: wrapper/musl/arena.c
-$(BUILD)/tests/musl_getenv: wrapper/musl/getenv.c
-
 # The decompression floor bench/device.sh states the device audit against (bench/zstd_floor.c).
 $(BUILD)/bench/zstd_floor: bench/zstd_floor.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
@@ -207,7 +163,7 @@ $(BUILD)/bench/zstd_floor: bench/zstd_floor.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE
 
 unit: all $(UNIT_BIN)
 
-# deps first, then a fresh make: what deps installed (musl-gcc) decides how the rest is built
+# deps first, then a fresh make: what deps installed (libsodium, the static archives) decides how the rest is built
 test: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@TRUELINE_BUILD=$(abspath $(BUILD)) bash tests/run.sh
@@ -260,4 +216,4 @@ wheel: all $(BUILD)/wheel/trueline-check
 clean:
 	rm -rf $(BUILD) build-asan
 
--include $(LIB_OBJ:.o=.d) $(WRAPPER_OBJ:.o=.d) $(CHECKER_OBJ:.o=.d) $(MUSL_OBJ:.o=.d) $(HOOK_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(WRAPPER_OBJ:.o=.d) $(CHECKER_OBJ:.o=.d) $(HOOK_OBJ:.o=.d)

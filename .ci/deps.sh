@@ -12,7 +12,7 @@ case $purpose in build|demo|test) ;; *) echo "usage: sh .ci/deps.sh [--list] bui
 
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   pm=apt
-  build="gcc make pkg-config musl-tools libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libarchive-dev libiberty-dev zlib1g-dev libsodium-dev"
+  build="gcc make pkg-config libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libarchive-dev libiberty-dev zlib1g-dev libsodium-dev"
   demo="ccache"
   test="clang sccache redis-server cmake binutils python3 python3-jsonschema xz-utils dwz elfutils gfortran
         gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu"

@@ -23,7 +23,7 @@ fi
 # The floor of verifying after the cache from a waiting process (what trueline-cc does with sccache or
 # verify_in_cache = false; ccache has no hook after a hit): two do-nothing static programs in front of the
 # same hit, one that execs ccache and one that runs it as a vfork child and waits, measure that cost alone.
-floor_cc=$(command -v musl-gcc || echo cc)
+floor_cc=cc # linked like trueline-cc: static, glibc
 floor=0
 $floor_cc -O2 -static -o execit "$here/execit.c" 2>/dev/null && $floor_cc -O2 -static -o waitit "$here/waitit.c" 2>/dev/null &&
   floor=1

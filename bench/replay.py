@@ -72,9 +72,12 @@ def source(log):
         elif name == "mmap" and "MAP_ANONYMOUS" in args:
             body.append("    mmap(NULL, %s, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);"
                         % args.split(",")[1].strip())
-        elif name in ("arch_prctl", "set_tid_address", "fstat", "close", "brk") or \
+        elif name in ("arch_prctl", "set_tid_address", "set_robust_list", "rseq", "prlimit64", "readlink",
+                      "getrandom", "mprotect", "fstat", "close", "brk") or \
                 (name == "mmap" and "MAP_ANONYMOUS" not in args):
-            continue  # the C library's start-up (the replay has its own), or the rest of touch_file()
+            # the C library's start-up (static glibc: its robust list, rseq, the stack limit, /proc/self/exe,
+            # malloc's random seed, RELRO; the replay, linked alike, makes its own), or the rest of touch_file()
+            continue
         else:
             skipped.append(name)
             continue

@@ -17,24 +17,17 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 printf 'int answer(int x) { return x * 42; }\n' > a.c
 printf '__global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }\n' > k.cu
-# The floor: a static program that only execs its arguments, linked like trueline-cc (musl or glibc, as
-# `trueline-cc --trueline-version` says); with musl-gcc present the glibc one is measured too, to show what
-# glibc's start-up (CPUID traps on a VM) costs here.
+# The floor: a static program that only execs its arguments, linked like trueline-cc (static, glibc).
 cp "$root/bench/execit.c" execit.c
 mkdir empty-dir # for the grown-memo row: a new PATH entry, so a new lookup that rewrites the memo
 floors=()
-libc=glibc; "$W" --trueline-version 2>/dev/null | grep -q 'C library: musl' && libc=musl
-if [ $libc = musl ] && command -v musl-gcc >/dev/null && musl-gcc -O2 -static -o execit-musl execit.c 2>/dev/null; then
-  floors+=("$tmp/execit-musl" 'a static (musl) do-nothing `execvp` program, linked like trueline-cc')
-fi
 if cc -O2 -static -o execit-glibc execit.c 2>/dev/null; then
-  floors+=("$tmp/execit-glibc" "a static (glibc) do-nothing \`execvp\` program$([ $libc = glibc ] && echo ', linked like trueline-cc')")
+  floors+=("$tmp/execit-glibc" 'a static do-nothing `execvp` program, linked like trueline-cc')
 fi
 [ ${#floors[@]} -gt 0 ] || floors=(/usr/bin/env '`/usr/bin/env` (dynamic: no static libc here)')
-# The design floor (bench/replay.py) is compiled like the first floor program.
+# The design floor (bench/replay.py) is compiled like the floor program.
 replay_cc=""
-[ -x "$tmp/execit-musl" ] && replay_cc="musl-gcc -O2 -static"
-[ -z "$replay_cc" ] && [ -x "$tmp/execit-glibc" ] && replay_cc="cc -O2 -static"
+[ -x "$tmp/execit-glibc" ] && replay_cc="cc -O2 -static"
 export CCACHE_DIR=$tmp/ccache XDG_CACHE_HOME=$tmp/xdg
 unset NVCC_PREPEND_FLAGS NVCC_APPEND_FLAGS CCC_OVERRIDE_OPTIONS TRUELINE_EXPLAIN
 have_nvcc=0; command -v nvcc >/dev/null 2>&1 && have_nvcc=1

@@ -17,15 +17,25 @@ same_code() {
 
 # --- the binary itself ----------------------------------------------------------------------------------
 trueline-cc --trueline-version > ver.txt
-contains "--trueline-version names the version and the C library" ver.txt '^trueline-cc [0-9.]+ \(C library: (musl|glibc)\)$'
-# the Makefile links trueline-cc against musl wherever musl-gcc exists, except under sanitizers: glibc's
-# start-up costs ~0.3 ms per cache hit on a VM (docs/wrapper.md)
+contains "--trueline-version names the version and the C library" ver.txt '^trueline-cc [0-9.]+ \(C library: glibc\)$'
+# glibc's crt1.o brings the ABI note; musl's has none (the static archives trueline-cc links are glibc's)
+check "linked against glibc: its NT_GNU_ABI_TAG note (readelf)" sh -c "readelf -nW '$W' | grep -q NT_GNU_ABI_TAG"
+# the Makefile links it statically wherever every static archive it needs is installed, except under sanitizers
+static_archives() {
+  local a
+  for a in libc.a libelf.a libzstd.a libxxhash.a libinih.a libiberty.a libz.a; do
+    case $(cc -print-file-name=$a) in */*) ;; *) return 1;; esac
+  done
+}
+static_link() { # no program interpreter, no needed library
+  ! readelf -lW "$1" | grep -q 'program interpreter' && ! readelf -dW "$1" | grep -q NEEDED
+}
 w_machine=$(readelf -h "$W" 2>/dev/null | grep Machine:)
-if [ -n "${TRUELINE_SANITIZED:-}" ]; then skip "sanitized build: linked with the default C library"
+if [ -n "${TRUELINE_SANITIZED:-}" ]; then skip "sanitized build: linked dynamically"
 elif [ -n "$w_machine" ] && [ "$w_machine" != "$(readelf -h /proc/self/exe | grep Machine:)" ]; then
-  skip "trueline-cc is built for another architecture (under qemu): musl-gcc builds for this one"
-elif have musl-gcc; then contains "with musl-gcc installed, the wrapper is linked against musl" ver.txt 'C library: musl'
-else skip "musl-gcc not installed: the wrapper is linked against glibc"; fi
+  skip "trueline-cc is built for another architecture (under qemu): this machine's static archives say nothing of it"
+elif ! static_archives; then skip "a static archive trueline-cc links is not installed: linked dynamically"
+else check "linked statically: no program interpreter, no needed library (readelf)" static_link "$W"; fi
 
 # --- forced host line info ---------------------------------------------------------------------------
 trueline-cc gcc -c a.c -o a.o 2>err.txt
