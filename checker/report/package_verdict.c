@@ -194,11 +194,15 @@ static int links_musl(const struct judge *j)
 static void judge_platform(const struct judge *j, const struct tlck_policy *p, struct tlck_package_verdict *v)
 {
     const char *path = j->r->files[j->first].path;
+    size_t elf = 0;
     for (size_t k = j->first; k < j->first + j->n; k++) {
         const struct tlck_file *f = &j->r->files[k];
         if (!f->error && f->elf_type && f->machine != EM_X86_64_)
             return; /* the tables are x86_64's */
+        elf += !f->error && f->elf_type;
     }
+    if (!elf)
+        return; /* no file read: nothing to judge */
     struct tlck_platforms t;
     if (tlck_platforms_load(&t, p) != 0) {
         tlck_platforms_free(&t);

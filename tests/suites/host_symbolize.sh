@@ -91,7 +91,7 @@ for b in sortprog libwalk.so sortprog4; do
   check "$b: all $1 addresses answer as addr2line -f -i -C does, in one process ($3 with two or more inlined frames)" \
     sh -c '[ "$1" -gt 50 ] && [ "$2" = 0 ] && [ "$4" = 0 ] && [ "$5" = True ]' _ "$@"
 done
-premise "sortprog: addr2line shows two or more inlined frames at more than 10 addresses (the comparison saw inlining)" \
+check "sortprog: some answers have two or more inlined frames (the comparison saw inlining)" \
   sh -c '[ "$(tail -1 sortprog.cmp | cut -d" " -f3)" -gt 10 ]'
 
 # text and JSON forms for host code; a location that is no address; an address outside every function
