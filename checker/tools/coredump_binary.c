@@ -52,8 +52,12 @@ static void try_cubin(struct search *s, const unsigned char *p, size_t n, const 
         return;
     }
     s->cubins++;
+    /* The section, not the function: a per-kernel clone ($kernel$function) lies in its kernel's .text. */
     char sec[4096];
-    snprintf(sec, sizeof sec, ".text.%s", s->w->mangled);
+    if (s->w->section)
+        snprintf(sec, sizeof sec, "%s", s->w->section);
+    else
+        snprintf(sec, sizeof sec, ".text.%s", s->w->mangled);
     GElf_Shdr sh;
     if (tl_elf_section(&e, sec, &sh) && sh.sh_size == s->w->code_size && cd_cubin_sm(&e) == s->w->sm) {
         s->matched++;
@@ -173,7 +177,9 @@ void cd_lines_from_binary(const char *path, struct cd_where *w)
                      "line info either", path, w->sm, (unsigned long long)w->code_size, s.nolines);
         else
             snprintf(buf, sizeof buf, "--binary %s: no sm_%u copy of %s with %llu bytes of code among its %zu "
-                     "device images", path, w->sm, w->mangled, (unsigned long long)w->code_size, s.cubins);
+                     "device images", path, w->sm,
+                     w->section && strncmp(w->section, ".text.", 6) == 0 ? w->section + 6 : w->mangled,
+                     (unsigned long long)w->code_size, s.cubins);
         append_note(w, buf);
     }
     free(s.nolines);

@@ -102,6 +102,22 @@ contains "no backtrace rows: walk's recursive call site, marked recursion" recur
 contains "... at its source line" recurse_drop.txt "^  line:    #1 \(inferred\) /tmp/cw/recurse\.cu:$rec_line in walk"
 contains "... then the kernel at the line calling walk" recurse_drop.txt "^  line:    #2 \(inferred\) /tmp/cw/recurse\.cu:$kern_line in recurse_kernel\(int const\*, int\*\)$"
 
+# the core's images without line info, the program's cubin as --binary: the clones' lines, unwound and inferred,
+# come from the cubin (found by the section they lie in, the kernel's) and still match cuda-gdb
+premise "line info removed from the core's images" python3 "$TRUELINE_ROOT/tests/suites/coredump_mutate.py" assert_chain.core nolines.core no-lines
+trueline-check --coredump nolines.core --binary "$D/assert_chain.sm_90.cubin" --format json > nolines.json 2>&1
+for mode in "" --inferred; do
+  python3 "$TRUELINE_ROOT/tests/lib/cudagdb_frames.py" $mode "$D/assert_chain.cuda-gdb.txt" nolines.json > nolines$mode.cmp 2>&1; rc=$?
+  check "no lines in the core, --binary cubin: ${mode:-unwound} frames are cuda-gdb's" [ $rc -eq 0 ]
+  [ $rc -eq 0 ] || sed 's/^/    | /' nolines$mode.cmp
+done
+check "... the inferred frames say where their lines came from" python3 - nolines.json <<'PY'
+import json, sys
+s = [s for c in json.load(open(sys.argv[1]))['cores'] for s in c['stops'] if s.get('stack_end')][0]
+inf = [k for k in s['callers'] if k.get('inferred')]
+sys.exit(0 if len(inf) == 2 and all(k['line_info_from'].endswith('assert_chain.sm_90.cubin') for k in inf) else 1)
+PY
+
 # an SM whose call encoding is not in the table: nothing inferred, and said
 cp assert_chain.core sm52.core
 premise "image SM rewritten" sh -c 'python3 "$TRUELINE_ROOT/tests/lib/core_patch.py" image-sm 52 sm52.core >/dev/null'
