@@ -15,14 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const masquerade_names[] = { "nvcc", "gcc", "g++", "cc", "c++", "clang", "clang++" };
-
 int tlcc_is_masquerade_name(const char *base)
 {
-    for (size_t i = 0; i < sizeof masquerade_names / sizeof *masquerade_names; i++)
-        if (strcmp(base, masquerade_names[i]) == 0)
-            return 1;
-    return 0;
+    return tlcc_family_answers_to(base);
 }
 
 /* A link named ccache or sccache first on PATH: build systems that pick the cache themselves

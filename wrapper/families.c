@@ -32,7 +32,7 @@ static const char *const none[] = { NULL };
 /* Rows in the order names and `--version` output are matched: gcc's marks ("gcc") are the loosest. */
 static const tlcc_family_desc families[] = {
     {
-        .id = TLCC_FAM_NVCC, .name = "nvcc",
+        .id = TLCC_FAM_NVCC, .name = "nvcc", .answers_to = (const char *const[]){ "nvcc", NULL },
         .names_exact = (const char *const[]){ "nvcc", NULL }, .names_within = none,
         .version_marks = (const char *const[]){ "NVIDIA (R) Cuda compiler driver", "Cuda compilation tools", NULL },
         .version_line = "Cuda compilation tools", /* the first line is a banner, the version is last */
@@ -48,7 +48,7 @@ static const tlcc_family_desc families[] = {
         .env_read = (const char *const[]){ "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS", NULL },
     },
     {
-        .id = TLCC_FAM_CLANG, .name = "clang",
+        .id = TLCC_FAM_CLANG, .name = "clang", .answers_to = (const char *const[]){ "clang", "clang++", NULL },
         .names_exact = none, .names_within = (const char *const[]){ "clang", NULL },
         .version_marks = (const char *const[]){ "clang version", NULL },
         .ccache_type = "clang",
@@ -61,7 +61,7 @@ static const tlcc_family_desc families[] = {
         .env_read = none,
     },
     {
-        .id = TLCC_FAM_GCC, .name = "gcc",
+        .id = TLCC_FAM_GCC, .name = "gcc", .answers_to = (const char *const[]){ "gcc", "g++", NULL },
         .names_exact = none, .names_within = (const char *const[]){ "gcc", "g++", NULL },
         .version_marks = (const char *const[]){ "(GCC)", "Free Software Foundation", "gcc", NULL },
         .ccache_type = "gcc",
@@ -76,6 +76,7 @@ static const tlcc_family_desc families[] = {
     {
         /* anything else: run as it is, fingerprinted by its driver alone, nothing folded or forced */
         .id = TLCC_FAM_OTHER, .name = "other",
+        .answers_to = (const char *const[]){ "cc", "c++", NULL }, /* alternatives: --version says which family */
         .names_exact = none, .names_within = none, .version_marks = none, .ccache_type = "other",
         .takes_value = gnu_takes_value, .source_exts = gnu_sources,
         .closure = TLCC_CLOSURE_DRIVER, .sub_tools = none, .env_read = none,
@@ -100,6 +101,14 @@ static int listed(const char *const *list, const char *s, int within)
 {
     for (; *list; list++)
         if (within ? strstr(s, *list) != NULL : strcmp(s, *list) == 0)
+            return 1;
+    return 0;
+}
+
+int tlcc_family_answers_to(const char *base)
+{
+    for (size_t i = 0; i < NFAM; i++)
+        if (listed(families[i].answers_to, base, 0))
             return 1;
     return 0;
 }

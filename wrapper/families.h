@@ -25,6 +25,7 @@ enum tlcc_closure {
 typedef struct tlcc_family_desc {
     enum tlcc_family id;
     const char *name; /* in records and explain */
+    const char *const *answers_to;   /* names trueline-cc answers to as a link (masquerade mode) */
     /* recognised (compiler.c): by the driver's file name, else by its `--version` output */
     const char *const *names_exact;  /* file names that are this family */
     const char *const *names_within; /* substrings of a file name that say it (x86_64-linux-gnu-gcc-12) */
@@ -48,6 +49,8 @@ typedef struct tlcc_family_desc {
     const char *const *env_read; /* variables its driver reads: hashed when set and not folded */
 } tlcc_family_desc;
 
+/* Whether trueline-cc answers to this name as a link (a row's answers_to). */
+int tlcc_family_answers_to(const char *base);
 /* The row of f (TLCC_FAM_OTHER's for an unknown value). */
 const tlcc_family_desc *tlcc_family_of(enum tlcc_family f);
 const char *tlcc_family_name(enum tlcc_family f);
