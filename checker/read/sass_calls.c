@@ -70,20 +70,23 @@ static int64_t rel_offset(const struct call_encoding *c, const uint64_t w[2])
     return (int64_t)v * (int64_t)c->scale;
 }
 
-/* Relocations of one code section: (offset, symbol, addend), sorted by offset. */
+/* Every relocation of the image's sections: (section relocated, offset, symbol, addend), sorted, read once. */
 struct reloc {
+    size_t shndx;
     uint64_t offset;
     size_t sym;
     int64_t addend;
 };
 
-static int by_offset(const void *a, const void *b)
+static int by_place(const void *a, const void *b)
 {
     const struct reloc *x = a, *y = b;
+    if (x->shndx != y->shndx)
+        return x->shndx < y->shndx ? -1 : 1;
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-static int section_relocs(const tl_elf *e, size_t shndx, struct reloc **out, size_t *n, size_t *symtab)
+static int read_relocs(const tl_elf *e, struct reloc **out, size_t *n, size_t *symtab)
 {
     *out = NULL;
     *n = 0;
@@ -91,8 +94,7 @@ static int section_relocs(const tl_elf *e, size_t shndx, struct reloc **out, siz
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
     while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
-        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA) || sh.sh_info != shndx ||
-            !sh.sh_entsize)
+        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA) || !sh.sh_entsize)
             continue;
         Elf_Data *d = elf_getdata(scn, NULL);
         size_t k = d ? d->d_size / sh.sh_entsize : 0;
@@ -110,13 +112,12 @@ static int section_relocs(const tl_elf *e, size_t shndx, struct reloc **out, siz
                     return -1;
                 *out = v;
             }
-            (*out)[(*n)++] = (struct reloc){ r.r_offset, GELF_R_SYM(r.r_info),
-                                             sh.sh_type == SHT_RELA ? r.r_addend : 0 };
+            (*out)[(*n)++] = (struct reloc){ sh.sh_info, r.r_offset, GELF_R_SYM(r.r_info), r.r_addend };
             *symtab = sh.sh_link;
         }
     }
     if (*n)
-        qsort(*out, *n, sizeof **out, by_offset);
+        qsort(*out, *n, sizeof **out, by_place);
     return 0;
 }
 
@@ -156,15 +157,14 @@ static int push(struct tlck_sass_calls *out, size_t *cap, const struct tlck_sass
     return 0;
 }
 
-static int section_calls(const tl_elf *e, const struct call_encoding *enc, Elf_Scn *scn,
-                         struct tlck_sass_calls *out, size_t *cap, tl_error *err)
+static int section_calls(const tl_elf *e, const struct call_encoding *enc, Elf_Scn *scn, const struct reloc *rel,
+                         size_t nrel, struct tlck_sass_calls *out, size_t *cap, tl_error *err)
 {
     tl_bytes b;
     if (tl_elf_section_bytes(e, scn, &b, err) != 0)
         return -1;
-    struct reloc *rel = NULL;
-    size_t nrel = 0, shndx = elf_ndxscn(scn);
-    int rc = section_relocs(e, shndx, &rel, &nrel, &out->symtab);
+    size_t shndx = elf_ndxscn(scn);
+    int rc = 0;
     for (size_t at = 0; rc == 0 && at + SASS_INSN <= b.n; at += SASS_INSN) {
         uint64_t w[2];
         memcpy(w, b.p + at, sizeof w); /* little-endian, as every host this builds on */
@@ -181,8 +181,8 @@ static int section_calls(const tl_elf *e, const struct call_encoding *enc, Elf_S
                 c.target_offset = (uint64_t)t;
             }
         } else if (op == enc->abs) {
-            struct reloc key = { .offset = at };
-            const struct reloc *r = nrel ? bsearch(&key, rel, nrel, sizeof *rel, by_offset) : NULL;
+            struct reloc key = { .shndx = shndx, .offset = at };
+            const struct reloc *r = nrel ? bsearch(&key, rel, nrel, sizeof *rel, by_place) : NULL;
             if (r)
                 follow_reloc(e, out->symtab, r, &c);
         }
@@ -190,7 +190,6 @@ static int section_calls(const tl_elf *e, const struct call_encoding *enc, Elf_S
     }
     if (rc != 0)
         tl_fail(err, "out of memory");
-    free(rel);
     tl_bytes_free(&b);
     return rc;
 }
@@ -203,18 +202,22 @@ int tlck_sass_calls_read(const tl_elf *e, unsigned sm, struct tlck_sass_calls *o
         tl_fail(err, "calls are not decoded for sm_%u: its instruction encoding is not in trueline's table", sm);
         return 1;
     }
-    size_t cap = 0;
+    size_t cap = 0, nrel = 0;
+    struct reloc *rel = NULL;
+    if (read_relocs(e, &rel, &nrel, &out->symtab) != 0) {
+        free(rel);
+        return tl_fail(err, "out of memory");
+    }
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
-    while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
-        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_type != SHT_PROGBITS)
-            continue;
-        if (section_calls(e, enc, scn, out, &cap, err) != 0) {
-            tlck_sass_calls_free(out);
-            return -1;
-        }
-    }
-    return 0;
+    int rc = 0;
+    while (rc == 0 && (scn = elf_nextscn(e->elf, scn)) != NULL)
+        if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) && sh.sh_type == SHT_PROGBITS)
+            rc = section_calls(e, enc, scn, rel, nrel, out, &cap, err);
+    free(rel);
+    if (rc != 0)
+        tlck_sass_calls_free(out);
+    return rc;
 }
 
 void tlck_sass_calls_free(struct tlck_sass_calls *c)

@@ -86,12 +86,26 @@ static long fn_in_section(const struct cd_callgraph *g, size_t shndx, uint64_t o
         else
             hi = mid;
     }
-    for (size_t i = lo; i-- > 0;) {
+    /* Back from the latest start: the nearest few, then the section's first function (a kernel's symbol spans
+     * the clones after its code), so that a hostile image of many tiny functions costs no quadratic time. */
+    for (size_t i = lo, steps = 0; i-- > 0; steps++) {
         const struct cd_fn *f = &g->fn[g->by_sec[i]];
         if (f->shndx != shndx || (must_start && f->start != off))
             return -1;
         if (off - f->start < f->size)
             return (long)g->by_sec[i];
+        if (steps == 32) {
+            size_t a = 0, b = i; /* first entry of the section */
+            while (a < b) {
+                size_t mid = a + (b - a) / 2;
+                if (g->fn[g->by_sec[mid]].shndx < shndx)
+                    a = mid + 1;
+                else
+                    b = mid;
+            }
+            f = &g->fn[g->by_sec[a]];
+            return f->shndx == shndx && off - f->start < f->size ? (long)g->by_sec[a] : -1;
+        }
     }
     return -1;
 }
