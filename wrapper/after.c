@@ -1,5 +1,6 @@
 #include "after.h"
 
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "prov_stats.h"
 #include "stage.h"
 #include "stamp.h"
+#include "trueline/file_kind.h"
 #include "verify.h"
 #include "verify_in_cache.h"
 
@@ -144,15 +146,12 @@ static int after_compile(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_pr
 static int is_elf_link_output(const char *path, time_t started)
 {
     struct stat st;
-    unsigned char h[20];
-    FILE *f;
-    if (stat(path, &st) != 0 || st.st_mtime < started - 1 || !(f = fopen(path, "rb")))
+    enum tl_file_kind kind;
+    struct tl_elf_ident id;
+    if (stat(path, &st) != 0 || st.st_mtime < started - 1 || tl_sniff_path(path, &kind, &id) != 0)
         return 0;
-    size_t n = fread(h, 1, sizeof h, f);
-    fclose(f);
-    /* ET_REL (ld -r), ET_EXEC, ET_DYN of the host; a cubin (EM_CUDA 190) from nvcc -cubin is no link */
-    return n == sizeof h && memcmp(h, "\177ELF", 4) == 0 && h[5] == 1 && h[16] >= 1 && h[16] <= 3 &&
-           h[17] == 0 && !(h[18] == 190 && h[19] == 0);
+    /* ET_REL (ld -r), ET_EXEC, ET_DYN of the host; a cubin from nvcc -cubin is no link */
+    return kind == TL_FILE_ELF && id.type >= ET_REL && id.type <= ET_DYN && id.machine != TL_EM_CUDA;
 }
 
 /* A link, or a compile-and-link (`gcc a.c b.o -o app`): the output gets one compile record per source this

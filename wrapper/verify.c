@@ -10,6 +10,7 @@
 #include "verify.h"
 
 #include "content_digest.h"
+#include "trueline/file_kind.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,8 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define EM_CUDA_ 190
 
 static int read_record(const char *path, tlcc_record_check *c, tlcc_verify_result *r)
 {
@@ -48,7 +47,7 @@ static int read_record(const char *path, tlcc_record_check *c, tlcc_verify_resul
         snprintf(r->what, sizeof r->what, "not a readable ELF object");
         goto out;
     }
-    if (eh.e_type != ET_REL || eh.e_machine == EM_CUDA_) {
+    if (eh.e_type != ET_REL || eh.e_machine == TL_EM_CUDA) {
         r->status = TLCC_VERIFY_NOT_HOST;
         goto out;
     }
@@ -82,17 +81,7 @@ void tlcc_verify_object(const char *path, const tlcc_verify_expect *e, tlcc_veri
 
 int tlcc_prov_is_host_object(const char *path)
 {
-    unsigned char h[20];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, h, sizeof h);
-    close(fd);
-    if (n != (ssize_t)sizeof h || memcmp(h, ELFMAG, SELFMAG) != 0)
-        return 0;
-    int be = h[EI_DATA] == ELFDATA2MSB;
-    unsigned type = be ? (unsigned)(h[16] << 8 | h[17]) : (unsigned)(h[17] << 8 | h[16]);
-    unsigned machine = be ? (unsigned)(h[18] << 8 | h[19]) : (unsigned)(h[19] << 8 | h[18]);
-    return type == ET_REL && machine != EM_CUDA_;
+    enum tl_file_kind kind;
+    struct tl_elf_ident id;
+    return tl_sniff_path(path, &kind, &id) == 0 && kind == TL_FILE_ELF && id.type == ET_REL && id.machine != TL_EM_CUDA;
 }
-

@@ -13,6 +13,8 @@
  * lib/note.c, the one parser of that format. */
 #include "note_section.h"
 
+#include "trueline/file_kind.h"
+
 #include <elf.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -25,7 +27,6 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#define EM_CUDA_ 190
 #define HEAD_BYTES (64u << 10)
 #define MAX_PIECE (16u << 20) /* a section-header table, name table or note larger than this: not sure */
 
@@ -55,7 +56,7 @@ static int is_plain_rel64(const Elf64_Ehdr *eh)
 {
     return memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 && eh->e_ident[EI_CLASS] == ELFCLASS64 &&
            eh->e_ident[EI_DATA] == ELFDATA2LSB && eh->e_ident[EI_VERSION] == EV_CURRENT &&
-           eh->e_type == ET_REL && eh->e_machine != EM_CUDA_ && eh->e_shentsize == sizeof(Elf64_Shdr) &&
+           eh->e_type == ET_REL && eh->e_machine != TL_EM_CUDA && eh->e_shentsize == sizeof(Elf64_Shdr) &&
            eh->e_shnum > 0 && eh->e_shnum < SHN_LORESERVE && eh->e_shstrndx < eh->e_shnum;
 }
 
