@@ -46,7 +46,7 @@ int tlck_baseline_apply(struct tlck_results *r, const char *path)
             tlck_finding_fingerprint(x, fp);
             if (n && bsearch(fp, fps, n, sizeof *fps, cmp_fp))
                 x->suppressed = 1;
-            else if (n && x->mangled) { /* a baseline that fingerprinted the demangled name */
+            else if (n && x->mangled && !x->detail) { /* a baseline that fingerprinted the demangled name */
                 tlck_finding_fingerprint_demangled(x, old);
                 if (bsearch(old, fps, n, sizeof *fps, cmp_fp))
                     x->suppressed = 1;

@@ -199,6 +199,8 @@ static void fingerprint_of(const struct tlck_finding *x, const char *name, char 
     tl_hasher_update_str(h, x->check);
     tl_hasher_update_str(h, x->file ? x->file : "");
     tl_hasher_update_str(h, name ? name : x->message ? x->message : "");
+    if (x->detail) /* a detail names the symbol its summary may also name as an example */
+        tl_hasher_update_str(h, "detail");
     tl_hash_hex(tl_hasher_final(h), out);
 }
 

@@ -41,8 +41,9 @@ void tlck_jw_null(struct tlck_jw *w, const char *key);
  * than a NUL. */
 size_t tlck_utf8_seq(const unsigned char *p);
 
-/* 32 hex digits of XXH3-128 over (check, file, mangled name, else symbol, else message): stable across runs,
- * addresses excluded when a symbol names the finding, and one per symbol where two demangle alike. */
+/* 32 hex digits of XXH3-128 over (check, file, mangled name, else symbol, else message, and "detail" for a
+ * detail): stable across runs, addresses excluded when a symbol names the finding, one per symbol where two
+ * demangle alike, and a detail's apart from its summary's that names the same symbol as an example. */
 void tlck_finding_fingerprint(const struct tlck_finding *x, char out[33]);
 /* The fingerprint as reports before the mangled name was kept wrote it (the demangled symbol): a baseline
  * written then still matches. */

@@ -79,6 +79,7 @@ check "text --verbose: all $N functions nm lists, no '... and'" sh -c '
   grep "^libmany.so: error \[line-tables\] nog_fn_" many_v.txt | sed "s/.*\] \(nog_fn_[0-9]*\):.*/\1/" | sort > v.names &&
   cmp -s v.names nog.names && ! grep -q "\.\.\. and" many_v.txt'
 check "text piped: never wrapped (every line a finding, a hint, a package or the summary)" sh -c '
+  grep -q "^2 file(s) checked" many.txt && grep -q "^libmany.so: error \[line-tables\]" many.txt &&
   ! grep -vE "^(libmany2?\.so: (error|warning|info) \[|    hint: |[0-9]+ file\(s\) checked)" many.txt | grep -q .'
 
 # --- symbols that demangle alike
@@ -127,6 +128,19 @@ d = json.load(open("leak.json"))
 det = {x["mangled"] or x["symbol"] for f in d["files"] for x in f["findings"] if x["check"] == "stl-leak" and x.get("detail")}
 dyn = set(open("leak.dyn").read().split()); std = set(open("leak.std").read().split())
 sys.exit(0 if std <= det and det <= dyn else 1)'
+# a whole static libstdc++: the summary names its first symbol, which is also a detail; each has its own fingerprint
+if g++ -O1 -fPIC -shared -static-libstdc++ -o libstatic.so leak.cpp 2>/dev/null; then
+  "$C" --format json --checks stl-leak libstatic.so > static.json
+  check "json: a summary naming a symbol and that symbol's detail have two fingerprints (all unique)" python3 -c '
+import json, sys
+f = [x for y in json.load(open("static.json"))["files"] for x in y["findings"]]
+summ = [x for x in f if x["severity"] == "error" and x["symbol"]]
+same = [x for x in f if x.get("detail") and summ and x["symbol"] == summ[0]["symbol"]]
+fp = [x["fingerprint"] for x in f]
+sys.exit(0 if summ and same and len(fp) > 100 and len(fp) == len(set(fp)) else 1)'
+else
+  skip "g++ -static-libstdc++ failed: no whole-copy summary to compare"
+fi
 "$C" --checks stl-leak libleak.so > leak.txt
 "$C" --verbose --checks stl-leak libleak.so > leak_v.txt
 check "text: stl-leak's details only with --verbose (the summary either way)" sh -c '
