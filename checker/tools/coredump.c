@@ -54,6 +54,7 @@ struct loaded {
     struct tlck_core c;
     struct cd_report r;
     struct cd_images *im;
+    struct cd_graphs *graphs;  /* the images' call graphs, for inferred callers */
 };
 
 /* Opens the core and resolves every stop; -1 with err (the caller names the file). */
@@ -64,7 +65,8 @@ static int load_core(struct loaded *L, const char *path, const struct tlck_optio
         return -1;
     L->r = (struct cd_report){ .path = path, .core = &L->c };
     L->im = cd_images_new(&L->c);
-    if (!L->im)
+    L->graphs = cd_graphs_new();
+    if (!L->im || !L->graphs)
         return tl_fail(err, "out of memory");
     if (cd_collect_stops(&L->r, err) != 0)
         return -1;
@@ -80,7 +82,7 @@ static int load_core(struct loaded *L, const char *path, const struct tlck_optio
             resolve_lines(L->im, o, &s->caller_where[k], &lookups);
         }
         trust_callers(s);
-        cd_infer_callers(L->im, &L->c, s);
+        cd_infer_callers(L->im, L->graphs, &L->c, s);
         for (size_t k = 0; k < s->ninferred; k++)
             resolve_lines(L->im, o, &s->inferred[k].where, &lookups);
     }
@@ -90,6 +92,7 @@ static int load_core(struct loaded *L, const char *path, const struct tlck_optio
 static void unload_core(struct loaded *L)
 {
     cd_report_free(&L->r);
+    cd_graphs_free(L->graphs); /* points into the images */
     cd_images_free(L->im);
     tlck_core_close(&L->c);
 }

@@ -151,7 +151,9 @@ static int read_functions(const tl_elf *e, struct cd_callgraph *g)
     return 0;
 }
 
-struct cd_callgraph *cd_callgraph_build(const tl_elf *e)
+static void callgraph_free(struct cd_callgraph *g);
+
+static struct cd_callgraph *callgraph_build(const tl_elf *e)
 {
     struct cd_callgraph *g = calloc(1, sizeof *g);
     if (!g)
@@ -183,7 +185,7 @@ struct cd_callgraph *cd_callgraph_build(const tl_elf *e)
     return g;
 }
 
-void cd_callgraph_free(struct cd_callgraph *g)
+static void callgraph_free(struct cd_callgraph *g)
 {
     if (!g)
         return;
@@ -192,6 +194,49 @@ void cd_callgraph_free(struct cd_callgraph *g)
     free(g->site);
     free(g->why);
     free(g);
+}
+
+struct cd_graphs {
+    struct graph_of { const struct tlck_cd_module *m; struct cd_callgraph *g; } *v;
+    size_t n, cap;
+};
+
+struct cd_graphs *cd_graphs_new(void)
+{
+    return calloc(1, sizeof(struct cd_graphs));
+}
+
+void cd_graphs_free(struct cd_graphs *gs)
+{
+    if (!gs)
+        return;
+    for (size_t i = 0; i < gs->n; i++)
+        callgraph_free(gs->v[i].g);
+    free(gs->v);
+    free(gs);
+}
+
+/* The graph of module m's image, built on first use; NULL when the image is unreadable or memory ran out. */
+static const struct cd_callgraph *graph_of(struct cd_images *im, struct cd_graphs *gs, const struct tlck_cd_module *m)
+{
+    for (size_t i = 0; i < gs->n; i++)
+        if (gs->v[i].m == m)
+            return gs->v[i].g;
+    const tl_elf *e = cd_image_elf(im, m);
+    if (!e)
+        return NULL;
+    if (gs->n == gs->cap) {
+        size_t nc = gs->cap ? gs->cap * 2 : 4;
+        struct graph_of *v = realloc(gs->v, nc * sizeof *v);
+        if (!v)
+            return NULL;
+        gs->v = v;
+        gs->cap = nc;
+    }
+    struct cd_callgraph *g = callgraph_build(e);
+    if (g)
+        gs->v[gs->n++] = (struct graph_of){ m, g };
+    return g;
 }
 
 /* One walk: the chain so far (functions already shown or inferred) and the frames appended. */
@@ -305,12 +350,12 @@ static void walk_up(struct walk *w, size_t cur)
     }
 }
 
-void cd_infer_callers(struct cd_images *im, const struct tlck_core *c, struct cd_stop *s)
+void cd_infer_callers(struct cd_images *im, struct cd_graphs *gs, const struct tlck_core *c, struct cd_stop *s)
 {
     const struct cd_where *top = s->ntrusted ? &s->caller_where[s->ntrusted - 1] : &s->where;
     if (!top->found || (!s->stack_end && s->ncallers >= CD_MAX_CALLERS))
         return; /* nowhere to start from, or the shown stack was cut here on purpose */
-    const struct cd_callgraph *g = cd_image_callgraph(im, top->module);
+    const struct cd_callgraph *g = gs ? graph_of(im, gs, top->module) : NULL;
     if (!g)
         return;
     long cur = fn_at(g, top->pc - (top->pc >= top->line_bias ? top->line_bias : 0));

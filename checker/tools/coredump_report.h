@@ -100,15 +100,14 @@ const tl_elf *cd_image_elf(struct cd_images *im, const struct tlck_cd_module *m)
 void cd_resolve_where(struct cd_images *im, const struct tlck_core *c, const struct cd_stop *s, uint64_t pc,
                       struct cd_where *w);
 char *cd_demangle(const char *mangled);      /* malloc'ed; a copy of the input when it is not a C++ name */
-/* The call graph of a module's image, decoded once and kept with the image (NULL: out of memory). */
-struct cd_callgraph;
-const struct cd_callgraph *cd_image_callgraph(struct cd_images *im, const struct tlck_cd_module *m);
 
-/* coredump_infer.c: the call graph of one image (functions, and calls decoded from the SASS, read/sass_calls.h),
- * and the callers it implies for a stop whose shown stack ends outside a kernel. */
-struct cd_callgraph *cd_callgraph_build(const tl_elf *e);
-void cd_callgraph_free(struct cd_callgraph *g);
-void cd_infer_callers(struct cd_images *im, const struct tlck_core *c, struct cd_stop *s);
+/* coredump_infer.c: the call graph of each image (functions, and calls decoded from the SASS, read/sass_calls.h),
+ * decoded once per image and kept in `graphs` (free it before the images: it points into them), and the callers
+ * it implies for a stop whose shown stack ends outside a kernel. */
+struct cd_graphs;
+struct cd_graphs *cd_graphs_new(void);
+void cd_graphs_free(struct cd_graphs *gs);
+void cd_infer_callers(struct cd_images *im, struct cd_graphs *gs, const struct tlck_core *c, struct cd_stop *s);
 
 /* coredump_lines.c: the inline chain from the image in the core, else from --binary artifacts. */
 void cd_resolve_lines(struct cd_images *im, const struct tlck_options *o, struct cd_where *w);

@@ -15,7 +15,6 @@ struct cd_image {
     size_t dev, ctx_row, module_row;
     int tried, ok;
     tl_elf elf;
-    struct cd_callgraph *graph;              /* decoded on first use */
 };
 
 struct cd_images {
@@ -50,10 +49,8 @@ void cd_images_free(struct cd_images *im)
     if (!im)
         return;
     for (size_t i = 0; i < im->n; i++)
-        if (im->v[i].tried) {
-            cd_callgraph_free(im->v[i].graph);
+        if (im->v[i].tried)
             tl_elf_close(&im->v[i].elf);
-        }
     free(im->v);
     free(im);
 }
@@ -71,18 +68,6 @@ const tl_elf *cd_image_elf(struct cd_images *im, const struct tlck_cd_module *m)
         }
         return g->ok ? &g->elf : NULL;
     }
-    return NULL;
-}
-
-const struct cd_callgraph *cd_image_callgraph(struct cd_images *im, const struct tlck_cd_module *m)
-{
-    const tl_elf *e = cd_image_elf(im, m);
-    for (size_t i = 0; e && i < im->n; i++)
-        if (im->v[i].m == m) {
-            if (!im->v[i].graph)
-                im->v[i].graph = cd_callgraph_build(e);
-            return im->v[i].graph;
-        }
     return NULL;
 }
 
