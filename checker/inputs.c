@@ -103,7 +103,7 @@ static void expand_thin_archive(struct tlck_inputs *out, const char *path)
     struct tlck_input whole = { .path = (char *)path };
     struct tlck_thin_members mem = { 0 };
     tl_error err;
-    int rc = tlck_input_map(&whole, &b, &err);
+    int rc = tlck_input_map(&whole, &b, NULL, &err);
     if (rc == 0)
         rc = tlck_thin_archive_read(path, b.data, b.size, &mem, &err);
     for (size_t i = 0; i < mem.n; i++) {
@@ -371,13 +371,13 @@ void tlck_inputs_free(struct tlck_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
-int tlck_input_map(const struct tlck_input *in, struct tlck_input_bytes *b, tl_error *err)
+int tlck_input_map(const struct tlck_input *in, struct tlck_input_bytes *b, const tl_budget *budget, tl_error *err)
 {
     memset(b, 0, sizeof *b);
     if (in->error)
         return tl_fail(err, "%s", in->error);
     if (in->pkg_depth)
-        return tlck_package_member_read(in, b, err);
+        return tlck_package_member_read(in, b, budget, err);
     if (tl_map_file(in->path, &b->data, &b->size, &b->map, &b->map_len, err) != 0)
         return -1;
     if (in->is_member) {

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include "input_list.h"
 #include "trueline/diag.h"
+#include "trueline/limits.h"
 
 /* Never fails as a whole: unreadable paths become inputs carrying an error. */
 void tlck_inputs_expand(struct tlck_inputs *out, const char *const *paths, size_t npaths);
@@ -21,7 +22,7 @@ struct tlck_input_bytes {
     void *owned;
 };
 /* Fails (err names why) for inputs that carry an error, unmappable files and members past the archive's end. */
-int tlck_input_map(const struct tlck_input *in, struct tlck_input_bytes *b, tl_error *err);
+int tlck_input_map(const struct tlck_input *in, struct tlck_input_bytes *b, const tl_budget *budget, tl_error *err);
 void tlck_input_unmap(struct tlck_input_bytes *b);
 
 #endif

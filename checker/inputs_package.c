@@ -266,7 +266,7 @@ void tlck_package_expand(struct tlck_inputs *out, const char *path, int named)
 }
 
 /* Moves a to its entry `index`; returns the entry or NULL (err says why). */
-static struct archive_entry *seek_entry(struct archive *a, size_t index, tl_error *err)
+static struct archive_entry *seek_entry(struct archive *a, size_t index, const tl_budget *budget, tl_error *err)
 {
     struct archive_entry *e = NULL;
     for (size_t i = 0; i <= index; i++) {
@@ -275,7 +275,7 @@ static struct archive_entry *seek_entry(struct archive *a, size_t index, tl_erro
             return tl_fail(err, "the package no longer holds this member"), NULL;
         if (r < ARCHIVE_WARN)
             return tl_fail(err, "cannot read the package: %s", why(a)), NULL;
-        if (tl_deadline_check(err) != 0)
+        if (tl_budget_check(budget, err) != 0)
             return NULL;
     }
     return e;
@@ -283,13 +283,13 @@ static struct archive_entry *seek_entry(struct archive *a, size_t index, tl_erro
 
 /* The most a member may hold when `src` compressed bytes carry it through the filter of a: the codec's ratio
  * (a declared or actual size past it cannot be honest) and --max-input-mb, whichever is lower. */
-static size_t member_cap(struct archive *a, unsigned long long src, unsigned *ratio)
+static size_t member_cap(struct archive *a, unsigned long long src, size_t limit, unsigned *ratio)
 {
     int f = archive_filter_code(a, 0);
     *ratio = f == ARCHIVE_FILTER_ZSTD ? TL_ZSTD_MAX_RATIO
            : f == ARCHIVE_FILTER_BZIP2 || f == ARCHIVE_FILTER_XZ || f == ARCHIVE_FILTER_LZMA ? 0 /* no useful bound */
            : TL_ZLIB_MAX_RATIO; /* zip's deflate (stored is 1:1), gzip */
-    size_t cap = tl_decompress_limit();
+    size_t cap = limit;
     if (*ratio) {
         size_t b = tl_decompress_bound((size_t)src, *ratio);
         if (b < cap)
@@ -298,9 +298,9 @@ static size_t member_cap(struct archive *a, unsigned long long src, unsigned *ra
     return cap;
 }
 
-static int over(tl_error *err, unsigned long long size, size_t cap, unsigned ratio, unsigned long long src)
+static int over(tl_error *err, unsigned long long size, size_t cap, size_t limit, unsigned ratio, unsigned long long src)
 {
-    if (cap == tl_decompress_limit())
+    if (cap == limit)
         return tl_fail(err, "member decompresses to %llu bytes or more, over the bound of %zu MiB (--max-input-mb)",
                        size, cap >> 20);
     return tl_fail(err, "member decompresses to %llu bytes or more, more than the %llu compressed bytes holding it "
@@ -308,14 +308,15 @@ static int over(tl_error *err, unsigned long long size, size_t cap, unsigned rat
 }
 
 /* Reads the current member of a whole into b->owned, bounded by cap. */
-static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, struct tlck_input_bytes *b,
+static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, const tl_budget *budget,
+                    struct tlck_input_bytes *b,
                     tl_error *err)
 {
     unsigned ratio;
-    size_t cap = member_cap(a, src, &ratio);
+    size_t limit = budget ? budget->cap : TL_BUDGET_DEFAULT, cap = member_cap(a, src, limit, &ratio);
     unsigned long long declared = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : 0;
     if (declared > cap)
-        return over(err, declared, cap, ratio, src);
+        return over(err, declared, cap, limit, ratio, src);
     size_t len = 0, alloc = declared ? (size_t)declared : 65536;
     unsigned char *buf = malloc(alloc);
     if (!buf)
@@ -324,7 +325,7 @@ static int read_all(struct archive *a, struct archive_entry *e, unsigned long lo
         if (len == alloc) {
             if (alloc >= cap) {
                 free(buf);
-                return over(err, (unsigned long long)alloc + 1, cap, ratio, src);
+                return over(err, (unsigned long long)alloc + 1, cap, limit, ratio, src);
             }
             size_t grown = alloc > cap / 2 ? cap : alloc * 2;
             unsigned char *nb = realloc(buf, grown);
@@ -344,7 +345,7 @@ static int read_all(struct archive *a, struct archive_entry *e, unsigned long lo
             return -1;
         }
         len += (size_t)k;
-        if (tl_deadline_check(err) != 0) {
+        if (tl_budget_check(budget, err) != 0) {
             free(buf);
             return -1;
         }
@@ -356,7 +357,8 @@ static int read_all(struct archive *a, struct archive_entry *e, unsigned long lo
 }
 
 /* Opens c on the package (depth 1) or on the nested package that is entry outer of it (depth 2). */
-static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *in, tl_error *err)
+static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *in, const tl_budget *budget,
+                       tl_error *err)
 {
     struct stat st;
     if (stat(in->path, &st) != 0)
@@ -369,7 +371,7 @@ static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *i
     c->src = (unsigned long long)st.st_size;
     if (in->pkg_depth == 1)
         return 0;
-    struct archive_entry *e = seek_entry(c->a, in->pkg_index[0], err);
+    struct archive_entry *e = seek_entry(c->a, in->pkg_index[0], budget, err);
     if (!e)
         return -1;
     if (archive_entry_size_is_set(e))
@@ -384,29 +386,31 @@ static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *i
     return 0;
 }
 
-static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *in, struct tlck_input_bytes *b,
+static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *in, const tl_budget *budget,
+                       struct tlck_input_bytes *b,
                        tl_error *err)
 {
     size_t want = in->pkg_index[in->pkg_depth - 1];
     if (c->a && c->next > want)
         cursor_close(c);
-    if (!c->a && cursor_open(c, in, err) != 0)
+    if (!c->a && cursor_open(c, in, budget, err) != 0)
         return -1;
     struct archive *a = c->inner ? c->inner : c->a;
-    struct archive_entry *e = seek_entry(a, want - c->next, err);
+    struct archive_entry *e = seek_entry(a, want - c->next, budget, err);
     if (!e)
         return -1;
     c->next = want + 1;
-    return read_all(a, e, c->src, b, err);
+    return read_all(a, e, c->src, budget, b, err);
 }
 
-int tlck_package_member_read(const struct tlck_input *in, struct tlck_input_bytes *b, tl_error *err)
+int tlck_package_member_read(const struct tlck_input *in, struct tlck_input_bytes *b, const tl_budget *budget,
+                             tl_error *err)
 {
     struct tlck_package_cursor *c = in->cursor;
     if (!c)
         return tl_fail(err, "no memory for a package reader");
     pthread_mutex_lock(&c->lock);
-    int rc = cursor_read(c, in, b, err);
+    int rc = cursor_read(c, in, budget, b, err);
     if (rc != 0)
         cursor_close(c); /* where it stopped is unknown: the next member reopens the package */
     pthread_mutex_unlock(&c->lock);

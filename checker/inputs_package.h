@@ -19,9 +19,10 @@ int tlck_package_magic(const unsigned char *m, size_t n);
  * plain .bz2, is left out silently). */
 void tlck_package_expand(struct tlck_inputs *out, const char *path, int named);
 
-/* Decompresses the member `in` names into b (b->owned holds it); fails, err naming why, on a member over
- * --max-input-mb or past the codec's ratio, a corrupt stream, or the input's deadline. */
-int tlck_package_member_read(const struct tlck_input *in, struct tlck_input_bytes *b, tl_error *err);
+/* Decompresses the member `in` names into b (b->owned holds it); fails, err naming why, on a member over the
+ * budget's cap (--max-input-mb) or past the codec's ratio, a corrupt stream, or the budget's deadline. */
+int tlck_package_member_read(const struct tlck_input *in, struct tlck_input_bytes *b, const tl_budget *budget,
+                             tl_error *err);
 
 /* Closes the reader members of one package share (tlck_inputs_free). */
 void tlck_package_cursor_free(struct tlck_package_cursor *c);

@@ -294,9 +294,6 @@ int main(int argc, char **argv)
         free_options(&o);
         return 2;
     }
-    /* --max-input-mb bounds every decompression (ELF sections, fatbin entries) of every input. */
-    if (o.max_input_mb)
-        tl_set_decompress_limit(o.max_input_mb > (SIZE_MAX >> 20) ? SIZE_MAX : (size_t)o.max_input_mb << 20);
     tl_config cfg = { 0 };
     tl_error err;
     int rc;

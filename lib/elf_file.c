@@ -191,7 +191,7 @@ static int inflate_zlib(const unsigned char *src, size_t n, unsigned char *dst, 
 /* GNU's older form (gcc -gz=zlib-gnu, binutils before 2.26 by default): a section named .zdebug_*, holding
  * "ZLIB", the uncompressed size as 8 big-endian bytes, then a zlib stream. libelf's elf_compress_gnu would
  * inflate it in place in libelf's own copy; done here like SHF_COMPRESSED so that the same bounds apply. */
-static int gnu_zdebug(const char *name, tl_bytes *out, tl_error *err)
+static int gnu_zdebug(tl_budget *budget, const char *name, tl_bytes *out, tl_error *err)
 {
     const unsigned char *p = out->p;
     if (out->n < 12 || memcmp(p, "ZLIB", 4) != 0)
@@ -203,11 +203,11 @@ static int gnu_zdebug(const char *name, tl_bytes *out, tl_error *err)
     snprintf(what, sizeof what, "compressed section %s", name);
     if (size > TL_SECTION_MAX)
         return tl_fail(err, "compressed section %s declares an implausible size %llu", name, size);
-    if (tl_decompress_check(what, out->n - 12, size, TL_ZLIB_MAX_RATIO, err) != 0)
+    if (tl_budget_take(budget, what, out->n - 12, size, TL_ZLIB_MAX_RATIO, err) != 0)
         return -1;
     unsigned char *dst = malloc(size ? size : 1);
     if (!dst) {
-        tl_decompress_oom(what, size);
+        tl_budget_oom(budget, what, size);
         return tl_fail(err, "out of memory decompressing %s", name);
     }
     if (inflate_zlib(p + 12, out->n - 12, dst, size) != 0) {
@@ -226,7 +226,7 @@ int tl_elf_section_bytes(const tl_elf *e, Elf_Scn *scn, tl_bytes *out, tl_error 
         return -1;
     if (gelf_getshdr(scn, &sh) && !(sh.sh_flags & SHF_COMPRESSED) && sh.sh_type != SHT_NOBITS &&
         strncmp(tl_elf_section_name(e, &sh), ".zdebug_", 8) == 0)
-        return gnu_zdebug(tl_elf_section_name(e, &sh), out, err);
+        return gnu_zdebug(e->budget, tl_elf_section_name(e, &sh), out, err);
     if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED))
         return 0;
     const char *name = tl_elf_section_name(e, &sh);
@@ -254,12 +254,12 @@ int tl_elf_section_bytes(const tl_elf *e, Elf_Scn *scn, tl_bytes *out, tl_error 
     snprintf(what, sizeof what, "compressed section %s", name);
     /* Checked against what the payload could possibly expand to before allocating: a forged ch_size otherwise
      * asks malloc for up to 4 GiB per section (found by fuzz/targets/elf_file.c; tests/data/regress/elf_file). */
-    if (tl_decompress_check(what, n, ch.ch_size, ch.ch_type == ELFCOMPRESS_ZLIB ? TL_ZLIB_MAX_RATIO : TL_ZSTD_MAX_RATIO,
-                            err) != 0)
+    if (tl_budget_take(e->budget, what, n, ch.ch_size,
+                       ch.ch_type == ELFCOMPRESS_ZLIB ? TL_ZLIB_MAX_RATIO : TL_ZSTD_MAX_RATIO, err) != 0)
         return -1;
     unsigned char *dst = malloc(ch.ch_size ? ch.ch_size : 1);
     if (!dst) {
-        tl_decompress_oom(what, ch.ch_size);
+        tl_budget_oom(e->budget, what, ch.ch_size);
         return tl_fail(err, "out of memory decompressing %s", name);
     }
     int ok;

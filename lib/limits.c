@@ -2,19 +2,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include <time.h>
-
-static size_t decompress_limit;
-
-void tl_set_decompress_limit(size_t bytes)
-{
-    decompress_limit = bytes;
-}
-
-size_t tl_decompress_limit(void)
-{
-    return decompress_limit ? decompress_limit : TL_DECOMPRESS_DEFAULT;
-}
+#include <string.h>
 
 size_t tl_decompress_bound(size_t n, unsigned ratio)
 {
@@ -24,98 +12,98 @@ size_t tl_decompress_bound(size_t n, unsigned ratio)
     return n * ratio + slack;
 }
 
-/* Per reading thread, reset by the loader for each input: whether a bound was hit (and why), and how much
- * the input's decompressed sections hold together. Sections stay in memory while their input is read, so
- * the bound is on their sum: three sections sharing one 1 GiB zstd payload asked for 3 GiB of a 37 KB file. */
-static _Thread_local int limit_hit;
-static _Thread_local size_t held;
-static _Thread_local char hit_reason[320];
-
-void tl_decompress_limit_reset(void)
+void tl_budget_init(tl_budget *b, size_t cap, unsigned seconds)
 {
-    limit_hit = 0;
-    held = 0;
-    hit_reason[0] = 0;
+    memset(b, 0, sizeof *b);
+    b->cap = cap ? cap : TL_BUDGET_DEFAULT;
+    atomic_init(&b->held, 0);
+    atomic_init(&b->hit, 0);
+    b->seconds = seconds;
+    if (seconds) {
+        clock_gettime(CLOCK_MONOTONIC, &b->deadline);
+        b->deadline.tv_sec += seconds;
+    }
 }
 
-int tl_decompress_limit_hit(void)
+/* " (ORIGIN)" when the front end said what set a bound. */
+static const char *origin(const char *o, char *buf, size_t n)
 {
-    return limit_hit;
+    if (!o)
+        return "";
+    snprintf(buf, n, " (%s)", o);
+    return buf;
 }
 
-const char *tl_decompress_limit_reason(void)
+/* The first refusal is the one reported: later ones are its consequences. */
+static void record(tl_budget *b, const char *msg)
 {
-    return hit_reason;
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&b->hit, &expected, 1))
+        snprintf(b->reason, sizeof b->reason, "%s", msg);
 }
 
-static int hit(tl_error *err, const char *fmt, const char *what, unsigned long long a, size_t b)
-{
-    limit_hit = 1;
-    snprintf(hit_reason, sizeof hit_reason, fmt, what, a, b);
-    return tl_fail(err, "%s", hit_reason);
-}
-
-int tl_decompress_check(const char *what, size_t n, unsigned long long size, unsigned ratio, tl_error *err)
+int tl_budget_take(tl_budget *b, const char *what, size_t n, unsigned long long size, unsigned ratio, tl_error *err)
 {
     if (size > tl_decompress_bound(n, ratio))
         return tl_fail(err, "%s declares %llu uncompressed bytes for %zu compressed bytes: impossible, input is corrupt",
                        what, size, n);
-    size_t cap = tl_decompress_limit();
-    if (size > cap)
-        return hit(err, "%s would decompress to %llu bytes, over the limit of %zu MiB (--max-input-mb)", what, size,
-                   cap >> 20);
-    if (size > cap - held)
-        return hit(err, "%s would bring this input's decompressed sections to %llu bytes, over the limit of %zu MiB "
-                   "for one input (--max-input-mb)", what, (unsigned long long)held + size, cap >> 20);
-    held += (size_t)size;
+    size_t cap = b ? b->cap : TL_BUDGET_DEFAULT;
+    char msg[320], o[80];
+    if (size > cap) {
+        snprintf(msg, sizeof msg, "%s would decompress to %llu bytes, over the limit of %zu MiB%s", what, size,
+                 cap >> 20, origin(b ? b->cap_origin : NULL, o, sizeof o));
+        if (b)
+            record(b, msg);
+        return tl_fail(err, "%s", msg);
+    }
+    if (!b)
+        return 0;
+    /* Sections stay in memory while their input is read, so the bound is on their sum: three sections sharing
+     * one 1 GiB zstd payload asked for 3 GiB of a 37 KB file. */
+    size_t held = atomic_load(&b->held);
+    do {
+        if (size > cap - held) {
+            snprintf(msg, sizeof msg, "%s would bring this input's decompressed sections to %llu bytes, over the "
+                     "limit of %zu MiB for one input%s", what, (unsigned long long)held + size, cap >> 20,
+                     origin(b->cap_origin, o, sizeof o));
+            record(b, msg);
+            return tl_fail(err, "%s", msg);
+        }
+    } while (!atomic_compare_exchange_weak(&b->held, &held, held + (size_t)size));
     return 0;
 }
 
-void tl_decompress_oom(const char *what, unsigned long long size)
+void tl_budget_oom(tl_budget *b, const char *what, unsigned long long size)
 {
-    limit_hit = 1;
-    snprintf(hit_reason, sizeof hit_reason, "out of memory decompressing %s (%llu bytes)", what, size);
+    char msg[320];
+    snprintf(msg, sizeof msg, "out of memory decompressing %s (%llu bytes)", what, size);
+    if (b)
+        record(b, msg);
 }
 
-/* Thread-local: the checker reads inputs on several threads, each with its own deadline. */
-static _Thread_local struct timespec deadline;
-static _Thread_local unsigned deadline_s;
-
-void tl_deadline_start(unsigned seconds)
+int tl_budget_hit(const tl_budget *b)
 {
-    deadline_s = seconds;
-    if (!seconds)
-        return;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += seconds;
+    return b && atomic_load(&b->hit);
 }
 
-void tl_deadline_stop(void)
+const char *tl_budget_reason(const tl_budget *b)
 {
-    deadline_s = 0;
+    return b && atomic_load(&b->hit) ? b->reason : "";
 }
 
-int tl_deadline_expired(void)
+int tl_budget_expired(const tl_budget *b)
 {
-    if (!deadline_s)
+    if (!b || !b->seconds)
         return 0;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    return now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec);
+    return now.tv_sec > b->deadline.tv_sec || (now.tv_sec == b->deadline.tv_sec && now.tv_nsec >= b->deadline.tv_nsec);
 }
 
-tl_deadline tl_deadline_get(void)
+int tl_budget_check(const tl_budget *b, tl_error *err)
 {
-    return (tl_deadline){ deadline, deadline_s };
-}
-
-void tl_deadline_set(tl_deadline d)
-{
-    deadline = d.at;
-    deadline_s = d.seconds;
-}
-
-int tl_deadline_check(tl_error *err)
-{
-    return tl_deadline_expired() ? tl_fail(err, "time limit of %u s exceeded (--timeout)", deadline_s) : 0;
+    char o[80];
+    return tl_budget_expired(b) ? tl_fail(err, "time limit of %u s exceeded%s", b->seconds,
+                                          origin(b->deadline_origin, o, sizeof o))
+                                : 0;
 }

@@ -186,7 +186,7 @@ static void read_functions(const tl_elf *e, struct tlck_image *img, const struct
     }
 }
 
-int tlck_cubin_summarize(const unsigned char *p, size_t n, const char *name, struct tlck_image *img)
+int tlck_cubin_summarize(const unsigned char *p, size_t n, const char *name, tl_budget *budget, struct tlck_image *img)
 {
     struct tlck_device_info *d = &img->dev;
     tl_elf e;
@@ -196,6 +196,7 @@ int tlck_cubin_summarize(const unsigned char *p, size_t n, const char *name, str
         tl_elf_close(&e);
         return -1;
     }
+    e.budget = budget;
     if (e.ehdr.e_machine != TL_EM_CUDA || e.ehdr.e_ident[EI_CLASS] != ELFCLASS64) {
         d->error = tlck_asprintf("not a 64-bit CUDA ELF (e_machine %u)", (unsigned)e.ehdr.e_machine);
         tl_elf_close(&e);

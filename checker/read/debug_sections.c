@@ -123,6 +123,7 @@ int tlck_debug_sections_load(struct tlck_debug_sections *ds, const tl_elf *e, tl
 {
     memset(ds, 0, sizeof *ds);
     ds->addr_size = e->ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+    ds->budget = e->budget;
     size_t cap = 0, nsyms = 0;
     Elf_Data *syms = e->ehdr.e_type == ET_REL ? symtab_data(e, &nsyms) : NULL;
     Elf_Scn *scn = NULL;

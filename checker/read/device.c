@@ -26,11 +26,6 @@
 
 static const char *const fatbin_sections[] = { ".nv_fatbin", "__nv_relfatbin" };
 
-size_t tlck_device_max_image(unsigned long long max_input_mb)
-{
-    return max_input_mb ? (size_t)(max_input_mb << 20) : (size_t)1 << 30;
-}
-
 const char *tlck_device_arch_name(char *buf, size_t n, unsigned sm, char suffix, int is_virtual)
 {
     snprintf(buf, n, "%s_%u%s", is_virtual ? "compute" : "sm", sm, suffix == 'a' ? "a" : suffix == 'f' ? "f" : "");
@@ -129,9 +124,8 @@ struct job {
     const struct tlck_device_refs *refs;
     struct tlck_image *out;
     const char *display;
-    size_t max;
+    struct tlck_read_ctx *ctx; /* the input's: image cap, budget and deadline, shared with the helpers */
     int release_pages;
-    tl_deadline deadline;   /* the reading thread's --timeout, taken over by the helpers */
     atomic_size_t next;
 };
 
@@ -219,14 +213,14 @@ static void summarize(const struct job *j, size_t i, struct tlck_fatbin_scratch 
     const unsigned char *p;
     size_t n;
     tl_error err;
-    if (tl_deadline_check(&err) != 0)
+    if (tl_budget_check(&j->ctx->budget, &err) != 0)
         img->dev.error = strdup(err.msg); /* the rest is skipped quickly; the loader reports the input */
-    else if (tlck_fatbin_image(&r->fe, s, j->max, &p, &n, &err) != 0)
+    else if (tlck_fatbin_image(&r->fe, s, j->ctx->image_cap, &p, &n, &err) != 0)
         img->dev.error = strdup(err.msg);
     else if (r->fe.kind == TLCK_FATBIN_KIND_ELF) {
         /* The cubin's own SM (e_flags) equals the entry's arch in every file examined; a mismatch means a
          * damaged or hand-made fatbin, and the runtime would pick the image by the header. */
-        if (tlck_cubin_summarize(p, n, j->display, img) == 0 && !r->is_cubin_file && img->dev.sm != r->fe.arch)
+        if (tlck_cubin_summarize(p, n, j->display, &j->ctx->budget, img) == 0 && !r->is_cubin_file && img->dev.sm != r->fe.arch)
             img->dev.error = tlck_asprintf("cubin is sm_%u but its fatbin entry says arch %u", img->dev.sm, r->fe.arch);
     }
     else if (r->fe.kind == TLCK_FATBIN_KIND_PTX)
@@ -243,7 +237,6 @@ static void *worker(void *arg)
 {
     struct job *j = arg;
     struct tlck_fatbin_scratch s = { 0 };
-    tl_deadline_set(j->deadline);
     for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->refs->n;)
         summarize(j, i, &s);
     tlck_fatbin_scratch_free(&s);
@@ -275,7 +268,7 @@ static void start_jobs(struct tlck_device_read *r)
 }
 
 struct tlck_device_read *tlck_device_read_start(struct tlck_file *f, const tl_elf *e, const unsigned char *data,
-                                            size_t size, const struct tlck_options *o)
+                                            size_t size, struct tlck_read_ctx *ctx)
 {
     struct tlck_device_read *r = calloc(1, sizeof *r);
     if (!r) {
@@ -303,9 +296,7 @@ struct tlck_device_read *tlck_device_read_start(struct tlck_file *f, const tl_el
     memset(imgs + f->ndevices, 0, r->refs.n * sizeof *imgs);
     f->devices = imgs;
     r->job = (struct job){ .refs = &r->refs, .out = imgs + f->ndevices, .display = f->display,
-                           .max = tlck_device_max_image(o ? o->max_input_mb : 0),
-                           .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload),
-                           .deadline = tl_deadline_get() };
+                           .ctx = ctx, .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload) };
     atomic_init(&r->job.next, 0);
     start_jobs(r);
     return r;
@@ -337,7 +328,7 @@ int tlck_device_read_finish(struct tlck_device_read *r)
 }
 
 int tlck_read_device_images(struct tlck_file *f, const tl_elf *e, const unsigned char *data, size_t size,
-                          const struct tlck_options *o)
+                          struct tlck_read_ctx *ctx)
 {
-    return tlck_device_read_finish(tlck_device_read_start(f, e, data, size, o));
+    return tlck_device_read_finish(tlck_device_read_start(f, e, data, size, ctx));
 }

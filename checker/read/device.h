@@ -25,9 +25,6 @@ int tlck_device_enumerate(const char *display, const unsigned char *data, size_t
                         tl_error *err);
 void tlck_device_refs_free(struct tlck_device_refs *refs);
 
-/* Upper bound for one decompressed image, from --max-input-mb (0 = the default, 1 GiB). */
-size_t tlck_device_max_image(unsigned long long max_input_mb);
-
 /* "sm_90a", "compute_120" into buf. */
 const char *tlck_device_arch_name(char *buf, size_t n, unsigned sm, char suffix, int is_virtual);
 /* The same for a fatbin entry, from its header alone (arch, a/f flags, PTX = virtual). */

@@ -135,6 +135,7 @@ struct walk {
     Dwarf_Addr cu_base;
     Dwarf_Half version;
     Dwarf_Off last_off; /* the DIE visited last: in a pre-order walk, the highest offset seen */
+    const tl_budget *budget; /* the input's deadline */
 };
 
 static const char *section_string(const struct tlck_debug_section *s, Dwarf_Off off)
@@ -354,7 +355,7 @@ static void walk_children(struct walk *w, Dwarf_Die parent, int depth)
          * (found by tests/lib/mutate.py's cycle-self-sibling), and one pointing forward into a subtree already
          * walked makes every nesting level walk it again (2^depth). A pre-order walk only ever moves past
          * everything visited so far. */
-        if (dwarf_dieoffset(next, &there, &err) != DW_DLV_OK || there <= w->last_off || tl_deadline_expired()) {
+        if (dwarf_dieoffset(next, &there, &err) != DW_DLV_OK || there <= w->last_off || tl_budget_expired(w->budget)) {
             dwarf_dealloc_die(next);
             w->img->dwarf_read_error = 1;
             break;
@@ -472,7 +473,7 @@ int tlck_read_dwarf_info(struct tlck_image *img, const struct tlck_debug_section
     int rc = obj_open(&ob, &iface, &dbg, why, sizeof why);
     if (rc != DW_DLV_OK)
         return tl_fail(err, "libdwarf cannot read .debug_info: %s", why);
-    struct walk w = { .dbg = dbg, .img = img, .is_rel = e->ehdr.e_type == ET_REL,
+    struct walk w = { .dbg = dbg, .img = img, .is_rel = e->ehdr.e_type == ET_REL, .budget = e->budget,
                       .info = obj_section(&ob, ".debug_info") };
     tl_error alt_err = { { 0 } };
     alt_open(&w, alt, &alt_ob, &alt_iface, &alt_err);

@@ -3,6 +3,7 @@
  * are applied in debug_sections.c); other 64-bit LE machines only when linked. ELF32, big-endian files and
  * relocatable objects of other machines with relocated debug sections are rejected with a message (exit 2). */
 #include "read/host_internal.h"
+#include "read/readers.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -83,6 +84,8 @@ static void read_debug(struct tlck_file *f, const tl_elf *dbg, const char *path,
     char *alt_name = NULL, *alt_path = NULL;
     struct tlck_dwarf_alt alt = { 0 };
     int have_alt = tlck_find_dwarf_alt(f, dbg, path, o, &alt_elf, &alt_name, &alt_path) == 1;
+    if (have_alt)
+        alt_elf.budget = dbg->budget; /* its sections count in the same input's budget */
     if (have_alt && tlck_debug_sections_load(&alt_ds, &alt_elf, &err) == 0)
         alt.ds = &alt_ds;
     else if (have_alt)
@@ -140,8 +143,9 @@ static void count_debug_bytes(struct tlck_file *f, const tl_elf *e)
     }
 }
 
-int tlck_read_host(struct tlck_file *f, const tl_elf *e, const struct tlck_options *o)
+int tlck_read_host(struct tlck_file *f, const tl_elf *e, const struct tlck_read_ctx *ctx)
 {
+    const struct tlck_options *o = ctx->o;
     tl_error err;
     f->elf_type = e->ehdr.e_type;
     f->machine = e->ehdr.e_machine;
@@ -172,6 +176,8 @@ int tlck_read_host(struct tlck_file *f, const tl_elf *e, const struct tlck_optio
     int separate = 0;
     if (!has_section(e, ".debug_info") && !has_section(e, ".debug_line") && e->ehdr.e_type != ET_REL)
         separate = tlck_find_debug_file(f, e, o, &dbg);
+    if (separate)
+        dbg.budget = e->budget;
     const tl_elf *src = separate ? &dbg : e;
     /* A stripped file keeps .dynsym only; its debug file keeps .symtab (objcopy --only-keep-debug). */
     if (tlck_read_functions(&f->host, separate ? &dbg : e, &err) != 0 || (separate && f->host.nfuncs == 0 &&

@@ -18,6 +18,7 @@ struct tlck_debug_sections {
     struct tlck_debug_section *v;
     size_t n;
     unsigned addr_size;
+    tl_budget *budget; /* the input's (the ELF file's), for the readers of these sections */
 };
 int tlck_debug_sections_load(struct tlck_debug_sections *ds, const tl_elf *e, tl_error *err);
 /* "aarch64", "x86-64", ... for messages ("unknown machine" otherwise; callers print e_machine beside it). */

@@ -154,7 +154,7 @@ struct tlck_line_cover *tlck_line_cover_decode(const struct tlck_debug_sections 
     if (!line)
         return (struct tlck_line_cover *)c;
     struct tlck_line_sections s = { line->bytes.p, line->bytes.n, str ? str->bytes.p : NULL, str ? str->bytes.n : 0,
-                                  lstr ? lstr->bytes.p : NULL, lstr ? lstr->bytes.n : 0, ds->addr_size };
+                                  lstr ? lstr->bytes.p : NULL, lstr ? lstr->bytes.n : 0, ds->addr_size, ds->budget };
     tl_error why;
     if (tlck_line_program_decode(&s, on_row, c, &why) != 0)
         c->error = strdup(why.msg);

@@ -503,7 +503,7 @@ int tlck_line_program_decode(const struct tlck_line_sections *s, tlck_line_row_f
         struct tlck_line_unit u;
         if ((size_t)(end - p) < 4 && p[0] == 0)
             break; /* alignment padding at the section end */
-        if (tl_deadline_check(err) != 0) { /* --timeout: libnccl.so.2 alone has a million rows */
+        if (tl_budget_check(s->budget, err) != 0) { /* the deadline: libnccl.so.2 alone has a million rows */
             rc = -1;
             break;
         }

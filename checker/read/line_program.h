@@ -12,12 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "trueline/diag.h"
+#include "trueline/limits.h"
 
 struct tlck_line_sections {
     const unsigned char *line;     size_t line_n;      /* .debug_line (required) */
     const unsigned char *str;      size_t str_n;       /* .debug_str (DW_FORM_strp names; NVIDIA function names) */
     const unsigned char *line_str; size_t line_str_n;  /* .debug_line_str (DWARF 5) */
     unsigned addr_size;                                /* 8 (ELF64) or 4 */
+    const tl_budget *budget;                           /* the input's deadline, polled per unit (NULL: none) */
 };
 
 struct tlck_line_unit {

@@ -18,6 +18,7 @@
 
 #include "inputs.h"
 #include "read/device.h"
+#include "read/read_ctx.h"
 #include "read/readers.h"
 #include "tools/tools.h"
 
@@ -191,7 +192,9 @@ static int extract_one(const struct tlck_input *in, const char *base, int dirfd,
 {
     struct tlck_input_bytes b;
     tl_error err;
-    if (tlck_input_map(in, &b, &err) != 0) {
+    struct tlck_read_ctx ctx;
+    tlck_read_ctx_init(&ctx, o);
+    if (tlck_input_map(in, &b, &ctx.budget, &err) != 0) {
         fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
         return -1;
     }
@@ -215,7 +218,7 @@ static int extract_one(const struct tlck_input *in, const char *base, int dirfd,
             snprintf(name, sizeof name, "%s.%s%u.%u.%s.%s", base,
                      r->section && strcmp(r->section, "__nv_relfatbin") == 0 ? "rel" : "", r->fe.container,
                      r->fe.index, arch, is_ptx ? "ptx" : r->fe.kind == TLCK_FATBIN_KIND_ELF ? "cubin" : "bin");
-        if (tlck_fatbin_image(&r->fe, &s, tlck_device_max_image(o->max_input_mb), &p, &n, &err) != 0) {
+        if (tlck_fatbin_image(&r->fe, &s, ctx.image_cap, &p, &n, &err) != 0) {
             fprintf(stderr, "trueline-check: %s: entry %u of container %u: %s\n", in->display, r->fe.index,
                     r->fe.container, err.msg);
             rc = -1;

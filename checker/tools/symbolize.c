@@ -21,6 +21,7 @@
 #include "options.h"
 #include "read/cubin.h"
 #include "read/cubin_lines.h"
+#include "read/read_ctx.h"
 #include "read/device.h"
 #include "report/json_write.h"
 #include "tools/symbolize_host.h"
@@ -147,7 +148,7 @@ static void cubin_file_label(const char *display, const unsigned char *p, size_t
     struct tlck_image img;
     memset(&img, 0, sizeof img);
     char arch[32];
-    if (tlck_cubin_summarize(p, n, display, &img) == 0) {
+    if (tlck_cubin_summarize(p, n, display, NULL, &img) == 0) {
         tlck_device_arch_name(arch, sizeof arch, img.dev.sm, img.dev.arch_suffix, 0);
         tlck_device_label(label, cap, r, r->fe.container, r->fe.index, arch);
     }
@@ -191,7 +192,7 @@ static void load_images(const struct tlck_input *in, const struct tlck_options *
         char label[96], arch[32];
         tlck_device_entry_arch(arch, sizeof arch, &r->fe); /* only ELF entries get here: never virtual */
         tlck_device_label(label, sizeof label, r, r->fe.container, r->fe.index, arch);
-        if (tlck_fatbin_image(&r->fe, &s, tlck_device_max_image(o->max_input_mb), &p, &n, &err) != 0) {
+        if (tlck_fatbin_image(&r->fe, &s, tlck_read_image_cap(o), &p, &n, &err) != 0) {
             fprintf(stderr, "trueline-check: %s: %s: %s\n", in->display, label, err.msg);
             im->failed = 1;
             continue;
@@ -314,7 +315,9 @@ static int symbolize_input(const struct tlck_input *in, const struct tlck_option
 {
     struct tlck_input_bytes b;
     tl_error err;
-    if (tlck_input_map(in, &b, &err) != 0) {
+    struct tlck_read_ctx ctx;
+    tlck_read_ctx_init(&ctx, o);
+    if (tlck_input_map(in, &b, &ctx.budget, &err) != 0) {
         fprintf(stderr, "trueline-check: %s: %s\n", in->display, err.msg);
         return 2;
     }

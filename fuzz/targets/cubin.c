@@ -7,7 +7,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct tlck_image im;
     memset(&im, 0, sizeof im);
-    (void)tlck_cubin_summarize(data, size, "fuzz.cubin", &im);
+    (void)tlck_cubin_summarize(data, size, "fuzz.cubin", NULL, &im);
     tlck_image_free(&im);
     return 0;
 }

@@ -10,13 +10,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_file ff;
     fuzz_file_open(&ff, data, size);
-    tl_set_decompress_limit((size_t)64 << 20);
+    tl_budget budget;
+    tl_budget_init(&budget, (size_t)64 << 20, 0);
     struct tlck_inputs in = { 0 };
     tlck_package_expand(&in, ff.path, 1);
     for (size_t i = 0; i < in.n && i < 64; i++) {
         struct tlck_input_bytes b;
         tl_error err;
-        if (tlck_input_map(&in.v[i], &b, &err) == 0) {
+        if (tlck_input_map(&in.v[i], &b, &budget, &err) == 0) {
             fuzz_touch(b.data, b.size);
             tlck_input_unmap(&b);
         }

@@ -30,6 +30,9 @@ typedef struct tl_elf {
     Elf *elf;
     GElf_Ehdr ehdr;
     size_t shnum, shstrndx;
+    /* What decompressing this file's sections may cost, counted in the budget of the input being read (set by
+     * the reader after opening; NULL: each section bounded by TL_BUDGET_DEFAULT alone). */
+    tl_budget *budget;
 } tl_elf;
 
 /* Upper bound for one decompressed section; larger declared sizes are treated as corrupt. */

@@ -1,7 +1,9 @@
-/* Bounds on hostile input: how much one decompression may produce, and how long one input may take.
- * The checker sets both from --max-input-mb / --timeout; readers consult them in their loops. */
+/* Bounds on hostile input: how much one input may decompress to, and how long it may take. One budget per input,
+ * zstd-style: the front end makes it, every reader of that input (helper threads included) is handed it, and it
+ * records the first bound that was hit. No process or thread state: two inputs read at once never share one. */
 #ifndef TRUELINE_LIMITS_H
 #define TRUELINE_LIMITS_H
+#include <stdatomic.h>
 #include <stddef.h>
 #include <time.h>
 #include "trueline/diag.h"
@@ -16,38 +18,34 @@
 /* Largest plausible output of n compressed bytes at ratio r (one 128 KiB block of slack for headers). */
 size_t tl_decompress_bound(size_t n, unsigned ratio);
 
-/* Per-process cap on one decompressed buffer (the checker's --max-input-mb); 0 restores the default (4 GiB).
- * Every decompression (ELF sections, fatbin entries) checks its declared size against tl_decompress_limit(). */
-#define TL_DECOMPRESS_DEFAULT ((size_t)1 << 32)
-void tl_set_decompress_limit(size_t bytes);
-size_t tl_decompress_limit(void);
-/* Fails (-1, err naming what and how big) when `what` would decompress n compressed bytes to `size` bytes past
- * the codec's ratio, the cap on one buffer, or the cap on what one input's sections hold together (counted
- * from the last tl_decompress_limit_reset on this thread); 0 when it may go ahead, and the size is counted. */
-int tl_decompress_check(const char *what, size_t n, unsigned long long size, unsigned ratio, tl_error *err);
-/* Whether tl_decompress_check refused something for the cap (not for corruption) on this thread since the last
- * reset: readers may treat a refused section as absent, so the loader asks afterwards and reports the input as
- * not fully read (exit 2) rather than audited without it. */
-void tl_decompress_limit_reset(void);
-int tl_decompress_limit_hit(void);
-/* What was hit, in words naming the section and the bound ("" when nothing was). */
-const char *tl_decompress_limit_reason(void);
-/* A decompression that passed the checks found no memory: the input is then not fully read either. */
-void tl_decompress_oom(const char *what, unsigned long long size);
+/* The default of what one input's decompressed buffers may hold together (and so each of them). */
+#define TL_BUDGET_DEFAULT ((size_t)1 << 32)
 
-/* Per-thread deadline for the input being read (the checker's --timeout): 0 seconds = none. Long loops in
- * readers call tl_deadline_check() now and then; past the deadline it fails with a message naming the limit,
- * so the input is reported (exit 2) and the others are still checked. */
-void tl_deadline_start(unsigned seconds);
-void tl_deadline_stop(void);
-int tl_deadline_expired(void);
-int tl_deadline_check(tl_error *err);
-/* Helper threads working for one input take over its reader's deadline (the device reader's decompression pool). */
-typedef struct tl_deadline {
-    struct timespec at;
-    unsigned seconds;
-} tl_deadline;
-tl_deadline tl_deadline_get(void);
-void tl_deadline_set(tl_deadline d);
+typedef struct tl_budget {
+    size_t cap;                 /* most bytes this input's decompressed buffers hold together */
+    const char *cap_origin;     /* what set cap, for messages (the front end's option); NULL: nothing said */
+    struct timespec deadline;   /* CLOCK_MONOTONIC */
+    unsigned seconds;           /* 0: no deadline */
+    const char *deadline_origin;
+    atomic_size_t held;         /* counted so far (threads of one input share the budget) */
+    atomic_int hit;             /* a bound refused something (not corruption): the input is not fully read */
+    char reason[320];           /* the first such refusal, in words; written by whoever set hit */
+} tl_budget;
+
+/* cap 0: TL_BUDGET_DEFAULT; seconds 0: no deadline (counted from now otherwise). */
+void tl_budget_init(tl_budget *b, size_t cap, unsigned seconds);
+/* Fails (-1, err naming what and how big) when `what` would decompress n compressed bytes to `size` bytes past the
+ * codec's ratio (corruption), or past what is left of b (a bound: recorded as hit); 0 when it may go ahead, and
+ * the size is counted. b NULL: the ratio and TL_BUDGET_DEFAULT for this one buffer only. */
+int tl_budget_take(tl_budget *b, const char *what, size_t n, unsigned long long size, unsigned ratio, tl_error *err);
+/* A decompression that passed tl_budget_take found no memory: the input is then not fully read either. */
+void tl_budget_oom(tl_budget *b, const char *what, unsigned long long size);
+/* Whether a bound was hit, and which ("" when none). */
+int tl_budget_hit(const tl_budget *b);
+const char *tl_budget_reason(const tl_budget *b);
+/* The deadline: long loops in readers ask now and then; past it, tl_budget_check fails with a message naming the
+ * limit, so that the input is reported and the others are still read. b NULL: never expired. */
+int tl_budget_expired(const tl_budget *b);
+int tl_budget_check(const tl_budget *b, tl_error *err);
 
 #endif

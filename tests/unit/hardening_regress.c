@@ -186,22 +186,38 @@ static const struct regress_target targets[] = {
 static void limits_checks(void)
 {
     tl_error err;
+    tl_budget b;
+    tl_budget_init(&b, 0, 0);
     UNIT_CHECK("zlib bound refuses 4 GiB from 100 bytes",
-               tl_decompress_check("s", 100, 0xffffffffull, TL_ZLIB_MAX_RATIO, &err) != 0);
+               tl_budget_take(&b, "s", 100, 0xffffffffull, TL_ZLIB_MAX_RATIO, &err) != 0);
     UNIT_CHECK("refusal names the section", strstr(err.msg, "s declares 4294967295") != NULL);
+    UNIT_CHECK("corruption is no bound hit", !tl_budget_hit(&b));
     UNIT_CHECK("zstd bound admits a real ratio (1 GB of zeros = 30741 bytes)",
-               tl_decompress_check("s", 30741, 1000000000ull, TL_ZSTD_MAX_RATIO, &err) == 0);
+               tl_budget_take(&b, "s", 30741, 1000000000ull, TL_ZSTD_MAX_RATIO, &err) == 0);
     UNIT_CHECK("bound does not overflow", tl_decompress_bound((size_t)-1, TL_ZSTD_MAX_RATIO) == (size_t)-1);
-    tl_set_decompress_limit((size_t)1 << 20);
-    UNIT_CHECK("--max-input-mb limit applies",
-               tl_decompress_check("s", 1 << 16, 2u << 20, TL_ZSTD_MAX_RATIO, &err) != 0 && strstr(err.msg, "limit"));
-    tl_set_decompress_limit(0);
-    UNIT_CHECK("limit reset to default", tl_decompress_limit() == TL_DECOMPRESS_DEFAULT);
-    tl_deadline_start(0);
-    UNIT_CHECK("no deadline never expires", !tl_deadline_expired());
-    tl_deadline_start(1);
-    UNIT_CHECK("fresh deadline not expired", tl_deadline_check(&err) == 0);
-    tl_deadline_stop();
+    UNIT_CHECK("default cap", b.cap == TL_BUDGET_DEFAULT);
+    tl_budget_init(&b, (size_t)1 << 20, 0);
+    b.cap_origin = "--max-input-mb";
+    UNIT_CHECK("the cap applies", tl_budget_take(&b, "s", 1 << 16, 2u << 20, TL_ZSTD_MAX_RATIO, &err) != 0 &&
+                                      strstr(err.msg, "limit of 1 MiB (--max-input-mb)"));
+    UNIT_CHECK("... recorded as hit", tl_budget_hit(&b) && strstr(tl_budget_reason(&b), "limit of 1 MiB"));
+    tl_budget_init(&b, (size_t)1 << 20, 0);
+    UNIT_CHECK("the cap is on the sum: two halves fit",
+               tl_budget_take(&b, "a", 1 << 16, 512u << 10, TL_ZSTD_MAX_RATIO, &err) == 0 &&
+                   tl_budget_take(&b, "b", 1 << 16, 512u << 10, TL_ZSTD_MAX_RATIO, &err) == 0);
+    UNIT_CHECK("... a third byte does not", tl_budget_take(&b, "c", 1, 1, TL_ZSTD_MAX_RATIO, &err) != 0 &&
+                                                strstr(err.msg, "for one input") && !strstr(err.msg, "--"));
+    UNIT_CHECK("no budget: one buffer's default cap",
+               tl_budget_take(NULL, "s", (size_t)1 << 20, (unsigned long long)TL_BUDGET_DEFAULT + 1, TL_ZSTD_MAX_RATIO,
+                              &err) != 0);
+    tl_budget_init(&b, 0, 0);
+    UNIT_CHECK("no deadline never expires", !tl_budget_expired(&b) && !tl_budget_expired(NULL));
+    tl_budget_init(&b, 0, 1);
+    b.deadline_origin = "--timeout";
+    UNIT_CHECK("fresh deadline not expired", tl_budget_check(&b, &err) == 0);
+    b.deadline.tv_sec -= 2;
+    UNIT_CHECK("a passed deadline names the limit",
+               tl_budget_check(&b, &err) != 0 && strstr(err.msg, "time limit of 1 s exceeded (--timeout)"));
 }
 
 /* Every line of tests/data/regress/expected names an input that is there (a removed input leaves no promise). */
