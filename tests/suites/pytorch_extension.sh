@@ -4,7 +4,9 @@
 # them, run by ninja with the recipe of README.md: PYTORCH_NVCC="trueline-cc ccache $CUDA_HOME/bin/nvcc" (torch
 # uses it verbatim as $nvcc) and a link named ccache first on PATH (torch prepends `ccache` to $cxx itself
 # whenever one is on PATH). torch itself is not installed (its CUDA wheel and the NVIDIA libraries it loads are
-# ~1 GB); its headers and libraries are left out of the flags, the rest is what it writes.
+# ~1 GB); its headers and libraries are left out of the flags, the rest is what it writes. Where torch can be
+# imported (TORCH_PYTHON names a python that has it; default python3) a real load() is built the same way too,
+# and its build.ninja must have the rules and flags written here.
 # Truths: readelf (host line info, the provenance note), cuobjdump (the cubin's .debug_line), ninja's own
 # dependency log (-MMD/-MD depfiles kept), ccache's statistics, the same command lines without trueline.
 . "$(dirname "$0")/../lib/harness.sh"
@@ -117,3 +119,35 @@ cp wrapped/ext.o first.o
 n_obj=1; [ -n "$nvcc_cmd" ] && n_obj=2
 check "a clean rebuild is answered by ccache: at least $n_obj hits (ccache's statistics)" test "$(hits)" -ge "$n_obj"
 check "... and its ext.o is the same object, line info and note included" same_bytes first.o wrapped/ext.o
+
+# --- a real torch.utils.cpp_extension.load(), where torch is installed ------------------------------------------
+TP=${TORCH_PYTHON:-python3}
+if [ -n "$nvcc_cmd" ] && "$TP" -c 'import torch.utils.cpp_extension' > /dev/null 2>&1; then
+  mkdir -p real/src real/build
+  cp src/kern.cu src/ext.h real/src/
+  cat > real/src/ext.cpp <<'CPP'
+#include <torch/extension.h>
+void launch(float a, const float *x, float *y, int n);
+torch::Tensor axpy(double a, torch::Tensor x, torch::Tensor y) {
+  launch(a, x.data_ptr<float>(), y.data_ptr<float>(), x.numel());
+  return y;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("axpy", &axpy); }
+CPP
+  (cd real && PATH="$T/links:$PATH" TORCH_CUDA_ARCH_LIST=8.0 MAX_JOBS=2 PYTORCH_NVCC="$W ccache $nvcc_cmd" "$TP" -c '
+import torch.utils.cpp_extension as c
+m = c.load(name="ext", sources=["src/ext.cpp", "src/kern.cu"], build_directory="build")
+print("loaded", m.axpy.__name__)' > load.txt 2>&1)
+  contains "torch's load() builds and imports the extension through the recipe" real/load.txt '^loaded axpy$'
+  check "its ext.o: .debug_line forced and a provenance note (readelf)" sh -c "$(declare -f host_lines stamped); host_lines real/build/ext.o && stamped real/build/ext.o"
+  real_cuda() { stamped real/build/kern.cuda.o && { [ -z "$CUOBJDUMP" ] || device_lines "$T/real/build/kern.cuda.o"; }; }
+  check "its kern.cuda.o: a provenance note; the cubin has .debug_line (cuobjdump)" real_cuda
+  if ! grep -q '^loaded' real/load.txt; then tail -5 real/load.txt | sed 's/^/    | /'; fi
+  # the rules, and the flags without torch's own include directories and libraries, are the ones written above
+  shape() { sed -E 's/ -isystem [^ ]*(torch|cuda)[^ ]*//g; s/^ldflags = .*/ldflags/; s/^(build [^:]*: [a-z_]+) .*/\1/' "$1" | grep -v '^$'; }
+  shape real/build/build.ninja > real.shape; shape wrapped/build.ninja > ours.shape
+  check "torch's build.ninja has the rules and flags this suite writes" sh -c "grep -q '^rule cuda_compile' real.shape && diff ours.shape real.shape > shape.diff"
+  if [ -s shape.diff ]; then sed 's/^/    | /' shape.diff | head -20; fi
+else
+  skip "torch not importable (TORCH_PYTHON=${TORCH_PYTHON:-python3}) or no nvcc: no real load(); its build.ninja is checked above"
+fi

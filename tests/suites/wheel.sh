@@ -88,6 +88,13 @@ t_max=$(glibc_max libt.so)
 PATH=$VPATH_ trueline-check --policy venv_probe libt.so > probe.txt 2>&1
 contains "manylinux.tsv is the venv's (a row only it has is a policy; GLIBC_$t_max over its 2.2.5 is an error)" \
   probe.txt "error \[symbol-versions\].*GLIBC_$t_max"
+# The man pages: man-db looks beside each PATH directory (bin/../share/man)
+if have man; then
+  PATH=$VPATH_ man -w trueline-check > man.txt 2>&1
+  contains "man finds trueline-check(1) in the venv" man.txt "^$T/venv/share/man/man1/trueline-check\.1"
+else
+  skip "man not installed: the man pages' place not checked"
+fi
 # The hook is the venv's: ccache loads bin/../lib/trueline/libtrueline-hook.so (the dynamic loader says so).
 if have ccache; then
   export CCACHE_DIR="$T/ccache"
