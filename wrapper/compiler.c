@@ -137,13 +137,6 @@ const char *tlcc_active_env_value(void)
     return value ? value : "";
 }
 
-static tlcc_memo *g_memo;
-
-void tlcc_find_program_memo(tlcc_memo *m)
-{
-    g_memo = m;
-}
-
 /* readlink of /proc/self/exe costs ~13 us in a fresh process (the kernel builds /proc/PID first); the
  * stamping stage and the in-cache hook need it on every hit. Memoized by the path this executable was run
  * as (absolute only) and the identity of the file that path names now; the dependency is the real path's
@@ -158,7 +151,7 @@ __attribute__((noinline)) static char *read_proc_self(void) /* the miss: its buf
     return strdup(buf);
 }
 
-const char *tlcc_self_path(void)
+const char *tlcc_self_path(tlcc_memo *memo)
 {
     static char *self;
     static int tried;
@@ -168,12 +161,12 @@ const char *tlcc_self_path(void)
     const char *fn = (const char *)getauxval(AT_EXECFN);
     char *key = NULL, id[40];
     know_self();
-    if (g_memo && self_known && fn && fn[0] == '/') {
+    if (memo && self_known && fn && fn[0] == '/') {
         key = tlcc_concatn(TLCC_S("s\x1f"), TLCC_S(fn), TLCC_S("\x1f"), TLCC_S(dev_ino(&self_st, id)), NULL);
     }
     const char *v;
     size_t len;
-    if (tlcc_memo_get_held(g_memo, key, &v, &len) && len) {
+    if (tlcc_memo_get_held(memo, key, &v, &len) && len) {
         self = strndup(v, len);
         free(key);
         return self;
@@ -185,7 +178,7 @@ const char *tlcc_self_path(void)
         tlcc_deps_note(self);
     tlcc_deps_end(&d);
     if (self)
-        tlcc_memo_put_held(g_memo, key, self, &d);
+        tlcc_memo_put_held(memo, key, self, &d);
     free(key);
     tlcc_deps_free(&d);
     return self;
@@ -226,7 +219,7 @@ static char *search(const char *name, const char *path)
 
 /* Memoized by (name, PATH, the active trueline-cc list) with the walk's dependencies: a warm lookup costs
  * one stat per PATH directory, shared by every program looked up in this process. */
-char *tlcc_find_program(const char *name, const char *path)
+char *tlcc_find_program(tlcc_memo *memo, const char *name, const char *path)
 {
     if (strchr(name, '/')) {
         tlcc_deps_note(name);
@@ -239,7 +232,7 @@ char *tlcc_find_program(const char *name, const char *path)
         return search(name, path);
     const char *v;
     size_t len;
-    if (tlcc_memo_get_held(g_memo, key, &v, &len)) { /* an outer recording (the closure) joins its deps */
+    if (tlcc_memo_get_held(memo, key, &v, &len)) { /* an outer recording (the closure) joins its deps */
         free(key);
         return len ? strndup(v, len) : NULL;
     }
@@ -247,7 +240,7 @@ char *tlcc_find_program(const char *name, const char *path)
     tlcc_deps_begin(&d);
     char *found = search(name, path);
     tlcc_deps_end(&d);
-    tlcc_memo_put_held(g_memo, key, found, &d);
+    tlcc_memo_put_held(memo, key, found, &d);
     tlcc_deps_free(&d);
     free(key);
     return found;
@@ -257,14 +250,14 @@ char *tlcc_find_program(const char *name, const char *path)
  * which runs the first program of the link's name on the PATH it was given that is not a trueline-cc
  * (main.c run_nested), so that program is the answer. Any other path is tlcc_find_program's; the extra
  * tlcc_is_self is answered by the stat cache, and only when that path was refused. */
-char *tlcc_find_program_past_link(const char *name, const char *path, int *via_link)
+char *tlcc_find_program_past_link(tlcc_memo *memo, const char *name, const char *path, int *via_link)
 {
     *via_link = 0;
-    char *found = tlcc_find_program(name, path);
+    char *found = tlcc_find_program(memo, name, path);
     if (found || !strchr(name, '/') || !tlcc_is_masquerade_name(tlcc_basename(name)) || !tlcc_is_self(name))
         return found;
     *via_link = 1;
-    return tlcc_find_program(tlcc_basename(name), path); /* memoized like every PATH lookup */
+    return tlcc_find_program(memo, tlcc_basename(name), path); /* memoized like every PATH lookup */
 }
 
 static enum tlcc_cache cache_by_name(const char *name)
@@ -277,7 +270,7 @@ static enum tlcc_cache cache_by_name(const char *name)
     return TLCC_CACHE_NONE;
 }
 
-int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *cfg, tl_error *err)
+int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *cfg, tlcc_memo *memo, tl_error *err)
 {
     const char *self = tlcc_basename(argv[0]);
     const char *path = getenv("PATH");
@@ -292,7 +285,7 @@ int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *
             return tl_fail(err, "usage: %s COMPILER ARGS... (no compiler given)", self), -2;
         inv->mode = TLCC_MODE_CHAINED;
         inv->cache = cache_by_name(self);
-        if (!(inv->cache_path = tlcc_find_program(self, path)))
+        if (!(inv->cache_path = tlcc_find_program(memo, self, path)))
             return tl_fail(err, "%s: no real %s on PATH (other than trueline-cc)", self, self);
         inv->compiler_arg = strdup(argv[i++]);
     } else {
@@ -305,7 +298,7 @@ int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *
             if (argc < 3)
                 return tl_fail(err, "usage: trueline-cc %s COMPILER ARGS... (no compiler given)", argv[1]), -2;
             inv->mode = TLCC_MODE_CHAINED;
-            if (!(inv->cache_path = tlcc_find_program(argv[1], path)))
+            if (!(inv->cache_path = tlcc_find_program(memo, argv[1], path)))
                 return tl_fail(err, "%s: cache program not found on PATH", argv[1]);
             i = 2;
         }
@@ -322,12 +315,12 @@ int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *
                 tl_fail(err, "%s: [wrapper] cache = %s: expected none, ccache or sccache", where, c);
                 return -2;
             }
-            if (!(inv->cache_path = tlcc_find_program(c, path)))
+            if (!(inv->cache_path = tlcc_find_program(memo, c, path)))
                 return tl_fail(err, "%s: cache program (from [wrapper] cache) not found on PATH", c);
             inv->mode = inv->mode == TLCC_MODE_MASQUERADE ? inv->mode : TLCC_MODE_CHAINED;
         }
     }
-    if (!(inv->compiler_path = tlcc_find_program(inv->compiler_arg, path))) {
+    if (!(inv->compiler_path = tlcc_find_program(memo, inv->compiler_arg, path))) {
         /* as a shell says it: a named file that exists but cannot be executed is status 126, not 127 */
         if (strchr(inv->compiler_arg, '/') && access(inv->compiler_arg, F_OK) == 0 && access(inv->compiler_arg, X_OK) != 0) {
             tl_fail(err, "%s: Permission denied (not executable)", inv->compiler_arg);

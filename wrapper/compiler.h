@@ -15,13 +15,12 @@ int tlcc_is_masquerade_name(const char *base);
 int tlcc_is_cache_name(const char *base);
 /* Basename of a path (pointer into it). */
 const char *tlcc_basename(const char *path);
-/* First executable `name` on `path` (a PATH-style list) that is not a trueline-cc; malloc'ed, or NULL. */
-char *tlcc_find_program(const char *name, const char *path);
+/* First executable `name` on `path` (a PATH-style list) that is not a trueline-cc; malloc'ed, or NULL.
+ * Memoized in memo (NULL: not memoized). */
+char *tlcc_find_program(tlcc_memo *memo, const char *name, const char *path);
 /* tlcc_find_program, except that a path naming a masquerade link to trueline-cc (nvcc -ccbin DIR/g++) resolves
  * as that link runs: the first `g++` on path that is not a trueline-cc (*via_link set to 1). */
-char *tlcc_find_program_past_link(const char *name, const char *path, int *via_link);
-/* The memo tlcc_find_program keeps its answers in (NULL: none); set once the memo is open. */
-void tlcc_find_program_memo(tlcc_memo *m);
+char *tlcc_find_program_past_link(tlcc_memo *memo, const char *name, const char *path, int *via_link);
 /* 1 when path resolves to this trueline-cc or one listed in TLCC_ACTIVE_ENV. */
 int tlcc_is_self(const char *path);
 /* This executable's identity as TLCC_ACTIVE_ENV lists it ("dev:ino" in hex), or NULL when unknown. */
@@ -31,15 +30,15 @@ const char *tlcc_self_id(void);
 int tlcc_self_is_active(void);
 /* The value for TLCC_ACTIVE_ENV in children: the inherited list plus this executable. */
 const char *tlcc_active_env_value(void);
-/* This executable's real path (readlink of /proc/self/exe), memoized in the memo tlcc_find_program uses;
- * NULL when it cannot be had. Call it once before that memo is saved for the answer to be kept. */
-const char *tlcc_self_path(void);
+/* This executable's real path (readlink of /proc/self/exe), memoized in memo; NULL when it cannot be had.
+ * Asked once per process (the answer is kept: it is the process's own identity). */
+const char *tlcc_self_path(tlcc_memo *memo);
 
 /* Fills mode, cache, compiler_arg/compiler_path, cache_path, user_args from argv. Returns -1 with err
  * when there is nothing to run (status 127), -2 on a usage error (`trueline-cc ccache` without a compiler)
  * or a bad [wrapper] cache value (status 2), -3 when the named compiler exists but is not executable
  * (status 126, as a shell). */
-int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *cfg, tl_error *err);
+int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *cfg, tlcc_memo *memo, tl_error *err);
 /* Family from the name, else from the memoized --version probe, which also fills inv->version; with
  * want_version 0 a family known by name is all (inv->version stays NULL). */
 void tlcc_detect_family(tlcc_invocation *inv, tlcc_memo *memo, int want_version);

@@ -156,7 +156,7 @@ static char *prog_name(tlcc_memo *memo, const char *driver, const char *prog, co
         return NULL;
     if (strchr(out, '/'))
         return strdup(out);
-    return tlcc_find_program(out, getenv("PATH"));
+    return tlcc_find_program(memo, out, getenv("PATH"));
 }
 
 /* The options that change which sub-tools the driver picks, passed on to the -print-prog-name probes. */
@@ -409,7 +409,7 @@ static int nvcc_closure(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
         return -1;
     static const char *const tools[] = { "ptxas", "nvlink", "fatbinary", "cudafe++", NULL };
     for (int i = 0; tools[i]; i++) {
-        char *p = tlcc_find_program(tools[i], path);
+        char *p = tlcc_find_program(memo, tools[i], path);
         int rc = hash_comp(inv, memo, tools[i], p, err);
         free(p);
         if (rc)

@@ -79,7 +79,7 @@ static void no_force(tlcc_invocation *inv, const char *why)
 
 /* nvcc's host compiler: -ccbin (a directory means its gcc), else NVCC_CCBIN, else gcc on the PATH
  * nvcc runs with (its profile puts nvvm/bin and its own bin first). Measured with nvcc 13 --dryrun. */
-static void nvcc_host(tlcc_invocation *inv, const char *ccbin)
+static void nvcc_host(tlcc_invocation *inv, tlcc_memo *memo, const char *ccbin)
 {
     const char *from = "-ccbin";
     if (!ccbin && (ccbin = getenv("NVCC_CCBIN")) && *ccbin)
@@ -101,7 +101,7 @@ static void nvcc_host(tlcc_invocation *inv, const char *ccbin)
     /* NULL: hashed as an absent host compiler. A -ccbin naming a masquerade link (CMake setups put one first
      * on PATH) is what that link runs: the next of its name on nvcc's PATH, which is `path`. */
     int via_link = 0;
-    inv->host_compiler = path && name ? tlcc_find_program_past_link(name, path, &via_link) : NULL;
+    inv->host_compiler = path && name ? tlcc_find_program_past_link(memo, name, path, &via_link) : NULL;
     free(path);
     free(name);
     char *how = via_link ? tlcc_concatn(TLCC_S(from), TLCC_S(", a trueline-cc link: the next of its name on PATH"), NULL) : NULL;
@@ -109,7 +109,7 @@ static void nvcc_host(tlcc_invocation *inv, const char *ccbin)
     free(how);
 }
 
-void tlcc_analyze(tlcc_invocation *inv)
+void tlcc_analyze(tlcc_invocation *inv, tlcc_memo *memo)
 {
     const tlcc_family_desc *fam = tlcc_family_of(inv->family);
     const int nv = fam->nvcc_options;
@@ -185,7 +185,7 @@ void tlcc_analyze(tlcc_invocation *inv)
     if (!sources)
         no_force(inv, "no source file (link-only or a query)");
     if (nv)
-        nvcc_host(inv, ccbin);
+        nvcc_host(inv, memo, ccbin);
 }
 
 int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err)

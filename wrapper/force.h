@@ -3,10 +3,11 @@
 #ifndef TLCC_WRAPPER_FORCE_H
 #define TLCC_WRAPPER_FORCE_H
 #include "invocation.h"
+#include "memo.h"
 
 /* Fills has_G, has_lineinfo, host_debug, compile_only, no_force(+reason), output, source and, for
- * nvcc, host_compiler/host_from. */
-void tlcc_analyze(tlcc_invocation *inv);
+ * nvcc, host_compiler/host_from (its PATH lookup memoized in memo, NULL: not memoized). */
+void tlcc_analyze(tlcc_invocation *inv, tlcc_memo *memo);
 /* Appends the forced flags per [wrapper] device_lineinfo / host_debug; -1 with err on a bad value. */
 int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err);
 /* 1 when a -g option turns host debug info on (-g, -g1..3, -ggdb, -gdwarf-N, -gline-tables-only...). */

@@ -85,12 +85,9 @@ static const struct tl_config_section wrapper_sections[] = {
  * yes/no used to read as "on", TRUELINE_EXPLAIN=false turned explain on). Nothing here reads a file or
  * makes a system call: this runs on every cache hit. ([wrapper] cache, host_debug and device_lineinfo are
  * checked where they are used: compiler.c, force.c.) */
-static int g_config_checked; /* check_config ran: on_error was checked first, and reported if bad */
-
 static int check_config(const tl_config *cfg, int *explain, int *memo_on, tlcc_prov_config *prov, tl_error *err)
 {
     static const char *const on_error[] = { "fail", "passthrough", NULL };
-    g_config_checked = 1;
     if (!tl_config_enum(cfg, "wrapper", "on_error", "fail", on_error, err))
         return -1; /* first: whatever else is wrong, wrapper_failed can then trust on_error */
     const char *e = getenv("TRUELINE_EXPLAIN");
@@ -107,14 +104,15 @@ static int check_config(const tl_config *cfg, int *explain, int *memo_on, tlcc_p
 }
 
 /* The wrapper could not do its job: by [wrapper] on_error, fail the compile (default) or run the
- * compiler exactly as the user wrote it, with a warning. */
-static int wrapper_failed(const tlcc_invocation *inv, const tl_config *cfg, const char *msg)
+ * compiler exactly as the user wrote it, with a warning. checked: check_config ran (on_error was checked
+ * first, and reported if bad). */
+static int wrapper_failed(const tlcc_invocation *inv, const tl_config *cfg, int checked, const char *msg)
 {
     const char *policy = tl_config_get_or(cfg, "wrapper", "on_error", "fail");
     if (strcmp(policy, "passthrough") != 0 || !inv->compiler_path) {
         fprintf(stderr, "trueline-cc: error: %s\n", msg);
         /* a file that could not be read was never checked: its on_error (the environment's) is said here */
-        if (!g_config_checked && strcmp(policy, "fail") != 0 && strcmp(policy, "passthrough") != 0)
+        if (!checked && strcmp(policy, "fail") != 0 && strcmp(policy, "passthrough") != 0)
             fprintf(stderr, "trueline-cc: error: [wrapper] on_error = %s: expected fail or passthrough\n", policy);
         fprintf(stderr, "trueline-cc: the compile was not run (set [wrapper] on_error = passthrough, or "
                         "TRUELINE_WRAPPER_ON_ERROR=passthrough, to run it unwrapped)\n");
@@ -152,7 +150,7 @@ static int take_option(int *argc, char **argv, const char *opt)
  * ("ccache -s", "sccache --show-stats") through a link named after it. */
 static int run_nested(int argc, char **argv)
 {
-    char *real = tlcc_find_program(tlcc_basename(argv[0]), getenv("PATH"));
+    char *real = tlcc_find_program(NULL, tlcc_basename(argv[0]), getenv("PATH"));
     if (!real) {
         fprintf(stderr, "trueline-cc: %s: no real compiler of that name on PATH (other than trueline-cc)\n",
                 tlcc_basename(argv[0]));
@@ -172,7 +170,7 @@ static int understand(tlcc_invocation *inv, const tl_config *cfg, const tlcc_pro
     tlcc_detect_family(inv, memo, inv->explain || prov->stamp);
     if (tlcc_effective_argv(inv, err) != 0)
         return -1;
-    tlcc_analyze(inv);
+    tlcc_analyze(inv, memo);
     if (tlcc_force(inv, cfg, err) != 0)
         return -1;
     double t1 = now_ms(inv->explain);
@@ -253,7 +251,7 @@ static int wrap(tlcc_invocation *inv, const tl_config *cfg, const tlcc_prov_conf
     tl_error err = { { 0 } };
     double fp_ms = 0;
     if (understand(inv, cfg, prov, memo, &fp_ms, &err) != 0)
-        return wrapper_failed(inv, cfg, err.msg);
+        return wrapper_failed(inv, cfg, 1, err.msg);
     if (print_fp) { /* the fingerprint is all it asks for: no plan */
         save_memo(inv, memo);
         if (inv->explain)
@@ -337,7 +335,8 @@ int main(int argc, char **argv)
     tl_error cfg_err = { { 0 } }, err = { { 0 } };
     tlcc_prov_config prov = { 0 };
     int memo_on = 1;
-    int cfg_bad = tl_config_load(&cfg, &cfg_err) != 0 || check_config(&cfg, &explain, &memo_on, &prov, &cfg_err) != 0;
+    int cfg_loaded = tl_config_load(&cfg, &cfg_err) == 0;
+    int cfg_bad = !cfg_loaded || check_config(&cfg, &explain, &memo_on, &prov, &cfg_err) != 0;
 
     tlcc_invocation inv = { 0 };
     inv.explain = explain;
@@ -345,20 +344,18 @@ int main(int argc, char **argv)
     inv.memo_dir = cfg_bad ? NULL : memo_dir(&cfg, memo_on);
     tlcc_memo *memo = tlcc_memo_open(inv.memo_dir);
     inv.memo_read = tlcc_memo_read_mode(memo);
-    tlcc_find_program_memo(memo);
     int rc;
     double t0 = now_ms(explain);
-    int crc = tlcc_classify(&inv, argc, argv, &cfg, &err);
+    int crc = tlcc_classify(&inv, argc, argv, &cfg, memo, &err);
     inv.resolve_ms = now_ms(explain) - t0;
     if (crc != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
         rc = crc == -2 ? TL_EXIT_BAD_INPUT : crc == -3 ? 126 : 127;
     } else if (cfg_bad) {
-        rc = wrapper_failed(&inv, &cfg, cfg_err.msg);
+        rc = wrapper_failed(&inv, &cfg, cfg_loaded, cfg_err.msg);
     } else {
         rc = wrap(&inv, &cfg, &prov, memo, print_fp);
     }
-    tlcc_find_program_memo(NULL);
     tlcc_memo_close(memo);
     tlcc_invocation_free(&inv);
     tlcc_prov_config_free(&prov);

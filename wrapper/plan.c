@@ -95,7 +95,8 @@ void tlcc_plan_build(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_c
     int stamped = is_stamped_compile(inv, prov), link = !stamped && is_link(inv, prov);
     if (stamped && stage_applies(inv, prov) && use_stage) {
         tl_error err;
-        p->stage = tlcc_stage_link_path(tlcc_self_path(), inv->compiler_path, &err);
+        p->self = tlcc_self_path(memo);
+        p->stage = tlcc_stage_link_path(p->self, inv->compiler_path, &err);
         if (!p->stage) /* unstamped objects would fail every later verification: say why */
             p->warning = tlcc_concatn(TLCC_S(err.msg), TLCC_S("; objects are stamped after the compile instead"), NULL);
     }

@@ -21,6 +21,7 @@ enum tlcc_after {
 typedef struct tlcc_plan {
     tlcc_strv argv;      /* the command: [cache] program arguments..., NULL-terminated */
     char *stage;         /* the stage entry the cache runs in the compiler's place (NULL: none) */
+    const char *self;    /* this trueline-cc's real path, the stage entry's target */
     char *warning;       /* said before the compile (why there is no stage) */
     tlcc_strv env_unset; /* variables removed from the child's environment */
     tlcc_env_edits env_set; /* variables set for it */

@@ -9,7 +9,7 @@
 void tlcc_run_prepare(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_config *prov)
 {
     tl_error err;
-    if (p->stage && tlcc_stage_ensure(p->stage, tlcc_self_path(), &err) != 0) {
+    if (p->stage && tlcc_stage_ensure(p->stage, p->self, &err) != 0) {
         tlcc_plan_free(p);
         tlcc_plan_build(p, inv, prov, NULL, 0);
         /* unstamped objects would fail every later verification: say why */

@@ -70,9 +70,9 @@ static int cache_preloads(const tlcc_invocation *inv, tlcc_memo *memo)
 
 /* The hook library beside this executable (*self: its real path); NULL when either cannot be had or
  * LD_PRELOAD could not carry the library's path (it splits on spaces and colons). */
-static char *locate(const char **self)
+static char *locate(tlcc_memo *memo, const char **self)
 {
-    *self = tlcc_self_path();
+    *self = tlcc_self_path(memo);
     const char *slash = *self ? strrchr(*self, '/') : NULL;
     char *lib = slash ? tlcc_concatn(*self, (size_t)(slash - *self), TLCC_S("/../lib/trueline/" HOOK_LIB), NULL) : NULL;
     if (lib && (strpbrk(lib, " :") || access(lib, R_OK) != 0)) {
@@ -86,7 +86,7 @@ int tlcc_incache_env(const tlcc_invocation *inv, tlcc_memo *memo, const char *ou
                      tlcc_env_edits *env)
 {
     const char *self; /* on the heap, not in 8 KiB of frame: this runs on every hit */
-    char *lib = cache_preloads(inv, memo) ? locate(&self) : NULL;
+    char *lib = cache_preloads(inv, memo) ? locate(memo, &self) : NULL;
     if (!lib)
         return -1;
     const char *old = getenv("LD_PRELOAD");

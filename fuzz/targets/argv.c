@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     stderr = devnull; /* clang's "### " override log is not interesting here */
     tl_error err;
     if (tlcc_effective_argv(&inv, &err) == 0) {
-        tlcc_analyze(&inv);
+        tlcc_analyze(&inv, NULL);
         tl_config cfg = { 0 };
         (void)tlcc_force(&inv, &cfg, &err);
     }
