@@ -161,6 +161,7 @@ for b in "${TRUELINE_BUILD:-}" "$here/../build" "$here/../build-hard"; do
 if [ -n "$tlcc" ] && (cd "$work" && XDG_CACHE_HOME="$work/cache" "$tlcc" gcc -c a.c -o stamped.o) 2>/dev/null; then
   section "$work/stamped.o" .note.trueline >"$out/note/stamped"
   mkdir -p "$out/hook_note" && cp "$work/stamped.o" "$out/hook_note/stamped.o"
+  mkdir -p "$out/provenance" && cp "$work/stamped.o" "$out/provenance/stamped.o"
   mkdir -p "$out/memo" && cp "$work/cache/trueline/memo-v2" "$out/memo/gcc" 2>/dev/null
 fi
 find "$out" -type f -empty -delete
