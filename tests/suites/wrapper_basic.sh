@@ -27,8 +27,9 @@ static_archives() {
     case $(cc -print-file-name=$a) in */*) ;; *) return 1;; esac
   done
 }
-static_link() { # no program interpreter, no needed library
-  ! readelf -lW "$1" | grep -q 'program interpreter' && ! readelf -dW "$1" | grep -q NEEDED
+static_link() { # an ELF program with loadable segments, no program interpreter, no needed library
+  readelf -lW "$1" 2>/dev/null | grep -q '^ *LOAD ' && ! readelf -lW "$1" | grep -q 'program interpreter' &&
+    ! readelf -dW "$1" | grep -q NEEDED
 }
 w_machine=$(readelf -h "$W" 2>/dev/null | grep Machine:)
 if [ -n "${TRUELINE_SANITIZED:-}" ]; then skip "sanitized build: linked dynamically"
