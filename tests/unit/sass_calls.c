@@ -1,9 +1,10 @@
 /* The SASS call decoder (checker/read/sass_calls.c) on a committed cubin, against nvdisasm's listing of it.
  *
  * `sass_calls --calls CUBIN...` prints every call it decodes, one per line, for tests/suites/sass_calls.sh to
- * compare with nvdisasm on many cubins: `<section> 0x<address> <REL|ABS> <callee symbol | indirect | ?>`, the address
- * as nvdisasm prints it (section address + offset: the offset in a cubin from nvcc, a device address in an image
- * taken out of a GPU core). */
+ * compare with nvdisasm on many cubins: `<section> 0x<address> <REL|ABS> <callee symbol | 0x<address> | indirect |
+ * ?>`, addresses as nvdisasm prints them (section address + offset: the offset in a cubin from nvcc, a device
+ * address in an image taken out of a GPU core); a callee where no function symbol starts (ptxas calls internal
+ * subroutines at labels too) is given by its address, an unresolved one is `?`. */
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -57,8 +58,13 @@ static int list_calls(const char *path)
         Elf_Scn *scn = elf_getscn(e.elf, c->shndx);
         const char *name = c->indirect ? "indirect" : target_name(&e, calls.symtab, c);
         int ok = scn && gelf_getshdr(scn, &sh);
+        char at[32] = "?";
+        GElf_Shdr tsh;
+        Elf_Scn *t = c->resolved ? elf_getscn(e.elf, c->target_shndx) : NULL;
+        if (t && gelf_getshdr(t, &tsh))
+            snprintf(at, sizeof at, "0x%04" PRIx64, tsh.sh_addr + c->target_offset);
         printf("%s 0x%04" PRIx64 " %s %s\n", ok ? tl_elf_section_name(&e, &sh) : "?", (ok ? sh.sh_addr : 0) + c->offset,
-               c->absolute ? "ABS" : "REL", name ? name : "?");
+               c->absolute ? "ABS" : "REL", name ? name : at);
     }
     tlck_sass_calls_free(&calls);
     tl_elf_close(&e);
