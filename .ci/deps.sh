@@ -14,8 +14,11 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
   pm=apt
   build="gcc make pkg-config libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libarchive-dev libiberty-dev zlib1g-dev libsodium-dev"
   demo="ccache"
+  # ninja-build: the PyTorch extension recipe; python3-venv and the static archives of libarchive's zip/tar
+  # closure (nettle, bzip2, xz): make wheel and its test
   test="clang sccache redis-server cmake binutils python3 python3-jsonschema xz-utils dwz elfutils gfortran
-        gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu"
+        gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu
+        ninja-build python3-venv nettle-dev libbz2-dev liblzma-dev"
   installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
   install_cmd="apt-get install -y --no-install-recommends"
 elif command -v rpm >/dev/null 2>&1 && command -v dnf >/dev/null 2>&1; then
@@ -24,7 +27,7 @@ elif command -v rpm >/dev/null 2>&1 && command -v dnf >/dev/null 2>&1; then
   build="gcc make pkgconf-pkg-config elfutils-libelf-devel libdwarf-devel xxhash-devel inih-devel libzstd-devel lz4-devel libarchive-devel binutils-devel zlib-devel libsodium-devel"
   demo="ccache"
   test="clang sccache redis cmake binutils python3 python3-jsonschema xz dwz elfutils gcc-gfortran
-        gcc-aarch64-linux-gnu gcc-c++-aarch64-linux-gnu binutils-aarch64-linux-gnu"
+        gcc-aarch64-linux-gnu gcc-c++-aarch64-linux-gnu binutils-aarch64-linux-gnu ninja-build"
   installed() { rpm -q "$1" >/dev/null 2>&1; }
   install_cmd="dnf install -y"
 elif command -v pacman >/dev/null 2>&1; then
@@ -32,7 +35,7 @@ elif command -v pacman >/dev/null 2>&1; then
   # libiberty comes with binutils on Arch
   build="gcc make pkgconf libelf libdwarf xxhash libinih zstd lz4 libarchive binutils zlib libsodium"
   demo="ccache"
-  test="clang sccache redis cmake python python-jsonschema xz dwz gcc-fortran aarch64-linux-gnu-gcc aarch64-linux-gnu-binutils"
+  test="clang sccache redis cmake python python-jsonschema xz dwz gcc-fortran aarch64-linux-gnu-gcc aarch64-linux-gnu-binutils ninja"
   installed() { pacman -Q "$1" >/dev/null 2>&1; }
   install_cmd="pacman -S --needed --noconfirm"
 else
