@@ -1,5 +1,7 @@
 #include "input_list.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,4 +16,16 @@ struct tlck_input *tlck_inputs_add(struct tlck_inputs *out, const char *display,
     in->display = strdup(display);
     in->path = strdup(path);
     return in;
+}
+
+void tlck_inputs_add_error(struct tlck_inputs *out, const char *path, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    struct tlck_input *in = tlck_inputs_add(out, path, path);
+    if (in)
+        in->error = strdup(msg);
 }

@@ -31,5 +31,8 @@ struct tlck_inputs {
 
 /* Appends an input (zeroed but for display and path) for the expanders of other formats; NULL without memory. */
 struct tlck_input *tlck_inputs_add(struct tlck_inputs *out, const char *display, const char *path);
+/* Appends an input that could not be opened or walked (display and path both `path`), its error formatted. */
+void tlck_inputs_add_error(struct tlck_inputs *out, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

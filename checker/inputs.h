@@ -1,6 +1,7 @@
 /* Expands command-line paths into inputs: plain files, archive members ("lib.a(member.o)"), package members
  * ("pkg.whl!lib/x.so", see inputs_package.h) and the files
- * found under directories (recursively, ELF/fatbin found by magic, each real directory visited once). */
+ * found under directories (recursively, each real directory visited once; a file is kept when a row of
+ * input_formats.c recognises its first bytes). Containers (archives, packages) expand through their row. */
 #ifndef TLCK_INPUTS_H
 #define TLCK_INPUTS_H
 #include <stddef.h>

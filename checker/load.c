@@ -4,45 +4,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "input_formats.h"
 #include "read/read_ctx.h"
 #include "read/readers.h"
 #include "trueline/elf_file.h"
-#include "trueline/file_kind.h"
 #include "trueline/limits.h"
-
-static int is_fatbin(const unsigned char *p, size_t n)
-{
-    return n >= 16 && tl_sniff(p, n, NULL) == TL_FILE_FATBIN; /* at least a container header */
-}
-
-static int load_elf(struct tlck_file *f, const unsigned char *data, size_t size, struct tlck_read_ctx *ctx)
-{
-    tl_elf e;
-    tl_error err;
-    if (tl_elf_open_mem(&e, f->display, data, size, &err) != 0) {
-        f->error = strdup(err.msg);
-        tl_elf_close(&e);
-        return -1;
-    }
-    e.budget = &ctx->budget;
-    int rc = 0;
-    if (e.ehdr.e_machine == TL_EM_CUDA) {
-        /* A standalone cubin: the device reader owns EM_CUDA images (a core file is --coredump's business). */
-        f->machine = TL_EM_CUDA;
-        f->elf_type = e.ehdr.e_type;
-        tl_elf_close(&e);
-        return tlck_read_device_images(f, NULL, data, size, ctx);
-    }
-    /* Device images decompress on helper threads while the host part is read (libcublasLt: 1.4 GB). */
-    struct tlck_device_read *dev = ctx->o->host_only ? NULL : tlck_device_read_start(f, &e, data, size, ctx);
-    rc |= tlck_read_host(f, &e, ctx);
-    if (dev)
-        rc |= tlck_device_read_finish(dev);
-    if (!f->error)
-        rc |= tlck_read_notes(f, &e);
-    tl_elf_close(&e);
-    return rc;
-}
 
 /* Fault injection for tests/suites/hardening_limits.sh, which needs an input that takes forever without having
  * one: TRUELINE_TEST_STALL=poll:SUBSTR makes the load of inputs whose name contains SUBSTR spin while polling the
@@ -89,12 +55,11 @@ int tlck_load_file(const struct tlck_input *in, const struct tlck_options *o, st
     size_t size = b.size;
     int rc;
     test_stall(in->display, &ctx->budget);
+    const struct tlck_input_format *fmt = tlck_input_format_of(data, size);
     if (o->device_only)
         rc = tlck_read_device_images(f, NULL, data, size, ctx); /* finds the containers in any input, or none */
-    else if (tl_is_elf(data, size))
-        rc = load_elf(f, data, size, ctx);
-    else if (is_fatbin(data, size))
-        rc = tlck_read_device_images(f, NULL, data, size, ctx);
+    else if (fmt && fmt->load && size >= fmt->min_size)
+        rc = fmt->load(f, data, size, ctx);
     else {
         f->error = strdup(size == 0 ? "empty file" : "not an ELF file, archive, cubin or fatbin");
         rc = -1;

@@ -1,4 +1,5 @@
-/* Builds the model of one input: maps its bytes, then runs the readers that apply. */
+/* Builds the model of one input: makes its read context (read/read_ctx.h), maps its bytes, and reads them with the
+ * row of input_formats.c that recognises them. */
 #ifndef TLCK_LOAD_H
 #define TLCK_LOAD_H
 #include "inputs.h"

@@ -8,11 +8,11 @@
 #include "checks/checks.h"
 #include "options.h"
 #include "policy.h"
+#include "report/formats.h"
 #include "profile.h"
 #include "tools/tools.h"
 #include "trueline/config.h"
 #include "trueline/lib_versions.h"
-#include "trueline/limits.h"
 
 #include <libdwarf.h>
 #include <lz4.h>
@@ -52,7 +52,7 @@ static const struct opt_doc opt_docs[] = {
     { "source-dir", required_argument, O_SOURCE_DIR, "DIR", "with --coredump: where the sources to quote are" },
     { "provenance", no_argument, O_PROVENANCE, NULL, "mode: per-object provenance table (.note.trueline)" },
     { "list-checks", no_argument, O_LIST_CHECKS, NULL, "mode: the checks, their default severity and summary" },
-    { "format", required_argument, O_FORMAT, "text|json|sarif|junit", "report format (default text)" },
+    { "format", required_argument, O_FORMAT, "FORMAT", "report format (default text)" }, /* report/formats.c */
     { "output", required_argument, O_OUTPUT, "FILE", "write the report to FILE" },
     { "fail-on", required_argument, O_FAIL_ON, "error|warning|info", "exit 1 at or above this severity (default error)" },
     { "checks", required_argument, O_CHECKS, "ID,ID", "run only these checks (ids as --list-checks shows them)" },
@@ -93,8 +93,10 @@ static void usage(FILE *out)
     for (size_t i = 0; i < NOPT; i++) {
         char left[64];
         const struct opt_doc *d = &opt_docs[i];
-        snprintf(left, sizeof left, "%s%s%s%s", d->name ? "--" : "-", d->name ? d->name : "j", d->arg ? " " : "",
-                 d->arg ? d->arg : "");
+        char formats[64];
+        const char *arg = d->id == O_FORMAT ? tlck_output_format_names(formats, sizeof formats, "|", 0) : d->arg;
+        snprintf(left, sizeof left, "%s%s%s%s", d->name ? "--" : "-", d->name ? d->name : "j", arg ? " " : "",
+                 arg ? arg : "");
         fprintf(out, "  %-32s %s\n", left, d->help);
     }
     fprintf(out,
@@ -251,19 +253,19 @@ static int run_mode(struct tlck_options *o, const struct tlck_policy *p)
  * tool never prints text for a format it does not write. */
 static int check_format(const struct tlck_options *o)
 {
-    static const char *const all[] = { "text", "json", "sarif", "junit" };
-    int known = 0;
-    for (int i = 0; i < 4; i++)
-        known |= strcmp(o->format, all[i]) == 0;
-    if (!known) {
-        fprintf(stderr, "trueline-check: --format: '%s' is not text, json, sarif or junit\n", o->format);
+    const struct tlck_output_format *f = tlck_output_format_find(o->format);
+    char names[128];
+    if (!f) {
+        fprintf(stderr, "trueline-check: --format: '%s' is not %s\n", o->format,
+                tlck_output_format_names(names, sizeof names, NULL, 0));
         return -1;
     }
     static const char *const tool[] = { [TLCK_MODE_LIST] = "--list", [TLCK_MODE_SYMBOLIZE] = "--symbolize",
                                         [TLCK_MODE_COREDUMP] = "--coredump", [TLCK_MODE_PROVENANCE] = "--provenance" };
     const char *name = (size_t)o->mode < sizeof tool / sizeof *tool ? tool[o->mode] : NULL;
-    if (name && strcmp(o->format, "text") != 0 && strcmp(o->format, "json") != 0) {
-        fprintf(stderr, "trueline-check: %s writes text or json, not %s\n", name, o->format);
+    if (name && !f->tools) {
+        fprintf(stderr, "trueline-check: %s writes %s, not %s\n", name,
+                tlck_output_format_names(names, sizeof names, NULL, 1), o->format);
         return -1;
     }
     return 0;

@@ -1,17 +1,9 @@
 #include "report/report.h"
 
-#include <string.h>
+#include "report/formats.h"
 
 int tlck_report_write(FILE *out, const struct tlck_results *r, const struct tlck_options *o)
 {
-    const char *fmt = o->format ? o->format : "text";
-    if (strcmp(fmt, "text") == 0)
-        return tlck_report_text(out, r, o);
-    if (strcmp(fmt, "json") == 0)
-        return tlck_report_json(out, r, o);
-    if (strcmp(fmt, "sarif") == 0)
-        return tlck_report_sarif(out, r, o);
-    if (strcmp(fmt, "junit") == 0)
-        return tlck_report_junit(out, r, o);
-    return -1;
+    const struct tlck_output_format *f = tlck_output_format_find(o->format ? o->format : tlck_output_formats[0].name);
+    return f ? f->write(out, r, o) : -1;
 }
