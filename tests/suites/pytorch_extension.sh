@@ -118,7 +118,8 @@ cp wrapped/ext.o first.o
 (cd wrapped && ninja -t clean > /dev/null && PATH="$T/links:$PATH" ninja > log2.txt 2>&1)
 n_obj=1; [ -n "$nvcc_cmd" ] && n_obj=2
 check "a clean rebuild is answered by ccache: at least $n_obj hits (ccache's statistics)" test "$(hits)" -ge "$n_obj"
-check "... and its ext.o is the same object, line info and note included" same_bytes first.o wrapped/ext.o
+same_stamped() { same_bytes "$1" "$2" && host_lines "$2" && stamped "$2"; }
+check "... and its ext.o is the same object, line info and note included" same_stamped first.o wrapped/ext.o
 
 # --- a real torch.utils.cpp_extension.load(), where torch is installed ------------------------------------------
 TP=${TORCH_PYTHON:-python3}
