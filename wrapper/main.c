@@ -244,9 +244,10 @@ static int check_own_options(int argc, char **argv)
 }
 
 /* One compile: understand it, plan, save the memo, then exec the command, or wait for it and run the after
- * step. Returns only when there is no compile to run or exec failed. */
+ * step. Returns an exit status when there is no compile to run or exec failed; after a wait, -1 with
+ * *waited set to the wait status to end with (main ends like it once everything is freed). */
 static int wrap(tlcc_invocation *inv, const tl_config *cfg, const tlcc_prov_config *prov, tlcc_memo *memo,
-                int print_fp)
+                int print_fp, int *waited)
 {
     tl_error err = { { 0 } };
     double fp_ms = 0;
@@ -272,7 +273,9 @@ static int wrap(tlcc_invocation *inv, const tl_config *cfg, const tlcc_prov_conf
     }
     time_t started = plan.after == TLCC_AFTER_LINK ? time(NULL) : 0; /* a clock read costs two page faults */
     int status = tlcc_process_wait(plan.argv.v);
-    tlcc_process_exit_like(tlcc_after(&plan, inv, prov, status, started));
+    *waited = tlcc_after(&plan, inv, prov, status, started);
+    tlcc_plan_free(&plan);
+    return -1;
 }
 
 /* The repair run the hook in ccache starts when a hit's object is wrong. The wrapper that armed the hook
@@ -288,6 +291,7 @@ static int hook_fixup(int argc, char **argv)
     tlcc_prov_config prov;
     tlcc_prov_config_read(&cfg, &prov, NULL);
     int status = tlcc_after_fixup(&prov, argc, argv);
+    tlcc_prov_config_free(&prov);
     tl_config_free(&cfg);
     if (status < 0)
         return TL_EXIT_BAD_INPUT;
@@ -344,7 +348,7 @@ int main(int argc, char **argv)
     inv.memo_dir = cfg_bad ? NULL : memo_dir(&cfg, memo_on);
     tlcc_memo *memo = tlcc_memo_open(inv.memo_dir);
     inv.memo_read = tlcc_memo_read_mode(memo);
-    int rc;
+    int rc, waited = -1;
     double t0 = now_ms(explain);
     int crc = tlcc_classify(&inv, argc, argv, &cfg, memo, &err);
     inv.resolve_ms = now_ms(explain) - t0;
@@ -354,9 +358,12 @@ int main(int argc, char **argv)
     } else if (cfg_bad) {
         rc = wrapper_failed(&inv, &cfg, cfg_loaded, cfg_err.msg);
     } else {
-        rc = wrap(&inv, &cfg, &prov, memo, print_fp);
+        rc = wrap(&inv, &cfg, &prov, memo, print_fp, &waited);
     }
     tlcc_memo_close(memo);
+    /* the compile's own status, or its signal; the rest is freed by the exit (~6 k instructions less) */
+    if (waited != -1)
+        tlcc_process_exit_like(waited);
     tlcc_invocation_free(&inv);
     tlcc_prov_config_free(&prov);
     tl_config_free(&cfg);
