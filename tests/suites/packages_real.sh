@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The package verdict on real wheels from PyPI (fetched with pip into a cache; SKIP offline): numpy, and one
-# CUDA wheel (nvidia-nvjpeg-cu12: one library, 165 cubins, 10 PTX images). Oracles: `auditwheel show` for the
+# The package verdict on real wheels from PyPI (fetched with pip into a cache; SKIP offline): numpy, one CUDA
+# wheel (nvidia-nvjpeg-cu12: one library, 165 cubins, 10 PTX images), and bitsandbytes (CUDA libraries that need
+# libgomp.so.1, which no manylinux tag allows: auditwheel calls it linux_x86_64). Oracles: `auditwheel show` for the
 # platform tag; cuobjdump -lelf / -lptx / -elf for each library's cubins, PTX images, kernels and archs;
 # readelf for the host debug sections (stripped: none).
 . "$(dirname "$0")/../lib/harness.sh"
@@ -30,12 +31,14 @@ aw_tag() { timeout 300 auditwheel show "$1" 2>/dev/null | tr '\n' ' ' |
 
 NP=$(fetch numpy==2.1.3 'numpy-2.1.3-*manylinux*x86_64*.whl')
 NJ=$(fetch nvidia-nvjpeg-cu12==12.4.0.76 'nvidia_nvjpeg_cu12-12.4.0.76-*x86_64*.whl')
+# a wheel whose libraries need libgomp.so.1 and others it does not ship: auditwheel's linux_x86_64
+BB=$(fetch bitsandbytes==0.50.2 'bitsandbytes-0.50.2-*x86_64*.whl')
 if [ -z "$NP" ] && [ -z "$NJ" ]; then
   skip "real wheels: offline (pip download failed)"
   exit 0
 fi
 
-for W in $NP $NJ; do
+for W in $NP $NJ $BB; do
   n=$(basename "$W")
   trueline-check --profile release --format json --output "$n.json" "$W" 2> err.txt
   trueline-check --profile release "$W" > "$n.txt" 2>&1
