@@ -35,8 +35,9 @@ typedef struct tl_elf {
     tl_budget *budget;
 } tl_elf;
 
-/* Upper bound for one decompressed section; larger declared sizes are treated as corrupt. */
-#define TL_SECTION_MAX ((size_t)1 << 32)
+/* Upper bound for one decompressed section, whatever the budget: larger declared sizes are treated as corrupt.
+ * The same figure as a budget's default (lib/limits.h): one source. */
+#define TL_SECTION_MAX TL_BUDGET_DEFAULT
 
 /* Maps a whole file read-only (no ELF parsing); for inputs of any kind. */
 int tl_map_file(const char *path, const unsigned char **data, size_t *size, void **map, size_t *map_len,
