@@ -158,6 +158,16 @@ static void file_findings(FILE *out, const struct style *st, const struct tlck_f
     free(done);
 }
 
+/* The details behind summaries (counted among the findings above, listed only with --verbose). */
+static size_t hidden_details(const struct tlck_results *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nfiles; i++)
+        for (size_t k = 0; k < r->findings[i].n; k++)
+            n += r->findings[i].v[k].detail;
+    return n;
+}
+
 int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_options *o)
 {
     int color = o->color < 0 ? isatty(fileno(out)) : o->color;
@@ -187,6 +197,10 @@ int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_
     }
     tlck_package_text_table(out, r, pkg, npkg);
     free(pkg);
+    size_t details = o->verbose ? 0 : hidden_details(r);
+    if (details) /* a line of its own: the summary line keeps its form for the scripts that read it */
+        put(out, &st, "%zu detail%s not shown (--verbose lists %s)", details, details == 1 ? "" : "s",
+            details == 1 ? "it" : "them");
     /* the summary line, wrapped like the findings */
     char *sum = NULL;
     size_t sum_len = 0;

@@ -146,6 +146,10 @@ fi
 check "text: stl-leak's details only with --verbose (the summary either way)" sh -c '
   grep -q "exports [0-9]* std:: template instantiation(s) over its own types" leak.txt &&
   ! grep -q "exported: " leak.txt && grep -q "exported: a std:: template instantiation over the file" leak_v.txt'
+ndet=$(python3 -c 'import json; print(sum(1 for f in json.load(open("leak.json"))["files"] for x in f["findings"] if x.get("detail")))')
+check "text: a line before the summary counts the $ndet details left out (as many as JSON has), --verbose none" sh -c \
+  '[ "$0" -gt 10 ] && [ "$(tail -2 leak.txt | head -1)" = "$0 details not shown (--verbose lists them)" ] &&
+   ! grep -q "not shown" leak_v.txt' "$ndet"
 
 # --- on a terminal: wrapped at COLUMNS
 W=60
