@@ -4,6 +4,7 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,9 +157,30 @@ static void add_member_error(struct tlck_inputs *out, const char *display, const
         free(msg);
 }
 
-/* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path). */
+/* The member names a pass over a package's local headers saw, for the comparison with its central directory. */
+struct seen_names {
+    char **v;
+    size_t n, cap;
+};
+
+static void seen_add(struct seen_names *s, const char *name)
+{
+    char *copy = s && name ? strdup(name) : NULL;
+    if (copy && tlck_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v) == 0)
+        s->v[s->n++] = copy;
+    else
+        free(copy);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path); seen (depth
+ * 0, NULL below) collects every member name the local headers show. */
 static void list(struct tlck_inputs *out, struct archive *a, const char *path, const char *prefix, int depth,
-                 size_t outer, int named)
+                 size_t outer, int named, struct seen_names *seen)
 {
     struct archive_entry *e;
     struct tlck_package_cursor *cursor = NULL; /* made with the first member to audit */
@@ -186,6 +208,7 @@ static void list(struct tlck_inputs *out, struct archive *a, const char *path, c
         if (archive_entry_filetype(e) != AE_IFREG && !(ar && archive_entry_filetype(e) == 0))
             continue;
         const char *name = archive_entry_pathname(e);
+        seen_add(seen, name);
         char *disp = tlck_asprintf(ar ? "%s(%s)" : "%s!%s", prefix, name ? name : "?");
         if (!disp)
             return;
@@ -211,7 +234,7 @@ static void list(struct tlck_inputs *out, struct archive *a, const char *path, c
                 /* one level down only: conda's tar.zst inside its zip, a wheel inside a zip */
                 struct archive *inner = reader_new();
                 if (inner && open_nested(inner, s) == ARCHIVE_OK)
-                    list(out, inner, path, disp, 1, i, 0);
+                    list(out, inner, path, disp, 1, i, 0, NULL);
                 else
                     add_member_error(out, disp, path, tlck_asprintf("cannot read the nested package: %s", why(inner)));
                 if (inner)
@@ -248,6 +271,87 @@ static int zip_without_end_record(const char *path)
     return missing;
 }
 
+static uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t le32(const unsigned char *p) { return le16(p) | le16(p + 2) << 16; }
+static uint64_t le64(const unsigned char *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
+
+#define CD_MAX ((uint64_t)256 << 20) /* a central directory larger than this is not compared */
+
+/* The file names a zip's central directory holds, what pip installs (libarchive's seekable zip reader folds
+ * entries that share a local header, so it cannot say). The directory is found as python's zipfile finds it:
+ * from the end record (or zip64's), ending where the end record starts. -1 when there is no readable one. */
+static int central_names(const char *path, struct seen_names *cd)
+{
+    FILE *fp = fopen(path, "rb");
+    unsigned char *tail = malloc(65536 + 22), *dir = NULL, z[56];
+    long size = fp && fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
+    long start = size > 65536 + 22 ? size - (65536 + 22) : 0, eocd = -1;
+    size_t n = 0;
+    int rc = -1;
+    if (tail && size >= 22 && fseek(fp, start, SEEK_SET) == 0)
+        n = fread(tail, 1, (size_t)(size - start), fp);
+    for (size_t i = n >= 22 ? n - 22 + 1 : 0; i-- > 0 && eocd < 0;)
+        if (le32(tail + i) == 0x06054b50)
+            eocd = start + (long)i;
+    if (eocd < 0)
+        goto done;
+    const unsigned char *e = tail + (eocd - start);
+    uint64_t cd_size = le32(e + 12), end = (uint64_t)eocd;
+    if ((le16(e + 10) == 0xFFFF || le32(e + 16) == 0xFFFFFFFFu) && eocd >= 20 && (size_t)(eocd - start) >= 20 &&
+        le32(e - 20) == 0x07064b50) { /* zip64: the locator before the end record points at zip64's end record */
+        uint64_t at = le64(e - 20 + 8);
+        if (at > (uint64_t)eocd || fseek(fp, (long)at, SEEK_SET) != 0 || fread(z, 1, 56, fp) != 56 ||
+            le32(z) != 0x06064b50)
+            goto done;
+        cd_size = le64(z + 40);
+        end = at;
+    }
+    if (cd_size > end || cd_size > CD_MAX || !(dir = malloc(cd_size ? (size_t)cd_size : 1)) ||
+        fseek(fp, (long)(end - cd_size), SEEK_SET) != 0 || fread(dir, 1, (size_t)cd_size, fp) != cd_size)
+        goto done;
+    for (uint64_t at = 0; at + 46 <= cd_size && le32(dir + at) == 0x02014b50;) {
+        uint64_t len = le16(dir + at + 28), next = at + 46 + len + le16(dir + at + 30) + le16(dir + at + 32);
+        if (next > cd_size)
+            break;
+        if (len && dir[at + 46 + len - 1] != '/') { /* a name ending in '/' is a directory */
+            char *name = strndup((const char *)dir + at + 46, (size_t)len);
+            seen_add(cd, name);
+            free(name);
+        }
+        at = next;
+    }
+    rc = 0;
+done:
+    free(tail);
+    free(dir);
+    if (fp)
+        fclose(fp);
+    return rc;
+}
+
+/* pip installs what a zip's central directory names; the members here are read front to back from the local
+ * headers. A name only the central directory has (its entry points into another member's bytes, or many entries
+ * share one member's data, as zip bombs do) would be installed unchecked: named as an error (exit 2). */
+static void check_central_directory(struct tlck_inputs *out, const char *path, struct seen_names *seen)
+{
+    struct seen_names cd = { 0 };
+    size_t missing = 0;
+    const char *example = NULL;
+    qsort(seen->v, seen->n, sizeof *seen->v, cmp_name);
+    if (central_names(path, &cd) == 0) /* no central directory: said already (zip_without_end_record) */
+        for (size_t i = 0; i < cd.n; i++)
+            if (!bsearch(&cd.v[i], seen->v, seen->n, sizeof *seen->v, cmp_name) && !missing++)
+                example = cd.v[i];
+    if (missing)
+        add_member_error(out, path, path,
+                         tlck_asprintf("the zip's central directory names %zu member%s that its local headers do not "
+                                       "hold, e.g. %s (pip installs them); %s not checked", missing,
+                                       missing == 1 ? "" : "s", example, missing == 1 ? "it is" : "they are"));
+    for (size_t i = 0; i < cd.n; i++)
+        free(cd.v[i]);
+    free(cd.v);
+}
+
 void tlck_package_expand(struct tlck_inputs *out, const char *path, int named)
 {
     if (zip_without_end_record(path))
@@ -259,8 +363,15 @@ void tlck_package_expand(struct tlck_inputs *out, const char *path, int named)
         /* libarchive learns the format on open: a scan's .bz2 log or stray zip-like file is not an input */
         if (named || !a || archive_errno(a) != PKG_ERRNO_FILE_FORMAT)
             add_member_error(out, path, path, tlck_asprintf("cannot read the package: %s", why(a)));
-    } else
-        list(out, a, path, path, 0, 0, named);
+    } else {
+        struct seen_names seen = { 0 };
+        list(out, a, path, path, 0, 0, named, &seen);
+        if ((archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP)
+            check_central_directory(out, path, &seen);
+        for (size_t i = 0; i < seen.n; i++)
+            free(seen.v[i]);
+        free(seen.v);
+    }
     if (a)
         archive_read_free(a);
 }
