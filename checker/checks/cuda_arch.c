@@ -171,23 +171,52 @@ static void release_debug(const struct tlck_file *f, struct tlck_findings *out)
                 "%zu device-debug (-G) image%s in a release audit, e.g. %s", n, n == 1 ? "" : "s", first);
 }
 
+/* [cuda-arch], read once per audit: the required SASS archs and whether PTX is required. */
+struct policy {
+    struct arch req[MAX_ARCHS];
+    size_t nreq;
+    int need_ptx;
+};
+
+/* A sass list that does not parse, or a require-ptx that is not yes/no, would switch the requirement off: it
+ * stops the run before any input is read (exit 2), naming where the value was set. */
+static int prepare(const struct tlck_policy *p, void **state, tl_error *err)
+{
+    *state = NULL;
+    struct policy *pol = calloc(1, sizeof *pol);
+    if (!pol)
+        return tl_fail(err, "out of memory reading [cuda-arch]");
+    const char *sass = tl_config_get(p->cfg, "cuda-arch", "sass");
+    char where[1200];
+    if (parse_archs(sass, pol->req, &pol->nreq) != 0) {
+        tl_config_value_origin(p->cfg, "cuda-arch", "sass", sass, where, sizeof where);
+        free(pol);
+        return tl_fail(err, "%s: [cuda-arch] sass = '%s' is not a list of SM architectures; valid: e.g. sm_90, sm_100a "
+                       "(at most %d)", where, sass, MAX_ARCHS);
+    }
+    pol->need_ptx = tl_config_bool_checked(p->cfg, "cuda-arch", "require-ptx", 0, err);
+    if (pol->need_ptx < 0) {
+        free(pol);
+        return -1;
+    }
+    *state = pol;
+    return 0;
+}
+
+static void release(void *state)
+{
+    free(state);
+}
+
 static void run(const struct tlck_file *f, const struct tlck_policy *p, const void *state, enum tlck_severity sev,
                 struct tlck_findings *out)
 {
+    const struct policy *pol = state;
     if (sev == TLCK_SEV_NONE || f->ndevices == 0)
         return;
     inventory(f, out);
-    struct arch req[MAX_ARCHS];
-    size_t nreq = 0;
-    const char *sass = tl_config_get(p->cfg, "cuda-arch", "sass");
-    if (parse_archs(sass, req, &nreq) != 0) {
-        tlck_emit(out, "cuda-arch", TLCK_SEV_ERROR, f->display, NULL, "write e.g. sass = sm_90, sm_100a",
-                "[cuda-arch] sass = '%s' is not a list of SM architectures", sass);
-        nreq = 0;
-    }
-    int need_ptx = tl_config_bool(p->cfg, "cuda-arch", "require-ptx", 0) == 1;
-    if (nreq || need_ptx)
-        required(f, req, nreq, need_ptx, sev, out);
+    if (pol && (pol->nreq || pol->need_ptx))
+        required(f, pol->req, pol->nreq, pol->need_ptx, sev, out);
     if (p->release)
         release_debug(f, out);
 }
@@ -197,5 +226,7 @@ const struct tlck_check tlck_check_cuda_arch = {
     .default_severity = TLCK_SEV_ERROR,
     .summary = "CUDA arch policy",
     .help_uri = "docs/checks/cuda-arch.md",
+    .prepare = prepare,
+    .release = release,
     .run = run,
 };

@@ -127,6 +127,19 @@ printf '[symbol-versions]\ntable = %s\n' "$T/no-such.tsv" > "$T/svt.ini"
 trueline-check --config "$T/svt.ini" --checks symbol-versions "$T/sv" >"$T/out" 2>"$T/err"; rc=$?
 check "symbol-versions: an unreadable table exits 2 before any report" sh -c '[ $0 -eq 2 ] && [ ! -s "$1" ]' $rc "$T/out"
 contains "symbol-versions: ... naming the file, line and table" "$T/err" "svt\.ini:2: \[symbol-versions\] table = '.*no-such\.tsv' cannot be read: No such file"
+# [cuda-arch]: a value that would switch a requirement off stops the run before any input is read, naming file,
+# line and key; a valid one audits as usual (a host program has no device code to hold to it)
+printf '[cuda-arch]\nsass = banana\n' > "$T/ca.ini"
+trueline-check --config "$T/ca.ini" --checks cuda-arch "$T/sv" >"$T/out" 2>"$T/err"; rc=$?
+check "cuda-arch: a sass value that is no SM list exits 2 before any report" sh -c '[ $0 -eq 2 ] && [ ! -s "$1" ]' $rc "$T/out"
+contains "cuda-arch: ... naming the file, line and key" "$T/err" "ca\.ini:2: \[cuda-arch\] sass = 'banana' is not a list of SM architectures"
+printf '[cuda-arch]\nsass = sm_90\nrequire-ptx = maybe\n' > "$T/ca.ini"
+trueline-check --config "$T/ca.ini" --checks cuda-arch "$T/sv" >"$T/out" 2>"$T/err"; rc=$?
+check "cuda-arch: a require-ptx that is not yes/no exits 2" [ $rc -eq 2 ]
+contains "cuda-arch: ... naming the file, line and key" "$T/err" "ca\.ini:3: \[cuda-arch\] require-ptx = maybe: expected true or false"
+printf '[cuda-arch]\nsass = sm_90, 100a\nrequire-ptx = yes\n' > "$T/ca.ini"
+trueline-check --config "$T/ca.ini" --checks cuda-arch "$T/sv" >"$T/out" 2>&1; rc=$?
+check "cuda-arch: a valid [cuda-arch] audits a host program (exit $rc)" sh -c '[ $0 -eq 0 ] && grep -q "^1 file(s) checked: 0 error" "$1"' $rc "$T/out"
 # GNU thin archives (ar rcT): every member is read from its own file, shown as ARCHIVE(MEMBER); a member file
 # that is gone is unreadable input (exit 2) while the others are still checked
 if have ar && have gcc; then
