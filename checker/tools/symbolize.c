@@ -227,6 +227,18 @@ static int host_answer(const char *display, const struct tlck_host_lines *hl, co
     size_t n = tlck_host_lines_at(hl, pc, fr, HOST_FRAMES, &lo);
     if (n == 0)
         return 0;
+    if (kind == OUT_ADDR2LINE) { /* as addr2line: "??" for an unknown file, "?" for an unknown line */
+        for (size_t i = 0; i < n; i++) {
+            char *dm = fr[i].function ? cplus_demangle(fr[i].function, DMGL_PARAMS | DMGL_ANSI) : NULL;
+            printf("%s\n%s:", dm ? dm : fr[i].function ? fr[i].function : "??", fr[i].file ? fr[i].file : "??");
+            if (fr[i].line)
+                printf("%u\n", fr[i].line);
+            else
+                printf("?\n");
+            free(dm);
+        }
+        return 1;
+    }
     struct tlck_cubin_chain c = { .symbol = (char *)fr[n - 1].function, .offset = pc - lo };
     struct tlck_cubin_frame v[HOST_FRAMES];
     for (size_t i = 0; i < n; i++)
@@ -235,8 +247,6 @@ static int host_answer(const char *display, const struct tlck_host_lines *hl, co
     c.v = v, c.n = n;
     if (kind == OUT_JSON) {
         json_chain(display, "host", asked, &c);
-    } else if (kind == OUT_ADDR2LINE) {
-        addr2line_chain(&c, 0);
     } else {
         printf("0x%llx (host, %s+0x%llx):\n", (unsigned long long)pc, c.symbol ? c.symbol : "??",
                (unsigned long long)c.offset);
@@ -261,7 +271,8 @@ static int one_location(const char *display, const struct images *im, const stru
     if (hl) {
         int k = host_answer(display, hl, asked, loc.value, kind);
         if (!k) {
-            fprintf(stderr, "trueline-check: %s: %s: no function with DWARF holds that address\n", display, asked);
+            fprintf(stderr, "trueline-check: %s: %s: no function symbol or DWARF at or before that address\n", display,
+                    asked);
             if (kind == OUT_ADDR2LINE)
                 printf("??\n??:0\n");
         }

@@ -52,6 +52,7 @@ struct row {
 /* A function symbol of .symtab (else .dynsym). */
 struct fsym {
     uint64_t lo, hi;
+    uint64_t sec_hi;  /* the end of its section: a symbol names no address past it */
     const char *name; /* interned */
     int global;
 };
@@ -403,13 +404,17 @@ static void read_symbols(struct tlck_host_lines *h, const char *path)
             size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
             for (size_t i = 0; i < n; i++) {
                 GElf_Sym sym;
-                if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0 ||
+                /* unsized ones too (_init, _start of some crt files): only the nearest-before lookup uses them */
+                if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
                     sym.st_shndx == SHN_UNDEF)
                     continue;
                 const char *name = elf_strptr(e.elf, sh.sh_link, sym.st_name);
                 if (!name || tlck_grow((void **)&h->syms, &h->fcap, h->nsyms + 1, sizeof *h->syms) != 0)
                     continue;
-                h->syms[h->nsyms++] = (struct fsym){ sym.st_value, sym.st_value + sym.st_size, keep(h, name),
+                GElf_Shdr ssh;
+                Elf_Scn *ss = sym.st_shndx < SHN_LORESERVE ? elf_getscn(e.elf, sym.st_shndx) : NULL;
+                uint64_t sec_hi = ss && gelf_getshdr(ss, &ssh) ? ssh.sh_addr + ssh.sh_size : sym.st_value + sym.st_size;
+                h->syms[h->nsyms++] = (struct fsym){ sym.st_value, sym.st_value + sym.st_size, sec_hi, keep(h, name),
                                                      GELF_ST_BIND(sym.st_info) != STB_LOCAL };
             }
         }
@@ -438,7 +443,7 @@ static const struct fsym *symbol_at(const struct tlck_host_lines *h, uint64_t pc
     for (size_t i = first; i < lo; i++) /* of symbols at one address, a global one (sorted first) */
         if (pc < h->syms[i].hi)
             return &h->syms[i];
-    return nearest ? &h->syms[first] : NULL;
+    return nearest && pc < h->syms[first].sec_hi ? &h->syms[first] : NULL;
 }
 
 struct tlck_host_lines *tlck_host_lines_open(const char *path, tl_error *err)
@@ -542,12 +547,14 @@ size_t tlck_host_lines_at(const struct tlck_host_lines *h, uint64_t pc, struct t
             t = &h->tops[i];
     if (max == 0)
         return 0;
-    if (!t) { /* no function's DWARF holds pc; a line row may (padding between functions) */
+    if (!t) { /* no function's DWARF holds pc: a line row may (padding between functions), a symbol before it
+               * names it (code built without -g, the C runtime's): as binutils answers, the file and line
+               * unknown where no row holds pc */
         const struct row *r = row_at(h, pc);
-        const struct fsym *f = r ? symbol_at(h, pc, 1) : NULL;
+        const struct fsym *f = symbol_at(h, pc, 1);
         if (!f)
             return 0;
-        v[0] = (struct tlck_host_frame){ f->name, r->file, r->line };
+        v[0] = (struct tlck_host_frame){ f->name, r ? r->file : NULL, r ? r->line : 0 };
         *sub_lo = f->lo;
         return 1;
     }

@@ -22,8 +22,10 @@ struct tlck_host_frame {
     unsigned line;        /* 0 when unknown */
 };
 
-/* The frames at pc, innermost first, into v (at most max); returns how many (0: no function holds pc). The
- * strings live as long as h. *sub_lo gets the start of the outermost function's range holding pc. */
+/* The frames at pc, innermost first, into v (at most max); returns how many (0: neither a function's DWARF
+ * nor a function symbol at or before pc). Without DWARF for pc, one frame: the function symbol at or before it,
+ * its file and line where a line row holds pc (else NULL, 0). The strings live as long as h. *sub_lo gets the
+ * start of the outermost function's range (or the symbol) holding pc. */
 size_t tlck_host_lines_at(const struct tlck_host_lines *h, uint64_t pc, struct tlck_host_frame *v, size_t max,
                           uint64_t *sub_lo);
 
