@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The module rules of docs/internals/architecture.md, read off the built objects (nm), not off the sources:
+# no cycles between object files, lib/ takes nothing from either front end, the front ends take nothing from
+# each other, and each part defines only names with its own prefix (lib tl_, trueline-cc tlcc_, trueline-check
+# tlck_). Each rule is also shown to catch a planted violation, so that an empty symbol table cannot pass it.
+. "$(dirname "$0")/../lib/harness.sh"
+obj=$TRUELINE_BUILD/obj
+[ -d "$obj/lib" ] && [ -d "$obj/wrapper" ] && [ -d "$obj/checker" ] || { skip "no object tree under $obj"; exit 0; }
+command -v nm >/dev/null || { skip "nm absent"; exit 0; }
+cycles() { python3 "$TRUELINE_ROOT/tests/lib/object_cycles.py" "$1" > "$T/cycles.out" 2>&1; }
+check "no cycle between the object files of the build" cycles "$obj"
+[ -s "$T/cycles.out" ] && sed 's/^/    | /' "$T/cycles.out"
+# part DIR: the global symbols DIR's objects define, and those they take from outside themselves.
+defined() { find "$obj/$1" -name '*.o' -print0 | xargs -0 nm -g --defined-only 2>/dev/null | awk 'NF==3{print $3}' | sort -u; }
+undefined() { find "$obj/$1" -name '*.o' -print0 | xargs -0 nm -g --undefined-only 2>/dev/null | awk '{print $NF}' | sort -u; }
+for p in lib wrapper checker; do defined $p > "$T/def.$p"; undefined $p > "$T/und.$p"; done
+premise "each part defines symbols" sh -c "[ -s '$T/def.lib' ] && [ -s '$T/def.wrapper' ] && [ -s '$T/def.checker' ]"
+takes() { comm -12 "$T/und.$1" "$T/def.$2" > "$T/takes.$1.$2"; [ ! -s "$T/takes.$1.$2" ]; }
+for pair in "lib wrapper" "lib checker" "wrapper checker" "checker wrapper"; do
+  set -- $pair
+  check "$1/ takes no symbol from $2/" takes "$1" "$2"
+  [ -s "$T/takes.$1.$2" ] && head -5 "$T/takes.$1.$2" | sed 's/^/    | /'
+done
+prefixed() { # PART PREFIX: every symbol PART defines starts with PREFIX (main and the hook's interposer aside)
+  grep -vE "^($2|main$|__libc_start_main$)" "$T/def.$1" > "$T/off.$1"; [ ! -s "$T/off.$1" ]; }
+check "lib/ defines only tl_ names" prefixed lib 'tl_'
+check "wrapper/ defines only tlcc_ names" prefixed wrapper 'tlcc_'
+check "checker/ defines only tlck_ names (cd_ for coredump internals)" prefixed checker 'tlck_|cd_'
+for p in lib wrapper checker; do [ -s "$T/off.$p" ] && head -5 "$T/off.$p" | sed 's/^/    | /'; done
+# The rules catch what they are for: a planted cycle and a stray name.
+mkdir -p "$T/plant/a"
+printf 'int b(void);\nint a(void){return b();}\n' > "$T/plant/a/a.c"
+printf 'int a(void);\nint b(void){return a();}\n' > "$T/plant/a/b.c"
+( cd "$T/plant/a" && cc -c a.c b.c )
+check "a planted cycle between two objects is reported" sh -c "! python3 '$TRUELINE_ROOT/tests/lib/object_cycles.py' '$T/plant' >/dev/null"
+printf 'tl_x\nstray\n' > "$T/def.plant"
+stray_caught() { ! prefixed plant tl_ && [ "$(cat "$T/off.plant")" = stray ]; }
+check "a stray name is reported" stray_caught
