@@ -46,7 +46,8 @@ awk '{ print $1 "+" $2 }' loops.exp > loops.locs
 
 # stdin, --addr2line: per location, (function, file:line) pairs; compared frame by frame with nvdisasm's chain
 "$TC" --symbolize loops.cubin --addr2line < loops.locs > a2l.txt 2> a2l.err; rc=$?
-check "batch from stdin: exit 0, nothing on stderr" sh -c '[ '$rc' = 0 ] && [ ! -s a2l.err ]'
+check "batch from stdin: exit 0, nothing on stderr, two lines a frame" sh -c \
+  '[ '$rc' = 0 ] && [ ! -s a2l.err ] && [ "$(wc -l < a2l.txt)" = "$(($(cut -d" " -f3 loops.exp | tr , "\n" | wc -l) * 2))" ]'
 check "--addr2line: every one of the $(wc -l < loops.exp) locations has nvdisasm -gi's chain (file:line per frame, innermost first)" python3 - <<'PY'
 import sys
 exp = [l.split() for l in open("loops.exp")]
