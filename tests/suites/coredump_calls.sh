@@ -6,10 +6,10 @@
 . "$(dirname "$0")/../lib/harness.sh"
 D=$TRUELINE_ROOT/tests/data/coredumps/calls
 cd "$T" || exit 1
-for c in assert_chain assert_chain-keeplocal two_callers recurse rank1 rank2 rank3; do
+for c in assert_chain assert_chain-keeplocal two_callers several_callers recurse rank1 rank2 rank3; do
   xz -dc "$D/$c.core.xz" > $c.core || { fail "premise: $c.core.xz decompresses"; exit 1; }
 done
-for c in assert_chain assert_chain-keeplocal two_callers recurse rank1 rank2 rank3; do
+for c in assert_chain assert_chain-keeplocal two_callers several_callers recurse rank1 rank2 rank3; do
   trueline-check --coredump $c.core --format json > $c.json 2> $c.err; rc=$?
   check "$c: read with exit 0 into a report naming it (got $rc)" sh -c "[ $rc -eq 0 ] && grep -q '\"core\": *\"$c.core\"' $c.json"
   python3 "$TRUELINE_ROOT/tests/lib/cudagdb_frames.py" "$D/$c.cuda-gdb.txt" $c.json > $c.cmp 2>&1; rc=$?
@@ -56,11 +56,34 @@ ok = [k['frames'][-1]['line'] for k in inf] == want and all(k['return_pc'] is No
      and k['candidates'] == 1 and not k['recursion'] for k in inf) and s['inferred_note'] is None
 sys.exit(0 if ok else 1)
 PY
-check "cores whose stacks reach a kernel gain no inferred frame" python3 - assert_chain-keeplocal.json two_callers.json recurse.json rank1.json rank2.json rank3.json assert_chain.json <<'PY'
+check "cores whose stacks reach a kernel gain no inferred frame" python3 - assert_chain-keeplocal.json two_callers.json several_callers.json recurse.json rank1.json rank2.json rank3.json assert_chain.json <<'PY'
 import json, sys
-stops = [s for f in sys.argv[1:] for c in json.load(open(f))['cores'] for s in c['stops'] if not s['stack_end']]
+def outermost(s):  # the function the shown stack ends in: a kernel, or a per-kernel clone ("[clone k]")
+    shown = [s] + [k for k in s['callers'] if not k.get('inferred')]
+    return (shown[-1]['kernel'] or {}).get('name', '')
+stops = [s for f in sys.argv[1:] for c in json.load(open(f))['cores'] for s in c['stops']
+         if s['kernel'] and '[clone ' not in outermost(s)]
 sys.exit(0 if len(stops) >= 7 and not any(k.get('inferred') for s in stops for k in s['callers']) else 1)
 PY
+
+# several_callers.core: the warp's error PC is in load_at, which via_odd (odd lanes, the faulting ones) and
+# via_even both call; the error-PC group (the whole warp) has no call-return state of its own, so both callers are
+# candidates, at the source's call lines, and the walk stops there: nothing picks one
+trueline-check --coredump several_callers.core > several.txt 2>&1
+odd_line=$(grep -n 'load_at(p, i) + 1.0f' "$D/several_callers.cu" | cut -d: -f1)
+even_line=$(grep -n 'load_at(p, i) \* 2.0f' "$D/several_callers.cu" | cut -d: -f1)
+check "two caller functions: both candidates at their call lines ($odd_line, $even_line), the walk stops" python3 - several_callers.json "$odd_line" "$even_line" <<'PY'
+import json, sys
+s = [s for c in json.load(open(sys.argv[1]))['cores'] for s in c['stops'] if s['kind'] == 'error_pc'][0]
+inf = [k for k in s['callers'] if k.get('inferred')]
+got = sorted((k['frames'][-1]['function'].split('(')[0], k['frames'][-1]['line']) for k in inf)
+want = sorted([('via_odd', int(sys.argv[2])), ('via_even', int(sys.argv[3]))])
+ok = got == want and all(k['candidates'] == 2 and k['depth'] == 1 for k in inf) \
+     and '2 functions call load_at' in (s['inferred_note'] or '')
+sys.exit(0 if ok else 1)
+PY
+contains "... the text lists both, one of two each" several.txt "^  inferred caller, candidate [12] of 2: via_odd\(float const\*, long\) \[clone several_callers_kernel"
+contains "... and says why it stops" several.txt '^  inferred chain ends: 2 functions call load_at\(float const\*, long\) \[clone several_callers_kernel.*every candidate is listed'
 
 # every lane's call-return state made stale (as lane 31's): every group is inferred, and still matches cuda-gdb
 cp assert_chain.core stale.core && cp two_callers.core two_stale.core && cp recurse.core recurse_drop.core

@@ -36,7 +36,7 @@ for f in committed/*.cubin; do
 done
 
 # the relocated images a GPU core holds (device addresses in sh_addr and symbols)
-for c in assert_chain two_callers recurse; do
+for c in assert_chain two_callers several_callers recurse; do
   xz -dc "$TRUELINE_ROOT/tests/data/coredumps/calls/$c.core.xz" > $c.core || { fail "premise: $c.core.xz decompresses"; continue; }
   python3 - $c.core $c <<'PY'
 import struct, sys

@@ -5,7 +5,7 @@
 set -u
 out=$1; w=/tmp/cw; rm -rf "$w"; mkdir -p "$w" "$out"; cp "$(dirname "$0")"/*.cu "$w"/; cd "$w" || exit 1
 skip=skip_nonrelocated_elf_images,skip_global_memory,skip_shared_memory,skip_constbank_memory
-for s in assert_chain two_callers recurse ranks; do nvcc -arch=sm_90 -lineinfo -O3 -o $s $s.cu || exit 1; done
+for s in assert_chain two_callers several_callers recurse ranks; do nvcc -arch=sm_90 -lineinfo -O3 -o $s $s.cu || exit 1; done
 fault() { # NAME FLAGS: run ./NAME until it faults, core to NAME.core
   CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1 CUDA_COREDUMP_FILE=$w/$1.core CUDA_COREDUMP_GENERATION_FLAGS=$2 \
     timeout 120 ./${1%%-*} > $1.out 2>&1
@@ -19,6 +19,7 @@ hang_core() { # BIN CORE PIPE ARGS...: start BIN, trigger a user coredump throug
 fault assert_chain "$skip,skip_local_memory"
 cp assert_chain assert_chain-keeplocal; fault assert_chain-keeplocal "$skip"
 fault two_callers "$skip,skip_local_memory"
+fault several_callers "$skip,skip_local_memory"
 p=$(hang_core recurse recurse.core $w/recurse.pipe); sleep 8; head -c 1048576 /dev/zero > $w/recurse.pipe; sleep 10; kill $p
 # four ranks: 0-2 wait, 3 faults
 pids=""
@@ -33,5 +34,5 @@ for c in *.core; do
     > ${c%.core}.cuda-gdb.txt 2>&1 || true
 done
 ls -la > listing.txt
-tar cJf "$out/cores.tar.xz" *.cu *.core *.out *.cuda-gdb.txt listing.txt assert_chain two_callers recurse ranks
+tar cJf "$out/cores.tar.xz" *.cu *.core *.out *.cuda-gdb.txt listing.txt assert_chain two_callers several_callers recurse ranks
 ls -la "$out"
