@@ -22,7 +22,7 @@ for pair in "lib wrapper" "lib checker" "wrapper checker" "checker wrapper"; do
   [ -s "$T/takes.$1.$2" ] && head -5 "$T/takes.$1.$2" | sed 's/^/    | /'
 done
 prefixed() { # PART PREFIX: every symbol PART defines starts with PREFIX (main, the hook's __libc_start_main and compiler-made __ names, such as ASan's __odr_asan.*, aside)
-  grep -vE "^($2|main$|__libc_start_main$)" "$T/def.$1" > "$T/off.$1"; [ ! -s "$T/off.$1" ]; }
+  grep -vE "^($2|main$|__)" "$T/def.$1" > "$T/off.$1"; [ ! -s "$T/off.$1" ]; }
 check "lib/ defines only tl_ names" prefixed lib 'tl_'
 check "wrapper/ defines only tlcc_ names" prefixed wrapper 'tlcc_'
 check "checker/ defines only tlck_ names (cd_ for coredump internals)" prefixed checker 'tlck_|cd_'
