@@ -39,6 +39,15 @@ static const struct tlck_origin LINK_STUB_UNIT = {
            "no compiler launcher"
 };
 
+/* The release profile judges a shipped file by the units it carries debug info for: code outside every unit was
+ * linked from objects built without -g, in a shipped file almost always static archives of other projects
+ * (a distribution's libzstd.a, libelf.a, libc.a), whose names no table can list. */
+static const struct tlck_origin OUTSIDE_UNITS = {
+    .kind = TLCK_ORIGIN_VENDOR, .name = "objects linked without -g",
+    .why = "no compile unit covers them: statically linked code of other projects, judged by the release profile "
+           "as not the shipped file's own (the build profile reports each)"
+};
+
 struct rule {
     const struct tlck_origin *origin;
     const char *pattern;      /* fnmatch pattern */
@@ -112,6 +121,11 @@ const struct tlck_origin *tlck_host_origin(const struct tlck_function *fn)
     char buf[512];
     const char *base = tlck_clone_base(fn->name, buf, sizeof buf);
     return match(HOST_RULES, sizeof HOST_RULES / sizeof *HOST_RULES, base, fn->cu_unit != 0);
+}
+
+const struct tlck_origin *tlck_outside_units_origin(const struct tlck_function *fn)
+{
+    return fn->cu_unit == 0 ? &OUTSIDE_UNITS : NULL;
 }
 
 const struct tlck_origin *tlck_device_origin(const char *name)

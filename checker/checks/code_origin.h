@@ -23,6 +23,9 @@ struct tlck_origin {
 /* The origin of a host function without line rows; NULL when it is the user's. fn->name is the symbol name;
  * clone suffixes (.cold, .part.N) are looked through. */
 const struct tlck_origin *tlck_host_origin(const struct tlck_function *fn);
+/* For the release profile: a function that no compile unit covers is of "objects linked without -g"; NULL when
+ * a unit covers it. */
+const struct tlck_origin *tlck_outside_units_origin(const struct tlck_function *fn);
 /* The origin of a device function (nvcc's arithmetic helpers such as __cuda_sm20_div_u64); NULL: the user's. */
 const struct tlck_origin *tlck_device_origin(const char *name);
 /* A DWARF compile unit that the CUDA toolchain generates (the device link's crt/link.stub), NULL otherwise. */

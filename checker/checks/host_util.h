@@ -17,8 +17,9 @@ struct tlck_finding *tlck_emit_symbol(struct tlck_findings *out, const char *che
 /* Name without GCC clone suffixes (foo.cold, foo.part.0, foo.isra.0, foo.constprop.0): copies into buf. */
 const char *tlck_clone_base(const char *name, char *buf, size_t n);
 
-/* line-tables, host part: functions without line rows, coverage per file and CU, files without .debug_line. */
-void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out);
+/* line-tables, host part: functions without line rows, coverage per file and CU, files without .debug_line.
+ * release (the release profile): functions no compile unit covers are one info line, not one error each. */
+void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, int release, struct tlck_findings *out);
 
 /* mixed-toolchain, host part: DW_AT_producer per CU and .comment. */
 void tlck_mixed_toolchain_host(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out);

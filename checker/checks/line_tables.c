@@ -71,14 +71,16 @@ static int cold_part_of_covered(const struct tlck_image *h, struct covered_names
 enum not_users { USERS = 0, CRT, COLD_PART, FOREIGN };
 
 static enum not_users classify(const struct tlck_image *h, struct covered_names *c, const struct tlck_function *fn,
-                               const struct tlck_origin **origin)
+                               int release, const struct tlck_origin **origin)
 {
     *origin = NULL;
     if (tlck_is_crt_function(fn->name))
         return CRT;
     if (cold_part_of_covered(h, c, fn))
         return COLD_PART;
-    return (*origin = tlck_host_origin(fn)) ? FOREIGN : USERS;
+    if ((*origin = tlck_host_origin(fn)) || (release && (*origin = tlck_outside_units_origin(fn))))
+        return FOREIGN;
+    return USERS;
 }
 
 /* One finding per origin: "1281 functions of libcudart_static have no line info; NVIDIA ships it without -g". */
@@ -96,7 +98,7 @@ static void report_foreign(const struct tlck_file *f, const struct tlck_origin_t
     }
 }
 
-void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out)
+void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, int release, struct tlck_findings *out)
 {
     const struct tlck_image *h = &f->host;
     size_t total = 0, covered = 0, users = 0;
@@ -112,7 +114,7 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, st
             total++, covered++;
             continue;
         }
-        why[i] = (unsigned char)classify(h, &names, fn, &o);
+        why[i] = (unsigned char)classify(h, &names, fn, release, &o);
         if (why[i] == CRT)
             continue;
         total++;
@@ -167,7 +169,7 @@ static void run(const struct tlck_file *f, const struct tlck_policy *p, const vo
 {
     /* the release profile audits shipped files, which are stripped: host line info is judged where it is */
     if (tlck_profile_of(p)->stripped_is_finding || f->host.has_debug_line || f->line_error || f->debug_file)
-        tlck_line_tables_host(f, sev, out);
+        tlck_line_tables_host(f, sev, tlck_profile_of(p)->release, out);
     if (tlck_profile_wants_device_lines(p))
         tlck_line_tables_device(f, sev, out);
 }

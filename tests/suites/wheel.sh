@@ -3,7 +3,7 @@
 # find their data (manylinux.tsv, the hook) in the venv; its platform tag is the newest GLIBC_ version readelf
 # finds in its files, and auditwheel agrees; trueline-check audits the wheel itself: the only errors are
 # line-tables findings of functions that the static archives linked into the tools define (Debian builds them
-# without -g), none of trueline's own.
+# without -g), none of trueline's own; with --profile release (what ships) it passes.
 . "$(dirname "$0")/../lib/harness.sh"
 cd "$T"
 ROOT=$TRUELINE_ROOT
@@ -145,6 +145,14 @@ EOF
 }
 check "every error in the wheel's audit is a function that a linked static archive defines (Debian builds them without -g)" errors_third_party
 lacks "no member is unreadable" audit.txt '[1-9][0-9]* unreadable$' ' 0 unreadable$'
+# The release profile judges a shipped file by the units it carries debug info for: the same wheel passes, the
+# code of the linked archives is one info line per file, counted as many as the build profile's errors.
+PATH=$VPATH_ trueline-check --profile release "$whl" > release.txt 2>&1; rc=$?
+check "trueline-check --profile release passes the wheel (exit $rc, want 0)" test "$rc" -eq 0
+build_errors=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for f in d["files"] for x in f.get("findings",[]) if x["severity"]=="error" and x["check"]=="line-tables" and "no compile unit covers it" in x["message"]))' audit.json)
+release_infos=$(sed -nE 's/.*info \[line-tables\] ([0-9]+) functions? of objects linked without -g .*/\1/p' release.txt | awk '{ s += $1 } END { print s + 0 }')
+check "the release profile counts them as the build profile's errors ($release_infos vs $build_errors)" \
+  sh -c "[ '$build_errors' -gt 0 ] && [ '$release_infos' -eq '$build_errors' ]"
 
 if have auditwheel; then
   auditwheel show "$whl" > aw.txt 2>&1

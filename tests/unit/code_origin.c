@@ -68,7 +68,7 @@ static void line_tables_host(void)
     f.host.nfuncs = sizeof fns / sizeof *fns;
     f.host.has_debug_line = 1;
     struct tlck_findings out = { 0 };
-    tlck_line_tables_host(&f, TLCK_SEV_ERROR, &out);
+    tlck_line_tables_host(&f, TLCK_SEV_ERROR, 0, &out);
     UNIT_CHECK("cudart: one info finding with its count",
                hits(&out, TLCK_SEV_INFO, "3 functions of libcudart_static have no line info; NVIDIA ships it without -g") == 1);
     UNIT_CHECK("the user's function without rows: one error", hits(&out, TLCK_SEV_ERROR, "has no line rows") == 1);
@@ -84,7 +84,7 @@ static void line_tables_host(void)
     memset(&out, 0, sizeof out);
     /* NVIDIA's shared runtime itself: named by its soname */
     f.soname = (char *)"libcudart.so.13";
-    tlck_line_tables_host(&f, TLCK_SEV_ERROR, &out);
+    tlck_line_tables_host(&f, TLCK_SEV_ERROR, 0, &out);
     UNIT_CHECK("libcudart.so.13 itself: its functions are of libcudart.so.13",
                hits(&out, TLCK_SEV_INFO, "3 functions of libcudart.so.13 have no line info") == 1);
     tlck_findings_free(&out);
