@@ -16,7 +16,7 @@
 
 const char *const tlck_version_prefixes[TLCK_NVER] = { "GLIBC_", "GLIBCXX_", "CXXABI_", "GCC_" };
 
-static int parse_version(const char *s, unsigned v[4])
+int tlck_version_parse(const char *s, unsigned v[4])
 {
     memset(v, 0, 4 * sizeof *v);
     for (int i = 0; i < 4; i++) {
@@ -36,7 +36,7 @@ static int parse_version(const char *s, unsigned v[4])
 int tlck_version_cmp(const char *a, const char *b)
 {
     unsigned x[4], y[4];
-    if (parse_version(a, x) != 0 || parse_version(b, y) != 0)
+    if (tlck_version_parse(a, x) != 0 || tlck_version_parse(b, y) != 0)
         return 2;
     for (int i = 0; i < 4; i++)
         if (x[i] != y[i])

@@ -31,5 +31,7 @@ int tlck_platform_allows_lib(const struct tlck_platform *row, const char *lib);
 
 /* Dotted versions compared numerically ("3.4.9" < "3.4.24"): -1, 0, 1; 2 when either is not a version. */
 int tlck_version_cmp(const char *a, const char *b);
+/* "3.4.24" into up to four numbers (missing ones 0); -1 when not a dotted number (GLIBC_PRIVATE). */
+int tlck_version_parse(const char *s, unsigned v[4]);
 
 #endif

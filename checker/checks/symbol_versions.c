@@ -11,6 +11,7 @@
 
 #include "checks/host_util.h"
 #include "checks/symbol_versions.h"
+#include "platform_table.h"
 
 #ifndef TL_DATADIR
 #define TL_DATADIR "/usr/local/share/trueline"
@@ -24,23 +25,6 @@ static const char *const prefixes[NPREFIX] = { "GLIBC_", "GLIBCXX_", "CXXABI_", 
 static const char *const keys[NPREFIX] = { "glibc", "glibcxx", "cxxabi", "gcc" };
 static const char *const examples[NPREFIX] = { "2.28", "3.4.24", "1.3.11", "7.0.0" }; /* manylinux_2_28 */
 
-/* Dotted versions compared numerically: "3.4.9" < "3.4.24". Returns -1 when not numeric (GLIBC_PRIVATE). */
-static int parse_version(const char *s, unsigned v[4])
-{
-    memset(v, 0, 4 * sizeof *v);
-    for (int i = 0; i < 4; i++) {
-        char *end;
-        if (*s < '0' || *s > '9')
-            return -1;
-        v[i] = (unsigned)strtoul(s, &end, 10);
-        if (*end == 0)
-            return 0;
-        if (*end != '.')
-            return -1;
-        s = end + 1;
-    }
-    return 0;
-}
 
 /* A maximum, from the config or the policy table: "2.17", or "GLIBC_2.17" as objdump prints it (the key's own
  * prefix, any case; users copy it from there). The numeric part, NULL when it is not a version. */
@@ -49,7 +33,7 @@ static const char *max_version(int k, const char *s, unsigned v[4])
     size_t pl = strlen(prefixes[k]);
     if (strncasecmp(s, prefixes[k], pl) == 0)
         s += pl;
-    return parse_version(s, v) == 0 ? s : NULL;
+    return tlck_version_parse(s, v) == 0 ? s : NULL;
 }
 
 static int cmp_version(const unsigned a[4], const unsigned b[4])
@@ -263,7 +247,7 @@ static void names_needing(const struct tlck_file *f, int k, const unsigned at_le
         const struct tlck_symbol *s = &f->dynsyms[i];
         unsigned v[4];
         if (s->defined || !s->version || strncmp(s->version, prefixes[k], strlen(prefixes[k])) != 0 ||
-            parse_version(s->version + strlen(prefixes[k]), v) != 0)
+            tlck_version_parse(s->version + strlen(prefixes[k]), v) != 0)
             continue;
         int c = cmp_version(v, at_least);
         if (strictly_above ? c <= 0 : c < 0)
@@ -328,7 +312,7 @@ static void run(const struct tlck_file *f, const struct tlck_policy *p, const vo
         unsigned v[4];
         for (int k = 0; k < NPREFIX && !s->defined && s->version; k++) {
             size_t pl = strlen(prefixes[k]);
-            if (strncmp(s->version, prefixes[k], pl) != 0 || parse_version(s->version + pl, v) != 0)
+            if (strncmp(s->version, prefixes[k], pl) != 0 || tlck_version_parse(s->version + pl, v) != 0)
                 continue;
             if (!need[k].have || cmp_version(v, need[k].best) > 0) {
                 memcpy(need[k].best, v, sizeof v);
@@ -363,7 +347,7 @@ const char *tlck_symbol_versions_oldest_tag(const struct tlck_file *const *files
             unsigned v[4];
             for (int k = 0; k < NPREFIX && !s->defined && s->version; k++) {
                 size_t pl = strlen(prefixes[k]);
-                if (strncmp(s->version, prefixes[k], pl) == 0 && parse_version(s->version + pl, v) == 0 &&
+                if (strncmp(s->version, prefixes[k], pl) == 0 && tlck_version_parse(s->version + pl, v) == 0 &&
                     (!need[k].have || cmp_version(v, need[k].best) > 0)) {
                     memcpy(need[k].best, v, sizeof v);
                     need[k].have = 1;
