@@ -16,6 +16,7 @@
 #include "model.h"
 #include "trueline/elf_file.h"
 #include "read/dwarf_compat.h"
+#include "read/dwarf_ranges.h"
 
 /* libdwarf 20210528 takes an access mode and dwarf_finish an error pointer; 0.x and 2.x neither */
 #ifdef DW_LIBDWARF_VERSION_MAJOR
@@ -170,6 +171,21 @@ static void add_scope(struct unit *u, uint64_t lo, uint64_t hi, unsigned depth, 
     h->scopes[h->nscopes++] = (struct scope){ lo, hi, depth, name, linkage == 1 || !u->mangles, call_file, call_line };
 }
 
+struct scope_ranges {
+    struct unit *u;
+    unsigned depth;
+    const char *name;
+    int linkage;
+    const char *call_file;
+    unsigned call_line;
+};
+
+static void add_scope_range(void *ctx, Dwarf_Addr lo, Dwarf_Addr hi)
+{
+    struct scope_ranges *s = ctx;
+    add_scope(s->u, lo, hi, s->depth, s->name, s->linkage, s->call_file, s->call_line);
+}
+
 /* The address ranges of a DIE (low/high pc, or DW_AT_ranges in DWARF 2-4 and 5) as scopes. */
 static void die_ranges(struct unit *u, Dwarf_Die die, unsigned depth, const char *name, int linkage,
                        const char *call_file, unsigned call_line)
@@ -186,47 +202,8 @@ static void die_ranges(struct unit *u, Dwarf_Die die, unsigned depth, const char
         }
         return;
     }
-    Dwarf_Attribute a;
-    Dwarf_Unsigned off = 0;
-    if (dwarf_attr(die, DW_AT_ranges, &a, &err) != DW_DLV_OK)
-        return;
-    dwarf_whatform(a, &form, &err);
-    if (u->version >= 5) {
-        Dwarf_Rnglists_Head head;
-        Dwarf_Unsigned count = 0, global = 0;
-        if (form != DW_FORM_rnglistx)
-            dwarf_global_formref(a, &off, &err);
-        else
-            dwarf_formudata(a, &off, &err);
-        if (dwarf_rnglists_get_rle_head(a, form, off, &head, &count, &global, &err) == DW_DLV_OK) {
-            for (Dwarf_Unsigned i = 0; i < count; i++) {
-                unsigned len = 0, code = 0;
-                Dwarf_Unsigned r1, r2, c1, c2;
-                Dwarf_Bool noaddr = 0;
-                if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &r1, &r2, &noaddr, &c1, &c2, &err) ==
-                        DW_DLV_OK && code != DW_RLE_end_of_list && code != DW_RLE_base_address &&
-                        code != DW_RLE_base_addressx && !noaddr)
-                    add_scope(u, c1, c2, depth, name, linkage, call_file, call_line);
-            }
-            dwarf_dealloc_rnglists_head(head);
-        }
-    } else if (dwarf_global_formref(a, &off, &err) == DW_DLV_OK) {
-        Dwarf_Ranges *r;
-        Dwarf_Signed n = 0;
-        Dwarf_Unsigned bytes;
-        if (tlck_dw_get_ranges(u->dbg, off, die, &r, &n, &bytes, &err) == DW_DLV_OK) {
-            Dwarf_Addr base = u->base;
-            for (Dwarf_Signed i = 0; i < n; i++) {
-                if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
-                    base = r[i].dwr_addr2;
-                else if (r[i].dwr_type == DW_RANGES_ENTRY)
-                    add_scope(u, base + r[i].dwr_addr1, base + r[i].dwr_addr2, depth, name, linkage, call_file,
-                              call_line);
-            }
-            tlck_dw_ranges_free(u->dbg, r, n);
-        }
-    }
-    dwarf_dealloc_attribute(a);
+    struct scope_ranges s = { u, depth, name, linkage, call_file, call_line };
+    tlck_dw_die_ranges(u->dbg, die, u->version, u->base, add_scope_range, &s);
 }
 
 /* DW_AT_call_file's name: file numbers count from 1 in DWARF 2-4, from 0 in DWARF 5. */
