@@ -13,7 +13,7 @@ static const char *libc_ver(char *buf, size_t n)
 #ifdef __GLIBC__
     snprintf(buf, n, "glibc %s", gnu_get_libc_version());
 #else
-    snprintf(buf, n, "musl"); /* the Makefile's only other C library; musl has no version API */
+    snprintf(buf, n, "a C library other than glibc"); /* musl and others have no version API */
 #endif
     return buf;
 }

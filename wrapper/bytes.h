@@ -1,25 +1,7 @@
-/* Equality of two byte ranges, eight bytes at a time. musl's memcmp goes byte by byte, and a warm run
- * compares ~100 paths, keys and identities of 40-200 bytes (callgrind: 8 % of its instructions). */
+/* Number formatting for the dependency records a warm run writes and compares (stat identities). */
 #ifndef TLCC_WRAPPER_BYTES_H
 #define TLCC_WRAPPER_BYTES_H
-#include <stdint.h>
 #include <string.h>
-
-static inline int tlcc_bytes_equal(const void *a, const void *b, size_t n)
-{
-    const unsigned char *x = a, *y = b;
-    for (; n >= 8; x += 8, y += 8, n -= 8) {
-        uint64_t u, v;
-        memcpy(&u, x, 8);
-        memcpy(&v, y, 8);
-        if (u != v)
-            return 0;
-    }
-    while (n--)
-        if (*x++ != *y++)
-            return 0;
-    return 1;
-}
 
 /* v in hex without leading zeros, then the byte after; returns the end. Two digits per table lookup:
  * formatting stat identities was the costliest part of a warm run's dependency checks. */

@@ -42,7 +42,7 @@ static int g_ncache, g_capcache;
 static struct cached *find_cached(const char *path, size_t len)
 {
     for (int i = 0; i < g_ncache; i++)
-        if (g_cache[i].len == len && tlcc_bytes_equal(g_cache[i].path, path, len))
+        if (g_cache[i].len == len && memcmp(g_cache[i].path, path, len) == 0)
             return &g_cache[i];
     return NULL;
 }

@@ -116,8 +116,8 @@ static int hash_components(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
     }
     pthread_t th[4];
     int nth = 0;
-    /* the stack is sized here, not left to the C library: musl's default (128 KiB) is close to what
-     * hashing uses (a 64 KiB read buffer in lib/hash.c), glibc's is 8 MiB */
+    /* the stack is sized here, not left to the C library's default (8 MiB with glibc, 128 KiB elsewhere, close
+     * to what hashing uses: a 64 KiB read buffer in lib/hash.c) */
     pthread_attr_t attr;
     int attr_made = pthread_attr_init(&attr) == 0;
     int attr_ok = attr_made && pthread_attr_setstacksize(&attr, 512 * 1024) == 0;
@@ -441,7 +441,7 @@ static void fp_env_values(const char *v[NFP_ENV])
         size_t nl = (size_t)(strchrnul(*e, '=') - *e);
         for (size_t i = 0; i < NFP_ENV; i++)
             if (!v[i] && nl == len[i] && (*e)[nl] == '=' && (*e)[0] == tlcc_fingerprint_env[i][0] &&
-                tlcc_bytes_equal(*e, tlcc_fingerprint_env[i], nl)) {
+                memcmp(*e, tlcc_fingerprint_env[i], nl) == 0) {
                 v[i] = *e + nl + 1;
                 break;
             }

@@ -202,7 +202,7 @@ static int print_version(void)
 #ifdef __GLIBC__
     const char *libc = "glibc";
 #else
-    const char *libc = "musl"; /* the Makefile's only other choice; musl defines no macro of its own */
+    const char *libc = "not glibc"; /* musl and others define no macro of their own */
 #endif
     printf("trueline-cc %s (C library: %s)\n", TRUELINE_VERSION, libc);
     tl_print_lib_versions(stdout, NULL, 0);

@@ -109,7 +109,7 @@ static void parse(tlcc_memo *m, const char *p, const char *end)
 /* Maps the file; with an index (and !all) its records are found through it on demand, else all are read. */
 static void load(tlcc_memo *m, const char *path, int all)
 {
-    int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC); /* openat: musl's open() adds an fcntl for O_CLOEXEC */
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
     struct stat st;
@@ -132,9 +132,8 @@ static void load(tlcc_memo *m, const char *path, int all)
                 m->fd = fd;
                 return;
             }
-            /* The index grows by doubling while it is parsed and gives back what it did not fill: in the musl
-             * build the allocator does both in place (nothing else is allocated meanwhile), so neither copies
-             * nor leaves a gap of untouched pages before the next blocks. Room stays for what this run adds. */
+            /* The index grows by doubling while it is parsed and gives back what it did not fill; room stays
+             * for what this run adds. */
             parse(m, from, end);
             struct entry *e;
             if (m->cap > m->n + 16 && (e = realloc(m->e, (size_t)(m->n + 16) * sizeof *e)) != NULL) {
@@ -168,7 +167,7 @@ tlcc_memo *tlcc_memo_open(const char *dir)
 static struct entry *find(tlcc_memo *m, const char *key, size_t n)
 {
     for (int i = m->n - 1; i >= 0; i--)
-        if (m->e[i].klen == n && tlcc_bytes_equal(m->e[i].key, key, n))
+        if (m->e[i].klen == n && memcmp(m->e[i].key, key, n) == 0)
             return &m->e[i];
     tlcc_memo_rec r;
     if (tlcc_memo_index_find(&m->ix, m->map, m->maplen, key, n, &r) != 0 || grow(m) != 0)

@@ -21,8 +21,8 @@ void tlcc_strv_free(tlcc_strv *s);
 /* Joins with single spaces (for messages only: not a quoting-preserving rendering). */
 char *tlcc_strv_join(const tlcc_strv *s, int from);
 
-/* Pieces as (pointer, length) pairs, up to a NULL pointer, copied into one malloc'd string. snprintf's
- * price on a warm hit is what this saves: musl formats byte by byte, and the keys are mostly paths. */
+/* Pieces as (pointer, length) pairs, up to a NULL pointer, copied into one malloc'd string: the memo's keys
+ * and values are joined from paths whose lengths are already known. */
 char *tlcc_concatn(const char *s, ...);
 #define TLCC_S(str) (str), strlen(str) /* a NUL-ended piece */
 
