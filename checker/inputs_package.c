@@ -337,10 +337,11 @@ static void check_central_directory(struct tlck_inputs *out, const char *path, s
     struct seen_names cd = { 0 };
     size_t missing = 0;
     const char *example = NULL;
-    qsort(seen->v, seen->n, sizeof *seen->v, cmp_name);
+    if (seen->n) /* qsort and bsearch take no NULL array, even empty */
+        qsort(seen->v, seen->n, sizeof *seen->v, cmp_name);
     if (central_names(path, &cd) == 0) /* no central directory: said already (zip_without_end_record) */
         for (size_t i = 0; i < cd.n; i++)
-            if (!bsearch(&cd.v[i], seen->v, seen->n, sizeof *seen->v, cmp_name) && !missing++)
+            if (!(seen->n && bsearch(&cd.v[i], seen->v, seen->n, sizeof *seen->v, cmp_name)) && !missing++)
                 example = cd.v[i];
     if (missing)
         add_member_error(out, path, path,
