@@ -2,9 +2,10 @@
  * interface) and 0.x / 2.x (Ubuntu 24.04's 0.9.1, Debian 13's 0.11.1, Fedora's and Arch's 2.x), which renamed
  * the object-access types to their `_a` forms, dropped Dwarf_Endianness, replaced dwarf_get_ranges_a and
  * dwarf_ranges_dealloc, and made dwarf_object_finish take the Dwarf_Debug alone. 0.x and 2.x define
- * DW_LIBDWARF_VERSION_MAJOR; 20210528 does not. Only what dwarf_info.c uses is mapped here. */
+ * DW_LIBDWARF_VERSION_MAJOR; 20210528 does not. Only what the readers use is mapped here. */
 #ifndef TLCK_READ_DWARF_COMPAT_H
 #define TLCK_READ_DWARF_COMPAT_H
+#include <stddef.h> /* NULL in tlck_dw_get_ranges */
 #include <dwarf.h>
 #include <libdwarf.h>
 
