@@ -299,12 +299,16 @@ int main(int argc, char **argv)
     tl_config cfg = { 0 };
     tl_error err;
     int rc;
+    const struct tlck_profile *profile = NULL; /* --profile, else [audit] profile, else build */
     if ((o.config ? tl_config_load_file(&cfg, o.config, &err) : tl_config_load(&cfg, &err)) != 0) {
         fprintf(stderr, "trueline-check: %s\n", err.msg);
         rc = 2;
+    } else if (o.mode == TLCK_MODE_AUDIT && !(profile = tlck_profile_select(&cfg, o.profile, &err))) {
+        fprintf(stderr, "trueline-check: %s\n", err.msg); /* only an audit has a profile: the tools ignore it */
+        rc = 2;
     } else {
         struct tlck_policy pol = { .cfg = &cfg, .fail_on = o.fail_on, .platform = o.platform, .only = o.only,
-                                 .release = o.release, .profile = tlck_profile_find(o.profile) };
+                                 .release = o.release, .profile = profile };
         pol.release |= pol.profile && pol.profile->release;
         rc = run_mode(&o, &pol);
     }

@@ -26,6 +26,27 @@ const char *tlck_profile_names(void)
     return "build, release";
 }
 
+const struct tlck_profile *tlck_profile_select(const tl_config *cfg, const char *cli, tl_error *err)
+{
+    /* [audit] is trueline-check's own section: a misspelt key there would otherwise be a setting silently lost */
+    static const char *const audit_keys[] = { "profile", NULL };
+    static const struct tl_config_section known[] = { { "audit", audit_keys }, { NULL, NULL } };
+    if (tl_config_check_keys(cfg, known, err) != 0)
+        return NULL;
+    if (cli)
+        return tlck_profile_find(cli);
+    const char *v = tl_config_get(cfg, "audit", "profile");
+    if (!v)
+        return &profiles[0];
+    const struct tlck_profile *pr = tlck_profile_find(v);
+    if (!pr) {
+        char where[1200];
+        tl_config_value_origin(cfg, "audit", "profile", v, where, sizeof where);
+        tl_fail(err, "%s: [audit] profile = '%s' is not a profile; valid: %s", where, v, tlck_profile_names());
+    }
+    return pr;
+}
+
 const struct tlck_profile *tlck_profile_of(const struct tlck_policy *p)
 {
     return p && p->profile ? p->profile : &profiles[0];
