@@ -33,14 +33,31 @@ static const char *member_name(const struct tlck_results *r, const struct tlck_m
     return strncmp(f->display, f->path, n) == 0 && f->display[n] == '!' ? f->display + n + 1 : f->display;
 }
 
-static void platform_line(FILE *out, const struct tlck_package_verdict *v)
+const char *tlck_package_platform_text(const struct tlck_package_verdict *v, char *buf, size_t n)
 {
-    if (!v->platform_judged)
-        return;
-    fprintf(out, "  platform: the files satisfy %s_x86_64; the file name claims %s_x86_64: %s\n", v->satisfied,
-            v->claimed, v->claim_met ? "met" : "NOT met");
-    if (v->reason[0])
-        fprintf(out, "    why not more compatible: %s\n", v->reason);
+    snprintf(buf, n, "the files satisfy %s_x86_64; the file name claims %s_x86_64: %s", v->satisfied, v->claimed,
+             v->claim_met ? "met" : "NOT met");
+    return buf;
+}
+
+const char *tlck_package_device_text(const struct tlck_package_verdict *v, char *buf, size_t n)
+{
+    const struct tlck_member_facts *t = &v->total;
+    snprintf(buf, n, "kernels with line rows: %zu of %zu (in %u of %u cubins with line info; %u of %u PTX with .loc); "
+                     "SASS %s; PTX %s; cuda-arch: %zu finding(s) at warning or above",
+             t->kernels_with_lines, t->kernels, t->cubins_with_lines, t->cubins, t->ptx_with_lines, t->ptx,
+             v->sass[0] ? v->sass : "none", v->ptx[0] ? v->ptx : "none", v->arch_findings);
+    return buf;
+}
+
+const char *tlck_package_line_info_text(const struct tlck_member_facts *t, char *buf, size_t n)
+{
+    char a[32], b[32], c[32], d[32], e[32], g[32];
+    snprintf(buf, n, "%s (host .debug_* %s, of it .debug_line %s; cubin line sections %s; PTX .loc %s; device line "
+                     "info stored in the package ~%s)",
+             human(a, line_total(t)), human(b, t->host_debug), human(c, t->host_debug_line), human(d, t->cubin_lines),
+             human(e, t->ptx_lines), human(g, t->device_lines_stored));
+    return buf;
 }
 
 void tlck_package_text_block(FILE *out, const struct tlck_results *r, const struct tlck_package_summary *s)
@@ -48,18 +65,16 @@ void tlck_package_text_block(FILE *out, const struct tlck_results *r, const stru
     struct tlck_package_verdict v;
     tlck_package_verdict(r, s->first, s->n, &v);
     const struct tlck_member_facts *t = &v.total;
-    char a[32], b[32], c[32], d[32], e[32], g[32];
-    platform_line(out, &v);
+    char a[32], b[32], c[32], line[TLCK_VERDICT_TEXT_MAX];
+    if (v.platform_judged) {
+        fprintf(out, "  platform: %s\n", tlck_package_platform_text(&v, line, sizeof line));
+        if (v.reason[0])
+            fprintf(out, "    why not more compatible: %s\n", v.reason);
+    }
     if (t->cubins || t->ptx)
-        fprintf(out, "  device: kernels with line rows: %zu of %zu (in %u of %u cubins with line info; %u of %u PTX "
-                     "with .loc); SASS %s; PTX %s; cuda-arch: %zu finding(s) at warning or above\n",
-                t->kernels_with_lines, t->kernels, t->cubins_with_lines, t->cubins, t->ptx_with_lines, t->ptx,
-                v.sass[0] ? v.sass : "none", v.ptx[0] ? v.ptx : "none", v.arch_findings);
+        fprintf(out, "  device: %s\n", tlck_package_device_text(&v, line, sizeof line));
     fprintf(out, "  std:: exports: %zu\n", t->std_exports);
-    fprintf(out, "  line info: %s (host .debug_* %s, of it .debug_line %s; cubin line sections %s; PTX .loc %s; "
-                 "device line info stored in the package ~%s)\n",
-            human(a, line_total(t)), human(b, t->host_debug), human(c, t->host_debug_line), human(d, t->cubin_lines),
-            human(e, t->ptx_lines), human(g, t->device_lines_stored));
+    fprintf(out, "  line info: %s\n", tlck_package_line_info_text(t, line, sizeof line));
     int w = 4;
     for (size_t i = 0; i < v.nm; i++) {
         size_t len = strlen(member_name(r, &v.m[i]));

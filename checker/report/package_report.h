@@ -6,6 +6,18 @@
 #include "report/json_write.h"
 #include "report/package_summary.h"
 
+struct tlck_package_verdict;
+struct tlck_member_facts;
+
+/* The verdict's sentences, worded once for every report that prints them (the text block, JUnit messages):
+ * "the files satisfy linux_x86_64; the file name claims manylinux_2_17_x86_64: NOT met" (a judged platform),
+ * "kernels with line rows: 4 of 6 (...); SASS sm_80; PTX none; cuda-arch: 0 finding(s) at warning or above",
+ * "61.2 KiB (host .debug_* ...)". Each fills buf (TLCK_VERDICT_TEXT_MAX is enough) and returns it. */
+#define TLCK_VERDICT_TEXT_MAX 1024
+const char *tlck_package_platform_text(const struct tlck_package_verdict *v, char *buf, size_t n);
+const char *tlck_package_device_text(const struct tlck_package_verdict *v, char *buf, size_t n);
+const char *tlck_package_line_info_text(const struct tlck_member_facts *t, char *buf, size_t n);
+
 void tlck_package_text_block(FILE *out, const struct tlck_results *r, const struct tlck_package_summary *s);
 /* One row per package; nothing when there is none. */
 void tlck_package_text_table(FILE *out, const struct tlck_results *r, const struct tlck_package_summary *pkg, size_t n);
