@@ -160,6 +160,7 @@ void tlck_audit_run(const struct tlck_options *o, const struct tlck_check_run *c
     r->policy = checks->p;
     r->checks = checks;
     in->follow_symlinks = o->follow_symlinks;
+    in->o = o;
     tlck_inputs_expand(in, o->inputs, o->ninputs);
     r->nfiles = in->n;
     r->skipped_probes = in->skipped_probes;

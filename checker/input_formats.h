@@ -15,8 +15,9 @@ struct tlck_input_format {
     const char *name;
     /* 1 when the first n bytes (n may be short) start a file of this format */
     int (*magic)(const unsigned char *m, size_t n);
-    /* A container: adds its members (or inputs carrying an error) to out; top: named on the command line. */
-    void (*expand)(struct tlck_inputs *out, const char *path, int top);
+    /* A container: adds its members (or inputs carrying an error) to out, shown under c->display; a file on disk
+     * or a package member's bytes (struct tlck_container). */
+    void (*expand)(struct tlck_inputs *out, const struct tlck_container *c);
     /* A file read as one input: builds f from its bytes. Inputs shorter than min_size are not of this format. */
     int (*load)(struct tlck_file *f, const unsigned char *data, size_t size, struct tlck_read_ctx *ctx);
     size_t min_size;

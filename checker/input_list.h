@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 struct tlck_package_cursor;
+struct tlck_options;
 
 struct tlck_input {
     char *display;      /* "path" or "lib.a(member.o)" */
@@ -16,6 +17,9 @@ struct tlck_input {
     int pkg_depth;
     size_t pkg_index[2];
     struct tlck_package_cursor *cursor; /* the package's reader, shared by its members (owned by tlck_inputs) */
+    /* A package member that is a container (a static archive): is_member, offset and size then place this input
+     * in the member's decompressed bytes, which the cursor keeps while pkg_windows inputs still need them. */
+    size_t pkg_windows;
     char *error;        /* could not be opened/walked: reported as a bad input */
 };
 
@@ -25,8 +29,23 @@ struct tlck_inputs {
     size_t skipped_probes; /* files under CMake's compiler-probe directories, left out of a directory scan */
     size_t skipped_links;  /* links to directories a scan did not enter (set follow_symlinks to enter them) */
     int follow_symlinks;   /* set before tlck_inputs_expand */
+    const struct tlck_options *o; /* set before tlck_inputs_expand: --max-input-mb and --timeout bound what
+                                   * listing a package decompresses; NULL: the defaults */
     struct tlck_package_cursor **cursors; /* one per package (and nested package) with members here */
     size_t ncursors, ccap;
+};
+
+/* A container to expand into inputs (a row of input_formats.c with an expander): a file on disk, or a member of a
+ * package whose bytes the package reader decompressed, handed to the same row as a file named on the command line. */
+struct tlck_container {
+    const char *path;           /* the file on disk: the container itself, or the package holding it */
+    const char *display;        /* its name, which its members' names extend: path, or "pkg.conda!lib/libfoo.a" */
+    int top;                    /* named on the command line */
+    const unsigned char *data;  /* a package member: its bytes (NULL: the expander reads path) */
+    size_t size;
+    const struct tlck_input *origin; /* a package member: the input that finds its bytes again, which each member
+                                      * input copies (NULL for a file on disk) */
+    size_t max_members;         /* most inputs the expander may add (0: no bound): what the package has left */
 };
 
 /* Appends an input (zeroed but for display and path) for the expanders of other formats; NULL without memory. */

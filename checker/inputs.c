@@ -186,10 +186,12 @@ static void expand_path(struct tlck_inputs *out, const char *path, int top, stru
     unsigned char m[TLCK_FORMAT_HEAD];
     ssize_t n = read_magic(path, m);
     const struct tlck_input_format *fmt = n > 0 ? tlck_input_format_of(m, (size_t)n) : NULL;
-    if (fmt && fmt->expand)
-        fmt->expand(out, path, top);
-    else
+    if (fmt && fmt->expand) {
+        struct tlck_container c = { .path = path, .display = path, .top = top };
+        fmt->expand(out, &c);
+    } else {
         add(out, path, path); /* the loader says what it is, or that it is nothing it reads */
+    }
 }
 
 void tlck_inputs_expand(struct tlck_inputs *out, const char *const *paths, size_t npaths)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libelf.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,24 +14,57 @@
 #include "thin_archive.h"
 #include "trueline/elf_file.h"
 
-/* Each member of a thin archive is an input of its own, read from its file and shown as ARCHIVE(MEMBER). */
-void tlck_thin_archive_expand(struct tlck_inputs *out, const char *path, int top)
+/* The input for a member of c shown as display, on c's file; a package member's members copy how to find its
+ * bytes again (the package, its entries, its reader). NULL without memory. */
+static struct tlck_input *member_input(struct tlck_inputs *out, const struct tlck_container *c, const char *display)
 {
-    const unsigned char *data = NULL;
-    size_t size = 0, map_len = 0;
+    struct tlck_input *in = tlck_inputs_add(out, display, c->path);
+    if (in && c->origin) {
+        in->pkg_depth = c->origin->pkg_depth;
+        in->pkg_index[0] = c->origin->pkg_index[0];
+        in->pkg_index[1] = c->origin->pkg_index[1];
+        in->cursor = c->origin->cursor;
+    }
+    return in;
+}
+
+/* A member of c (display; NULL: c itself) that cannot be read, msg saying why (owned; NULL: no memory). */
+static void member_error(struct tlck_inputs *out, const struct tlck_container *c, const char *display, char *msg)
+{
+    struct tlck_input *in = member_input(out, c, display ? display : c->display);
+    if (in)
+        in->error = msg ? msg : strdup("out of memory");
+    else
+        free(msg);
+}
+
+/* Each member of a thin archive is an input of its own, read from its file and shown as ARCHIVE(MEMBER). Inside a
+ * package its members are files outside it, which the package does not ship: named, not followed. */
+void tlck_thin_archive_expand(struct tlck_inputs *out, const struct tlck_container *c)
+{
+    const unsigned char *data = c->data;
+    size_t size = c->size, map_len = 0;
     void *map = NULL;
     struct tlck_thin_members mem = { 0 };
     tl_error err;
-    int rc = tl_map_file(path, &data, &size, &map, &map_len, &err);
+    int rc = data ? 0 : tl_map_file(c->path, &data, &size, &map, &map_len, &err);
     if (rc == 0)
-        rc = tlck_thin_archive_read(path, data, size, &mem, &err);
-    for (size_t i = 0; i < mem.n; i++) {
-        char *disp = tlck_asprintf("%s(%s)", path, mem.v[i].name);
-        tlck_inputs_add(out, disp ? disp : path, mem.v[i].path);
+        rc = tlck_thin_archive_read(c->path, data, size, &mem, &err);
+    if (c->origin) {
+        member_error(out, c, NULL,
+                     tlck_asprintf("a thin archive: its %zu member%s (%s%s) %s files outside the package, which it "
+                                   "does not ship; not checked", mem.n, mem.n == 1 ? "" : "s",
+                                   mem.n ? mem.v[0].name : "none listed", mem.n > 1 ? ", ..." : "",
+                                   mem.n == 1 ? "is a file" : "are"));
+        rc = 0;
+    }
+    for (size_t i = 0; i < mem.n && !c->origin; i++) {
+        char *disp = tlck_asprintf("%s(%s)", c->display, mem.v[i].name);
+        tlck_inputs_add(out, disp ? disp : c->path, mem.v[i].path);
         free(disp);
     }
     if (rc != 0)
-        tlck_inputs_add_error(out, path, "%s", err.msg);
+        tlck_inputs_add_error(out, c->path, "%s", err.msg);
     tlck_thin_members_free(&mem);
     tl_unmap_file(map, map_len);
 }
@@ -49,23 +83,9 @@ static int member_truncated(const char *ar_base, const char *mbase, size_t msize
     return end != field && declared > msize;
 }
 
-/* Archive members via libelf's ar support: each member's bytes are a window of the archive file. */
-void tlck_archive_expand(struct tlck_inputs *out, const char *path, int top)
+/* The members of the archive ar (fd: its file, -1 for one in memory), each an input shown as DISPLAY(member). */
+static void walk(struct tlck_inputs *out, const struct tlck_container *c, Elf *ar, int fd)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        tlck_inputs_add_error(out, path, "cannot open: %s", strerror(errno));
-        return;
-    }
-    elf_version(EV_CURRENT);
-    Elf *ar = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    if (!ar || elf_kind(ar) != ELF_K_AR) {
-        tlck_inputs_add_error(out, path, "not a valid archive: %s", elf_errmsg(-1));
-        if (ar)
-            elf_end(ar);
-        close(fd);
-        return;
-    }
     size_t ar_size = 0;
     const char *ar_base = elf_rawfile(ar, &ar_size);
     Elf *m;
@@ -77,21 +97,27 @@ void tlck_archive_expand(struct tlck_inputs *out, const char *path, int top)
         const char *mbase = elf_rawfile(m, &msize);
         if (mbase && ar_base)
             end = (size_t)(mbase - ar_base) + msize + (msize & 1);
+        int named = h && h->ar_name[0] != '/' && mbase && ar_base;
+        if (named && c->max_members && members >= c->max_members) {
+            member_error(out, c, NULL, tlck_asprintf("more than %zu members in the package; the rest of this "
+                                                     "archive is not checked", c->max_members));
+            elf_end(m);
+            return;
+        }
+        char *disp = named ? tlck_asprintf("%s(%s)", c->display, h->ar_name) : NULL;
         if (h && h->ar_name[0] == '/' && mbase && ar_base && member_truncated(ar_base, mbase, msize)) {
             /* the symbol or long-name table: clipped, every member after it is gone (libelf reads none) */
-            tlck_inputs_add_error(out, path, "the archive's %s table is cut short: its header declares more bytes than the "
-                      "archive holds; the members after it are not checked",
-                      strcmp(h->ar_name, "//") == 0 ? "long-name" : "symbol");
+            member_error(out, c, NULL,
+                         tlck_asprintf("the archive's %s table is cut short: its header declares more bytes than "
+                                       "the archive holds; the members after it are not checked",
+                                       strcmp(h->ar_name, "//") == 0 ? "long-name" : "symbol"));
             members++;
-        } else if (h && h->ar_name[0] != '/' && mbase && ar_base && member_truncated(ar_base, mbase, msize)) {
-            char *disp = tlck_asprintf("%s(%s)", path, h->ar_name);
-            tlck_inputs_add_error(out, disp ? disp : path, "%s", "archive member is cut short: its header declares more bytes than the archive holds");
-            free(disp);
+        } else if (named && member_truncated(ar_base, mbase, msize)) {
+            member_error(out, c, disp, strdup("archive member is cut short: its header declares more bytes than "
+                                              "the archive holds"));
             members++;
-        } else if (h && h->ar_name[0] != '/' && mbase && ar_base) {
-            char *disp = tlck_asprintf("%s(%s)", path, h->ar_name);
-            struct tlck_input *in = tlck_inputs_add(out, disp ? disp : path, path);
-            free(disp);
+        } else if (named) {
+            struct tlck_input *in = member_input(out, c, disp ? disp : c->display);
             if (in) {
                 in->is_member = 1;
                 in->offset = (size_t)(mbase - ar_base);
@@ -99,6 +125,7 @@ void tlck_archive_expand(struct tlck_inputs *out, const char *path, int top)
             }
             members++;
         }
+        free(disp);
         cmd = elf_next(m);
         elf_end(m);
     }
@@ -108,12 +135,38 @@ void tlck_archive_expand(struct tlck_inputs *out, const char *path, int top)
     int e = elf_errno();
     while (ar_base && end < ar_size && ar_base[end] == '\n')
         end++;
-    if (ar_base && end < ar_size) {
-        char *why = tlck_asprintf("bad archive member header at offset %zu: %s%s", end,
-                                e ? elf_errmsg(e) : "not a valid member", members ? "; the members after it are not checked" : "");
-        tlck_inputs_add_error(out, path, "%s", why ? why : "bad archive member header");
-        free(why);
+    if (ar_base && end < ar_size)
+        member_error(out, c, NULL,
+                     tlck_asprintf("bad archive member header at offset %zu: %s%s", end,
+                                   e ? elf_errmsg(e) : "not a valid member",
+                                   members ? "; the members after it are not checked" : ""));
+}
+
+/* Archive members via libelf's ar support: each member's bytes are a window of the archive, the file on disk or
+ * the package member's decompressed bytes. */
+void tlck_archive_expand(struct tlck_inputs *out, const struct tlck_container *c)
+{
+    int fd = -1;
+    elf_version(EV_CURRENT);
+    Elf *ar;
+    if (c->data) {
+        /* libelf takes a writable image but reads an archive's headers in place; the bytes are the package
+         * reader's own buffer */
+        ar = elf_memory((char *)(uintptr_t)c->data, c->size);
+    } else {
+        fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0) {
+            member_error(out, c, NULL, tlck_asprintf("cannot open: %s", strerror(errno)));
+            return;
+        }
+        ar = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     }
-    elf_end(ar);
-    close(fd);
+    if (!ar || elf_kind(ar) != ELF_K_AR)
+        member_error(out, c, NULL, tlck_asprintf("not a valid archive: %s", elf_errmsg(-1)));
+    else
+        walk(out, c, ar, fd);
+    if (ar)
+        elf_end(ar);
+    if (fd >= 0)
+        close(fd);
 }

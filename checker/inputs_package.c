@@ -10,7 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "input_formats.h"
 #include "model.h"
+#include "read/read_ctx.h"
 #include "trueline/file_kind.h"
 #include "trueline/limits.h"
 
@@ -25,20 +27,10 @@ int tlck_package_magic(const unsigned char *m, size_t n)
     return n >= 4 && m[0] == 'B' && m[1] == 'Z' && m[2] == 'h' && m[3] >= '1' && m[3] <= '9';
 }
 
-enum member_kind { MEMBER_SKIP, MEMBER_AUDIT, MEMBER_PACKAGE };
-
-/* What a member is, from its first bytes: ELF and fatbins are audited; zips, bzip2 and zstd streams (conda's
- * pkg-*.tar.zst) may be packages themselves, and so are static archives: libarchive reads ar too. */
-static enum member_kind member_kind(const unsigned char *m, size_t n)
+/* 1 when the first bytes start a zstd frame: conda's pkg-*.tar.zst, a package no row of input_formats.c claims. */
+static int zstd_magic(const unsigned char *m, size_t n)
 {
-    enum tl_file_kind k = tl_sniff(m, n, NULL);
-    if (k == TL_FILE_ELF || k == TL_FILE_FATBIN)
-        return MEMBER_AUDIT;
-    if (k == TL_FILE_AR)
-        return MEMBER_PACKAGE;
-    if (tlck_package_magic(m, n) || (n >= 4 && m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD))
-        return MEMBER_PACKAGE;
-    return MEMBER_SKIP;
+    return n >= 4 && m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD;
 }
 
 static struct archive *reader_new(void)
@@ -49,7 +41,6 @@ static struct archive *reader_new(void)
     archive_read_support_filter_all(a);
     archive_read_support_format_zip(a);
     archive_read_support_format_tar(a);
-    archive_read_support_format_ar(a);
     return a;
 }
 
@@ -63,7 +54,7 @@ static const char *why(struct archive *a)
  * ahead to learn what the member is come first, then the rest, decompressed chunk by chunk. */
 struct member_stream {
     struct archive *a;
-    unsigned char head[8];
+    unsigned char head[TLCK_FORMAT_HEAD]; /* what input_formats.c's rows tell a format by */
     size_t nhead, given;
     int failed; /* the first bytes could not be decompressed */
     unsigned char buf[65536];
@@ -113,6 +104,10 @@ struct tlck_package_cursor {
     struct member_stream *s;
     size_t next;            /* ordinal of the entry the next header read returns, in the innermost archive */
     unsigned long long src; /* compressed bytes of the innermost package, for the ratio bound */
+    /* The member whose windows are inputs of their own (a static archive's members): its bytes, kept until the
+     * last of its windows is read, so that it is decompressed once, not once per window. */
+    unsigned char *kept;
+    size_t kept_len, kept_index, kept_left;
 };
 
 static void cursor_close(struct tlck_package_cursor *c)
@@ -127,11 +122,19 @@ static void cursor_close(struct tlck_package_cursor *c)
     c->next = 0;
 }
 
+static void cursor_drop_kept(struct tlck_package_cursor *c)
+{
+    free(c->kept);
+    c->kept = NULL;
+    c->kept_len = c->kept_left = 0;
+}
+
 void tlck_package_cursor_free(struct tlck_package_cursor *c)
 {
     if (!c)
         return;
     cursor_close(c);
+    cursor_drop_kept(c);
     pthread_mutex_destroy(&c->lock);
     free(c);
 }
@@ -177,17 +180,85 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path); seen (depth
- * 0, NULL below) collects every member name the local headers show. */
-static void list(struct tlck_inputs *out, struct archive *a, const char *path, const char *prefix, int depth,
-                 size_t outer, int named, struct seen_names *seen)
+/* Packages are read this many levels deep: the package and one package inside it (conda's pkg-*.tar.zst, a wheel
+ * inside a zip); an input finds its bytes by one entry of each (tlck_input.pkg_index). */
+#define PKG_MAX_DEPTH 2
+
+/* What listing one package shares across its levels: the read context whose budget bounds what the listing
+ * decompresses (a static archive is read whole to list its members; all of them together count) and whose
+ * deadline bounds its time, the members counted so far (an archive's members count too), and whether a bound
+ * stopped it. */
+struct lister {
+    struct tlck_inputs *out;
+    const char *path;
+    struct tlck_read_ctx ctx;
+    size_t members;
+    int stopped;
+};
+
+static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, const tl_budget *budget,
+                    const unsigned char *pre, size_t npre, struct tlck_input_bytes *b, tl_error *err);
+
+/* A package member that is a container of another format (a static archive): its bytes are decompressed whole,
+ * bounded by the package's budget, and handed to that format's row, as a file named on the command line is; its
+ * members are inputs that find those bytes again through `where` (the package's entries and reader). */
+static void expand_member(struct lister *L, const struct tlck_input_format *fmt, struct member_stream *s,
+                          struct archive_entry *e, unsigned long long src, const char *disp, struct tlck_input *where)
 {
+    struct tlck_input_bytes b = { 0 };
+    tl_error err;
+    if (read_all(s->a, e, src, &L->ctx.budget, s->head, s->nhead, &b, &err) != 0 ||
+        tl_budget_take(&L->ctx.budget, "the package's static archives", (size_t)src, b.size, 0, &err) != 0) {
+        add_member_error(L->out, disp, L->path, strdup(err.msg));
+        free(b.owned);
+        return;
+    }
+    struct tlck_container c = { .path = L->path, .display = disp, .data = b.data, .size = b.size,
+                                .origin = where, .max_members = TLCK_PACKAGE_MAX_MEMBERS - L->members };
+    size_t first = L->out->n, windows = 0;
+    fmt->expand(L->out, &c);
+    for (size_t k = first; k < L->out->n; k++)
+        windows += L->out->v[k].is_member && !L->out->v[k].error;
+    for (size_t k = first; k < L->out->n; k++)
+        L->out->v[k].pkg_windows = windows;
+    L->members += L->out->n - first;
+    if (L->members >= TLCK_PACKAGE_MAX_MEMBERS)
+        L->stopped = 1;
+    free(b.owned);
+}
+
+/* 1 when the member s streams is a package libarchive reads (its first entry can be read). */
+static int readable_package(struct member_stream *s)
+{
+    struct archive *inner = reader_new();
     struct archive_entry *e;
-    struct tlck_package_cursor *cursor = NULL; /* made with the first member to audit */
-    for (size_t i = 0;; i++) {
-        if (i >= TLCK_PACKAGE_MAX_MEMBERS) {
+    int yes = inner && open_nested(inner, s) == ARCHIVE_OK && archive_read_next_header(inner, &e) >= ARCHIVE_WARN;
+    if (inner)
+        archive_read_free(inner);
+    return yes;
+}
+
+/* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path, `src`
+ * compressed bytes); seen (depth 0, NULL below) collects every member name the local headers show. */
+static void list(struct lister *L, struct archive *a, const char *prefix, int depth, size_t outer,
+                 unsigned long long src, int named, struct seen_names *seen)
+{
+    struct tlck_inputs *out = L->out;
+    const char *path = L->path;
+    struct archive_entry *e;
+    struct tlck_package_cursor *cursor = NULL; /* made with the first member read again when loaded */
+    tl_error err;
+    for (size_t i = 0; !L->stopped; i++) {
+        if (L->members >= TLCK_PACKAGE_MAX_MEMBERS) {
             add_member_error(out, prefix, path, tlck_asprintf("more than %u members; the rest are not checked",
                                                             TLCK_PACKAGE_MAX_MEMBERS));
+            L->stopped = 1;
+            return;
+        }
+        if (tl_budget_check(&L->ctx.budget, &err) != 0) {
+            add_member_error(out, prefix, path, tlck_asprintf("%s; the members after its member %zu are not "
+                                                              "checked", err.msg, i));
+            L->stopped = 1;
             return;
         }
         int r = archive_read_next_header(a, &e);
@@ -202,46 +273,62 @@ static void list(struct tlck_inputs *out, struct archive *a, const char *path, c
                                : tlck_asprintf("cannot read the package: %s", why(a)));
             return;
         }
-        /* a static archive's members have no file type (ar keeps permission bits only), and are named as for
-         * one on disk: pkg.whl!lib/libx.a(x.o) */
-        int ar = (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_AR;
-        if (archive_entry_filetype(e) != AE_IFREG && !(ar && archive_entry_filetype(e) == 0))
+        if (archive_entry_filetype(e) != AE_IFREG)
             continue;
+        L->members++;
         const char *name = archive_entry_pathname(e);
         seen_add(seen, name);
-        char *disp = tlck_asprintf(ar ? "%s(%s)" : "%s!%s", prefix, name ? name : "?");
-        if (!disp)
+        char *disp = tlck_asprintf("%s!%s", prefix, name ? name : "?");
+        struct member_stream *s = disp ? calloc(1, sizeof *s) : NULL;
+        if (!s) {
+            free(disp);
             return;
-        struct member_stream *s = calloc(1, sizeof *s);
-        if (s) {
-            s->a = a;
-            peek(s);
-            enum member_kind k = member_kind(s->head, s->nhead);
-            if (s->failed && s->nhead < 4) {
-                /* what it is cannot be told: it may be a library, so it is not passed over in silence */
-                add_member_error(out, disp, path, tlck_asprintf("cannot decompress the member: %s", why(a)));
-            } else if (k == MEMBER_AUDIT) {
-                struct tlck_input *in = tlck_inputs_add(out, disp, path);
-                if (in && !cursor)
-                    cursor = cursor_new(out);
-                if (in) {
-                    in->cursor = cursor;
-                    in->pkg_depth = depth + 1;
-                    in->pkg_index[0] = depth ? outer : i;
-                    in->pkg_index[1] = depth ? i : 0;
-                }
-            } else if (k == MEMBER_PACKAGE && depth == 0) {
-                /* one level down only: conda's tar.zst inside its zip, a wheel inside a zip */
-                struct archive *inner = reader_new();
-                if (inner && open_nested(inner, s) == ARCHIVE_OK)
-                    list(out, inner, path, disp, 1, i, 0, NULL);
-                else
-                    add_member_error(out, disp, path, tlck_asprintf("cannot read the nested package: %s", why(inner)));
-                if (inner)
-                    archive_read_free(inner);
-            }
-            free(s);
         }
+        s->a = a;
+        peek(s);
+        /* what it is, by the rows that tell command-line files apart */
+        const struct tlck_input_format *fmt = tlck_input_format_of(s->head, s->nhead);
+        int package = zstd_magic(s->head, s->nhead) || (fmt && fmt->expand == tlck_package_expand);
+        /* where its bytes are found again when it, or a member of it, is loaded */
+        struct tlck_input where = { .pkg_depth = depth + 1 };
+        where.pkg_index[0] = depth ? outer : i;
+        where.pkg_index[1] = depth ? i : 0;
+        if (s->failed && s->nhead < 4) {
+            /* what it is cannot be told: it may be a library, so it is not passed over in silence */
+            add_member_error(out, disp, path, tlck_asprintf("cannot decompress the member: %s", why(a)));
+        } else if (package && depth + 1 < PKG_MAX_DEPTH) {
+            struct archive *inner = reader_new();
+            unsigned long long isrc = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : src;
+            if (inner && open_nested(inner, s) == ARCHIVE_OK)
+                list(L, inner, disp, depth + 1, i, isrc, 0, NULL);
+            else
+                add_member_error(out, disp, path, tlck_asprintf("cannot read the nested package: %s", why(inner)));
+            if (inner)
+                archive_read_free(inner);
+        } else if (package) {
+            if (readable_package(s))
+                add_member_error(out, disp, path,
+                                 tlck_asprintf("a package inside a package inside a package: packages are read %d "
+                                               "levels deep; its members are not checked", PKG_MAX_DEPTH));
+        } else if (fmt && (fmt->load || fmt->expand)) {
+            if (!cursor)
+                cursor = cursor_new(out);
+            where.cursor = cursor;
+            if (!cursor) {
+                add_member_error(out, disp, path, strdup("no memory for a package reader"));
+            } else if (fmt->load) {
+                struct tlck_input *in = tlck_inputs_add(out, disp, path);
+                if (in) {
+                    in->cursor = where.cursor;
+                    in->pkg_depth = where.pkg_depth;
+                    in->pkg_index[0] = where.pkg_index[0];
+                    in->pkg_index[1] = where.pkg_index[1];
+                }
+            } else {
+                expand_member(L, fmt, s, e, src, disp, &where);
+            }
+        }
+        free(s);
         free(disp);
     }
 }
@@ -353,20 +440,34 @@ static void check_central_directory(struct tlck_inputs *out, const char *path, s
     free(cd.v);
 }
 
-void tlck_package_expand(struct tlck_inputs *out, const char *path, int named)
+void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c)
 {
+    const char *path = c->path;
+    int named = c->top;
+    if (c->data) { /* the package reader lists the packages inside it itself (list), streaming them */
+        add_member_error(out, c->display, path, strdup("a package read from memory is not supported"));
+        return;
+    }
     if (zip_without_end_record(path))
         add_member_error(out, path, path,
                          strdup("the zip's central directory is missing or cut short (pip cannot install it); its "
                                 "members were read from their local headers"));
     struct archive *a = reader_new();
-    if (!a || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
+    struct stat st;
+    if (!a || stat(path, &st) != 0 || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
         /* libarchive learns the format on open: a scan's .bz2 log or stray zip-like file is not an input */
         if (named || !a || archive_errno(a) != PKG_ERRNO_FILE_FORMAT)
             add_member_error(out, path, path, tlck_asprintf("cannot read the package: %s", why(a)));
     } else {
         struct seen_names seen = { 0 };
-        list(out, a, path, path, 0, 0, named, &seen);
+        struct lister *L = calloc(1, sizeof *L);
+        if (L) {
+            L->out = out;
+            L->path = path;
+            tlck_read_ctx_init(&L->ctx, out->o);
+            list(L, a, path, 0, 0, (unsigned long long)st.st_size, named, &seen);
+            free(L);
+        }
         if ((archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP)
             check_central_directory(out, path, &seen);
         for (size_t i = 0; i < seen.n; i++)
@@ -419,20 +520,22 @@ static int over(tl_error *err, unsigned long long size, size_t cap, size_t limit
                    "can honestly give (%u:1): a decompression bomb", size, src, ratio);
 }
 
-/* Reads the current member of a whole into b->owned, bounded by cap. */
+/* Reads the current member of a whole into b->owned (its first npre bytes, read already, are pre), bounded by
+ * the budget's cap and the codec's ratio. */
 static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, const tl_budget *budget,
-                    struct tlck_input_bytes *b,
-                    tl_error *err)
+                    const unsigned char *pre, size_t npre, struct tlck_input_bytes *b, tl_error *err)
 {
     unsigned ratio;
     size_t limit = budget ? budget->cap : TL_BUDGET_DEFAULT, cap = member_cap(a, src, limit, &ratio);
     unsigned long long declared = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : 0;
     if (declared > cap)
         return over(err, declared, cap, limit, ratio, src);
-    size_t len = 0, alloc = declared ? (size_t)declared : 65536;
+    size_t len = npre, alloc = declared > npre ? (size_t)declared : 65536;
     unsigned char *buf = malloc(alloc);
     if (!buf)
         return tl_fail(err, "no memory for a member of %zu bytes", alloc);
+    if (npre)
+        memcpy(buf, pre, npre);
     for (;;) {
         if (len == alloc) {
             if (alloc >= cap) {
@@ -498,11 +601,31 @@ static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *i
     return 0;
 }
 
+/* The window of the kept member that `in` is, copied into b (the window is all the input owns). */
+static int kept_window(struct tlck_package_cursor *c, const struct tlck_input *in, struct tlck_input_bytes *b,
+                       tl_error *err)
+{
+    if (in->offset > c->kept_len || in->size > c->kept_len - in->offset)
+        return tl_fail(err, "archive member extends past the end of the archive");
+    unsigned char *copy = malloc(in->size ? in->size : 1);
+    if (!copy)
+        return tl_fail(err, "no memory for a member of %zu bytes", in->size);
+    memcpy(copy, c->kept + in->offset, in->size);
+    b->owned = copy;
+    b->data = copy;
+    b->size = in->size;
+    if (c->kept_left && --c->kept_left == 0)
+        cursor_drop_kept(c);
+    return 0;
+}
+
 static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *in, const tl_budget *budget,
                        struct tlck_input_bytes *b,
                        tl_error *err)
 {
     size_t want = in->pkg_index[in->pkg_depth - 1];
+    if (in->is_member && c->kept && c->kept_index == want)
+        return kept_window(c, in, b, err);
     if (c->a && c->next > want)
         cursor_close(c);
     if (!c->a && cursor_open(c, in, budget, err) != 0)
@@ -512,7 +635,17 @@ static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *i
     if (!e)
         return -1;
     c->next = want + 1;
-    return read_all(a, e, c->src, budget, b, err);
+    if (read_all(a, e, c->src, budget, NULL, 0, b, err) != 0)
+        return -1;
+    if (!in->is_member)
+        return 0;
+    cursor_drop_kept(c);
+    c->kept = b->owned;
+    c->kept_len = b->size;
+    c->kept_index = want;
+    c->kept_left = in->pkg_windows;
+    memset(b, 0, sizeof *b);
+    return kept_window(c, in, b, err);
 }
 
 int tlck_package_member_read(const struct tlck_input *in, struct tlck_input_bytes *b, const tl_budget *budget,

@@ -13,11 +13,13 @@
 /* 1 when the first bytes start a package (zip local header or empty zip, bzip2 stream), else 0. */
 int tlck_package_magic(const unsigned char *m, size_t n);
 
-/* Adds one input per ELF/fatbin member of the package at path (nested packages one level deep); a member or
- * a stretch of the package that cannot be read becomes an input carrying an error. named: the path was given
- * on the command line (a file found by a directory scan that libarchive does not take for a package, such as a
- * plain .bz2, is left out silently). */
-void tlck_package_expand(struct tlck_inputs *out, const char *path, int named);
+/* Adds one input per member of the package c->path that a row of input_formats.c reads (ELF files, fatbins),
+ * and hands each member that is a container of another format (a static archive) to its row's expander, its
+ * bytes decompressed: "pkg.conda!pkg-x.tar.zst!lib/libfoo.a(foo.o)". Packages inside it are read one level
+ * deep; one deeper, a member or a stretch of the package that cannot be read, or one past a bound (members,
+ * bytes, time) becomes an input carrying an error. c->top: the path was given on the command line (a file found
+ * by a directory scan that libarchive does not take for a package, such as a plain .bz2, is left out silently). */
+void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c);
 
 /* Decompresses the member `in` names into b (b->owned holds it); fails, err naming why, on a member over the
  * budget's cap (--max-input-mb) or past the codec's ratio, a corrupt stream, or the budget's deadline. */

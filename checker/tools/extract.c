@@ -245,7 +245,7 @@ int tlck_tool_extract(const struct tlck_options *o)
         fprintf(stderr, "trueline-check: --extract %s: %s\n", o->extract_dir, strerror(errno));
         return 2;
     }
-    struct tlck_inputs ins = { 0 };
+    struct tlck_inputs ins = { .o = o };
     tlck_inputs_expand(&ins, o->inputs, o->ninputs);
     char **bases = output_bases(&ins);
     int status = bases ? 0 : 2;

@@ -72,7 +72,7 @@ static void json_file(struct tlck_jw *w, const struct tlck_file *f, size_t cubin
 
 int tlck_tool_list(const struct tlck_options *o)
 {
-    struct tlck_inputs ins = { 0 };
+    struct tlck_inputs ins = { .o = o };
     tlck_inputs_expand(&ins, o->inputs, o->ninputs);
     struct tlck_options lo = *o;
     lo.device_only = 1;

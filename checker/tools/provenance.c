@@ -109,7 +109,7 @@ static void json_file(struct tlck_jw *w, const struct tlck_file *f)
 
 int tlck_tool_provenance(const struct tlck_options *o)
 {
-    struct tlck_inputs in = { 0 };
+    struct tlck_inputs in = { .o = o };
     tlck_inputs_expand(&in, o->inputs, o->ninputs);
     int json = o->format && strcmp(o->format, "json") == 0, rc = 0; /* text or json: main.c checked it */
     FILE *out = o->output ? fopen(o->output, "w") : stdout;

@@ -365,7 +365,7 @@ static int symbolize_input(const struct tlck_input *in, const struct tlck_option
 
 int tlck_tool_symbolize(const struct tlck_options *o)
 {
-    struct tlck_inputs ins = { 0 };
+    struct tlck_inputs ins = { .o = o };
     tlck_inputs_expand(&ins, o->inputs, o->ninputs);
     int status = 0;
     for (size_t i = 0; i < ins.n; i++)

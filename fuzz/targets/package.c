@@ -1,5 +1,5 @@
 /* Packages (wheels and other zips, .conda, conda .tar.bz2): checker/inputs_package.c lists the members through
- * libarchive, one level of nesting, and decompresses each ELF/fatbin member as tlck_input_map would for a worker. */
+ * libarchive (one level of nesting, static archives expanded by libelf), and decompresses each ELF/fatbin member as tlck_input_map would for a worker. */
 #include "fuzz_util.h"
 
 #include "inputs.h"
@@ -13,7 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tl_budget budget;
     tl_budget_init(&budget, (size_t)64 << 20, 0);
     struct tlck_inputs in = { 0 };
-    tlck_package_expand(&in, ff.path, 1);
+    struct tlck_container c = { .path = ff.path, .display = ff.path, .top = 1 };
+    tlck_package_expand(&in, &c);
     for (size_t i = 0; i < in.n && i < 64; i++) {
         struct tlck_input_bytes b;
         tl_error err;
