@@ -44,9 +44,7 @@ int tlck_version_cmp(const char *a, const char *b)
     return 0;
 }
 
-/* name beside the installed binary (../share/trueline/), in the source tree above a build directory
- * (../../conf/), in the installed data directory, in this source tree. */
-static FILE *open_conf(const char *name)
+FILE *tlck_conf_open(const char *name, char *found, size_t cap)
 {
     char exe[PATH_MAX], path[PATH_MAX + 64];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -70,6 +68,8 @@ static FILE *open_conf(const char *name)
         snprintf(path, sizeof path, "%s/%s", TL_SOURCE_CONF, name);
         fp = fopen(path, "r");
     }
+    if (fp && found)
+        snprintf(found, cap, "%s", path);
     return fp;
 }
 
@@ -108,13 +108,13 @@ static void read_maxima(struct tlck_platforms *t, FILE *fp)
 int tlck_platforms_load(struct tlck_platforms *t, const struct tlck_policy *p)
 {
     memset(t, 0, sizeof *t);
-    FILE *fp = open_conf("platform_libs.tsv");
+    FILE *fp = tlck_conf_open("platform_libs.tsv", NULL, 0);
     if (!fp)
         return -1;
     int rc = read_libs(t, fp);
     fclose(fp);
     const char *cfg = p ? tl_config_get(p->cfg, "symbol-versions", "table") : NULL;
-    if (rc == 0 && ((cfg && (fp = fopen(cfg, "r"))) || (fp = open_conf("manylinux.tsv")))) {
+    if (rc == 0 && ((cfg && (fp = fopen(cfg, "r"))) || (fp = tlck_conf_open("manylinux.tsv", NULL, 0)))) {
         read_maxima(t, fp);
         fclose(fp);
     }

@@ -4,6 +4,7 @@
 #ifndef TLCK_PLATFORM_TABLE_H
 #define TLCK_PLATFORM_TABLE_H
 #include <stddef.h>
+#include <stdio.h>
 #include "policy.h"
 
 enum { TLCK_VER_GLIBC, TLCK_VER_GLIBCXX, TLCK_VER_CXXABI, TLCK_VER_GCC, TLCK_NVER };
@@ -20,6 +21,11 @@ struct tlck_platforms {
     struct tlck_platform *v;
     size_t n;
 };
+
+/* conf/NAME opened for reading: beside the installed binary (../share/trueline/), in the source tree above a build
+ * directory (../../conf/), in the installed data directory, in this source tree; its path into found (when not
+ * NULL). NULL when none is found. */
+FILE *tlck_conf_open(const char *name, char *found, size_t cap);
 
 /* Loads both tables (each found as symbol-versions finds manylinux.tsv: [symbol-versions] table for that one,
  * beside the binary, the installed data directory, the source tree). -1 when platform_libs.tsv is not found. */
