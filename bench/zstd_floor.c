@@ -35,6 +35,7 @@ int main(int argc, char **argv)
         return 2;
     }
     struct tlck_fatbin_scratch s = { 0 };
+    tlck_fatbin_scratch_reserve(&s, tlck_device_largest_image(&refs, (size_t)1 << 30)); /* as each audit thread */
     size_t entries = 0, bytes = 0;
     for (size_t i = 0; i < refs.n; i++) {
         const unsigned char *p;

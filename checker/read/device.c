@@ -126,6 +126,7 @@ struct job {
     const char *display;
     struct tlck_read_ctx *ctx; /* the input's: image cap, budget and deadline, shared with the helpers */
     int release_pages;
+    size_t largest;            /* the largest compressed image within the cap: each helper's buffer size */
     atomic_size_t next;
 };
 
@@ -233,10 +234,24 @@ static void summarize(const struct job *j, size_t i, struct tlck_fatbin_scratch 
         release_payload(&r->fe);
 }
 
+size_t tlck_device_largest_image(const struct tlck_device_refs *refs, size_t cap)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < refs->n; i++) {
+        const struct tlck_fatbin_entry *fe = &refs->v[i].fe;
+        unsigned ratio = fe->codec == TLCK_CODEC_ZSTD ? TL_ZSTD_MAX_RATIO : TL_LZ4_MAX_RATIO;
+        if (fe->codec != TLCK_CODEC_NONE && !fe->error && fe->size <= cap && fe->size > m &&
+            fe->size <= tl_decompress_bound(fe->payload_size, ratio))
+            m = (size_t)fe->size;
+    }
+    return m;
+}
+
 static void *worker(void *arg)
 {
     struct job *j = arg;
     struct tlck_fatbin_scratch s = { 0 };
+    tlck_fatbin_scratch_reserve(&s, j->largest); /* on failure images grow the buffer themselves */
     for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->refs->n;)
         summarize(j, i, &s);
     tlck_fatbin_scratch_free(&s);
@@ -296,7 +311,8 @@ struct tlck_device_read *tlck_device_read_start(struct tlck_file *f, const tl_el
     memset(imgs + f->ndevices, 0, r->refs.n * sizeof *imgs);
     f->devices = imgs;
     r->job = (struct job){ .refs = &r->refs, .out = imgs + f->ndevices, .display = f->display,
-                           .ctx = ctx, .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload) };
+                           .ctx = ctx, .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload),
+                           .largest = tlck_device_largest_image(&r->refs, ctx->image_cap) };
     atomic_init(&r->job.next, 0);
     start_jobs(r);
     return r;

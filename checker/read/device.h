@@ -24,6 +24,10 @@ struct tlck_device_refs {
 int tlck_device_enumerate(const char *display, const unsigned char *data, size_t size, struct tlck_device_refs *refs,
                         tl_error *err);
 void tlck_device_refs_free(struct tlck_device_refs *refs);
+/* The size of the largest image among refs that would be decompressed: stored ones are read in place, and those
+ * over cap or claiming more than their payload can expand to are refused unread (tlck_fatbin_image). Each
+ * reader thread sizes its buffer to it once (tlck_fatbin_scratch_reserve). */
+size_t tlck_device_largest_image(const struct tlck_device_refs *refs, size_t cap);
 
 /* "sm_90a", "compute_120" into buf. */
 const char *tlck_device_arch_name(char *buf, size_t n, unsigned sm, char suffix, int is_virtual);

@@ -5,6 +5,7 @@
 #include <lz4.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zstd.h>
 
 #define CONTAINER_HDR 16u
@@ -134,6 +135,43 @@ int tlck_fatbin_walk(const unsigned char *p, size_t n, unsigned first_container,
 }
 
 #define SCRATCH_KEEP ((size_t)32 << 20)
+/* From this size a buffer is its own anonymous mapping with a transparent-huge-page hint. Decompressing into
+ * fresh 4 KB pages made the kernel's page zeroing and fault handling a quarter of a full audit of
+ * libnccl.so.2 (1338 MB of images); 2 MB pages take 512 times fewer faults. Where THP is off the hint is
+ * ignored and nothing else changes. */
+#define SCRATCH_MAP ((size_t)4 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static void release(struct tlck_fatbin_scratch *s)
+{
+    if (s->mapped)
+        munmap(s->buf, s->cap);
+    else
+        free(s->buf);
+    s->buf = NULL;
+    s->cap = 0;
+    s->mapped = 0;
+}
+
+/* A buffer of exactly c bytes (rounded up to whole huge pages when mapped); old contents are not kept. */
+static int alloc_buf(struct tlck_fatbin_scratch *s, size_t c)
+{
+    release(s);
+    if (c >= SCRATCH_MAP) {
+        c = (c + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        void *m = mmap(NULL, c, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            return -1;
+#ifdef MADV_HUGEPAGE
+        madvise(m, c, MADV_HUGEPAGE);
+#endif
+        s->buf = m;
+        s->mapped = 1;
+    } else if (!(s->buf = malloc(c)))
+        return -1;
+    s->cap = c;
+    return 0;
+}
 
 static int grow(struct tlck_fatbin_scratch *s, size_t need)
 {
@@ -144,24 +182,26 @@ static int grow(struct tlck_fatbin_scratch *s, size_t need)
         c *= 2;
     if (c < need)
         c = need; /* no rounding for the rare huge image */
-    free(s->buf); /* old contents are not needed: realloc would copy them */
-    s->buf = malloc(c);
-    s->cap = s->buf ? c : 0;
-    return s->buf ? 0 : -1;
+    return alloc_buf(s, c);
+}
+
+int tlck_fatbin_scratch_reserve(struct tlck_fatbin_scratch *s, size_t n)
+{
+    if (s->cap < n && alloc_buf(s, n) != 0)
+        return -1;
+    s->reserved = 1;
+    return 0;
 }
 
 void tlck_fatbin_scratch_shrink(struct tlck_fatbin_scratch *s)
 {
-    if (s->cap > SCRATCH_KEEP) {
-        free(s->buf);
-        s->buf = NULL;
-        s->cap = 0;
-    }
+    if (s->cap > SCRATCH_KEEP && !s->reserved)
+        release(s);
 }
 
 void tlck_fatbin_scratch_free(struct tlck_fatbin_scratch *s)
 {
-    free(s->buf);
+    release(s);
     ZSTD_freeDCtx(s->zstd);
     memset(s, 0, sizeof *s);
 }

@@ -54,10 +54,17 @@ int tlck_fatbin_walk(const unsigned char *p, size_t n, unsigned first_container,
 struct tlck_fatbin_scratch {
     unsigned char *buf;
     size_t cap;
+    int mapped;                    /* buf is an anonymous mapping (large buffers), not malloc's */
+    int reserved;                  /* sized once for the largest image to come: kept until freed */
     void *zstd;                    /* ZSTD_DCtx */
 };
 void tlck_fatbin_scratch_free(struct tlck_fatbin_scratch *s);
-/* Drops a buffer that one unusually large image made big (libnccl.so.2 has 134 MB cubins among 1-2 MB ones). */
+/* Sizes the buffer once for the largest image a reader will decompress (n bytes of address space; pages are
+ * only touched, and counted in RSS, as images fill them), so a run of ever larger images does not map, fault in
+ * and unmap a new buffer each time. Returns 0, or -1 when the space cannot be had (images then grow it). */
+int tlck_fatbin_scratch_reserve(struct tlck_fatbin_scratch *s, size_t n);
+/* Drops a buffer that one unusually large image made big (libnccl.so.2 has 134 MB cubins among 1-2 MB ones),
+ * unless it was reserved. */
 void tlck_fatbin_scratch_shrink(struct tlck_fatbin_scratch *s);
 
 /* Makes the entry's image available: for stored entries *out points at the payload (no copy); for compressed
