@@ -11,6 +11,7 @@
 
 #include "checks/host_util.h"
 #include "checks/symbol_versions.h"
+#include "platform_blacklist.h"
 #include "platform_table.h"
 
 #ifndef TL_DATADIR
@@ -53,6 +54,7 @@ struct tlck_symbol_versions_table {
     struct row rows[64];
     size_t n;
     char path[PATH_MAX];
+    struct tlck_blacklist blacklist; /* conf/platform_blacklist.tsv or [symbol-versions] blacklist = FILE */
 };
 
 static int load_table_from(struct tlck_symbol_versions_table *t, const char *path)
@@ -132,8 +134,9 @@ static int wheel_tag(const char *display, char *tag, size_t cap)
 /* Maxima: explicit config values win over the named policy, which wins over the tag in a wheel's file name.
  * Returns the policy label, or NULL when none. */
 static const char *limits(const struct tlck_policy *p, const struct tlck_symbol_versions_table *t,
-                          const char *display, const char *max[NPREFIX], int *unknown)
+                          const char *display, const char *max[NPREFIX], int *unknown, const char **row_tag)
 {
+    *row_tag = NULL;
     const char *tag = p->platform ? p->platform : tl_config_get(p->cfg, "symbol-versions", "policy");
     char claimed[64];
     if (!tag && wheel_tag(display, claimed, sizeof claimed))
@@ -149,7 +152,7 @@ static const char *limits(const struct tlck_policy *p, const struct tlck_symbol_
         if (i < nrows) {
             for (int k = 0; k < NPREFIX; k++)
                 max[k] = t->rows[i].max[k];
-            label = t->rows[i].tag;
+            label = *row_tag = t->rows[i].tag;
         } else {
             *unknown = tag != claimed; /* a wheel tag newer than the table: no verdict, not an error */
         }
@@ -177,13 +180,13 @@ static void check_max(const char *key, const char *value, int line, void *ctx)
     unsigned v[4];
     char where[1200];
     (void)line;
-    int known = strcasecmp(key, "policy") == 0 || strcasecmp(key, "table") == 0;
+    int known = strcasecmp(key, "policy") == 0 || strcasecmp(key, "table") == 0 || strcasecmp(key, "blacklist") == 0;
     for (int k = 0; k < NPREFIX; k++)
         known |= strcasecmp(key, keys[k]) == 0;
     if (!known && !c->failed) { /* a misspelt maximum (glibcx) would be no limit at all */
         c->failed = 1;
         tl_config_value_origin(c->p->cfg, "symbol-versions", key, value, where, sizeof where);
-        tl_fail(c->err, "%s: [symbol-versions] %s: unknown key; valid: policy, table, glibc, glibcxx, cxxabi, gcc", where, key);
+        tl_fail(c->err, "%s: [symbol-versions] %s: unknown key; valid: policy, table, blacklist, glibc, glibcxx, cxxabi, gcc", where, key);
         return;
     }
     for (int k = 0; k < NPREFIX && !c->failed; k++)
@@ -222,13 +225,33 @@ static int prepare(const struct tlck_policy *p, void **state, tl_error *err)
         free(t);
         return -1;
     }
+    /* the blacklist is read where manylinux.tsv is found, or from the configured file, which must be readable */
+    const char *bl = tl_config_get(p->cfg, "symbol-versions", "blacklist");
+    if (tlck_blacklist_load(&t->blacklist, bl, err) != 0) {
+        if (bl) {
+            char where[1200], msg[sizeof err->msg];
+            tl_config_value_origin(p->cfg, "symbol-versions", "blacklist", bl, where, sizeof where);
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            tl_fail(err, "%s: [symbol-versions] blacklist: %s", where, msg);
+        }
+        free(t);
+        return -1;
+    }
     *state = t;
     return 0;
 }
 
 static void release(void *state)
 {
-    free(state);
+    struct tlck_symbol_versions_table *t = state;
+    if (t)
+        tlck_blacklist_free(&t->blacklist);
+    free(t);
+}
+
+const struct tlck_blacklist *tlck_symbol_versions_blacklist(const struct tlck_symbol_versions_table *t)
+{
+    return t ? &t->blacklist : NULL;
 }
 
 struct need {
@@ -298,9 +321,9 @@ static void run(const struct tlck_file *f, const struct tlck_policy *p, const vo
     const struct tlck_symbol_versions_table *t = state;
     if (f->elf_type == 1)
         return; /* relocatable objects carry no version references yet */
-    const char *max[NPREFIX];
+    const char *max[NPREFIX], *tag;
     int unknown;
-    const char *label = limits(p, t, f->display, max, &unknown);
+    const char *label = limits(p, t, f->display, max, &unknown, &tag);
     if (unknown)
         tlck_emit(out, "symbol-versions", TLCK_SEV_ERROR, f->display, NULL, "use a tag listed in conf/manylinux.tsv",
                 "unknown platform policy '%s' (%s%s)",
@@ -325,6 +348,19 @@ static void run(const struct tlck_file *f, const struct tlck_policy *p, const vo
     for (int k = 0; k < NPREFIX; k++)
         if (need[k].have)
             judge(f, k, &need[k], max[k], label, sev, out);
+    struct tlck_blacklist_hit hit;
+    if (!tag || !tlck_blacklist_hit(&t->blacklist, tag, f, &hit))
+        return;
+    if (!hit.count)
+        tlck_emit(out, "symbol-versions", sev, f->display, NULL, "do not link the library",
+                "needs %s, which %s blacklists as a whole (auditwheel's policy data, %s)", hit.lib, tag,
+                t->blacklist.path);
+    else
+        tlck_emit(out, "symbol-versions", sev, f->display, NULL,
+                "stop using the symbol: auditwheel rejects the tag for an extension module that imports it "
+                "(the library's internals, or missing from the oldest systems the tag covers)",
+                "imports %s from %s, which %s blacklists (auditwheel's policy data, %s); %zu symbol(s) of %s "
+                "blacklisted: %s", hit.symbol, hit.lib, tag, t->blacklist.path, hit.count, hit.lib, hit.names);
 }
 
 int tlck_symbol_versions_wheel_tag(const char *display, char *tag, size_t cap)

@@ -70,6 +70,9 @@ void tlck_package_text_block(FILE *out, const struct tlck_results *r, const stru
         fprintf(out, "  platform: %s\n", tlck_package_platform_text(&v, line, sizeof line));
         if (v.reason[0])
             fprintf(out, "    why not more compatible: %s\n", v.reason);
+        if (v.bl_tag[0])
+            fprintf(out, "    blacklisted symbols: %s imports %s from %s; auditwheel's blacklist rules out %s and every "
+                         "more compatible tag\n", v.bl_file, v.bl_symbols, v.bl_lib, v.bl_tag);
     }
     if (t->cubins || t->ptx)
         fprintf(out, "  device: %s\n", tlck_package_device_text(&v, line, sizeof line));
@@ -155,6 +158,16 @@ void tlck_package_json_verdict(struct tlck_jw *w, const struct tlck_results *r, 
         tlck_jw_str(w, "claimed", v.claimed);
         tlck_jw_bool(w, "claim_met", v.claim_met);
         tlck_jw_str(w, "reason", v.reason[0] ? v.reason : NULL);
+        if (v.bl_tag[0]) {
+            tlck_jw_object(w, "blacklisted");
+            tlck_jw_str(w, "tag", v.bl_tag);
+            tlck_jw_str(w, "file", v.bl_file);
+            tlck_jw_str(w, "library", v.bl_lib);
+            tlck_jw_str(w, "symbols", v.bl_symbols);
+            tlck_jw_end(w);
+        } else {
+            tlck_jw_null(w, "blacklisted");
+        }
     }
     tlck_jw_end(w);
     tlck_jw_object(w, "archs");

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "checks/stl_symbols.h"
+#include "checks/symbol_versions.h"
+#include "platform_blacklist.h"
 #include "platform_table.h"
 
 #define EM_X86_64_ 62
@@ -98,7 +101,18 @@ static void arch_list(char *buf, size_t n, unsigned char set[][3], const char *p
 struct judge {
     const struct tlck_results *r;
     size_t first, n;
+    const struct tlck_blacklist *bl; /* symbol-versions' copy of conf/platform_blacklist.tsv; NULL in tools */
 };
+
+/* The first member that breaks row's blacklist, and how, into *hit; NULL when none does. */
+static const struct tlck_file *blacklisted(const struct judge *j, const struct tlck_platform *row,
+                                           struct tlck_blacklist_hit *hit)
+{
+    for (size_t k = j->first; k < j->first + j->n; k++)
+        if (tlck_blacklist_hit(j->bl, row->tag, &j->r->files[k], hit))
+            return &j->r->files[k];
+    return NULL;
+}
 
 /* Whether a library a member needs is in the package itself (auditwheel finds those through the RPATH). */
 static int vendored(const struct judge *j, const char *lib)
@@ -111,8 +125,9 @@ static int vendored(const struct judge *j, const char *lib)
     return 0;
 }
 
-/* The first reason row does not hold the package's files, into why; 0 when it does. */
-static int violation(const struct judge *j, const struct tlck_platform *row, char *why, size_t n)
+/* The first reason row does not hold the package's files, into why; 0 when it does. by_blacklist: auditwheel's
+ * blacklist rules the row out (judge_platform decides it for every row at once). */
+static int violation(const struct judge *j, const struct tlck_platform *row, int by_blacklist, char *why, size_t n)
 {
     for (size_t k = j->first; k < j->first + j->n; k++) {
         const struct tlck_file *f = &j->r->files[k];
@@ -138,6 +153,16 @@ static int violation(const struct judge *j, const struct tlck_platform *row, cha
                 }
             }
         }
+    }
+    struct tlck_blacklist_hit hit;
+    const struct tlck_file *f = by_blacklist ? blacklisted(j, row, &hit) : NULL;
+    if (f) {
+        if (hit.count)
+            snprintf(why, n, "%s imports %s from %s, which %s blacklists", member_name(f), hit.symbol, hit.lib,
+                     row->tag);
+        else
+            snprintf(why, n, "%s needs %s, which %s blacklists as a whole", member_name(f), hit.lib, row->tag);
+        return 1;
     }
     return 0;
 }
@@ -225,12 +250,30 @@ static void judge_platform(const struct judge *j, const struct tlck_policy *p, s
     /* musl versions no symbol: which musl the files need cannot be told from them, so a musllinux verdict
      * starts at the claimed tag (as auditwheel judges only the one musllinux tag it is given) */
     size_t start = same_family && strcmp(fam, "musllinux") == 0 ? claim : 0;
+    /* auditwheel's blacklist policy is the most compatible tag whose blacklist no extension module breaks; every
+     * more compatible tag is ruled out by it, every less compatible one is not (whatever its own blacklist) */
+    size_t floor = t.n;
+    for (size_t i = start; i < t.n && floor == t.n; i++) {
+        struct tlck_blacklist_hit hit;
+        const struct tlck_platform *row = &t.v[i];
+        if (strncmp(row->tag, fam, fl) != 0 || row->tag[fl] != '_' || canonical(&t, i) != i)
+            continue;
+        const struct tlck_file *f = blacklisted(j, row, &hit);
+        if (!f) {
+            floor = i;
+            break;
+        }
+        snprintf(v->bl_tag, sizeof v->bl_tag, "%s", row->tag);
+        snprintf(v->bl_file, sizeof v->bl_file, "%s", member_name(f));
+        snprintf(v->bl_lib, sizeof v->bl_lib, "%s", hit.lib);
+        snprintf(v->bl_symbols, sizeof v->bl_symbols, "%s", hit.names);
+    }
     for (size_t i = start; i < t.n; i++) {
         const struct tlck_platform *row = &t.v[i];
         if (strncmp(row->tag, fam, fl) != 0 || row->tag[fl] != '_' || canonical(&t, i) != i)
             continue;
         char w[512];
-        if (!violation(j, row, w, sizeof w)) {
+        if (!violation(j, row, i < floor, w, sizeof w)) {
             snprintf(v->satisfied, sizeof v->satisfied, "%s", row->tag);
             v->claim_met = same_family && i <= claim;
             break;
@@ -268,7 +311,8 @@ void tlck_package_verdict(const struct tlck_results *r, size_t first, size_t n, 
     arch_list(v->ptx, sizeof v->ptx, ptx, "compute_");
     free(sass);
     free(ptx);
-    struct judge j = { r, first, n };
+    struct judge j = { r, first, n,
+                       tlck_symbol_versions_blacklist(tlck_check_run_state(r->checks, &tlck_check_symbol_versions)) };
     judge_platform(&j, r->policy, v);
 }
 

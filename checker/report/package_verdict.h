@@ -27,6 +27,9 @@ struct tlck_package_verdict {
     char claimed[64];                    /* the most compatible tag of that family the file name claims; "" */
     int claim_met;                       /* the files satisfy the claimed tag */
     char reason[512];                    /* what keeps the files from the next more compatible tag, or "" */
+    /* auditwheel's symbol blacklist: the least compatible tag it rules out ("" when it rules out none; then also
+     * every more compatible tag), the member, the library and the symbols of that tag's first hit */
+    char bl_tag[64], bl_file[256], bl_lib[64], bl_symbols[256];
     char sass[256], ptx[256];            /* archs present in the package, space-separated ("sm_80 sm_90") */
     size_t arch_findings;                /* unsuppressed cuda-arch findings at warning or above */
     struct tlck_member_facts *m;  size_t nm;
