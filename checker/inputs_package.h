@@ -1,7 +1,9 @@
 /* Packages as inputs: Python wheels and other zips, conda packages (.conda: a zip of tar.zst; .tar.bz2).
  * Their members are read in memory through libarchive, never unpacked to disk. A member is an input of its own,
  * shown as "pkg.whl!path/lib.so" ("pkg.conda!pkg-x.tar.zst!lib/libfoo.so" one level down), found by its ordinal
- * in the package so that its bytes can be decompressed again, on the worker thread, when it is loaded. */
+ * in the package so that its bytes can be decompressed again, on the worker thread, when it is loaded; a member
+ * that is a static archive is expanded by the archive row of input_formats.c, its members windows of its bytes
+ * ("pkg.conda!pkg-x.tar.zst!lib/libfoo.a(foo.o)"). */
 #ifndef TLCK_INPUTS_PACKAGE_H
 #define TLCK_INPUTS_PACKAGE_H
 #include <stddef.h>

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Wheels and conda packages as inputs: members read in memory through libarchive, ELF members audited and shown
 # as pkg.whl!path (pkg.conda!pkg-x.tar.zst!path one level down), bad members named while the rest is checked,
-# and the manylinux tag in a wheel's file name judged by symbol versions; static archives in a package read as
-# packages (members shown as pkg.whl!lib.a(x.o)); a zip bomb of overlapping entries. Oracles: python's
+# and the manylinux tag in a wheel's file name judged by symbol versions; static archives in a package read by
+# the archive reader (members shown as pkg.whl!lib.a(x.o); more in packages_nested.sh); a zip bomb of overlapping entries. Oracles: python's
 # zipfile/tarfile (and ar t, or a few lines of ar parsing) for the member lists, the fixture's source for the symbol versions, auditwheel for a real wheel's tag.
 . "$(dirname "$0")/../lib/harness.sh"
 cd "$T" || exit 1
