@@ -54,9 +54,13 @@ static void judge(const struct tlck_results *r, const struct tlck_package_summar
                  "%s: no platform verdict (judged for wheels of x86_64 files whose name carries an x86_64 manylinux "
                  "or musllinux tag)", pkg);
     } else {
+        char bl[TLCK_VERDICT_TEXT_MAX] = "";
+        if (v->bl_tag[0])
+            tlck_package_blacklist_text(v, bl, sizeof bl);
         tlck_package_platform_text(v, text, sizeof text);
-        snprintf(it[ITEM_PLATFORM].facts, sizeof it->facts, "%s%s%s", text,
-                 v->reason[0] ? "\nwhy not more compatible: " : "", v->reason);
+        snprintf(it[ITEM_PLATFORM].facts, sizeof it->facts, "%s%s%s%s%s", text,
+                 v->reason[0] ? "\nwhy not more compatible: " : "", v->reason, bl[0] ? "\nblacklisted symbols: " : "",
+                 bl);
         if (!v->claim_met) {
             it[ITEM_PLATFORM].outcome = FAILED;
             snprintf(it[ITEM_PLATFORM].message, sizeof it->message, "%s: %s%s%s", pkg, text,

@@ -40,6 +40,13 @@ const char *tlck_package_platform_text(const struct tlck_package_verdict *v, cha
     return buf;
 }
 
+const char *tlck_package_blacklist_text(const struct tlck_package_verdict *v, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s imports %s from %s; auditwheel's blacklist rules out %s and every more compatible tag",
+             v->bl_file, v->bl_symbols, v->bl_lib, v->bl_tag);
+    return buf;
+}
+
 const char *tlck_package_device_text(const struct tlck_package_verdict *v, char *buf, size_t n)
 {
     const struct tlck_member_facts *t = &v->total;
@@ -71,8 +78,7 @@ void tlck_package_text_block(FILE *out, const struct tlck_results *r, const stru
         if (v.reason[0])
             fprintf(out, "    why not more compatible: %s\n", v.reason);
         if (v.bl_tag[0])
-            fprintf(out, "    blacklisted symbols: %s imports %s from %s; auditwheel's blacklist rules out %s and every "
-                         "more compatible tag\n", v.bl_file, v.bl_symbols, v.bl_lib, v.bl_tag);
+            fprintf(out, "    blacklisted symbols: %s\n", tlck_package_blacklist_text(&v, line, sizeof line));
     }
     if (t->cubins || t->ptx)
         fprintf(out, "  device: %s\n", tlck_package_device_text(&v, line, sizeof line));

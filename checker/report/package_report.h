@@ -11,10 +11,12 @@ struct tlck_member_facts;
 
 /* The verdict's sentences, worded once for every report that prints them (the text block, JUnit messages):
  * "the files satisfy linux_x86_64; the file name claims manylinux_2_17_x86_64: NOT met" (a judged platform),
+ * "x/_m.so imports gzflags from libz.so.1; auditwheel's blacklist rules out ..." (when v->bl_tag is set),
  * "kernels with line rows: 4 of 6 (...); SASS sm_80; PTX none; cuda-arch: 0 finding(s) at warning or above",
  * "61.2 KiB (host .debug_* ...)". Each fills buf (TLCK_VERDICT_TEXT_MAX is enough) and returns it. */
 #define TLCK_VERDICT_TEXT_MAX 1024
 const char *tlck_package_platform_text(const struct tlck_package_verdict *v, char *buf, size_t n);
+const char *tlck_package_blacklist_text(const struct tlck_package_verdict *v, char *buf, size_t n);
 const char *tlck_package_device_text(const struct tlck_package_verdict *v, char *buf, size_t n);
 const char *tlck_package_line_info_text(const struct tlck_member_facts *t, char *buf, size_t n);
 
