@@ -110,8 +110,7 @@ static int listed(const char *list, const char *name)
     return 0;
 }
 
-/* auditwheel's test of a Python extension module: MOD is the file name up to its first '.'. */
-static int python_extension(const struct tlck_file *f)
+int tlck_python_extension(const struct tlck_file *f)
 {
     size_t pl = strlen(f->path);
     const char *name = strncmp(f->display, f->path, pl) == 0 && f->display[pl] == '!' ? f->display + pl + 1 : f->display;
@@ -154,7 +153,7 @@ int tlck_blacklist_hit(const struct tlck_blacklist *b, const char *tag, const st
                        struct tlck_blacklist_hit *hit)
 {
     memset(hit, 0, sizeof *hit);
-    if (!b || !b->n || !tag || f->error || f->elf_type == 1 /* ET_REL: no .dynsym */ || !python_extension(f))
+    if (!b || !b->n || !tag || f->error || f->elf_type == 1 /* ET_REL: no .dynsym */)
         return 0;
     for (size_t k = 0; k < f->nneeded; k++) {
         const struct tlck_blacklist_row *r = row_of(b, tag, f->needed[k]);

@@ -36,12 +36,16 @@ struct tlck_blacklist_hit {
     size_t shown;         /* how many names holds */
 };
 
-/* Whether tag's blacklist rules f out, as auditwheel decides it: f is a Python extension module (its file name
- * up to the first '.' is MOD and it defines the function PyInit_MOD, initMOD or _cffi_pypyinit_MOD in .dynsym;
- * auditwheel checks no other file) that has a blacklisted library as DT_NEEDED and a non-weak undefined .dynsym
- * symbol of a name that library's row lists (any version). The first such library, in DT_NEEDED order, goes into
- * hit. 0 when not (b NULL or empty, f unreadable or relocatable, no row for tag). */
+/* Whether f breaks tag's blacklist as auditwheel tests it: f has a blacklisted library as DT_NEEDED and a non-weak
+ * undefined .dynsym symbol of a name that library's row lists (any version). The first such library, in
+ * DT_NEEDED order, goes into hit. 0 when not (b NULL or empty, f unreadable or relocatable, no row for tag).
+ * Which files auditwheel tests is the caller's: see tlck_python_extension. */
 int tlck_blacklist_hit(const struct tlck_blacklist *b, const char *tag, const struct tlck_file *f,
                        struct tlck_blacklist_hit *hit);
+
+/* Whether f is a Python extension module as auditwheel tells it: its file name up to the first '.' is MOD and it
+ * defines the function PyInit_MOD, initMOD or _cffi_pypyinit_MOD in .dynsym. auditwheel tests the blacklist of
+ * every extension module of a wheel, and of every other ELF member no member needs (DT_NEEDED) by file name. */
+int tlck_python_extension(const struct tlck_file *f);
 
 #endif

@@ -14,12 +14,13 @@ import sys
 import auditwheel
 
 HEADER = """\
-# Symbols a platform tag forbids a Python extension module to import from a library it needs (x86_64 and every
-# other architecture alike), from auditwheel {version}'s policy data (auditwheel/policy/manylinux-policy.json and
-# musllinux-policy.json, "blacklist"), written by conf/gen-platform-blacklist.py. auditwheel rejects a tag for a
-# wheel when an extension module that has the library as DT_NEEDED has a non-weak undefined .dynsym symbol of
-# that name (by name, any version). Legacy manylinux names are rows of their own. Columns: tag, library, symbols
-# (comma-separated). Used by trueline-check's package verdict and symbol-versions (docs/packages.md).
+# Symbols a platform tag forbids a wheel's ELF files to import from a library they need (x86_64 and every other
+# architecture alike), from auditwheel {version}'s policy data (auditwheel/policy/manylinux-policy.json and
+# musllinux-policy.json, "blacklist"), written by conf/gen-platform-blacklist.py. auditwheel rejects a tag when a
+# file it tests (an extension module, or a member no other member needs) has the library as DT_NEEDED and a
+# non-weak undefined .dynsym symbol of that name (by name, any version). Legacy manylinux names are rows of their
+# own. Columns: tag, library, symbols (comma-separated). Used by trueline-check's package verdict and
+# symbol-versions (docs/packages.md).
 tag\tlibrary\tsymbols"""
 
 

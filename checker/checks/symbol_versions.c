@@ -349,7 +349,9 @@ static void run(const struct tlck_file *f, const struct tlck_policy *p, const vo
         if (need[k].have)
             judge(f, k, &need[k], max[k], label, sev, out);
     struct tlck_blacklist_hit hit;
-    if (!tag || !tlck_blacklist_hit(&t->blacklist, tag, f, &hit))
+    /* auditwheel also tests other members no member needs; which those are is the package's to tell (the verdict
+     * does), so a file alone is judged when it is an extension module */
+    if (!tag || !tlck_python_extension(f) || !tlck_blacklist_hit(&t->blacklist, tag, f, &hit))
         return;
     if (!hit.count)
         tlck_emit(out, "symbol-versions", sev, f->display, NULL, "do not link the library",

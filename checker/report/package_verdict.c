@@ -104,13 +104,27 @@ struct judge {
     const struct tlck_blacklist *bl; /* symbol-versions' copy of conf/platform_blacklist.tsv; NULL in tools */
 };
 
-/* The first member that breaks row's blacklist, and how, into *hit; NULL when none does. */
+/* Whether a member of the package needs (DT_NEEDED) a library of name. */
+static int needed_by_member(const struct judge *j, const char *name)
+{
+    for (size_t k = j->first; k < j->first + j->n; k++)
+        for (size_t i = 0; !j->r->files[k].error && i < j->r->files[k].nneeded; i++)
+            if (strcmp(j->r->files[k].needed[i], name) == 0)
+                return 1;
+    return 0;
+}
+
+/* The first member that breaks row's blacklist, and how, into *hit; NULL when none does. auditwheel tests the
+ * extension modules and every other member no member needs by its file name (a vendored library is not). */
 static const struct tlck_file *blacklisted(const struct judge *j, const struct tlck_platform *row,
                                            struct tlck_blacklist_hit *hit)
 {
-    for (size_t k = j->first; k < j->first + j->n; k++)
-        if (tlck_blacklist_hit(j->bl, row->tag, &j->r->files[k], hit))
-            return &j->r->files[k];
+    for (size_t k = j->first; k < j->first + j->n; k++) {
+        const struct tlck_file *f = &j->r->files[k];
+        if (tlck_blacklist_hit(j->bl, row->tag, f, hit) &&
+            (tlck_python_extension(f) || !needed_by_member(j, base_name(member_name(f)))))
+            return f;
+    }
     return NULL;
 }
 

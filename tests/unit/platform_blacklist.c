@@ -1,7 +1,7 @@
 /* checker/platform_blacklist.c: the table loader (conf/platform_blacklist.tsv as written from auditwheel 6.8.2's
  * policy data: manylinux_2_17 blacklists libz.so.1's gzflags; uncompress2 up to manylinux_2_31, not from
- * manylinux_2_34), its errors on malformed tables (file and line named), and the rule auditwheel applies:
- * extension modules only, a DT_NEEDED library, non-weak undefined symbols by name. */
+ * manylinux_2_34), its errors on malformed tables (file and line named), and the rule auditwheel applies: a
+ * DT_NEEDED library, non-weak undefined symbols by name; what makes an extension module. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,12 +112,15 @@ static void rule(void)
     fake_file(&x, ext, "PyInit__ext", "gzflags", 1, "libpng16.so.16");
     UNIT_CHECK("without libz.so.1 in DT_NEEDED, gzflags does not count",
                !tlck_blacklist_hit(&b, "manylinux_2_17", &x.f, &hit));
+    UNIT_CHECK("PyInit__ext in _ext.cpython-311-x86_64-linux-gnu.so: an extension module", tlck_python_extension(&x.f));
     fake_file(&x, "pkg.whl!m/libhelp.so", "helper", "gzflags", 1, "libz.so.1");
-    UNIT_CHECK("a library that is no extension module is not judged (as auditwheel)",
-               !tlck_blacklist_hit(&b, "manylinux_2_17", &x.f, &hit));
+    UNIT_CHECK("a library importing gzflags breaks the blacklist too",
+               tlck_blacklist_hit(&b, "manylinux_2_17", &x.f, &hit));
+    UNIT_CHECK("... but is no extension module", !tlck_python_extension(&x.f));
     fake_file(&x, "pkg.whl!m/_other.cpython-311-x86_64-linux-gnu.so", "PyInit__ext", "gzflags", 1, "libz.so.1");
-    UNIT_CHECK("PyInit_ of another module name does not make an extension module",
-               !tlck_blacklist_hit(&b, "manylinux_2_17", &x.f, &hit));
+    UNIT_CHECK("PyInit_ of another module name does not make an extension module", !tlck_python_extension(&x.f));
+    fake_file(&x, "pkg.whl!m/_ext.so", "_cffi_pypyinit__ext", "gzflags", 1, "libz.so.1");
+    UNIT_CHECK("_cffi_pypyinit_MOD makes one", tlck_python_extension(&x.f));
     fake_file(&x, ext, "PyInit__ext", "printf", 1, "libfoo.so.1");
     UNIT_CHECK("'*' blacklists the library whatever the file imports",
                tlck_blacklist_hit(&b, "manylinux_2_17", &x.f, &hit) && hit.count == 0 && strcmp(hit.symbol, "*") == 0);
