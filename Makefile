@@ -109,7 +109,7 @@ check-deps:
 	       echo "  or point the build at them: PKG_CONFIG_PATH=DIR/lib/pkgconfig, CPPFLAGS=-IDIR/include, LDFLAGS=-LDIR/lib" >&2; exit 1; }
 	@$(if $(SODIUM),,echo "trueline: libsodium not found (pkg-config libsodium): built without record MACs ([provenance] key_file); 'make deps' installs it" >&2)
 
-# Where trueline-check looks for conf/manylinux.tsv (and conf/platform_libs.tsv) when it is neither beside the binary (PREFIX/share/trueline)
+# Where trueline-check looks for conf/manylinux.tsv (and conf/platform_libs.tsv, conf/platform_blacklist.tsv) when it is neither beside the binary (PREFIX/share/trueline)
 # nor in the source tree above it: the installed data directory, then this source tree (a BUILD elsewhere).
 $(BUILD)/obj/checker/checks/symbol_versions.o $(BUILD)/obj/checker/platform_table.o: ALL_CFLAGS += -DTL_DATADIR='"$(PREFIX)/share/trueline"' \
   -DTL_SOURCE_CONF='"$(abspath conf)"'
