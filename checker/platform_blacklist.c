@@ -14,20 +14,16 @@
 /* One line "tag\tlibrary\tsymbols" into b; a message into why when it is not that. */
 static int parse_row(struct tlck_blacklist *b, size_t *cap, char *line, char *why, size_t n)
 {
-    char *field[3];
-    size_t nf = 0;
-    for (char *s = line; nf < 3; nf++) {
-        field[nf] = s;
-        s = strchr(s, '\t');
-        if (!s)
-            break;
-        *s++ = 0;
-    }
-    if (nf != 2 || strchr(field[2], '\t')) {
-        snprintf(why, n, "expected 3 tab-separated columns (tag, library, symbols), found %zu",
-                 nf == 3 ? (size_t)4 : nf + 1);
+    size_t columns = 1;
+    for (const char *t = strchr(line, '\t'); t; t = strchr(t + 1, '\t'))
+        columns++;
+    if (columns != 3) {
+        snprintf(why, n, "expected 3 tab-separated columns (tag, library, symbols), found %zu", columns);
         return -1;
     }
+    char *field[3] = { line, strchr(line, '\t') + 1, NULL };
+    field[2] = strchr(field[1], '\t') + 1;
+    field[1][-1] = field[2][-1] = 0;
     static const char *const names[3] = { "tag", "library", "symbols" };
     for (int i = 0; i < 3; i++)
         if (!field[i][0] || strchr(field[i], ' ')) {

@@ -47,6 +47,8 @@ static void malformed(void)
     UNIT_CHECK("two columns: the file, line 3 and the columns named", strstr(msg, want) != NULL);
     rc = load_text("manylinux_2_17\tlibz.so.1\tgzflags\textra\n", msg, sizeof msg, path, sizeof path);
     UNIT_CHECK("four columns: -1 naming line 1", rc == -1 && strstr(msg, ":1: expected 3") && strstr(msg, "found 4"));
+    rc = load_text("manylinux_2_17\tlibz.so.1\tgzflags\ta\tb\n", msg, sizeof msg, path, sizeof path);
+    UNIT_CHECK("five columns: counted as five", rc == -1 && strstr(msg, "found 5"));
     rc = load_text("manylinux_2_17\tlibz.so.1\tgzflags,,_tr_init\n", msg, sizeof msg, path, sizeof path);
     UNIT_CHECK("an empty symbol name: -1", rc == -1 && strstr(msg, ":1: the symbols column has an empty name"));
     rc = load_text("manylinux_2_17\t\tgzflags\n", msg, sizeof msg, path, sizeof path);
