@@ -5,6 +5,7 @@
 
 struct tlck_package_cursor;
 struct tlck_options;
+struct tlck_input_format;
 
 struct tlck_input {
     char *display;      /* "path" or "lib.a(member.o)" */
@@ -46,6 +47,9 @@ struct tlck_container {
     const struct tlck_input *origin; /* a package member: the input that finds its bytes again, which each member
                                       * input copies (NULL for a file on disk) */
     size_t max_members;         /* most inputs the expander may add (0: no bound): what the package has left */
+    /* The rows a container's members are told apart by, the caller's dispatch (input_formats.c's
+     * tlck_input_format_of), handed down so that a container's reader does not link the table that lists it. */
+    const struct tlck_input_format *(*format_of)(const unsigned char *m, size_t n);
 };
 
 /* Appends an input (zeroed but for display and path) for the expanders of other formats; NULL without memory. */

@@ -187,7 +187,8 @@ static void expand_path(struct tlck_inputs *out, const char *path, int top, stru
     ssize_t n = read_magic(path, m);
     const struct tlck_input_format *fmt = n > 0 ? tlck_input_format_of(m, (size_t)n) : NULL;
     if (fmt && fmt->expand) {
-        struct tlck_container c = { .path = path, .display = path, .top = top };
+        struct tlck_container c = { .path = path, .display = path, .top = top,
+                                     .format_of = tlck_input_format_of };
         fmt->expand(out, &c);
     } else {
         add(out, path, path); /* the loader says what it is, or that it is nothing it reads */

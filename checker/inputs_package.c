@@ -191,6 +191,7 @@ static int cmp_name(const void *a, const void *b)
 struct lister {
     struct tlck_inputs *out;
     const char *path;
+    const struct tlck_input_format *(*format_of)(const unsigned char *m, size_t n); /* the caller's dispatch */
     struct tlck_read_ctx ctx;
     size_t members;
     int stopped;
@@ -214,7 +215,8 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
         return;
     }
     struct tlck_container c = { .path = L->path, .display = disp, .data = b.data, .size = b.size,
-                                .origin = where, .max_members = TLCK_PACKAGE_MAX_MEMBERS - L->members };
+                                .origin = where, .max_members = TLCK_PACKAGE_MAX_MEMBERS - L->members,
+                                .format_of = L->format_of };
     size_t first = L->out->n, windows = 0;
     fmt->expand(L->out, &c);
     for (size_t k = first; k < L->out->n; k++)
@@ -287,7 +289,7 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
         s->a = a;
         peek(s);
         /* what it is, by the rows that tell command-line files apart */
-        const struct tlck_input_format *fmt = tlck_input_format_of(s->head, s->nhead);
+        const struct tlck_input_format *fmt = L->format_of ? L->format_of(s->head, s->nhead) : NULL;
         int package = zstd_magic(s->head, s->nhead) || (fmt && fmt->expand == tlck_package_expand);
         /* where its bytes are found again when it, or a member of it, is loaded */
         struct tlck_input where = { .pkg_depth = depth + 1 };
@@ -464,6 +466,7 @@ void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c
         if (L) {
             L->out = out;
             L->path = path;
+            L->format_of = c->format_of;
             tlck_read_ctx_init(&L->ctx, out->o);
             list(L, a, path, 0, 0, (unsigned long long)st.st_size, named, &seen);
             free(L);

@@ -2,6 +2,7 @@
  * libarchive (one level of nesting, static archives expanded by libelf), and decompresses each ELF/fatbin member as tlck_input_map would for a worker. */
 #include "fuzz_util.h"
 
+#include "input_formats.h"
 #include "inputs.h"
 #include "inputs_package.h"
 #include "trueline/limits.h"
@@ -13,7 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tl_budget budget;
     tl_budget_init(&budget, (size_t)64 << 20, 0);
     struct tlck_inputs in = { 0 };
-    struct tlck_container c = { .path = ff.path, .display = ff.path, .top = 1 };
+    struct tlck_container c = { .path = ff.path, .display = ff.path, .top = 1,
+                                 .format_of = tlck_input_format_of };
     tlck_package_expand(&in, &c);
     for (size_t i = 0; i < in.n && i < 64; i++) {
         struct tlck_input_bytes b;
