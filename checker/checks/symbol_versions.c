@@ -350,19 +350,19 @@ static void run(const struct tlck_file *f, const struct tlck_policy *p, const vo
             judge(f, k, &need[k], max[k], label, sev, out);
     struct tlck_blacklist_hit hit;
     /* auditwheel also tests other members no member needs; which those are is the package's to tell (the verdict
-     * does), so a file alone is judged when it is an extension module */
+     * does), so a file alone is judged when it is an extension module. The message names no path: fingerprints
+     * (baselines) must not depend on where the table is installed. */
     if (!tag || !tlck_python_extension(f) || !tlck_blacklist_hit(&t->blacklist, tag, f, &hit))
         return;
     if (!hit.count)
         tlck_emit(out, "symbol-versions", sev, f->display, NULL, "do not link the library",
-                "needs %s, which %s blacklists as a whole (auditwheel's policy data, %s)", hit.lib, tag,
-                t->blacklist.path);
+                "needs %s, which %s blacklists as a whole (auditwheel's policy data)", hit.lib, tag);
     else
         tlck_emit(out, "symbol-versions", sev, f->display, NULL,
                 "stop using the symbol: auditwheel rejects the tag for an extension module that imports it "
                 "(the library's internals, or missing from the oldest systems the tag covers)",
-                "imports %s from %s, which %s blacklists (auditwheel's policy data, %s); %zu symbol(s) of %s "
-                "blacklisted: %s", hit.symbol, hit.lib, tag, t->blacklist.path, hit.count, hit.lib, hit.names);
+                "imports %s from %s, which %s blacklists (auditwheel's policy data); %zu symbol(s) of %s "
+                "blacklisted: %s", hit.symbol, hit.lib, tag, hit.count, hit.lib, hit.names);
 }
 
 int tlck_symbol_versions_wheel_tag(const char *display, char *tag, size_t cap)
