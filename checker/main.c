@@ -9,7 +9,9 @@
 #include "options.h"
 #include "policy.h"
 #include "report/formats.h"
+#include "audit_settings.h"
 #include "profile.h"
+#include "read/image_cache.h"
 #include "tools/tools.h"
 #include "trueline/config.h"
 #include "trueline/lib_versions.h"
@@ -32,7 +34,7 @@ static const char *lz4_version(char *buf, size_t n)
 enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
        O_DEBUG_DIR, O_RELEASE, O_LIST, O_EXTRACT, O_SYMBOLIZE, O_SM, O_COREDUMP, O_BINARY, O_SOURCE_DIR,
        O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
-       O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS, O_PROFILE };
+       O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS, O_PROFILE, O_IMAGE_CACHE, O_NO_IMAGE_CACHE };
 
 /* Every option once: getopt's table and --help both come from here (docs/man/trueline-check.1 documents the
  * same list; tests/suites/cli_docs.sh holds the two together). */
@@ -64,6 +66,8 @@ static const struct opt_doc opt_docs[] = {
     { "release", no_argument, O_RELEASE, NULL, "release audit (e.g. -G device images are findings)" },
     { "profile", required_argument, O_PROFILE, "build|release", "what the files should carry (release: shipped, stripped)" },
     { "host-only", no_argument, O_HOST_ONLY, NULL, "skip device images (fatbins): host checks only, much faster" },
+    { "image-cache", required_argument, O_IMAGE_CACHE, "DIR", "keep device-image summaries here (default ~/.cache/trueline/images)" },
+    { "no-image-cache", no_argument, O_NO_IMAGE_CACHE, NULL, "decompress every device image, use no cache" },
     { "allow-empty", no_argument, O_ALLOW_EMPTY, NULL, "exit 0 when the inputs hold no file to check (default: 2)" },
     { "follow-symlinks", no_argument, O_FOLLOW_SYMLINKS, NULL, "follow links to directories in a directory scan" },
     { NULL, required_argument, 'j', "N", "parallel files (default: CPUs)" },
@@ -169,6 +173,8 @@ static int parse_option(struct tlck_options *o, int c, const char *arg)
         o->profile = arg;
         return 0;
     case O_HOST_ONLY: o->host_only = 1; return 0;
+    case O_IMAGE_CACHE: o->image_cache_dir = arg; return 0;
+    case O_NO_IMAGE_CACHE: o->no_image_cache = 1; return 0;
     case O_ALLOW_EMPTY: o->allow_empty = 1; return 0;
     case O_FOLLOW_SYMLINKS: o->follow_symlinks = 1; return 0;
     case O_LIST: return set_mode(o, TLCK_MODE_LIST);
@@ -303,8 +309,12 @@ int main(int argc, char **argv)
     if ((o.config ? tl_config_load_file(&cfg, o.config, &err) : tl_config_load(&cfg, &err)) != 0) {
         fprintf(stderr, "trueline-check: %s\n", err.msg);
         rc = 2;
-    } else if (o.mode == TLCK_MODE_AUDIT && !(profile = tlck_profile_select(&cfg, o.profile, &err))) {
-        fprintf(stderr, "trueline-check: %s\n", err.msg); /* only an audit has a profile: the tools ignore it */
+    } else if (tlck_audit_settings_check(&cfg, &err) != 0 ||
+               (o.mode == TLCK_MODE_AUDIT && !(profile = tlck_profile_select(&cfg, o.profile, &err))) ||
+               ((o.mode == TLCK_MODE_AUDIT || o.mode == TLCK_MODE_LIST) &&
+                tlck_audit_settings_image_cache(&o, &cfg, &err) != 0)) {
+        /* only an audit has a profile, and only the modes that summarize device images use their cache */
+        fprintf(stderr, "trueline-check: %s\n", err.msg);
         rc = 2;
     } else {
         struct tlck_policy pol = { .cfg = &cfg, .fail_on = o.fail_on, .platform = o.platform, .only = o.only,
@@ -312,6 +322,13 @@ int main(int argc, char **argv)
         pol.release |= pol.profile && pol.profile->release;
         rc = run_mode(&o, &pol);
     }
+    if (o.image_cache && o.verbose) {
+        struct tlck_image_cache_stats st = tlck_image_cache_stats(o.image_cache);
+        fprintf(stderr, "trueline-check: image cache %s: %llu hits, %llu misses, %llu stored\n",
+                tlck_image_cache_dir(o.image_cache), (unsigned long long)st.hits, (unsigned long long)st.misses,
+                (unsigned long long)st.stored);
+    }
+    tlck_image_cache_close(o.image_cache);
     tl_config_free(&cfg);
     free_options(&o);
     return rc;

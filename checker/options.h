@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include "model.h"
 
+struct tlck_image_cache;
+
 enum tlck_mode { TLCK_MODE_AUDIT = 0, TLCK_MODE_LIST, TLCK_MODE_EXTRACT, TLCK_MODE_SYMBOLIZE, TLCK_MODE_COREDUMP,
                TLCK_MODE_PROVENANCE, TLCK_MODE_LIST_CHECKS };
 
@@ -25,6 +27,9 @@ struct tlck_options {
     int release;                                 /* --release */
     const char *profile;                         /* --profile build|release (profile.h); NULL: build */
     int host_only;                               /* --host-only: do not read device images (fatbins) */
+    const char *image_cache_dir;                 /* --image-cache DIR */
+    int no_image_cache;                          /* --no-image-cache */
+    struct tlck_image_cache *image_cache;        /* the run's, resolved by audit_settings.c; NULL: none */
     int allow_empty;                             /* --allow-empty: no file to check is not an error */
     int follow_symlinks;                         /* --follow-symlinks: a scan enters linked directories */
     int device_only;                             /* --list: read device images only, whatever the input is */

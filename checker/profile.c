@@ -28,11 +28,6 @@ const char *tlck_profile_names(void)
 
 const struct tlck_profile *tlck_profile_select(const tl_config *cfg, const char *cli, tl_error *err)
 {
-    /* [audit] is trueline-check's own section: a misspelt key there would otherwise be a setting silently lost */
-    static const char *const audit_keys[] = { "profile", NULL };
-    static const struct tl_config_section known[] = { { "audit", audit_keys }, { NULL, NULL } };
-    if (tl_config_check_keys(cfg, known, err) != 0)
-        return NULL;
     if (cli)
         return tlck_profile_find(cli);
     const char *v = tl_config_get(cfg, "audit", "profile");

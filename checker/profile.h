@@ -19,7 +19,7 @@ const struct tlck_profile *tlck_profile_find(const char *name);
 const char *tlck_profile_names(void);
 /* The audit's profile: --profile's name when given (cli, already checked), else [audit] profile of the
  * configuration, else the build profile. NULL with err naming where the value was set and the valid names when
- * the configured value names no profile, or when [audit] holds a key other than profile (a usage error, exit 2). */
+ * the configured value names no profile (a usage error, exit 2). */
 const struct tlck_profile *tlck_profile_select(const tl_config *cfg, const char *cli, tl_error *err);
 /* The policy's profile: the build profile when the policy names none. */
 const struct tlck_profile *tlck_profile_of(const struct tlck_policy *p);

@@ -16,6 +16,7 @@
 
 #include "load.h"
 #include "read/cubin.h"
+#include "read/image_cache.h"
 #include "read/ptx.h"
 #include "read/readers.h"
 #include "trueline/cpus.h"
@@ -206,28 +207,43 @@ static void release_payload(const struct tlck_fatbin_entry *fe)
         madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
+/* Decompresses and summarizes one image, or takes its summary from the image cache. */
+static int summarize_image(const struct job *j, const struct tlck_device_ref *r, struct tlck_image *img,
+                           struct tlck_fatbin_scratch *s)
+{
+    const unsigned char *p;
+    size_t n;
+    tl_error err;
+    if (tlck_fatbin_image(&r->fe, s, j->ctx->image_cap, &p, &n, &err) != 0) {
+        img->dev.error = strdup(err.msg);
+        return -1;
+    }
+    if (r->fe.kind == TLCK_FATBIN_KIND_ELF)
+        return tlck_cubin_summarize(p, n, j->display, &j->ctx->budget, img);
+    if (r->fe.kind == TLCK_FATBIN_KIND_PTX)
+        return tlck_ptx_summarize((const char *)p, n, img);
+    img->dev.error = tlck_asprintf("entry kind %u is neither PTX (1) nor ELF (2)", r->fe.kind);
+    return -1;
+}
+
+/* Relates the cubin's own SM (e_flags) to its entry's arch: equal in every file examined; a mismatch means a
+ * damaged or hand-made fatbin, and the runtime would pick the image by the header. */
+static void check_sm(const struct tlck_device_ref *r, struct tlck_image *img)
+{
+    if (r->fe.kind == TLCK_FATBIN_KIND_ELF && !r->is_cubin_file && !img->dev.error && img->dev.sm != r->fe.arch)
+        img->dev.error = tlck_asprintf("cubin is sm_%u but its fatbin entry says arch %u", img->dev.sm, r->fe.arch);
+}
+
 static void summarize(const struct job *j, size_t i, struct tlck_fatbin_scratch *s)
 {
     const struct tlck_device_ref *r = &j->refs->v[i];
     struct tlck_image *img = &j->out[i];
     describe(r, img);
-    const unsigned char *p;
-    size_t n;
     tl_error err;
     if (tl_budget_check(&j->ctx->budget, &err) != 0)
         img->dev.error = strdup(err.msg); /* the rest is skipped quickly; the loader reports the input */
-    else if (tlck_fatbin_image(&r->fe, s, j->ctx->image_cap, &p, &n, &err) != 0)
-        img->dev.error = strdup(err.msg);
-    else if (r->fe.kind == TLCK_FATBIN_KIND_ELF) {
-        /* The cubin's own SM (e_flags) equals the entry's arch in every file examined; a mismatch means a
-         * damaged or hand-made fatbin, and the runtime would pick the image by the header. */
-        if (tlck_cubin_summarize(p, n, j->display, &j->ctx->budget, img) == 0 && !r->is_cubin_file && img->dev.sm != r->fe.arch)
-            img->dev.error = tlck_asprintf("cubin is sm_%u but its fatbin entry says arch %u", img->dev.sm, r->fe.arch);
-    }
-    else if (r->fe.kind == TLCK_FATBIN_KIND_PTX)
-        tlck_ptx_summarize((const char *)p, n, img);
-    else
-        img->dev.error = tlck_asprintf("entry kind %u is neither PTX (1) nor ELF (2)", r->fe.kind);
+    else if (summarize_image(j, r, img, s) == 0)
+        check_sm(r, img);
     set_label(r, img);
     tlck_fatbin_scratch_shrink(s);
     if (j->release_pages)
@@ -258,7 +274,8 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* A read in progress: entries enumerated, helper threads working on them. */
+/* A read in progress: entries enumerated, helper threads working on them (or the summaries taken from the image
+ * cache, and nothing to do). */
 struct tlck_device_read {
     struct tlck_file *f;
     struct tlck_device_refs refs;
@@ -267,7 +284,52 @@ struct tlck_device_read {
     size_t started;
     int rc;
     tl_error err;
+    int cached;           /* every image came from the cache */
+    int cache_put;        /* store the summaries when all of them decoded */
+    tl_hash128 cache_key;
 };
+
+/* Only inputs with compressed images are worth a cache entry: a stored image is summarized in place, with no
+ * copy, at about the cost of hashing it. */
+static int worth_caching(const struct tlck_device_refs *refs, const struct tlck_read_ctx *ctx)
+{
+    if (!ctx->image_cache)
+        return 0;
+    for (size_t i = 0; i < refs->n; i++)
+        if (refs->v[i].fe.codec != TLCK_CODEC_NONE)
+            return 1;
+    return 0;
+}
+
+static int from_cache(struct tlck_device_read *r)
+{
+    const struct job *j = &r->job;
+    for (size_t i = 0; i < r->refs.n; i++)
+        describe(&r->refs.v[i], &j->out[i]);
+    if (!tlck_image_cache_get(j->ctx->image_cache, r->cache_key, j->out, r->refs.n)) {
+        for (size_t i = 0; i < r->refs.n; i++)
+            tlck_image_free(&j->out[i]); /* the workers describe them again */
+        return 0;
+    }
+    for (size_t i = 0; i < r->refs.n; i++) {
+        check_sm(&r->refs.v[i], &j->out[i]);
+        set_label(&r->refs.v[i], &j->out[i]);
+    }
+    r->cached = 1;
+    return 1;
+}
+
+/* After a full read: the summaries go to the cache unless something could not be decoded (a damaged entry, a
+ * bound hit), which must be found again, and said again, on the next run. */
+static void to_cache(struct tlck_device_read *r)
+{
+    if (!r->cache_put || r->rc != 0)
+        return;
+    for (size_t i = 0; i < r->refs.n; i++)
+        if (r->job.out[i].dev.error)
+            return;
+    tlck_image_cache_put(r->job.ctx->image_cache, r->cache_key, r->job.out, r->refs.n);
+}
 
 static void start_jobs(struct tlck_device_read *r)
 {
@@ -314,6 +376,12 @@ struct tlck_device_read *tlck_device_read_start(struct tlck_file *f, const tl_el
                            .ctx = ctx, .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload),
                            .largest = tlck_device_largest_image(&r->refs, ctx->image_cap) };
     atomic_init(&r->job.next, 0);
+    if (r->rc == 0 && worth_caching(&r->refs, ctx)) {
+        r->cache_key = tlck_image_cache_key(ctx->image_cache, &r->refs, ctx->image_cap, ctx->budget.cap);
+        if (from_cache(r))
+            return r;
+        r->cache_put = 1;
+    }
     start_jobs(r);
     return r;
 }
@@ -324,9 +392,12 @@ int tlck_device_read_finish(struct tlck_device_read *r)
         return -1;
     int rc = r->rc || r->f->error ? -1 : 0;
     if (r->refs.n && r->job.refs) {
-        worker(&r->job);
-        for (size_t t = 0; t < r->started; t++)
-            pthread_join(r->th[t], NULL);
+        if (!r->cached) {
+            worker(&r->job);
+            for (size_t t = 0; t < r->started; t++)
+                pthread_join(r->th[t], NULL);
+            to_cache(r);
+        }
         struct tlck_file *f = r->f;
         f->ndevices += r->refs.n;
         if (r->rc != 0) {

@@ -25,4 +25,5 @@ void tlck_read_ctx_init(struct tlck_read_ctx *c, const struct tlck_options *o)
     c->budget.cap_origin = "--max-input-mb";
     c->budget.deadline_origin = "--timeout";
     c->image_cap = tlck_read_image_cap(o);
+    c->image_cache = o ? o->image_cache : NULL;
 }

@@ -6,6 +6,8 @@
 #define TLCK_READ_CTX_H
 #include <stddef.h>
 #include "options.h"
+
+struct tlck_image_cache;
 #include "trueline/limits.h"
 
 /* Most bytes one device image (a fatbin entry) decompresses to when --max-input-mb is not given. */
@@ -15,6 +17,7 @@ struct tlck_read_ctx {
     const struct tlck_options *o; /* --debug-dir, --host-only, --list's device_only; NULL: the defaults */
     tl_budget budget;             /* this input's decompressed bytes together, its deadline, the bound hit */
     size_t image_cap;             /* most bytes one device image may decompress to */
+    struct tlck_image_cache *image_cache; /* the run's device-image summaries (read/image_cache.h); NULL: none */
 };
 
 /* The one place the read limits come from: --max-input-mb bounds what one input's sections hold together and
