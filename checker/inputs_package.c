@@ -229,15 +229,29 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
     free(b.owned);
 }
 
-/* 1 when the member s streams is a package libarchive reads (its first entry can be read). */
-static int readable_package(struct member_stream *s)
+/* The first member of the package s streams that trueline-check would read (a row of input_formats.c knows its
+ * bytes, or it is a package in turn), as a copy; NULL when none (a jar of class files, a zip of data, a zstd blob
+ * that is no package) or no memory. Entries are read front to back, bounded by the package's deadline. */
+static char *deep_member_read(struct lister *L, struct member_stream *s)
 {
     struct archive *inner = reader_new();
     struct archive_entry *e;
-    int yes = inner && open_nested(inner, s) == ARCHIVE_OK && archive_read_next_header(inner, &e) >= ARCHIVE_WARN;
+    struct member_stream *m = calloc(1, sizeof *m);
+    char *found = NULL;
+    if (inner && m && open_nested(inner, s) == ARCHIVE_OK)
+        while (!found && !tl_budget_expired(&L->ctx.budget) && archive_read_next_header(inner, &e) >= ARCHIVE_WARN) {
+            if (archive_entry_filetype(e) != AE_IFREG)
+                continue;
+            memset(m, 0, sizeof *m);
+            m->a = inner;
+            peek(m);
+            if ((L->format_of && L->format_of(m->head, m->nhead)) || zstd_magic(m->head, m->nhead))
+                found = strdup(archive_entry_pathname(e) ? archive_entry_pathname(e) : "?");
+        }
+    free(m);
     if (inner)
         archive_read_free(inner);
-    return yes;
+    return found;
 }
 
 /* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path, `src`
@@ -308,10 +322,14 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
             if (inner)
                 archive_read_free(inner);
         } else if (package) {
-            if (readable_package(s))
+            /* a jar or a zip of data three levels down holds nothing to check: only one that does is named */
+            char *example = deep_member_read(L, s);
+            if (example)
                 add_member_error(out, disp, path,
-                                 tlck_asprintf("a package inside a package inside a package: packages are read %d "
-                                               "levels deep; its members are not checked", PKG_MAX_DEPTH));
+                                 tlck_asprintf("a package inside a package inside a package, holding files to check "
+                                               "(%s): packages are read %d levels deep; its members are not "
+                                               "checked", example, PKG_MAX_DEPTH));
+            free(example);
         } else if (fmt && (fmt->load || fmt->expand)) {
             if (!cursor)
                 cursor = cursor_new(out);

@@ -145,10 +145,14 @@ open("libzero.a", "wb").write(b"!<arch>\n" + (h + str(n).ljust(10) + "`\n").enco
   check "... the good archive is still checked" same_bytes want-findings.txt got-findings.txt
 fi
 
-# Packages nest two levels: a wheel inside a zip inside a zip is named, the outer zip's own library still checked.
-mkpkg whl dist2.zip dist.zip=dist.zip lib/libthree.so=libthree.so
+# Packages nest two levels: a wheel inside a zip inside a zip is named, the outer zip's own library still checked;
+# a jar of class files as deep holds nothing to check and is passed over.
+printf '\312\376\272\276' > A.class && mkpkg whl data.jar A.class=A.class && mkpkg whl java.zip lib/data.jar=data.jar
+mkpkg whl dist2.zip dist.zip=dist.zip lib/libthree.so=libthree.so java.zip=java.zip
 trueline-check --format json dist2.zip > deep.json 2> deep.err; rc=$?
 check "a package three levels deep: exit 2 (got $rc)" [ $rc -eq 2 ]
 contains "... named, with the depth packages are read to" deep.err \
-  '^trueline-check: dist2\.zip!dist\.zip!foo-1\.0-py3-none-any\.whl: a package inside a package inside a package: packages are read 2 levels deep'
+  '^trueline-check: dist2\.zip!dist\.zip!foo-1\.0-py3-none-any\.whl: a package inside a package inside a package, holding files to check \(foo/lib/libfoo\.a\): packages are read 2 levels deep'
 check "... the outer zip's own library is still audited" input_is deep.json 'dist2.zip!lib/libthree.so' ok
+lacks "... a jar of class files as deep is passed over" deep.err 'java\.zip' '^trueline-check: dist2\.zip!dist\.zip!foo'
+
