@@ -75,10 +75,10 @@ echo "| file | size | tool | command | wall s (best of $runs) | CPU s (user+sys)
 echo "|---|---|---|---|---|---|---|---|"
 for f in "${files[@]}"; do
   sz=$(($(stat -L -c %s "$f") / 1048576))
-  read -r lw lr lrc lc < <(measure "${pin[@]}" "$TC" --list "$f")
-  echo "| $(basename "$f") | ${sz} MB | trueline-check | --list | $lw | $lc | $lr | $lrc |"
-  read -r aw ar arc ac < <(measure "${pin[@]}" "$TC" --checks line-tables,cuda-arch,mixed-toolchain "$f")
-  echo "| $(basename "$f") | ${sz} MB | trueline-check | --checks line-tables,cuda-arch,mixed-toolchain (full device audit) | $aw | $ac | $ar | $arc |"
+  read -r lw lr lrc lc < <(measure "${pin[@]}" "$TC" --no-image-cache --list "$f")
+  echo "| $(basename "$f") | ${sz} MB | trueline-check | --no-image-cache --list | $lw | $lc | $lr | $lrc |"
+  read -r aw ar arc ac < <(measure "${pin[@]}" "$TC" --no-image-cache --checks line-tables,cuda-arch,mixed-toolchain "$f")
+  echo "| $(basename "$f") | ${sz} MB | trueline-check | --no-image-cache --checks line-tables,cuda-arch,mixed-toolchain (full device audit) | $aw | $ac | $ar | $arc |"
   if [ -n "$floor_bin" ]; then
     fl=$(floor "$f")
     echo "| $(basename "$f") | ${sz} MB | libzstd alone | every entry decompressed, 1 thread (bench/zstd_floor.c) | $fl | | | |"
