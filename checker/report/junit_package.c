@@ -11,16 +11,25 @@
 
 enum outcome { PASSED, FAILED, ERRORED, SKIPPED };
 
-/* One verdict item: its outcome, the message naming the package and the problem (failure, error, skipped),
- * and the item's facts as the text report words them. */
+/* One test case: its outcome, the message naming the package and the problem (failure, error, skipped), and
+ * the item's facts as the text report words them. */
 struct item {
-    const char *name;
     enum outcome outcome;
     char message[4 * TLCK_VERDICT_TEXT_MAX];
     char facts[4 * TLCK_VERDICT_TEXT_MAX];
 };
 
-enum { ITEM_MEMBERS, ITEM_PLATFORM, ITEM_DEVICE_LINES, ITEM_ARCHS, ITEM_STD, ITEM_LINE_INFO, NITEMS };
+/* What every item is judged from: the audit's results, the package, its verdict (computed once per package). */
+struct judged {
+    const struct tlck_results *r;
+    const struct tlck_package_summary *s;
+    const struct tlck_package_verdict *v;
+};
+
+static int has_device_code(const struct judged *j)
+{
+    return j->v->total.cubins || j->v->total.ptx;
+}
 
 /* Whether kernels without line rows are a defect under the audit's policy: the profile asks for device line
  * info (the release profile not when the team's compiles turn it off) and line-tables is not switched off. */
@@ -31,82 +40,104 @@ static int device_lines_wanted(const struct tlck_policy *p)
                   (!lt || tlck_policy_severity(p, lt->id, lt->default_severity) != TLCK_SEV_NONE));
 }
 
-static void judge(const struct tlck_results *r, const struct tlck_package_summary *s,
-                  const struct tlck_package_verdict *v, struct item it[NITEMS])
+static void members_read(const struct judged *j, struct item *it)
 {
-    const char *pkg = s->path;
-    const struct tlck_member_facts *t = &v->total;
-    char text[TLCK_VERDICT_TEXT_MAX];
-    int device = t->cubins || t->ptx;
-
-    it[ITEM_MEMBERS].name = "members read";
-    snprintf(it[ITEM_MEMBERS].facts, sizeof it->facts, "%zu file(s) audited, %zu unreadable", s->n, s->unreadable);
-    if (s->unreadable) {
-        it[ITEM_MEMBERS].outcome = ERRORED;
-        snprintf(it[ITEM_MEMBERS].message, sizeof it->message, "%s: %zu of %zu member(s) could not be read", pkg,
-                 s->unreadable, s->n);
+    snprintf(it->facts, sizeof it->facts, "%zu file(s) audited, %zu unreadable", j->s->n, j->s->unreadable);
+    if (j->s->unreadable) {
+        it->outcome = ERRORED;
+        snprintf(it->message, sizeof it->message, "%s: %zu of %zu member(s) could not be read", j->s->path,
+                 j->s->unreadable, j->s->n);
     }
-
-    it[ITEM_PLATFORM].name = "platform";
-    if (!v->platform_judged) {
-        it[ITEM_PLATFORM].outcome = SKIPPED;
-        snprintf(it[ITEM_PLATFORM].message, sizeof it->message,
-                 "%s: no platform verdict (judged for wheels of x86_64 files whose name carries an x86_64 manylinux "
-                 "or musllinux tag)", pkg);
-    } else {
-        char bl[TLCK_VERDICT_TEXT_MAX] = "";
-        if (v->bl_tag[0])
-            tlck_package_blacklist_text(v, bl, sizeof bl);
-        tlck_package_platform_text(v, text, sizeof text);
-        snprintf(it[ITEM_PLATFORM].facts, sizeof it->facts, "%s%s%s%s%s", text,
-                 v->reason[0] ? "\nwhy not more compatible: " : "", v->reason, bl[0] ? "\nblacklisted symbols: " : "",
-                 bl);
-        if (!v->claim_met) {
-            it[ITEM_PLATFORM].outcome = FAILED;
-            snprintf(it[ITEM_PLATFORM].message, sizeof it->message, "%s: %s%s%s", pkg, text,
-                     v->reason[0] ? "; why not more compatible: " : "", v->reason);
-        }
-    }
-
-    tlck_package_device_text(v, text, sizeof text);
-    it[ITEM_DEVICE_LINES].name = "device line info";
-    it[ITEM_ARCHS].name = "device archs";
-    if (!device) {
-        it[ITEM_DEVICE_LINES].outcome = it[ITEM_ARCHS].outcome = SKIPPED;
-        snprintf(it[ITEM_DEVICE_LINES].message, sizeof it->message, "%s: no device code", pkg);
-        snprintf(it[ITEM_ARCHS].message, sizeof it->message, "%s: no device code", pkg);
-    } else {
-        snprintf(it[ITEM_DEVICE_LINES].facts, sizeof it->facts, "%s", text);
-        snprintf(it[ITEM_ARCHS].facts, sizeof it->facts, "%s", text);
-        if (t->kernels_with_lines < t->kernels && device_lines_wanted(r->policy)) {
-            it[ITEM_DEVICE_LINES].outcome = FAILED;
-            snprintf(it[ITEM_DEVICE_LINES].message, sizeof it->message,
-                     "%s: %zu of %zu kernel(s) have no line rows (%u of %u cubins with line info)", pkg,
-                     t->kernels - t->kernels_with_lines, t->kernels, t->cubins_with_lines, t->cubins);
-        }
-        if (v->arch_findings) {
-            it[ITEM_ARCHS].outcome = FAILED;
-            snprintf(it[ITEM_ARCHS].message, sizeof it->message,
-                     "%s: %zu cuda-arch finding(s) at warning or above (SASS %s; PTX %s)", pkg, v->arch_findings,
-                     v->sass[0] ? v->sass : "none", v->ptx[0] ? v->ptx : "none");
-        }
-    }
-
-    it[ITEM_STD].name = "std:: exports";
-    snprintf(it[ITEM_STD].facts, sizeof it->facts, "std:: exports: %zu", t->std_exports);
-
-    it[ITEM_LINE_INFO].name = "line info";
-    snprintf(it[ITEM_LINE_INFO].facts, sizeof it->facts, "line info: %s",
-             tlck_package_line_info_text(t, text, sizeof text));
 }
 
-static void testcase(FILE *out, const char *pkg, const struct item *it)
+static void platform(const struct judged *j, struct item *it)
+{
+    const struct tlck_package_verdict *v = j->v;
+    if (!v->platform_judged) {
+        it->outcome = SKIPPED;
+        snprintf(it->message, sizeof it->message,
+                 "%s: no platform verdict (judged for wheels of x86_64 files whose name carries an x86_64 manylinux "
+                 "or musllinux tag)", j->s->path);
+        return;
+    }
+    char text[TLCK_VERDICT_TEXT_MAX], bl[TLCK_VERDICT_TEXT_MAX] = "";
+    if (v->bl_tag[0])
+        tlck_package_blacklist_text(v, bl, sizeof bl);
+    tlck_package_platform_text(v, text, sizeof text);
+    snprintf(it->facts, sizeof it->facts, "%s%s%s%s%s", text, v->reason[0] ? "\nwhy not more compatible: " : "",
+             v->reason, bl[0] ? "\nblacklisted symbols: " : "", bl);
+    if (!v->claim_met) {
+        it->outcome = FAILED;
+        snprintf(it->message, sizeof it->message, "%s: %s%s%s", j->s->path, text,
+                 v->reason[0] ? "; why not more compatible: " : "", v->reason);
+    }
+}
+
+/* Both device items: skipped without device code, else the device line as their facts. 0 when skipped. */
+static int device_facts(const struct judged *j, struct item *it)
+{
+    if (!has_device_code(j)) {
+        it->outcome = SKIPPED;
+        snprintf(it->message, sizeof it->message, "%s: no device code", j->s->path);
+        return 0;
+    }
+    tlck_package_device_text(j->v, it->facts, sizeof it->facts);
+    return 1;
+}
+
+static void device_line_info(const struct judged *j, struct item *it)
+{
+    const struct tlck_member_facts *t = &j->v->total;
+    if (device_facts(j, it) && t->kernels_with_lines < t->kernels && device_lines_wanted(j->r->policy)) {
+        it->outcome = FAILED;
+        snprintf(it->message, sizeof it->message,
+                 "%s: %zu of %zu kernel(s) have no line rows (%u of %u cubins with line info)", j->s->path,
+                 t->kernels - t->kernels_with_lines, t->kernels, t->cubins_with_lines, t->cubins);
+    }
+}
+
+static void device_archs(const struct judged *j, struct item *it)
+{
+    const struct tlck_package_verdict *v = j->v;
+    if (device_facts(j, it) && v->arch_findings) {
+        it->outcome = FAILED;
+        snprintf(it->message, sizeof it->message, "%s: %zu cuda-arch finding(s) at warning or above (SASS %s; PTX %s)",
+                 j->s->path, v->arch_findings, v->sass[0] ? v->sass : "none", v->ptx[0] ? v->ptx : "none");
+    }
+}
+
+static void std_exports(const struct judged *j, struct item *it)
+{
+    snprintf(it->facts, sizeof it->facts, "std:: exports: %zu", j->v->total.std_exports);
+}
+
+static void line_info(const struct judged *j, struct item *it)
+{
+    char text[TLCK_VERDICT_TEXT_MAX];
+    snprintf(it->facts, sizeof it->facts, "line info: %s", tlck_package_line_info_text(&j->v->total, text, sizeof text));
+}
+
+/* The test cases of a package's suite, in the text block's order; a new verdict item is a row. */
+static const struct {
+    const char *name;
+    void (*judge)(const struct judged *j, struct item *it);
+} items[] = {
+    { "members read", members_read },
+    { "platform", platform },
+    { "device line info", device_line_info },
+    { "device archs", device_archs },
+    { "std:: exports", std_exports },
+    { "line info", line_info },
+};
+#define NITEMS (sizeof items / sizeof *items)
+
+static void testcase(FILE *out, const char *pkg, const char *name, const struct item *it)
 {
     static const char *const element[] = { [FAILED] = "failure", [ERRORED] = "error", [SKIPPED] = "skipped" };
     fputs("    <testcase classname=\"", out);
     tlck_xml_text(out, pkg);
     fputs("\" name=\"", out);
-    tlck_xml_text(out, it->name);
+    tlck_xml_text(out, name);
     fputs("\">", out);
     if (it->outcome != PASSED) {
         fprintf(out, "<%s message=\"", element[it->outcome]);
@@ -131,16 +162,18 @@ static void suite(FILE *out, const struct tlck_results *r, const struct tlck_pac
         tlck_package_verdict_free(&v);
         return;
     }
-    judge(r, s, &v, it);
+    const struct judged j = { r, s, &v };
     size_t count[SKIPPED + 1] = { 0 };
-    for (int i = 0; i < NITEMS; i++)
+    for (size_t i = 0; i < NITEMS; i++) {
+        items[i].judge(&j, &it[i]);
         count[it[i].outcome]++;
+    }
     fputs("  <testsuite name=\"package ", out);
     tlck_xml_text(out, s->path);
-    fprintf(out, "\" tests=\"%d\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n", NITEMS, count[FAILED],
+    fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n", NITEMS, count[FAILED],
             count[ERRORED], count[SKIPPED]);
-    for (int i = 0; i < NITEMS; i++)
-        testcase(out, s->path, &it[i]);
+    for (size_t i = 0; i < NITEMS; i++)
+        testcase(out, s->path, items[i].name, &it[i]);
     fputs("  </testsuite>\n", out);
     free(it);
     tlck_package_verdict_free(&v);
