@@ -10,21 +10,7 @@
 cd "$T" || exit 1
 
 # mkwheel WHEEL MEMBER=FILE...: a wheel auditwheel reads (WHEEL, METADATA and a RECORD listing every file)
-mkwheel() {
-  python3 - "$@" <<'PY'
-import sys, zipfile, hashlib, base64, os
-name = sys.argv[1]; parts = os.path.basename(name)[:-4].split('-'); pkg, ver = parts[0], parts[1]
-di = f'{pkg}-{ver}.dist-info'
-files = [(a.split('=', 1)[0], open(a.split('=', 1)[1], 'rb').read()) for a in sys.argv[2:]]
-files += [(f'{di}/WHEEL', f'Wheel-Version: 1.0\nGenerator: fixture\nRoot-Is-Purelib: false\nTag: {"-".join(parts[2:])}\n'.encode()),
-          (f'{di}/METADATA', f'Metadata-Version: 2.1\nName: {pkg}\nVersion: {ver}\n'.encode())]
-rec = ''.join(f'{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b"=").decode()},{len(d)}\n'
-              for n, d in files)
-with zipfile.ZipFile(name, 'w', zipfile.ZIP_DEFLATED) as z:
-    for n, d in files: z.writestr(n, d)
-    z.writestr(f'{di}/RECORD', rec + f'{di}/RECORD,,\n')
-PY
-}
+mkwheel() { python3 "$TRUELINE_ROOT/tests/lib/mkwheel.py" "$@"; }
 # platform KEY of the verdict of the only package in REPORT.json (KEY: satisfied, claim_met, blacklisted.file ...)
 platform_of() { python3 -c '
 import json, sys
