@@ -164,6 +164,15 @@ if [ -n "$tlcc" ] && (cd "$work" && XDG_CACHE_HOME="$work/cache" "$tlcc" gcc -c 
   mkdir -p "$out/provenance" && cp "$work/stamped.o" "$out/provenance/stamped.o"
   mkdir -p "$out/memo" && cp "$work/cache/trueline/memo-v2" "$out/memo/gcc" 2>/dev/null
 fi
+# Image-cache files: the summaries trueline-check keeps for a compressed fatbin (cubin and PTX images).
+tlck=""
+for b in "${TRUELINE_BUILD:-}" "$here/../build" "$here/../build-hard"; do
+  [ -n "$b" ] && [ -x "$b/bin/trueline-check" ] && { tlck="$b/bin/trueline-check"; break; }; done
+if [ -n "$tlck" ] && [ -s "$work/k-z.fatbin" ]; then
+  mkdir -p "$out/image_cache"
+  "$tlck" --list --image-cache "$work/icache" "$work/k-z.fatbin" "$out/fatbin/k-lz4.fatbin" >/dev/null 2>&1
+  n=0; for f in $(find "$work/icache" -type f 2>/dev/null); do cp "$f" "$out/image_cache/entry$((n += 1))"; done
+fi
 find "$out" -type f -empty -delete
 python3 - >"$out/note/hand" <<'PY'
 import struct, sys
