@@ -72,7 +72,9 @@ nccl=${ch:+$ch/lib64/libnccl.so.2}
     read -r t_nm r_nm _ < <(measure sh -c "nm -D -C '$big' | grep 'std::'")
     read -r t_sl r_sl _ < <(measure "$tc" --host-only --checks stl-leak "$big")
     n_nm=$(nm -D -C --defined-only "$big" | grep -c 'std::')
-    n_sl=$("$tc" --host-only --checks stl-leak --format json "$big" | grep -o 'exports [0-9]* std:: symbols' | grep -o '[0-9]*' | head -1)
+    # the findings' counts summed: one finding per kind (over the file's own types, over standard types only)
+    n_sl=$("$tc" --host-only --checks stl-leak --format json "$big" | grep -o '"message": "exports [0-9]* std::' |
+      grep -o '[0-9]*' | awk '{ n += $1 } END { print n + 0 }')
     echo "### std:: exports of the largest C++ shared object found: \`$(basename "$big")\` ($(du -m "$big" | cut -f1) MB)"
     echo
     echo "| command | time | peak RSS | result |"
