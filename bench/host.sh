@@ -59,7 +59,7 @@ nccl=${ch:+$ch/lib64/libnccl.so.2}
     echo "| \`readelf --debug-dump=decodedline\` (to /dev/null) | $t_re s | 1.00× | $c_re s | 1.00× | $(mb "$r_re") MB |"
     echo "| \`llvm-dwarfdump --verify\` (timeout ${lto} s) | $ll | | | | |"
     echo
-    echo "Target: ≤ 0.5× readelf. On a loaded machine wall times stretch with the run queue; CPU time does not. trueline-check reads .debug_info (libdwarf) and .debug_line (own decoder) in two threads. Without --host-only the device reader also decompresses and walks every fatbin entry of the file."
+    echo "Target: ≤ 0.5× readelf. On a loaded machine wall times stretch with the run queue; CPU time does not. trueline-check reads .debug_info (libdwarf; from 4 MB on, its units in two halves on two libdwarf handles) and .debug_line (own decoder) side by side. Without --host-only the device reader also decompresses and walks every fatbin entry of the file."
     echo
   else
     echo "libnccl.so.2 not found (no CUDA toolkit via CUDA_HOME or nvcc on PATH): audit benchmark skipped."
