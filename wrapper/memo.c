@@ -1,4 +1,5 @@
 #include "memo.h"
+#include "trueline/files.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -192,34 +193,6 @@ static const char *lookup(tlcc_memo *m, const char *key)
     return e ? e->val : NULL;
 }
 
-static int mkdirs(const char *dir)
-{
-    char p[4096];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = 0;
-        if (mkdir(p, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *s = '/';
-    }
-    return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-static int write_all(int fd, const char *s, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, s, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        s += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
 
 /* A writer killed (kill -9, OOM, power) between creating its temp file and renaming it leaves the temp behind;
  * nothing else would ever remove it. Temps whose writer no longer exists are removed by the next writer; a live
@@ -284,7 +257,7 @@ __attribute__((noinline)) static int save_dirty(tlcc_memo *m, tl_error *err)
     }
     int from = now.n > MEMO_MAX_ENTRIES ? now.n - MEMO_MAX_ENTRIES / 2 : 0;
     int rc = -1;
-    if (mkdirs(m->dir) != 0) {
+    if (tl_mkdirs(m->dir, 0755) != 0) {
         tl_fail(err, "%s: cannot create memo cache directory: %s", m->dir, strerror(errno));
         goto out;
     }
@@ -302,7 +275,7 @@ __attribute__((noinline)) static int save_dirty(tlcc_memo *m, tl_error *err)
         recs[i - from] = (tlcc_memo_rec){ now.e[i].key, now.e[i].val, now.e[i].klen, now.e[i].vlen, NULL };
     if (recs)
         file = tlcc_memo_file_build(recs, now.n - from, &len);
-    int bad = !file || write_all(fd, file, len) != 0;
+    int bad = !file || tl_write_all(fd, file, len) != 0;
     free(file);
     free(recs);
     if (close(fd) != 0 || bad || rename(tmp, path) != 0) {

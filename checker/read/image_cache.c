@@ -2,6 +2,8 @@
  * program's own: nothing else reads it, and a file from any other build of trueline-check has another key. */
 #include "read/image_cache.h"
 
+#include "trueline/files.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -328,31 +330,11 @@ char *tlck_image_cache_default_dir(void)
     return dir;
 }
 
-/* mkdir -p with mode 0700 for what it creates */
-static int make_dirs(const char *dir)
-{
-    char *p = strdup(dir);
-    if (!p)
-        return -1;
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            if (mkdir(p, 0700) != 0 && errno != EEXIST) {
-                free(p);
-                return -1;
-            }
-            *s = '/';
-        }
-    int rc = mkdir(p, 0700) == 0 || errno == EEXIST ? 0 : -1;
-    free(p);
-    return rc;
-}
-
 struct tlck_image_cache *tlck_image_cache_open(const char *dir, uint64_t cap)
 {
     tl_error err;
     struct tlck_image_cache *c = calloc(1, sizeof *c);
-    if (!c || make_dirs(dir) != 0 || tl_hash_file("/proc/self/exe", &c->self, &err) != 0 || !(c->dir = strdup(dir))) {
+    if (!c || tl_mkdirs(dir, 0700) != 0 || tl_hash_file("/proc/self/exe", &c->self, &err) != 0 || !(c->dir = strdup(dir))) {
         free(c);
         return NULL;
     }
@@ -443,7 +425,7 @@ void tlck_image_cache_put(struct tlck_image_cache *c, tl_hash128 key, const stru
     if (buf && dir && path && (mkdir(dir, 0700) == 0 || errno == EEXIST) &&
         asprintf(&tmp, "%s.%ld.%llu.tmp", path, (long)getpid(), (unsigned long long)atomic_fetch_add(&c->seq, 1)) >= 0) {
         int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        int ok = fd >= 0 && write(fd, buf, len) == (ssize_t)len;
+        int ok = fd >= 0 && tl_write_all(fd, buf, len) == 0;
         if (fd >= 0 && close(fd) != 0)
             ok = 0;
         if (ok && rename(tmp, path) == 0)

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "trueline/files.h"
 #include "inputs.h"
 #include "read/device.h"
 #include "read/read_ctx.h"
@@ -152,21 +153,6 @@ static char **output_bases(const struct tlck_inputs *ins)
     return names;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static int write_image(int dirfd, const char *dir, const char *name, const unsigned char *p, size_t n, int is_ptx)
 {
     if (is_ptx) {
@@ -179,7 +165,7 @@ static int write_image(int dirfd, const char *dir, const char *name, const unsig
         fprintf(stderr, "trueline-check: %s/%s: cannot create: %s\n", dir, name, strerror(errno));
         return -1;
     }
-    int rc = write_all(fd, p, n);
+    int rc = tl_write_all(fd, p, n);
     if (close(fd) != 0 || rc != 0) {
         fprintf(stderr, "trueline-check: %s/%s: write failed: %s\n", dir, name, strerror(errno));
         return -1;
