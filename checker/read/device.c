@@ -253,11 +253,10 @@ static void summarize(const struct job *j, size_t i, struct tlck_fatbin_scratch 
 size_t tlck_device_largest_image(const struct tlck_device_refs *refs, size_t cap)
 {
     size_t m = 0;
+    tl_error err;
     for (size_t i = 0; i < refs->n; i++) {
         const struct tlck_fatbin_entry *fe = &refs->v[i].fe;
-        unsigned ratio = fe->codec == TLCK_CODEC_ZSTD ? TL_ZSTD_MAX_RATIO : TL_LZ4_MAX_RATIO;
-        if (fe->codec != TLCK_CODEC_NONE && !fe->error && fe->size <= cap && fe->size > m &&
-            fe->size <= tl_decompress_bound(fe->payload_size, ratio))
+        if (fe->codec != TLCK_CODEC_NONE && !fe->error && fe->size > m && tlck_fatbin_size_ok(fe, cap, &err) == 0)
             m = (size_t)fe->size;
     }
     return m;

@@ -241,6 +241,19 @@ static int unlz4(const struct tlck_fatbin_entry *e, unsigned char *dst, tl_error
     return 0;
 }
 
+int tlck_fatbin_size_ok(const struct tlck_fatbin_entry *e, size_t max, tl_error *err)
+{
+    if (e->size > max)
+        return tl_fail(err, "declared uncompressed size %llu exceeds the limit of %zu bytes",
+                       (unsigned long long)e->size, max);
+    /* the same ratio bound as every decompression: a size no payload of this length can expand to is a lie */
+    unsigned ratio = e->codec == TLCK_CODEC_ZSTD ? TL_ZSTD_MAX_RATIO : TL_LZ4_MAX_RATIO;
+    if (e->size > tl_decompress_bound(e->payload_size, ratio))
+        return tl_fail(err, "declares %llu uncompressed bytes for %zu compressed bytes: impossible, the entry is corrupt",
+                       (unsigned long long)e->size, e->payload_size);
+    return 0;
+}
+
 int tlck_fatbin_image(const struct tlck_fatbin_entry *e, struct tlck_fatbin_scratch *s, size_t max,
                     const unsigned char **out, size_t *out_n, tl_error *err)
 {
@@ -251,14 +264,8 @@ int tlck_fatbin_image(const struct tlck_fatbin_entry *e, struct tlck_fatbin_scra
         *out_n = e->payload_size;
         return 0;
     }
-    if (e->size > max)
-        return tl_fail(err, "declared uncompressed size %llu exceeds the limit of %zu bytes",
-                       (unsigned long long)e->size, max);
-    /* the same ratio bound as every decompression: a size no payload of this length can expand to is a lie */
-    unsigned ratio = e->codec == TLCK_CODEC_ZSTD ? TL_ZSTD_MAX_RATIO : TL_LZ4_MAX_RATIO;
-    if (e->size > tl_decompress_bound(e->payload_size, ratio))
-        return tl_fail(err, "declares %llu uncompressed bytes for %zu compressed bytes: impossible, the entry is corrupt",
-                       (unsigned long long)e->size, e->payload_size);
+    if (tlck_fatbin_size_ok(e, max, err) != 0)
+        return -1;
     if (grow(s, (size_t)e->size) != 0)
         return tl_fail(err, "out of memory for %llu bytes", (unsigned long long)e->size);
     if ((e->codec == TLCK_CODEC_ZSTD ? unzstd(e, s, err) : unlz4(e, s->buf, err)) != 0)

@@ -67,6 +67,9 @@ int tlck_fatbin_scratch_reserve(struct tlck_fatbin_scratch *s, size_t n);
  * unless it was reserved. */
 void tlck_fatbin_scratch_shrink(struct tlck_fatbin_scratch *s);
 
+/* Whether a compressed entry's declared size is one it may decompress to: at most max bytes, and no more than
+ * its payload can expand to. 0, or -1 with err. */
+int tlck_fatbin_size_ok(const struct tlck_fatbin_entry *e, size_t max, tl_error *err);
 /* Makes the entry's image available: for stored entries *out points at the payload (no copy); for compressed
  * ones it is decompressed into the scratch buffer. The output is bounded by max bytes and must match the
  * declared size exactly. Returns 0 or -1 with err. */
