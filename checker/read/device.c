@@ -207,7 +207,7 @@ static void release_payload(const struct tlck_fatbin_entry *fe)
         madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
-/* Decompresses and summarizes one image, or takes its summary from the image cache. */
+/* Decompresses and summarizes one image (an input whose summaries are all in the image cache never gets here). */
 static int summarize_image(const struct job *j, const struct tlck_device_ref *r, struct tlck_image *img,
                            struct tlck_fatbin_scratch *s)
 {
