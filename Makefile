@@ -53,7 +53,7 @@ CHECKER_LIBS := $(DWARF_LIBS) $(shell $(PKG_CONFIG) --libs libelf libzstd liblz4
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
 WRAPPER_SRC := $(sort $(wildcard wrapper/*.c))
-CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c))
+CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c checker/split/*.c))
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
 
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
