@@ -99,7 +99,6 @@ static void usage(FILE *out)
         "       trueline-check --coredump CORE [--binary FILE]... [--source-dir DIR]\n"
         "       trueline-check --provenance FILE...       per-object provenance table\n"
         "       trueline-check --split --debug-store STORE --output-dir DIR|--in-place FILE...\n"
-        "       trueline-check --split --debug-store STORE --output-dir DIR|--in-place FILE...\n"
         "       trueline-check --list-checks\n"
         "options:\n");
     for (size_t i = 0; i < NOPT; i++) {
