@@ -156,3 +156,27 @@ else
   skip "read-only store by permissions: running as root (the file-in-the-way store above covers it)"
 fi
 expect_rc "--split without --debug-store: exit 2" 2 $C --split --output-dir out5 libc_gcc.so
+
+# A real debuginfod over the store: it indexes the debug files by their build-id notes and serves them, and
+# the elfutils client finds the lines through it.
+if have debuginfod && have debuginfod-find; then
+  port=$(( 20000 + $$ % 20000 ))
+  debuginfod -F "$PWD/store" -p $port -d "$T/dbi.sqlite" -t 1 > dbi.log 2>&1 &
+  DPID=$!
+  trap 'kill $DPID 2>/dev/null; rm -rf "$T"' EXIT
+  id=$(build_id app_gcc) got=
+  for i in $(seq 1 60); do # a fresh client cache each try: the client remembers a miss
+    got=$(DEBUGINFOD_CACHE_PATH="$T/dcache$i" DEBUGINFOD_URLS=http://127.0.0.1:$port debuginfod-find debuginfo "$id" 2>/dev/null) && break
+    sleep 0.5
+  done
+  check "debuginfod over the store serves app_gcc's debug file" same_bytes "$got" "store/.build-id/${id:0:2}/${id:2}.debug"
+  if have eu-addr2line; then
+    addrs=$(nm --defined-only app_gcc | awk '$2 ~ /^[Tt]$/ && $3 == "main" {print "0x"$1}')
+    DEBUGINFOD_CACHE_PATH="$T/dcache-a2l" DEBUGINFOD_URLS=http://127.0.0.1:$port eu-addr2line -f -e out/app_gcc $addrs > a2l.dbi 2>&1
+    eu-addr2line -f -e app_gcc $addrs > a2l.orig 2>&1
+    check "eu-addr2line through DEBUGINFOD_URLS: the unsplit build's line" sh -c "grep -q ':[1-9]' a2l.orig && cmp -s a2l.orig a2l.dbi"
+  fi
+  kill $DPID 2>/dev/null
+else
+  skip "debuginfod / debuginfod-find missing"
+fi
