@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "split/archive_split.h"
 #include "split/elf_split.h"
 #include "split/package_split.h"
 #include "split/store_write.h"
@@ -96,9 +97,9 @@ static int split_input(const struct tlck_options *o, const char *path)
     struct tlck_split_opts so = { .store = o->debug_store, .device_only = o->split_device_only };
     enum tl_file_kind kind = tl_sniff(p, n, NULL);
     int is_pkg = kind == TL_FILE_UNKNOWN && n >= 4 && memcmp(p, "PK\3\4", 4) == 0 && ends_with(path, ".whl");
-    if (kind != TL_FILE_ELF && !is_pkg) {
-        fprintf(stderr, "trueline-check: %s: not an ELF file (executable, shared library, object) or a wheel: "
-                        "nothing to split\n", path);
+    if (kind != TL_FILE_ELF && kind != TL_FILE_AR && !is_pkg) {
+        fprintf(stderr, "trueline-check: %s: not an ELF file (executable, shared library, object), a static "
+                        "library or a wheel: nothing to split\n", path);
         free(p);
         return 2;
     }
@@ -111,8 +112,11 @@ static int split_input(const struct tlck_options *o, const char *path)
     int rc;
     struct tlck_split_stats st;
     struct tlck_package_split_stats ps = { 0 };
+    struct tlck_archive_split_stats as = { 0 };
     if (is_pkg)
         rc = tlck_split_package(path, p, n, &so, a.fd, &ps, err, sizeof err);
+    else if (kind == TL_FILE_AR)
+        rc = tlck_split_archive(path, p, n, &so, a.fd, &as, err, sizeof err);
     else
         rc = tlck_split_elf(path, p, n, &so, a.fd, &st, err, sizeof err);
     if (rc < 0) {
@@ -141,6 +145,8 @@ static int split_input(const struct tlck_options *o, const char *path)
     }
     if (is_pkg)
         print_summary(path, n, after, NULL, ps.host_parts, ps.device_parts);
+    else if (kind == TL_FILE_AR)
+        print_summary(path, n, after, NULL, 0, as.device_parts);
     else
         print_summary(path, n, after, st.host_part ? st.host_debug : NULL, 0, st.device_parts);
     free(p);
