@@ -373,7 +373,7 @@ static void walk_up(struct walk *w, size_t cur)
 void cd_infer_callers(struct cd_images *im, struct cd_graphs *gs, const struct tlck_core *c, struct cd_stop *s)
 {
     const struct cd_where *top = s->ntrusted ? &s->caller_where[s->ntrusted - 1] : &s->where;
-    if (!top->found || (!s->stack_end && s->ncallers >= CD_MAX_CALLERS))
+    if (!top->found || s->ncallers_dump > s->ncallers)
         return; /* nowhere to start from, or the shown stack was cut here on purpose */
     const struct cd_callgraph *g = gs ? graph_of(im, gs, top->module) : NULL;
     if (!g)

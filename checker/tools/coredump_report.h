@@ -131,6 +131,8 @@ char *cd_trap_insn(struct cd_images *im, const struct cd_where *w, uint64_t pc);
 /* coredump_lines.c: the inline chain from the image in the core, else from --binary artifacts. */
 void cd_resolve_lines(struct cd_images *im, const struct tlck_options *o, struct cd_where *w);
 void cd_frames_free(struct cd_where *w);
+/* The lines of from (frames, origin, note) copied into to: a recursion's callers share one return address. */
+void cd_lines_copy(struct cd_where *to, const struct cd_where *from);
 
 /* coredump_chain.c: the seam to the shared cubin line lookup (read/cubin_lines.h on read/line_program.h).
  * By pc for a core's relocated image (pc != 0), else by mangled function + offset (an on-disk cubin). Fills

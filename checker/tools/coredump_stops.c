@@ -273,6 +273,23 @@ static int any_exception(const struct tlck_core *c)
     return 0;
 }
 
+/* The other resident warps by kernel: grid, then the first warp's place (the walk's order within a kernel). */
+static int by_kernel(const void *a, const void *b)
+{
+    const struct cd_stop *x = a, *y = b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    if (x->grid_id != y->grid_id)
+        return x->grid_id < y->grid_id ? -1 : 1;
+    const struct cd_member *m = &x->members[0], *n = &y->members[0];
+    uint32_t u[4] = { m->sm_id, m->cta, m->warp_row, m->lanes & -m->lanes };
+    uint32_t v[4] = { n->sm_id, n->cta, n->warp_row, n->lanes & -n->lanes };
+    for (int i = 0; i < 4; i++)
+        if (u[i] != v[i])
+            return u[i] < v[i] ? -1 : 1;
+    return 0;
+}
+
 int cd_collect_stops(struct cd_report *r, tl_error *err)
 {
     r->on_exception = any_exception(r->core);
@@ -281,6 +298,13 @@ int cd_collect_stops(struct cd_report *r, tl_error *err)
             for (size_t s = 0; s < r->core->devices[d].nsms; s++)
                 if (walk_sm(r, (uint32_t)d, &r->core->devices[d].sms[s], pass) != 0)
                     return tl_fail(err, "out of memory grouping warps");
+    size_t first = 0;
+    while (first < r->nstops && r->stops[first].kind != CD_STOP_RESIDENT)
+        first++;
+    qsort(r->stops + first, r->nstops - first, sizeof *r->stops, by_kernel);
+    free(r->index); /* stop numbers moved; the index was only for grouping */
+    r->index = NULL;
+    r->index_n = 0;
     return 0;
 }
 
