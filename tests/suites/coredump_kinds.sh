@@ -61,6 +61,10 @@ for c in trap_builtin trap_asm trap_brkpt; do
     "$(python3 -c "import json; s=[s for s in json.load(open('$c.json'))['cores'][0]['stops'] if s['kind']=='trap'][0]; t=s['trap_instruction']; print(t['name'] if t and int(t['pc'],16)+16 == int(s['pc'],16) else '')")"
   contains "$c: the text names it and says the PC is the next instruction" $c.txt "^  trap: +$before at 0x[0-9a-f]+, the instruction before this PC"
 done
+# several cores: a trap is its own state in the table, at cuda-gdb's function and line
+trueline-check --coredump trap_asm.core fptr.core > traps_many.txt 2>&1
+gdb_line=$(sed -n 's|^#0 .* in trap_asm<<<.*>>> () at /tmp/kw/\(traps\.cu:[0-9]*\)$|\1|p' "$D/trap_asm.cuda-gdb.txt" | head -1)
+contains "several cores: trap_asm's state is SIGTRAP at cuda-gdb's $gdb_line" traps_many.txt "^.*1 core: SIGTRAP \(trap or breakpoint\) in trap_asm\(int\*\) at $gdb_line$"
 contains "trap_builtin: the caller cuda-gdb unwinds (trap_builtin at traps.cu:5)" trap_builtin.txt '^  line: +#1 /tmp/kw/traps\.cu:5 in trap_builtin\(int\*\)$'
 check "trap_builtin: two frames compared" [ "$(cat trap_builtin.n)" -eq 2 ]
 
