@@ -21,6 +21,27 @@ void cd_frames_free(struct cd_where *w)
     w->nframes = 0;
 }
 
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+void cd_lines_copy(struct cd_where *to, const struct cd_where *from)
+{
+    cd_frames_free(to);
+    to->frames = from->nframes ? calloc(from->nframes, sizeof *to->frames) : NULL;
+    for (size_t i = 0; to->frames && i < from->nframes; i++) {
+        const struct cd_frame *f = &from->frames[i];
+        to->frames[i] = (struct cd_frame){ .file = dup_or_null(f->file), .line = f->line, .column = f->column,
+                                           .function = dup_or_null(f->function), .source = dup_or_null(f->source) };
+        to->nframes++;
+    }
+    free(to->line_origin);
+    free(to->line_note);
+    to->line_origin = dup_or_null(from->line_origin);
+    to->line_note = dup_or_null(from->line_note);
+}
+
 static char *read_line_of(const char *path, uint32_t line)
 {
     FILE *f = fopen(path, "r");
