@@ -34,7 +34,8 @@ static const char *lz4_version(char *buf, size_t n)
 enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
        O_DEBUG_DIR, O_RELEASE, O_LIST, O_EXTRACT, O_SYMBOLIZE, O_SM, O_COREDUMP, O_BINARY, O_SOURCE_DIR,
        O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
-       O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS, O_PROFILE, O_IMAGE_CACHE, O_NO_IMAGE_CACHE };
+       O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS, O_PROFILE, O_IMAGE_CACHE, O_NO_IMAGE_CACHE,
+       O_DEBUG_STORE };
 
 /* Every option once: getopt's table and --help both come from here (docs/man/trueline-check.1 documents the
  * same list; tests/suites/cli_docs.sh holds the two together). */
@@ -63,6 +64,7 @@ static const struct opt_doc opt_docs[] = {
     { "baseline", required_argument, O_BASELINE, "FILE", "only findings not in this earlier JSON report count" },
     { "write-baseline", required_argument, O_WRITE_BASELINE, "FILE", "also write the JSON report to FILE" },
     { "debug-dir", required_argument, O_DEBUG_DIR, "DIR", "where separate debug files live (repeatable)" },
+    { "debug-store", required_argument, O_DEBUG_STORE, "DIR", "where split-out line info is (STORE/.build-id/; then DEBUGINFOD_URLS)" },
     { "release", no_argument, O_RELEASE, NULL, "release audit (e.g. -G device images are findings)" },
     { "profile", required_argument, O_PROFILE, "build|release", "what the files should carry (release: shipped, stripped)" },
     { "host-only", no_argument, O_HOST_ONLY, NULL, "skip device images (fatbins): host checks only, much faster" },
@@ -90,7 +92,7 @@ static void usage(FILE *out)
         "       trueline-check --list FILE...             device-image inventory\n"
         "       trueline-check --extract DIR FILE...      write cubins/PTX out\n"
         "       trueline-check --symbolize FILE [KERNEL+0xOFF|PC...] [--sm N] [--addr2line]\n"
-        "       trueline-check --coredump CORE [--binary FILE]... [--source-dir DIR]\n"
+        "       trueline-check --coredump CORE [--binary FILE]... [--source-dir DIR] [--debug-store DIR]\n"
         "       trueline-check --provenance FILE...       per-object provenance table\n"
         "       trueline-check --list-checks\n"
         "options:\n");
@@ -164,6 +166,7 @@ static int parse_option(struct tlck_options *o, int c, const char *arg)
     case O_BASELINE: o->baseline = arg; return 0;
     case O_WRITE_BASELINE: o->write_baseline = arg; return 0;
     case O_DEBUG_DIR: return push(&o->debug_dirs, &o->ndebug_dirs, arg);
+    case O_DEBUG_STORE: o->debug_store = arg; return 0;
     case O_RELEASE: o->release = 1; return 0;
     case O_PROFILE:
         if (!tlck_profile_find(arg)) {
@@ -309,7 +312,7 @@ int main(int argc, char **argv)
     if ((o.config ? tl_config_load_file(&cfg, o.config, &err) : tl_config_load(&cfg, &err)) != 0) {
         fprintf(stderr, "trueline-check: %s\n", err.msg);
         rc = 2;
-    } else if (tlck_audit_settings_check(&cfg, &err) != 0 ||
+    } else if (tlck_audit_settings_check(&cfg, &err) != 0 || tlck_audit_settings_debug_store(&o, &cfg, &err) != 0 ||
                (o.mode == TLCK_MODE_AUDIT && !(profile = tlck_profile_select(&cfg, o.profile, &err))) ||
                ((o.mode == TLCK_MODE_AUDIT || o.mode == TLCK_MODE_LIST) &&
                 tlck_audit_settings_image_cache(&o, &cfg, &err) != 0)) {
