@@ -1,6 +1,8 @@
 #include "audit_settings.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "read/image_cache.h"
@@ -50,5 +52,9 @@ int tlck_audit_settings_debug_store(struct tlck_options *o, const tl_config *cfg
         return bad_value(cfg, "debug_store", v, "is not a directory", err);
     if (!o->debug_store)
         o->debug_store = v; /* lives as long as cfg, which main keeps until the end of the run */
+    struct stat st;
+    if (o->debug_store && (stat(o->debug_store, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return tl_fail(err, "debug store %s: %s", o->debug_store, stat(o->debug_store, &st) != 0 ? strerror(errno)
+                                                                                                  : "not a directory");
     return 0;
 }

@@ -147,6 +147,7 @@ void tlck_image_free(struct tlck_image *img)
     free(img->label);
     struct tlck_device_info *d = &img->dev;
     free(d->identifier);
+    free(d->line_store);
     free(d->producer);
     free(d->toolkit_version);
     free(d->ptxas_options);

@@ -94,6 +94,11 @@ struct tlck_device_info {
     uint64_t line_bytes;      /* what line info costs in this image, uncompressed: cubin .debug_line and
                                * .nv_debug_line_sass section sizes; PTX: the bytes of its .loc and .file lines */
     char *error;              /* this entry could not be decoded: why (the rest of the file is still checked) */
+    unsigned lines_split : 1; /* cubin shipped without its line info: .debug_line present but empty (split out
+                               * into a debug store, read/debug_store.h); line_id is then its identity */
+    unsigned char line_id[16];/* read/device_identity.h, TLCK_DEVICE_ID_LEN bytes */
+    unsigned store_asked : 1; /* a debug store (or DEBUGINFOD_URLS) was asked for this split image's part */
+    char *line_store;         /* the debug-store part the line facts were read from (read/store_lines.c), or NULL */
 };
 
 struct tlck_image {
