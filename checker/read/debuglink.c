@@ -4,6 +4,7 @@
  * by a broken packaging step), or whose CRC differs from the debuglink's, is not used: it belongs to another
  * build, and its DWARF would describe other code. */
 #include "read/host_internal.h"
+#include "read/debug_store.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -151,9 +152,42 @@ static int by_debuglink(struct tlck_file *f, const tl_elf *e, const char *const 
     return rc;
 }
 
+/* The servers of DEBUGINFOD_URLS, for a file whose debug info was split out (it names its debug file by
+ * .gnu_debuglink): asked only then, so that auditing files that never had DWARF sends nothing anywhere. */
+static int by_server(struct tlck_file *f, const tl_elf *e, tl_elf *out)
+{
+    char hex[256], got[256], path[PATH_MAX], err[1024];
+    unsigned char id[128];
+    const char *urls = getenv("DEBUGINFOD_URLS");
+    if (!urls || !*urls || !tl_elf_section(e, ".gnu_debuglink", NULL) || tlck_elf_build_id(e, hex, sizeof hex) != 0)
+        return -1;
+    size_t idlen = strlen(hex) / 2;
+    for (size_t i = 0; i < idlen && i < sizeof id; i++) {
+        unsigned v;
+        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+            return -1;
+        id[i] = (unsigned char)v;
+    }
+    int rc = tlck_store_find(NULL, id, idlen < sizeof id ? idlen : sizeof id, path, sizeof path, err, sizeof err);
+    if (rc < 0)
+        tlck_file_warn(f, "%s", err);
+    if (rc != 0 || open_if(path, out) != 0)
+        return -1;
+    if (!has_debug_info(out) || tlck_elf_build_id(out, got, sizeof got) != 0 || strcmp(got, hex) != 0) {
+        tlck_file_warn(f, "the debug file DEBUGINFOD_URLS gave for build-id %s (%s) is not that build's; not used", hex,
+                       path);
+        tl_elf_close(out);
+        return -1;
+    }
+    f->debug_file = strdup(path);
+    return 0;
+}
+
 size_t tlck_debug_dirs(const struct tlck_options *o, const char **dirs, size_t max)
 {
     size_t n = 0;
+    if (o->debug_store && n + 1 < max) /* the debug store has the .build-id layout of a debug directory */
+        dirs[n++] = o->debug_store;
     for (size_t i = 0; i < o->ndebug_dirs && n + 1 < max; i++)
         dirs[n++] = o->debug_dirs[i];
     dirs[n++] = "/usr/lib/debug";
@@ -166,6 +200,8 @@ int tlck_find_debug_file(struct tlck_file *f, const tl_elf *e, const struct tlck
     size_t n = tlck_debug_dirs(o, dirs, 64);
     memset(out, 0, sizeof *out);
     if (by_build_id(f, e, dirs, n, out) == 0)
+        return 1;
+    if (by_server(f, e, out) == 0)
         return 1;
     return by_debuglink(f, e, dirs, n, out) == 0 ? 1 : 0; /* a build-id candidate's warning stays */
 }

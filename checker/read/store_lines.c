@@ -65,7 +65,7 @@ void tlck_store_lines_apply(struct tlck_file *f, const struct tlck_options *o)
     int warned = 0;
     for (size_t i = 0; i < f->ndevices; i++) {
         struct tlck_image *img = &f->devices[i];
-        if (img->kind != TLCK_IMAGE_CUBIN || !img->dev.lines_split || img->dev.error)
+        if (img->kind != TLCK_IMAGE_CUBIN || !img->dev.lines_split || img->dev.error || !img->nfuncs)
             continue;
         char path[4096], err[1024];
         img->dev.store_asked = 1;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "read/debug_store.h"
+#include "read/device_identity.h"
 #include "read/host_internal.h"
 #include "read/store_lookup.h"
 #include "tools/symbolize_store.h"
@@ -40,7 +41,9 @@ void tlck_sym_store_device(const struct tlck_options *o, const char *display, co
     unsigned char id[TLCK_DEVICE_ID_LEN], *part;
     char path[4096], err[1024], hex[2 * TLCK_DEVICE_ID_LEN + 1];
     size_t part_n;
-    int rc = tlck_store_find_device(o->debug_store, *bytes, *n, id, path, sizeof path, err, sizeof err);
+    if (tlck_device_identity(*bytes, *n, id, err, sizeof err) != 0)
+        return; /* no code (a device-link stub): no location can be in it */
+    int rc = tlck_store_find(o->debug_store, id, sizeof id, path, sizeof path, err, sizeof err);
     tlck_device_id_hex(id, hex);
     if (rc == 0 && read_whole(path, &part, &part_n) == 0) {
         free(*bytes);
