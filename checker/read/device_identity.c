@@ -1,120 +1,125 @@
-/* The identity of a device image's code (read/device_identity.h): XXH3-128 over e_flags and, for each
- * executable section in header order, its name, its size and its bytes with the 16-byte instruction blocks
- * that relocations name zeroed. Those are the bytes the driver patches when it loads the image, so the cubin
- * as built, as shipped and as relocated into a GPU coredump hash alike; line sections, addresses and symbol
- * values are never read. */
 #include "read/device_identity.h"
 
-#include <gelf.h>
-#include <stdint.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trueline/elf_file.h"
-#include "trueline/file_kind.h"
 #include "trueline/hash.h"
 
-/* Zeroes the 16-byte block of every relocation of section `target` (SHT_REL and SHT_RELA sections whose
- * sh_info names it). SASS instructions are 16 bytes wide on every SM trueline reads (sm_70 and later). */
-static void mask_relocated(const tl_elf *e, size_t target, unsigned char *code, size_t size)
+/* SASS instructions are 16 bytes from sm_70 on and 8 bytes before (where they come in 32-byte bundles with
+ * a control word; a relocation there patches the 8-byte instruction at r_offset, which lies inside one aligned
+ * 16-byte block either way). */
+#define BLOCK 16
+
+static int fail(char *err, size_t errlen, const char *msg, const char *detail)
 {
-    Elf_Scn *scn = NULL;
-    GElf_Shdr sh;
-    while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
-        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA) || sh.sh_info != target)
-            continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        size_t n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
-        for (size_t i = 0; i < n; i++) {
-            uint64_t off;
-            if (sh.sh_type == SHT_RELA) {
-                GElf_Rela r;
-                if (!gelf_getrela(d, (int)i, &r))
-                    break;
-                off = r.r_offset;
-            } else {
-                GElf_Rel r;
-                if (!gelf_getrel(d, (int)i, &r))
-                    break;
-                off = r.r_offset;
-            }
-            uint64_t block = off & ~(uint64_t)15;
-            if (block < size)
-                memset(code + block, 0, size - block < 16 ? (size_t)(size - block) : 16);
+    if (err)
+        snprintf(err, errlen, "%s%s%s", msg, detail ? ": " : "", detail ? detail : "");
+    return -1;
+}
+
+/* Zeroes the blocks of code (len bytes, a copy) that the relocation section rel touches. */
+static int mask_relocated(const tl_elf *e, Elf_Scn *rel, const GElf_Shdr *rsh, unsigned char *code, size_t len)
+{
+    Elf_Data *d = elf_getdata(rel, NULL);
+    if (!d || !rsh->sh_entsize)
+        return d ? 0 : -1;
+    size_t count = rsh->sh_size / rsh->sh_entsize;
+    for (size_t k = 0; k < count; k++) {
+        uint64_t off;
+        if (rsh->sh_type == SHT_RELA) {
+            GElf_Rela ra;
+            if (!gelf_getrela(d, (int)k, &ra))
+                return -1;
+            off = ra.r_offset;
+        } else {
+            GElf_Rel r;
+            if (!gelf_getrel(d, (int)k, &r))
+                return -1;
+            off = r.r_offset;
         }
+        uint64_t b = off & ~(uint64_t)(BLOCK - 1);
+        if (b < len)
+            memset(code + b, 0, len - b < BLOCK ? len - b : BLOCK);
     }
+    (void)e;
+    return 0;
 }
 
 int tlck_device_identity(const unsigned char *p, size_t n, unsigned char id[TLCK_DEVICE_ID_LEN], char *err,
                          size_t errlen)
 {
     tl_elf e;
-    tl_error er;
-    char dummy[1];
-    if (!err)
-        err = dummy, errlen = sizeof dummy;
-    if (tl_elf_open_mem(&e, "device image", p, n, &er) != 0) {
-        snprintf(err, errlen, "%s", er.msg);
+    tl_error te = { { 0 } };
+    if (tl_elf_open_mem(&e, "cubin", p, n, &te) != 0) {
         tl_elf_close(&e);
-        return -1;
+        return fail(err, errlen, "not an ELF image", te.msg);
     }
-    if (e.ehdr.e_machine != TL_EM_CUDA) {
-        snprintf(err, errlen, "not a CUDA ELF (e_machine %u)", (unsigned)e.ehdr.e_machine);
+    if (e.ehdr.e_machine != EM_CUDA) {
         tl_elf_close(&e);
-        return -1;
+        return fail(err, errlen, "not a cubin", NULL);
     }
     tl_hasher *h = tl_hasher_new();
-    if (!h) {
-        snprintf(err, errlen, "out of memory");
-        tl_elf_close(&e);
-        return -1;
-    }
-    uint32_t flags = (uint32_t)e.ehdr.e_flags;
-    unsigned char fl[4] = { (unsigned char)flags, (unsigned char)(flags >> 8), (unsigned char)(flags >> 16),
-                            (unsigned char)(flags >> 24) };
-    tl_hasher_update(h, fl, sizeof fl);
-    size_t code_sections = 0;
-    int failed = 0;
-    Elf_Scn *scn = NULL;
-    GElf_Shdr sh;
-    while (!failed && (scn = elf_nextscn(e.elf, scn)) != NULL) {
-        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_type == SHT_NOBITS)
+    uint64_t flags = e.ehdr.e_flags;
+    tl_hasher_update(h, &flags, sizeof flags);
+    int rc = -1;
+    size_t ncode = 0;
+    for (size_t i = 1; i < e.shnum; i++) {
+        Elf_Scn *scn = elf_getscn(e.elf, i);
+        GElf_Shdr s;
+        if (!scn || !gelf_getshdr(scn, &s)) {
+            fail(err, errlen, "bad section header", elf_errmsg(-1));
+            goto done;
+        }
+        if (!(s.sh_flags & SHF_EXECINSTR) || s.sh_type == SHT_NOBITS)
             continue;
-        if (sh.sh_offset > n || sh.sh_size > n - sh.sh_offset) {
-            snprintf(err, errlen, "code section %s lies outside the image", tl_elf_section_name(&e, &sh));
-            failed = 1;
-            break;
+        const char *name = tl_elf_section_name(&e, &s);
+        tl_bytes b = { 0 };
+        if (!name || tl_elf_section_raw(&e, scn, &b, &te) != 0) {
+            fail(err, errlen, "unreadable code section", te.msg);
+            goto done;
         }
-        unsigned char *code = malloc(sh.sh_size ? sh.sh_size : 1);
+        unsigned char *code = malloc(b.n ? b.n : 1);
         if (!code) {
-            snprintf(err, errlen, "out of memory");
-            failed = 1;
-            break;
+            tl_bytes_free(&b);
+            fail(err, errlen, "out of memory", NULL);
+            goto done;
         }
-        memcpy(code, p + sh.sh_offset, sh.sh_size);
-        mask_relocated(&e, elf_ndxscn(scn), code, sh.sh_size);
-        uint64_t size = sh.sh_size;
-        unsigned char sz[8];
-        for (int i = 0; i < 8; i++)
-            sz[i] = (unsigned char)(size >> (8 * i));
-        tl_hasher_update_str(h, tl_elf_section_name(&e, &sh));
-        tl_hasher_update(h, sz, sizeof sz);
-        tl_hasher_update(h, code, sh.sh_size);
+        memcpy(code, b.p, b.n);
+        for (size_t j = 1; j < e.shnum; j++) {
+            Elf_Scn *rs = elf_getscn(e.elf, j);
+            GElf_Shdr rsh;
+            if (!rs || !gelf_getshdr(rs, &rsh) || (rsh.sh_type != SHT_REL && rsh.sh_type != SHT_RELA) ||
+                rsh.sh_info != i)
+                continue;
+            if (mask_relocated(&e, rs, &rsh, code, b.n) != 0) {
+                free(code);
+                tl_bytes_free(&b);
+                fail(err, errlen, "unreadable relocation section", elf_errmsg(-1));
+                goto done;
+            }
+        }
+        uint64_t len = b.n;
+        tl_hasher_update_str(h, name);
+        tl_hasher_update(h, &len, sizeof len);
+        tl_hasher_update(h, code, b.n);
         free(code);
-        code_sections++;
+        tl_bytes_free(&b);
+        ncode++;
     }
+    if (!ncode) {
+        fail(err, errlen, "the image has no code section", NULL);
+        goto done;
+    }
+    rc = 0;
+done:;
     tl_hash128 v = tl_hasher_final(h);
+    if (rc == 0) {
+        memcpy(id, &v.lo, 8);
+        memcpy(id + 8, &v.hi, 8);
+    }
     tl_elf_close(&e);
-    if (failed)
-        return -1;
-    if (code_sections == 0) {
-        snprintf(err, errlen, "the image has no code section");
-        return -1;
-    }
-    for (int i = 0; i < 8; i++) {
-        id[i] = (unsigned char)(v.hi >> (56 - 8 * i));
-        id[8 + i] = (unsigned char)(v.lo >> (56 - 8 * i));
-    }
-    return 0;
+    return rc;
 }

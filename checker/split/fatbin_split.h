@@ -20,7 +20,8 @@ enum tlck_fatbin_layout {
 
 struct tlck_fatbin_split_stats {
     size_t images, images_split, ptx_split;
-    size_t bytes_in, bytes_out; /* of the section; IN_PLACE: bytes_out counts the non-zero payload */
+    size_t bytes_in, bytes_out; /* of the section; IN_PLACE: bytes_out counts what is left before the padding */
+    size_t containers_kept;     /* IN_PLACE: containers left as they were, their re-encoding being no smaller */
 };
 
 /* Rewrites the fatbin containers of one section (data, n). *out is malloc'd (the caller frees it), *out_n its
