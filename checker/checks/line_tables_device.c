@@ -182,9 +182,8 @@ void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, 
         }
         cubin_coverage(f, img, out);
     }
-    if (nsplit && cubins == 0) {
-        /* every cubin was split out: nothing left to judge without the store */
-    } else if (cubins && cubins_lines == 0 && (ptx == 0 || ptx_lines == 0)) {
+    if (!nsplit && cubins && cubins_lines == 0 && (ptx == 0 || ptx_lines == 0)) {
+        /* (with split images, what is left is judged kernel by kernel: "no line info at all" is not known) */
         tlck_emit(out, "line-tables", sev, f->display, NULL, HINT,
                 "device code has no line information: none of its %zu cubins (%zu device functions) and %zu PTX "
                 "images has line rows", cubins, funcs, ptx);
