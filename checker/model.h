@@ -99,6 +99,7 @@ struct tlck_device_info {
     unsigned char line_id[16];/* read/device_identity.h, TLCK_DEVICE_ID_LEN bytes */
     unsigned store_asked : 1; /* a debug store (or DEBUGINFOD_URLS) was asked for this split image's part */
     char *line_store;         /* the debug-store part the line facts were read from (read/store_lines.c), or NULL */
+    uint64_t split_line_bytes;/* with line_store: what the split took out of this image (the part's line_bytes) */
 };
 
 struct tlck_image {

@@ -48,6 +48,7 @@ static int take_lines(struct tlck_image *img, const char *path)
         f->cu = tlck_strdup(g->cu);
     }
     img->dev.has_lineinfo = part.dev.has_lineinfo;
+    img->dev.split_line_bytes = part.dev.line_bytes;
     if (!img->ncus && part.ncus) { /* the unit the rows belong to: moved over */
         img->cus = part.cus, img->ncus = part.ncus;
         part.cus = NULL, part.ncus = 0;
