@@ -13,17 +13,19 @@ cd "$T" || exit 1
 export DEBUGINFOD_CACHE_PATH=$T/debuginfod-client
 unset DEBUGINFOD_URLS
 
-# The identity helper: the tool's own identity function, so the parts written here are keyed as the split keys
-# them; whether a stripped image and a core's relocated copy find them is what is tested.
-premise "the identity helper builds against the build's objects" ${CC:-cc} -std=c11 -D_GNU_SOURCE \
-  -I"$TRUELINE_ROOT/include" -I"$TRUELINE_ROOT/checker" "$L/device_identity.c" \
-  "$TRUELINE_BUILD/obj/checker/read/device_identity.o" "$TRUELINE_BUILD/obj/checker/read/store_lookup.o" \
-  "$TRUELINE_BUILD/obj/checker/read/debug_store.o" "$TRUELINE_BUILD/lib/libtrueline.a" \
-  -lelf -lxxhash -lzstd -lz -ldl -o devid
+# The helper (tests/lib/split_helper.c): the tool's own identity function, so that the parts written here are
+# keyed as the split keys them (whether a stripped image and a core's relocated copy find them is what is
+# tested), and the split's own cubin writers for a second, real, stripped cubin and store.
+O=$TRUELINE_BUILD/obj/checker
+premise "the split helper builds against the build's objects" ${CC:-cc} -std=c11 -D_GNU_SOURCE \
+  -I"$TRUELINE_ROOT/include" -I"$TRUELINE_ROOT/checker" "$L/split_helper.c" "$O/read/device_identity.o" \
+  "$O/read/store_lookup.o" "$O/read/debug_store.o" "$O/split/cubin_strip.o" "$O/split/cubin_layout.o" \
+  "$TRUELINE_BUILD/lib/libtrueline.a" -lelf -lxxhash -lzstd -lz -ldl -o split_helper
+devid() { ./split_helper id "$@"; }
 # store_cubins STORE CUBIN...: one store part per cubin with code, under its identity
 store_cubins() {
   local s=$1 c id; shift
-  for c in "$@"; do id=$(./devid "$c" 2>/dev/null) && $SPLIT store-part "$c" "$id" "$s" >/dev/null; done
+  for c in "$@"; do id=$(devid "$c" 2>/dev/null) && $SPLIT store-part "$c" "$id" "$s" >/dev/null; done
 }
 # store_host STORE DEBUGFILE: the host debug file under its GNU build-id
 store_host() {
@@ -85,8 +87,8 @@ premise "the shipped cubin: line sections emptied" $SPLIT strip kern.cubin kern.
 premise "the library's device images extracted" $TC --extract ex libmix.so
 store_cubins store ex/*.cubin kern.cubin
 store_host store devdbg/libmix.debug
-premise "the store holds a part for kern.cu's cubin" test -s "store/.build-id/$(./devid kern.cubin | cut -c1-2)/$(./devid kern.cubin | cut -c3-).debug"
-check "the stripped image keeps its identity (the store key)" sh -c '[ "$(./devid kern.cubin)" = "$(./devid kern.stripped.cubin)" ]'
+premise "the store holds a part for kern.cu's cubin" test -s "store/.build-id/$(devid kern.cubin | cut -c1-2)/$(devid kern.cubin | cut -c3-).debug"
+check "the stripped image keeps its identity (the store key)" sh -c '[ "$(./split_helper id kern.cubin)" = "$(./split_helper id kern.stripped.cubin)" ]'
 
 # locations: every 16th byte of each kernel and device function of kern.cu's cubin
 locs=$(readelf -sW kern.cubin | awk '$4 == "FUNC" && $3 > 0 { for (o = 0; o < $3; o += 16) printf "%s+0x%x\n", $NF, o }')
@@ -102,6 +104,13 @@ $TC --symbolize kern.stripped.cubin $locs > cub.none 2>cub.none.err
 contains "device: without the store, --symbolize says the line info was split out and the store not given" \
   cub.none.err 'line info split out \(identity [0-9a-f]{32}\); store not given'
 lacks "  and answers with no line" cub.none 'kern\.cu:' 'no line information for this offset'
+# the split's own writers: tlck_cubin_strip_lines relays the cubin out, tlck_cubin_add_build_id writes the part
+premise "the split's writers make a stripped cubin and its store part" sh -c \
+  './split_helper strip kern.cubin kern.real.cubin && ./split_helper part kern.cubin realstore >/dev/null'
+check "  the relaid-out cubin is smaller and keeps its identity" sh -c \
+  '[ $(stat -c %s kern.real.cubin) -lt $(stat -c %s kern.cubin) ] && [ "$(./split_helper id kern.cubin)" = "$(./split_helper id kern.real.cubin)" ]'
+$TC --symbolize kern.real.cubin --debug-store realstore $locs > real.store 2>&1
+check "  --symbolize on it + its store = on the unstripped cubin" sh -c 'grep -q "kern.cu:[0-9]" real.store && cmp -s cub.full real.store'
 
 # the audit: line-tables of the stripped build + store = of the unstripped build
 $TC --no-image-cache libmix.so kern.cubin > audit.full; $TC --no-image-cache --debug-store store \
@@ -124,7 +133,7 @@ check "audit: so does TRUELINE_AUDIT_DEBUG_STORE" cmp -s lt.full lt.env
 mkdir -p emptystore
 $TC --no-image-cache --debug-store emptystore kern.stripped.cubin > audit.miss; rc=$?
 check "audit: a store without the part: the image and its identity named, exit 1" \
-  sh -c '[ '$rc' = 1 ] && grep -q "debug store has no part for 1 of 1 cubins .*identity $(./devid kern.cubin)" audit.miss'
+  sh -c '[ '$rc' = 1 ] && grep -q "debug store has no part for 1 of 1 cubins .*identity $(./split_helper id kern.cubin)" audit.miss'
 $TC --debug-store kern.cubin kern.stripped.cubin > bad.out 2> bad.err; rc=$?
 check "a --debug-store that is not a directory: exit 2, named" sh -c '[ '$rc' = 2 ] && grep -q "debug store kern.cubin: not a directory" bad.err'
 
@@ -163,7 +172,7 @@ if have debuginfod && have debuginfod-find && have curl; then
   DPID=$!
   trap 'kill $DPID 2>/dev/null; wait $DPID 2>/dev/null; rm -rf "$T"' EXIT
   export DEBUGINFOD_URLS=http://127.0.0.1:$PORT
-  KID=$(./devid kern.cubin)
+  KID=$(devid kern.cubin)
   HID=$(readelf -n devdbg/libmix.debug | awk '/Build ID:/ { print $3; exit }')
   # wait (bounded) until the server has scanned the store: the device part and the host part resolve
   for _ in $(seq 1 60); do
