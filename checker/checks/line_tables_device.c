@@ -121,6 +121,24 @@ static void report_split(const struct tlck_file *f, size_t nsplit, size_t cubins
               cubins, asked->label, hex);
 }
 
+/* A PTX image beside a cubin whose line info was split out (same fatbin container: one compile) lost its .loc
+ * lines in the same split, and the store keeps only the cubin's: its missing .loc says nothing about the build.
+ * 0: not split; 1: split, its cubin's lines read from the store (counted as the build had it: with .loc);
+ * 2: split, the store not given or without the part (said once for the file). */
+static int ptx_split(const struct tlck_file *f, const struct tlck_image *ptx)
+{
+    if (ptx->dev.has_lineinfo)
+        return 0;
+    int found = 0;
+    for (size_t i = 0; i < f->ndevices; i++) {
+        const struct tlck_device_info *d = &f->devices[i].dev;
+        if (f->devices[i].kind == TLCK_IMAGE_CUBIN && d->lines_split && d->container == ptx->dev.container &&
+            (d->section == ptx->dev.section || (d->section && ptx->dev.section && strcmp(d->section, ptx->dev.section) == 0)))
+            found = d->line_store ? 1 : found ? found : 2;
+    }
+    return found;
+}
+
 void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out)
 {
     if (sev == TLCK_SEV_NONE || f->ndevices == 0)
@@ -156,13 +174,14 @@ void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, 
          * no code for line rows to describe: nvcc -lineinfo gives it none, and it is no finding. */
         if (img->nfuncs == 0)
             continue;
-        if (img->kind == TLCK_IMAGE_PTX && nsplit)
-            continue; /* the split takes PTX's .loc out with the cubins' line sections */
+        int split_ptx = img->kind == TLCK_IMAGE_PTX ? ptx_split(f, img) : 0;
+        if (split_ptx == 2)
+            continue; /* the split took its .loc out with its cubin's line sections */
         if (img->dev.lines_split && !img->dev.line_store)
             continue; /* said once for the file above */
         if (img->kind == TLCK_IMAGE_PTX) {
             ptx++;
-            ptx_lines += img->dev.has_lineinfo;
+            ptx_lines += img->dev.has_lineinfo || split_ptx == 1;
             continue;
         }
         cubins++;
@@ -192,7 +211,8 @@ void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, 
             report_missing(f, miss, nmiss, sev, out);
         for (size_t i = 0; i < f->ndevices; i++) {
             const struct tlck_image *img = &f->devices[i];
-            if (img->kind == TLCK_IMAGE_PTX && !nsplit && !img->dev.error && !img->dev.has_lineinfo && img->nfuncs)
+            if (img->kind == TLCK_IMAGE_PTX && !img->dev.error && !img->dev.has_lineinfo && img->nfuncs &&
+                !ptx_split(f, img))
                 tlck_emit(out, "line-tables", sev, f->display, NULL, HINT,
                         "PTX image %s has no .loc/.file line directives", img->label);
         }

@@ -33,7 +33,7 @@ store_host() {
   [ -n "$id" ] && mkdir -p "$1/.build-id/${id:0:2}" && cp "$2" "$1/.build-id/${id:0:2}/${id:2}.debug"
 }
 # norm FILE: a report with the file names taken out, for comparing the stripped and the unstripped build's
-norm() { sed -E 's/(lib[a-z]+|kern)(\.stripped)?\.(so|cubin)/FILE/g' "$1"; }
+norm() { sed -E 's/(shipped\/)?(lib[a-z]+|kern)(\.stripped)?\.(so|cubin)/FILE/g' "$1"; }
 
 # --- host code: a C++ library, its DWARF split out by eu-strip -f -----------------------------------------
 if have g++ && have eu-strip && have readelf && have objdump && have addr2line; then
@@ -134,6 +134,23 @@ mkdir -p emptystore
 $TC --no-image-cache --debug-store emptystore kern.stripped.cubin > audit.miss; rc=$?
 check "audit: a store without the part: the image and its identity named, exit 1" \
   sh -c '[ '$rc' = 1 ] && grep -q "debug store has no part for 1 of 1 cubins .*identity $(./split_helper id kern.cubin)" audit.miss'
+
+# the split mode itself (trueline-check --split): its shipped copy and store read back alike
+if $TC --help | grep -q -- '--split'; then
+  $TC --split --debug-store splitstore --output-dir shipped libmix.so > split.out 2>&1; rc=$?
+  premise "--split writes the shipped libmix.so and its store" sh -c '[ '$rc' = 0 ] && [ -s shipped/libmix.so ] && [ -d splitstore/.build-id ]'
+  $TC --symbolize shipped/libmix.so --debug-store splitstore $locs > split.sym 2>&1
+  check "--split's output + its store: --symbolize = on the unstripped library" \
+    sh -c 'grep -q "kern.cu:[0-9]" split.sym && cmp -s dev.full split.sym'
+  $TC --no-image-cache --debug-store splitstore shipped/libmix.so kern.cubin > audit.split
+  norm audit.split | grep '\[line-tables\]' > lt.split
+  check "--split's output + its store: the audit's line-tables findings = the unstripped build's" cmp -s lt.full lt.split
+  $TC --no-image-cache shipped/libmix.so > audit.split.none
+  check "--split's output without the store: one 'split out' finding for its device code, none per kernel" \
+    sh -c '[ "$(grep -c "line info split out; store not given" audit.split.none)" = 1 ] && ! grep -q "kern[AB].*no line rows" audit.split.none'
+else
+  skip "trueline-check has no --split in this build: its output is not read back"
+fi
 $TC --debug-store kern.cubin kern.stripped.cubin > bad.out 2> bad.err; rc=$?
 check "a --debug-store that is not a directory: exit 2, named" sh -c '[ '$rc' = 2 ] && grep -q "debug store kern.cubin: not a directory" bad.err'
 
@@ -168,7 +185,7 @@ fi
 # --- a real debuginfod serving the store ----------------------------------------------------------------
 if have debuginfod && have debuginfod-find && have curl; then
   PORT=$(free_port)
-  debuginfod -F "$T/store" -F "$T/hangstore" -p "$PORT" -d "$T/debuginfod.sqlite" -t0 -g0 > debuginfod.log 2>&1 &
+  debuginfod -F "$T/store" -F "$T/hangstore" $([ -d "$T/splitstore" ] && echo -F "$T/splitstore") -p "$PORT" -d "$T/debuginfod.sqlite" -t0 -g0 > debuginfod.log 2>&1 &
   DPID=$!
   trap 'kill $DPID 2>/dev/null; wait $DPID 2>/dev/null; rm -rf "$T"' EXIT
   export DEBUGINFOD_URLS=http://127.0.0.1:$PORT
@@ -181,9 +198,15 @@ if have debuginfod && have debuginfod-find && have curl; then
     sleep 0.5
   done
   got=$(debuginfod-find debuginfo "$HID" 2>/dev/null)
-  check "debuginfod-find finds the host debug file in the store" sh -c '[ -n "'"$got"'" ] && cmp -s "'"$got"'" devdbg/libmix.debug'
+  # two debug files of that build-id are served (eu-strip -f's and --split's): either is the answer
+  check "debuginfod-find finds the host debug file in the store" sh -c '[ -n "'"$got"'" ] &&
+    { cmp -s "'"$got"'" devdbg/libmix.debug || cmp -s "'"$got"'" "splitstore/.build-id/'"${HID:0:2}/${HID:2}"'.debug"; }'
   $TC --symbolize libmix.stripped.so $locs > dev.dfd 2>&1
   check "DEBUGINFOD_URLS, no --debug-store: --symbolize = on the unstripped library" cmp -s dev.full dev.dfd
+  if [ -s shipped/libmix.so ]; then
+    $TC --symbolize shipped/libmix.so $locs > split.dfd 2>&1
+    check "DEBUGINFOD_URLS: --split's output = the unstripped library" cmp -s dev.full split.dfd
+  fi
   $TC --no-image-cache libmix.stripped.so kern.stripped.cubin > audit.dfd
   norm audit.dfd | grep '\[line-tables\]' > lt.dfd
   check "DEBUGINFOD_URLS: the audit = on the unstripped build" cmp -s lt.full lt.dfd
