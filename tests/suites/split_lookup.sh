@@ -148,6 +148,19 @@ if $TC --help | grep -q -- '--split'; then
   $TC --no-image-cache shipped/libmix.so > audit.split.none
   check "--split's output without the store: one 'split out' finding for its device code, none per kernel" \
     sh -c '[ "$(grep -c "line info split out; store not given" audit.split.none)" = 1 ] && ! grep -q "kern[AB].*no line rows" audit.split.none'
+  # compressed entries (nvcc's default): the image cache keeps the split images' summaries, and the store's
+  # line facts are taken after the cache answered, so a second audit from the cache is the first one
+  premise "nvcc builds libz.so with compressed entries" nvcc -O2 -g -lineinfo -gencode arch=compute_90,code=sm_90 \
+    -gencode arch=compute_90,code=compute_90 -Xcompiler -fPIC -shared -Xlinker --build-id -o libz.so "$D/kern.cu"
+  premise "--split splits it" $TC --split --debug-store zstore --output-dir zout libz.so
+  $TC --verbose --no-image-cache libz.so > z.full 2>/dev/null
+  $TC --verbose --debug-store zstore zout/libz.so > z.first 2> z.first.err
+  $TC --verbose --debug-store zstore zout/libz.so > z.second 2> z.second.err
+  for r in z.full z.first z.second; do norm $r | grep '\[line-tables\]' | sed 's/^zout\///' > $r.lt; done
+  check "image cache: stored on the first audit, answered on the second" \
+    sh -c 'grep -q " [1-9][0-9]* stored" z.first.err && grep -q " [1-9][0-9]* hits, 0 misses" z.second.err'
+  check "  both audits with the store: the unstripped build's line-tables findings" \
+    sh -c 'grep -q "line coverage" z.full.lt && cmp -s z.full.lt z.first.lt && cmp -s z.full.lt z.second.lt'
 else
   skip "trueline-check has no --split in this build: its output is not read back"
 fi
