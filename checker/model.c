@@ -198,5 +198,6 @@ void tlck_file_free(struct tlck_file *f)
         free(f->needed[i]);
     free(f->needed);
     free(f->line_error);
+    free(f->split_build_id);
     memset(f, 0, sizeof *f);
 }

@@ -146,6 +146,10 @@ struct tlck_file {
     uint64_t debug_line_bytes;           /* of them, .debug_line's (or .zdebug_line's) */
     uint64_t line_rows;                  /* host line rows decoded (all units) */
     char *line_error;                    /* .debug_line could not be decoded completely: why */
+    char *split_build_id;                /* host DWARF split out: no DWARF of its own, a .gnu_debuglink and this
+                                          * GNU build-id (hex), and no debug file found anywhere (none of another
+                                          * build either); NULL otherwise */
+    unsigned split_store_asked : 1;      /* with split_build_id: a debug store or DEBUGINFOD_URLS was asked */
 };
 
 /* A finding, as checks emit it; file/symbol/message are owned copies. */

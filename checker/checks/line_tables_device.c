@@ -105,11 +105,15 @@ static void report_split(const struct tlck_file *f, size_t nsplit, size_t cubins
                          enum tlck_severity sev, struct tlck_findings *out)
 {
     if (!asked) { /* not the build's fault: what the audit was given cannot show it; a warning at most */
+        char host[160] = "";
+        if (f->split_build_id && !f->split_store_asked) /* the host part's, said here so that the file gets one */
+            snprintf(host, sizeof host, ", nor does the host code (its DWARF is in debug file %.80s)",
+                     f->split_build_id);
         tlck_emit(out, "line-tables", sev < TLCK_SEV_WARNING ? sev : TLCK_SEV_WARNING, f->display, NULL,
                   "pass --debug-store STORE (or [audit] debug_store, or DEBUGINFOD_URLS) to check the line info "
                   "the split wrote there",
-                  "line info split out; store not given: %zu of %zu cubins carry no line rows to check", nsplit,
-                  cubins);
+                  "line info split out; store not given: %zu of %zu cubins carry no line rows to check%s", nsplit,
+                  cubins, host);
         return;
     }
     char hex[2 * sizeof asked->dev.line_id + 1];

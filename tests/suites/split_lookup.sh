@@ -67,6 +67,15 @@ EOF
   $TC --symbolize libhost.stripped.so $addrs > host.none 2>&1; rc=$?
   check "host: without the store, exit 2 naming the build-id and the way to give the store" \
     sh -c '[ '$rc' = 2 ] && grep -q "build-id [0-9a-f]*.*--debug-store or DEBUGINFOD_URLS" host.none'
+  # the audit: the host DWARF from the store by build-id; without it, one note for the file
+  hid=$(readelf -n hostdbg/libhost.debug | awk '/Build ID:/ { print $3; exit }')
+  $TC --no-image-cache libhost.so > ha.full; $TC --no-image-cache --debug-store store libhost.stripped.so > ha.store
+  norm ha.full > hlt.full; norm ha.store > hlt.store
+  check "host audit: with the store, the unstripped library's report (every line of it)" \
+    sh -c 'grep -q "file(s) checked" hlt.full && cmp -s hlt.full hlt.store'
+  $TC --no-image-cache libhost.stripped.so > ha.none
+  check "host audit: without the store, one 'line info split out; store not given' naming the build-id" \
+    sh -c '[ "$(grep -c "\[line-tables\]" ha.none)" = 1 ] && grep -q "warning \[line-tables\] line info split out; store not given: .*build-id '"$hid"'" ha.none'
 else
   skip "host part: g++, eu-strip (elfutils), readelf, objdump and addr2line are needed"
 fi
