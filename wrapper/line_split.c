@@ -68,7 +68,7 @@ int tlcc_line_split(const char *store, const char *obj, const char *who)
     unlink(obj);
     if (WIFSIGNALED(st))
         fprintf(stderr, "%s: error: %s: splitting the device line info into %s failed (trueline-check killed by "
-                        "signal %d); object removed)\n", who, obj, store, WTERMSIG(st));
+                        "signal %d; object removed)\n", who, obj, store, WTERMSIG(st));
     else
         fprintf(stderr, "%s: error: %s: splitting the device line info into %s failed (trueline-check exit "
                         "status %d; object removed)\n", who, obj, store, WEXITSTATUS(st));
