@@ -149,7 +149,7 @@ $(BUILD)/bin/trueline-cc: $(WRAPPER_OBJ) $(LIBTL)
 
 $(BUILD)/bin/trueline-check: $(CHECKER_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CHECKER_OBJ) $(LIBTL) $(CHECKER_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CHECKER_OBJ) $(LIBTL) $(CHECKER_LIBS) $(SODIUM_LIBS)
 
 # Unit tests: tests/unit/<name>.c links against lib/ plus the front ends' non-main objects.
 $(BUILD)/tests/%: tests/unit/%.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL)
@@ -203,7 +203,7 @@ install: all
 # Zip and tar are all the archive formats the checker asks libarchive for; their closure is these archives (not
 # pkg-config --static's, which names libacl and libxml2 that Debian ships no .a of and the two formats never call).
 WHEEL_CHECKER_LIBS := -Wl,-Bstatic -ldwarf -lelf -larchive -lnettle -llzma -lbz2 -lzstd -llz4 -lxxhash -linih -liberty -lz \
-                      -Wl,-Bdynamic -lpthread
+                      $(if $(SODIUM),-lsodium) -Wl,-Bdynamic -lpthread
 $(BUILD)/wheel/trueline-check: $(CHECKER_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CHECKER_OBJ) $(LIBTL) $(WHEEL_CHECKER_LIBS)

@@ -34,7 +34,8 @@ static const char *lz4_version(char *buf, size_t n)
 enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
        O_DEBUG_DIR, O_RELEASE, O_LIST, O_EXTRACT, O_SYMBOLIZE, O_SM, O_COREDUMP, O_BINARY, O_SOURCE_DIR,
        O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
-       O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS, O_PROFILE, O_IMAGE_CACHE, O_NO_IMAGE_CACHE };
+       O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS, O_PROFILE, O_IMAGE_CACHE, O_NO_IMAGE_CACHE,
+       O_SPLIT, O_DEBUG_STORE, O_OUTPUT_DIR, O_IN_PLACE, O_DEVICE_ONLY };
 
 /* Every option once: getopt's table and --help both come from here (docs/man/trueline-check.1 documents the
  * same list; tests/suites/cli_docs.sh holds the two together). */
@@ -53,6 +54,11 @@ static const struct opt_doc opt_docs[] = {
     { "binary", required_argument, O_BINARY, "FILE", "with --coredump: a binary with the device code (repeatable)" },
     { "source-dir", required_argument, O_SOURCE_DIR, "DIR", "with --coredump: where the sources to quote are" },
     { "provenance", no_argument, O_PROVENANCE, NULL, "mode: per-object provenance table (.note.trueline)" },
+    { "split", no_argument, O_SPLIT, NULL, "mode: FILE... without line info, the line info into --debug-store" },
+    { "debug-store", required_argument, O_DEBUG_STORE, "DIR", "the debug store (.build-id/NN/REST.debug) split line info goes to" },
+    { "output-dir", required_argument, O_OUTPUT_DIR, "DIR", "with --split: write the shipped copies into DIR" },
+    { "in-place", no_argument, O_IN_PLACE, NULL, "with --split: rewrite each FILE itself (atomically)" },
+    { "device-only", no_argument, O_DEVICE_ONLY, NULL, "with --split: only device line info goes; host DWARF stays" },
     { "list-checks", no_argument, O_LIST_CHECKS, NULL, "mode: the checks, their default severity and summary" },
     { "format", required_argument, O_FORMAT, "FORMAT", "report format (default text)" }, /* report/formats.c */
     { "output", required_argument, O_OUTPUT, "FILE", "write the report to FILE" },
@@ -92,6 +98,7 @@ static void usage(FILE *out)
         "       trueline-check --symbolize FILE [KERNEL+0xOFF|PC...] [--sm N] [--addr2line]\n"
         "       trueline-check --coredump CORE [--binary FILE]... [--source-dir DIR]\n"
         "       trueline-check --provenance FILE...       per-object provenance table\n"
+        "       trueline-check --split --debug-store STORE --output-dir DIR|--in-place FILE...\n"
         "       trueline-check --list-checks\n"
         "options:\n");
     for (size_t i = 0; i < NOPT; i++) {
@@ -139,7 +146,7 @@ static int push(const char ***v, size_t *n, const char *s)
 static int set_mode(struct tlck_options *o, enum tlck_mode m)
 {
     if (o->mode != TLCK_MODE_AUDIT && o->mode != m) {
-        fprintf(stderr, "trueline-check: --list, --extract, --symbolize, --coredump and --provenance exclude each other\n");
+        fprintf(stderr, "trueline-check: --list, --extract, --symbolize, --coredump, --provenance and --split exclude each other\n");
         return -1;
     }
     o->mode = m;
@@ -192,6 +199,11 @@ static int parse_option(struct tlck_options *o, int c, const char *arg)
     case O_SOURCE_DIR: o->source_dir = arg; return 0;
     case O_PROVENANCE: return set_mode(o, TLCK_MODE_PROVENANCE);
     case O_LIST_CHECKS: return set_mode(o, TLCK_MODE_LIST_CHECKS);
+    case O_SPLIT: return set_mode(o, TLCK_MODE_SPLIT);
+    case O_DEBUG_STORE: o->debug_store = arg; return 0;
+    case O_OUTPUT_DIR: o->output_dir = arg; return 0;
+    case O_IN_PLACE: o->in_place = 1; return 0;
+    case O_DEVICE_ONLY: o->split_device_only = 1; return 0;
     case O_PROGRESS: o->progress = 1; return 0;
     case O_NO_PROGRESS: o->progress = 0; return 0;
     case O_COLOR: o->color = 1; return 0;
@@ -251,6 +263,7 @@ static int run_mode(struct tlck_options *o, const struct tlck_policy *p)
         return tlck_tool_symbolize(o);
     case TLCK_MODE_COREDUMP: return tlck_tool_coredump(o);
     case TLCK_MODE_PROVENANCE: return tlck_tool_provenance(o);
+    case TLCK_MODE_SPLIT: return tlck_tool_split(o);
     default: return tlck_audit_main(o, p); /* only the audit reads the policy */
     }
 }

@@ -7,7 +7,7 @@
 struct tlck_image_cache;
 
 enum tlck_mode { TLCK_MODE_AUDIT = 0, TLCK_MODE_LIST, TLCK_MODE_EXTRACT, TLCK_MODE_SYMBOLIZE, TLCK_MODE_COREDUMP,
-               TLCK_MODE_PROVENANCE, TLCK_MODE_LIST_CHECKS };
+               TLCK_MODE_PROVENANCE, TLCK_MODE_LIST_CHECKS, TLCK_MODE_SPLIT };
 
 struct tlck_options {
     enum tlck_mode mode;
@@ -42,6 +42,10 @@ struct tlck_options {
     const char *source_dir;                      /* --source-dir DIR */
     unsigned long long max_input_mb;             /* per-input memory bound for decompression (0 = default) */
     unsigned timeout_s;                          /* per-input time bound (0 = none) */
+    const char *debug_store;                     /* --debug-store DIR: where split-out line info lives */
+    const char *output_dir;                      /* --split --output-dir DIR: the shipped copies */
+    int in_place;                                /* --split --in-place: each FILE rewritten itself */
+    int split_device_only;                       /* --split --device-only: host DWARF stays */
 };
 
 #endif
