@@ -72,7 +72,8 @@ static char *memo_dir(const tl_config *cfg, int memo_on)
 
 /* The keys of the sections trueline-cc owns, as conf/trueline.ini documents them. The checker reads the
  * same file with sections of its own ([checks], [suppress], ...): those are left alone. */
-static const char *const wrapper_keys[] = { "cache", "device_lineinfo", "host_debug", "on_error", "explain", NULL };
+static const char *const wrapper_keys[] = { "cache", "device_lineinfo", "host_debug", "on_error", "explain",
+                                           "line_info_store", NULL };
 static const char *const fingerprint_keys[] = { "memo", "memo_dir", "env", "extra_files", NULL };
 static const char *const provenance_keys[] = { "stamp", "links", "verify", "verify_in_cache", "key_file", "on_mismatch",
                                                "record_argv", "argv_max", NULL };
@@ -265,6 +266,9 @@ static int wrap(tlcc_invocation *inv, const tl_config *cfg, const tlcc_prov_conf
     save_memo(inv, memo); /* after the plan, whose answers (the hook's use, this executable's path) it keeps */
     if (inv->explain)
         tlcc_explain(inv, fp_ms, stderr);
+    if (inv->explain && plan.line_store)
+        fprintf(stderr, "trueline-cc: line info store: %s (device line info split out before the stamp; the "
+                        "cache key carries line_info_store=%s)\n", plan.line_store, plan.line_store);
     tlcc_run_prepare(&plan, inv, prov);
     if (!plan.wait) {
         int rc = tlcc_process_exec(plan.argv.v);
