@@ -106,7 +106,9 @@ int tlcc_cache_dir_neutral(tlcc_invocation *inv)
     if (!cwd)
         return 0; /* no directory to map: the cache hashes what it finds, as without trueline-cc's -g */
     int rc = 0;
-    if (user_maps(&inv->args, r->settled, cwd))
+    if (strchr(cwd, '=')) /* OLD=NEW splits at the first '=': such a directory cannot be mapped */
+        tlcc_strv_push(&inv->notes, "the working directory has an '=' in its name: no prefix map added");
+    else if (user_maps(&inv->args, r->settled, cwd))
         tlcc_strv_push(&inv->notes, "a prefix map of the working directory is given: none added");
     else
         rc = push_forced(inv, tlcc_concatn(TLCC_S(r->flag), TLCC_S(cwd), TLCC_S("=."), NULL));

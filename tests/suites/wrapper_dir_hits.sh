@@ -97,6 +97,16 @@ lacks "the user's -g: no prefix map added" own.log 'forced:.*prefix-map' 'effect
 lacks "the user's prefix map of the working directory: none added" map.log 'forced:.*prefix-map' 'effective argv'
 contains "the user's prefix map is applied (DW_AT_comp_dir /src)" <(readelf --debug-dump=info "$T/ws/ck1/own.o") 'DW_AT_comp_dir *:.*: /src$'
 
+# what explain says is forced: the map of the working directory as $PWD names it (a link to the checkout here)
+ln -s "$T/ws/ck1" "$T/ck1-link"
+(cd "$T/ck1-link" && PWD=$T/ck1-link trueline-cc --trueline-explain ccache gcc -Iinclude -c src/scaled.c -o pwd.o) > pwd.log 2>&1
+contains "explain: the forced map names the working directory as \$PWD names it" pwd.log "forced: -fdebug-prefix-map=$T/ck1-link=\.\$"
+# a directory whose name has '=' cannot be mapped (OLD=NEW): nothing added, explain says why
+mkdir -p "$T/we=ird" && cp "$T/ws/ck1/src/scaled.c" "$T/ws/ck1/include/scale.h" "$T/we=ird/"
+(cd "$T/we=ird" && trueline-cc --trueline-explain ccache gcc -c scaled.c -o w.o) > weird.log 2>&1
+contains "a working directory with '=' in its name: explain says no map was added" weird.log "has an '=' in its name: no prefix map added"
+lacks "... and none is forced" weird.log 'forced: -fdebug-prefix-map' 'forced: -g1'
+
 # no base directory: a fresh build directory per build, the sources by absolute path (scikit-build-core)
 unset CCACHE_BASEDIR
 fresh_builds() {
