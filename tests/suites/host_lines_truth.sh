@@ -331,6 +331,31 @@ CU
     else
       fail "nvcc -rdc=true -c -arch=sm_75 failed"
     fi
+    # sm_80 relocatable device code with cooperative groups: ptxas writes .rela.debug_line (an R_CUDA_32 on a
+    # header's .debug_str offset) and .rel.debug_line (the sequences' addresses) side by side
+    cat > cg.cu <<'CU'
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void cgkern(float *a, int n)
+{
+    cg::thread_block b = cg::this_thread_block();
+    int i = b.thread_rank();
+    b.sync();
+    if (i < n) a[i] += 1.0f;
+}
+CU
+    if nvcc -lineinfo -cubin -rdc=true -arch=sm_80 cg.cu -o cg80.cubin >>nvcc.log 2>&1; then
+      holds "cubin sm_80 -rdc: both .rel.debug_line and .rela.debug_line" sh -c \
+        'readelf -SW cg80.cubin 2>/dev/null | grep -q " \.rel\.debug_line " && readelf -SW cg80.cubin 2>/dev/null | grep -q " \.rela\.debug_line "'
+      "$C" --list cg80.cubin >cg80.list 2>&1
+      contains "cubin sm_80 with REL and RELA line relocations: lineinfo=yes" cg80.list 'cubin sm_80 .* lineinfo=yes'
+      line=$(grep -n "void cgkern(" cg.cu | cut -d: -f1)
+      check "cubin sm_80 with REL and RELA line relocations: cgkern+0x0 symbolizes to cg.cu:$line (the line readelf decodes)" sh -c \
+        "readelf --debug-dump=decodedline cg80.cubin 2>/dev/null | grep -Eq '^cg\\.cu +$line +' && \
+         $C --symbolize cg80.cubin _Z6cgkernPfi+0x0 | grep -q 'cg\\.cu:$line in'"
+    else
+      fail "nvcc -lineinfo -cubin -rdc=true -arch=sm_80 failed"
+    fi
   else
     skip "nvcc cannot build for sm_75 (needed for a REL cubin)"
   fi
