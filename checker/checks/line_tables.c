@@ -1,6 +1,7 @@
 /* line-tables: every defined, sized function in an executable section has line rows.
  * The host part lives in tlck_line_tables_host() so that the device part (device images' kernels) can run
  * beside it from run() below. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,9 +171,17 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, in
                          fn->cu ? fn->cu : "");
     }
     if (covered < total) {
+        /* what is counted, said: rows of the file's own code; a tool that prints every decoded row (readelf
+         * --debug-dump=decodedline) also shows the runs the linker discarded, at address 0 and after */
+        char rows_said[128];
+        if (f->line_rows_discarded)
+            snprintf(rows_said, sizeof rows_said, "%llu line rows in its code (%llu more describe code the linker discarded)",
+                     (unsigned long long)f->line_rows, (unsigned long long)f->line_rows_discarded);
+        else
+            snprintf(rows_said, sizeof rows_said, "%llu line rows", (unsigned long long)f->line_rows);
         tlck_emit(out, "line-tables", TLCK_SEV_INFO, f->display, NULL, NULL,
-                "line coverage: %zu of %zu functions (%.1f%%), %llu line rows", covered, total,
-                100.0 * (double)covered / (double)total, (unsigned long long)f->line_rows);
+                "line coverage: %zu of %zu functions (%.1f%%), %s", covered, total,
+                100.0 * (double)covered / (double)total, rows_said);
         per_cu(f, out);
     }
 done:
