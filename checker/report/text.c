@@ -209,6 +209,16 @@ int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_
         fprintf(m, "%zu file(s) checked: %zu error(s), %zu warning(s), %zu info, %zu suppressed, %zu unreadable",
                 r->nfiles, r->counts[TLCK_SEV_ERROR], r->counts[TLCK_SEV_WARNING], r->counts[TLCK_SEV_INFO],
                 r->suppressed, r->unreadable);
+        if (r->packages_not_met)
+            fprintf(m, "; %zu package%s", r->packages_not_met,
+                    r->packages_not_met == 1 ? " does NOT meet the tag its name claims"
+                                             : "s do NOT meet the tags their names claim");
+        if (r->skipped_file_links)
+            fprintf(m, "; did not follow %zu link%s to files", r->skipped_file_links,
+                    r->skipped_file_links == 1 ? "" : "s");
+        if (r->skipped_sdists)
+            fprintf(m, "; skipped %zu source distribution%s (no built files)", r->skipped_sdists,
+                    r->skipped_sdists == 1 ? "" : "s");
         if (r->skipped_probes)
             fprintf(m, "; skipped %zu CMake compiler-probe file%s", r->skipped_probes,
                     r->skipped_probes == 1 ? "" : "s");
