@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# A package is judged as shipped (docs/packages.md): the release profile is the default when every input is a
+# wheel or conda package; a claim the files do not meet fails the gate; an sdist, a link to a wheel and what a
+# directory scan leaves out are said; "static libstdc++" only where the file defines the C++ runtime. Oracles:
+# readelf (no .debug_line in the stripped fixtures; NEEDED entries), nm (whether __cxa_throw is defined),
+# `auditwheel show` where installed (the tag the fixtures satisfy).
+. "$(dirname "$0")/../lib/harness.sh"
+cd "$T" || exit 1
+
+mkwheel() { python3 "$TRUELINE_ROOT/tests/lib/mkwheel.py" "$@"; }
+# run OUT COMMAND...: runs the command with stdout and stderr in OUT, and prints its exit status
+run() { local out=$1; shift; "$@" > "$out" 2>&1; echo $?; }
+
+EXT=_m.cpython-311-x86_64-linux-gnu.so
+printf 'int helper(void) { return 3; }\n' > h.c
+printf 'int helper(void);\nvoid *PyInit__m(void) { return (void *)(long)helper(); }\n' > m.c
+premise "fixtures: a stripped extension that needs libhelper.so, and libhelper.so (readelf: no .debug_line)" sh -c "
+  gcc -shared -fPIC h.c -o libhelper.so && gcc -shared -fPIC m.c -o $EXT -L. -lhelper -Wl,-rpath,'\$ORIGIN' &&
+  strip --strip-debug $EXT libhelper.so && readelf -d $EXT | grep -q 'NEEDED.*libhelper.so' &&
+  ! readelf -SW $EXT | grep -q '\.debug_line'"
+OK=ok-1.0-cp311-cp311-manylinux_2_17_x86_64.whl
+BAD=bad-1.0-cp311-cp311-manylinux_2_17_x86_64.whl
+mkwheel $OK "ok/$EXT=$EXT" ok/libhelper.so=libhelper.so
+mkwheel $BAD "bad/$EXT=$EXT"
+
+# --- the release profile is a package's default ---------------------------------------------------------
+rc=$(run ok.txt trueline-check $OK)
+lacks "a stripped wheel: no line-tables error by default (the release profile)" ok.txt \
+  'error \[line-tables\]' 'file\(s\) checked'
+contains "... the claim is met" ok.txt 'the file name claims manylinux_2_17_x86_64: met'
+same "... exit 0" 0 "$rc"
+rc=$(run okb.txt trueline-check --profile build $OK)
+contains "--profile build: the stripped member is a line-tables error" okb.txt \
+  "$OK!ok/_m\\.cpython-311-x86_64-linux-gnu\\.so: error \\[line-tables\\] no \\.debug_line"
+contains "... whose hint names the release profile" okb.txt 'hint: this file is a member of a package.*--profile release'
+same "... exit 1" 1 "$rc"
+printf '[audit]\nprofile = build\n' > build.ini
+rc=$(run okc.txt trueline-check --config build.ini $OK)
+contains "[audit] profile = build wins over the package default" okc.txt 'error \[line-tables\] no \.debug_line'
+same "... exit 1" 1 "$rc"
+rc=$(run mix.txt trueline-check $OK "$EXT")
+contains "a wheel and a plain file together: the build profile" mix.txt "^$EXT: error \\[line-tables\\] no \\.debug_line"
+
+# --- NOT met fails the gate ------------------------------------------------------------------------------
+if have auditwheel; then
+  aw=$(timeout 120 auditwheel show $BAD 2>/dev/null | tr '\n' ' ' |
+    sed -n 's/.*consistent with the following platform tag: *"\([a-z0-9_]*\)_x86_64".*/\1/p')
+  same "oracle: auditwheel calls the wheel without libhelper.so linux_x86_64" linux "$aw"
+else
+  skip "oracle: no auditwheel"
+fi
+rc=$(run bad.txt trueline-check $BAD)
+contains "a wheel that needs a library it does not ship: NOT met" bad.txt \
+  'the file name claims manylinux_2_17_x86_64: NOT met'
+lacks "... and no finding at error" bad.txt ': error \[' 'file\(s\) checked'
+same "... exit 1: the verdict fails the gate" 1 "$rc"
+contains "... the summary line says why" bad.txt '; 1 package does NOT meet the tag its name claims'
+trueline-check --format json --output bad.json $BAD > /dev/null 2>&1
+same "json: summary.packages_not_met" 1 "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["packages_not_met"])' bad.json)"
+rc=$(run both.txt trueline-check $OK $BAD)
+same "two wheels, one NOT met: exit 1" 1 "$rc"
+
+# --- an sdist, a link to a wheel, a directory scan --------------------------------------------------------
+mkdir -p src/sd-1.0 && printf 'print(1)\n' > src/sd-1.0/setup.py && tar czf sd-1.0.tar.gz -C src sd-1.0
+rc=$(run sd.txt trueline-check sd-1.0.tar.gz)
+contains "an sdist: said to be a source distribution" sd.txt 'sd-1\.0\.tar\.gz: .*a Python source distribution \(sdist\)'
+same "... exit 2 (a bad input)" 2 "$rc"
+ln -sf $BAD latest.whl
+rc=$(run link.txt trueline-check latest.whl)
+contains "a link to a wheel: said to be one, naming its target" link.txt \
+  "latest\\.whl: a link to the package .*/$BAD"
+contains "... judged by the target's name (the claim is read from it)" link.txt \
+  'the file name claims manylinux_2_17_x86_64: NOT met'
+same "... exit 1" 1 "$rc"
+mkdir -p dir && cp $OK dir/ && cp sd-1.0.tar.gz dir/ && ln -sf "$PWD/$OK" dir/again.whl
+rc=$(run dir.txt trueline-check dir)
+contains "a directory scan says what it skipped: the link and the sdist" dir.txt \
+  'file\(s\) checked: .*did not follow 1 link to files; skipped 1 source distribution'
+same "... exit status of a build-profile scan of the wheel alone" \
+  "$(trueline-check --profile build $OK > /dev/null 2>&1; echo $?)" "$rc"
+trueline-check --format json --output dir.json dir > /dev/null 2>&1
+same "json: summary.skipped lists them" "1 1" "$(python3 -c '
+import json, sys; s = json.load(open(sys.argv[1]))["summary"]["skipped"]
+print(s["links_to_files"], s["source_distributions"])' dir.json)"
+
+# --- "static libstdc++" only where the C++ runtime is defined ------------------------------------------------
+cat > v.cpp <<'EOF'
+#include <vector>
+#include <stdexcept>
+std::vector<int> make(int n) { if (n < 0) throw std::runtime_error("n"); return std::vector<int>(n, 1); }
+int api(int n) { return (int)make(n).size(); }
+EOF
+premise "fixtures: g++ builds a module without -g that links libstdc++.so.6 (readelf) and leaves __cxa_throw undefined (nm)" sh -c '
+  g++ -O1 -fPIC -shared v.cpp -o libdyn.so && readelf -d libdyn.so | grep -q "NEEDED.*libstdc++\.so\.6" &&
+  nm libdyn.so | grep -q " U __cxa_throw"'
+trueline-check --profile build libdyn.so > dyn.txt 2>&1
+lacks "a module linking libstdc++.so.6: no 'static libstdc++'" dyn.txt 'static libstdc\+\+' 'file\(s\) checked'
+contains "... its std:: code without -g is its own, in the no .debug_line error" dyn.txt \
+  '^libdyn\.so: error \[line-tables\] no \.debug_line'
+if g++ -O1 -fPIC -shared -static-libstdc++ v.cpp -o libsta.so 2>/dev/null && nm libsta.so | grep -q " T __cxa_throw"; then
+  trueline-check --profile build libsta.so > sta.txt 2>&1
+  contains "-static-libstdc++ (nm: __cxa_throw defined): its std:: functions are a static libstdc++'s" sta.txt \
+    '^libsta\.so: info \[line-tables\] [0-9]+ functions of a static libstdc\+\+ have no line info'
+else
+  skip "-static-libstdc++: no libstdc++.a here"
+fi
