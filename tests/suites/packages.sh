@@ -159,6 +159,7 @@ if timeout 60 pip download --only-binary=:all: --no-deps numpy==2.1.3 -d wheels 
   tag=$(timeout 120 auditwheel show "$RW" 2>/dev/null | tr -d '\n' | sed -n 's/.*consistent with the following platform tag: *"\(manylinux_[0-9_]*\)_x86_64".*/\1/p')
   if [ -n "$tag" ]; then
     trueline-check "$RW" > out.txt 2> err.txt
+    trueline-check --format json --output rw.json "$RW" > /dev/null 2>&1
     # the oracle: zipfile's ELF members, and the ELF members of its static archives (read with a few lines of ar)
     python3 -c '
 import sys, zipfile
@@ -179,7 +180,9 @@ for n in z.namelist():
     if d[:4] == b"\x7fELF": names.append(sys.argv[1] + "!" + n)
     elif d[:8] == b"!<arch>\n": names += [sys.argv[1] + "!" + n + "(" + m + ")" for m in ar_members(d)]
 print("\n".join(sorted(names)))' "$RW" > want.txt
-    sed -n 's/^\([^ ]*\.whl![^ ]*\): \(info\|error\|warning\) .*/\1/p' out.txt | sort -u > got.txt
+    # (the text report says a finding repeated in several members once, for the package: the JSON lists each file)
+    python3 -c 'import json, sys; print("\n".join(sorted(f["path"] for f in json.load(open(sys.argv[1]))["files"])))' \
+      rw.json > got.txt
     check "numpy wheel: the ELF members zipfile lists (and those of its static archives) are the ones audited" same_bytes want.txt got.txt
     trueline-check --policy "$tag" --checks symbol-versions "$RW" > pol.txt 2>&1
     lacks "numpy wheel: no symbol-versions error under auditwheel's tag $tag" pol.txt 'error \[symbol-versions\]' 'symbol-versions'
@@ -198,8 +201,10 @@ python3 -c 'import zipfile; z = zipfile.ZipFile("st-1.0-py3-none-manylinux_2_17_
 z.write("libtwo.a", "st/lib/libtwo.a"); z.write("libf.so", "st/libf.so"); z.close()'
 S=st-1.0-py3-none-manylinux_2_17_x86_64.whl
 trueline-check "$S" > out.txt 2> err.txt
+trueline-check --format json --output st.json "$S" > /dev/null 2>&1
 ar t libtwo.a | sed "s|^|$S!st/lib/libtwo.a(|; s|\$|)|" > want.txt
-sed -n 's/^\(.*\.a([^)]*)\): \(info\|error\|warning\) .*/\1/p' out.txt | sort -u > got.txt
+python3 -c 'import json, sys
+print("\n".join(sorted(f["path"] for f in json.load(open(sys.argv[1]))["files"] if f["path"].endswith(")"))))' st.json > got.txt
 check "static archive in a wheel: its members (ar t) are audited as pkg.whl!lib.a(member.o)" same_bytes want.txt got.txt
 contains "... the package counts them as its files" out.txt "^package $S: 3 file\\(s\\) audited"
 lacks "... members built with -g have line rows (no line-tables error)" out.txt 'libtwo\.a\([^)]*\): error \[line-tables\]' "^package $S"
