@@ -131,3 +131,35 @@ python3 -c 'import json, sys
 print("\n".join(sorted(x["symbol"] for f in json.load(open(sys.argv[1]))["files"] for x in f["findings"]
       if x.get("detail") and "no DWARF subprogram" in x["message"])))' u.json > got_nosub.txt
 check "json: the list is the functions nm has and readelf's subprograms lack" same_bytes want_nosub.txt got_nosub.txt
+
+# --- JSON lists complete: every symbol above the claimed tag's maximum, not "and N more" ----------------------
+cat > many.cpp <<'EOF2'
+#include <string>
+#include <sstream>
+#include <thread>
+#include <mutex>
+#include <condition_variable>
+std::string api(int n) {
+  std::ostringstream o; std::mutex m; std::condition_variable cv; o << n << std::to_string(n);
+  std::thread t([&] { std::lock_guard<std::mutex> g(m); cv.notify_all(); }); t.join(); return o.str() + std::string(n, 'x');
+}
+EOF2
+premise "fixtures: g++ builds a library with C++11 symbols" g++ -O1 -fPIC -shared many.cpp -o libmany.so
+mkwheel many-1.0-py3-none-manylinux1_x86_64.whl many/libmany.so=libmany.so
+# oracle: objdump -T's undefined symbols whose GLIBCXX_ version is above manylinux1's GLIBCXX_3.4.8
+objdump -T libmany.so | python3 -c '
+import re, sys
+n = 0
+for line in sys.stdin:
+    m = re.search(r"\*UND\*\s+\S+\s+(?:\(?)GLIBCXX_([0-9.]+)\)?\s+(\S+)", line)
+    if m and tuple(int(x) for x in m.group(1).split(".")) > (3, 4, 8): n += 1
+print(n)' > want_many.txt
+premise "oracle: objdump -T lists more than 8 symbols above GLIBCXX_3.4.8" test "$(cat want_many.txt)" -gt 8
+trueline-check many-1.0-py3-none-manylinux1_x86_64.whl > many.txt 2>&1
+contains "text: the summary names 8 and counts the rest" many.txt \
+  "error \\[symbol-versions\\] needs GLIBCXX_.* $(cat want_many.txt) symbol\\(s\\) need more: .* and $(( $(cat want_many.txt) - 8 )) more"
+trueline-check --format json many-1.0-py3-none-manylinux1_x86_64.whl > many.json 2>/dev/null
+same "json: one detail per symbol above GLIBCXX_3.4.8, as many as objdump -T lists" "$(cat want_many.txt)" \
+  "$(python3 -c 'import json, sys
+print(sum(1 for f in json.load(open(sys.argv[1]))["files"] for x in f["findings"] if x["check"] == "symbol-versions"
+          and x.get("detail") and "GLIBCXX_" in x["message"]))' many.json)"
