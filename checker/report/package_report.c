@@ -77,7 +77,7 @@ void tlck_package_text_block(FILE *out, const struct tlck_results *r, const stru
         fprintf(out, "  platform: %s\n", tlck_package_platform_text(&v, line, sizeof line));
         if (v.claim_reason[0])
             fprintf(out, "    why not %s: %s\n", v.claimed, v.claim_reason);
-        else if (v.reason[0])
+        if (v.reason[0] && strcmp(v.reason, v.claim_reason) != 0) /* the tag next to the answer, when it differs */
             fprintf(out, "    why not more compatible: %s\n", v.reason);
         if (v.bl_tag[0])
             fprintf(out, "    blacklisted symbols: %s\n", tlck_package_blacklist_text(&v, line, sizeof line));
