@@ -47,6 +47,10 @@ static void member_facts(const struct tlck_file *f, struct tlck_member_facts *m,
             (img->kind == TLCK_IMAGE_PTX ? ptx : sass)[d->sm][suffix] = 1;
         if (d->size)
             m->device_lines_stored += (uint64_t)((double)d->line_bytes * (double)d->stored_size / (double)d->size);
+        /* images are counted as line-tables counts them: those with device code (a host-only .cu's image and
+         * the device link's container have none for line rows to describe), so the report has one denominator */
+        if (img->nfuncs == 0 || img->dev.error)
+            continue;
         if (img->kind == TLCK_IMAGE_PTX) {
             m->ptx++;
             m->ptx_with_lines += d->has_lineinfo;

@@ -163,3 +163,28 @@ same "json: one detail per symbol above GLIBCXX_3.4.8, as many as objdump -T lis
   "$(python3 -c 'import json, sys
 print(sum(1 for f in json.load(open(sys.argv[1]))["files"] for x in f["findings"] if x["check"] == "symbol-versions"
           and x.get("detail") and "GLIBCXX_" in x["message"]))' many.json)"
+
+# --- one denominator for device images: the verdict counts the cubins line-tables counts -------------------------
+# a kernel's .cu and a host-only .cu: nvcc gives the host-only one a cubin without a device function. Oracle:
+# cuobjdump -elf, the cubins whose symbol table has a FUNC.
+CUOBJDUMP=$(find_pypi_tool cuobjdump)
+[ -n "$CUOBJDUMP" ] || CUOBJDUMP=$(command -v cuobjdump)
+if have_nvcc && [ -n "$CUOBJDUMP" ]; then
+  printf '__global__ void k(float *a) { a[threadIdx.x] *= 2.0f; }\nextern "C" void run(float *a) { k<<<1, 32>>>(a); }\n' > dk.cu
+  printf 'extern "C" int host_only(int x) { return x + 1; }\n' > dh.cu
+  premise "fixtures: nvcc builds a library of a kernel's .cu and a host-only .cu" sh -c "
+    '$CUDA_HOME/bin/nvcc' -shared -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 dk.cu dh.cu -o libdev.so"
+  mkwheel dv-1.0-py3-none-manylinux_2_17_x86_64.whl dv/libdev.so=libdev.so
+  with_code=$("$CUOBJDUMP" -elf libdev.so 2>/dev/null |
+    awk '/^Fatbin elf code:/ { if (f) n++; f = 0 } / FUNC / { f = 1 } END { if (f) n++; print n + 0 }')
+  all=$("$CUOBJDUMP" -lelf libdev.so 2>/dev/null | grep -c '^ELF file')
+  premise "oracle: cuobjdump lists more cubins ($all) than cubins with a device function ($with_code)" sh -c \
+    "[ '$with_code' -gt 0 ] && [ '$all' -gt '$with_code' ]"
+  trueline-check dv-1.0-py3-none-manylinux_2_17_x86_64.whl > dv.txt 2>&1
+  contains "line-tables counts the cubins with device code ($with_code)" dv.txt \
+    "none of its $with_code cubins"
+  contains "... and the verdict's device line counts the same cubins" dv.txt \
+    "device: kernels with line rows: 0 of [0-9]+ \\(in 0 of $with_code cubins with line info"
+else
+  skip "device image denominators: no nvcc or no cuobjdump"
+fi
