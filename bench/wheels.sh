@@ -30,7 +30,7 @@ echo "## wheels"
 echo
 echo "Measured by \`bench/wheels.sh\` on $(date -u +%Y-%m-%d), $(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg)" \
   "at the start; best of $runs run(s), wall seconds; RSS = peak resident set; speed = auditwheel's time / trueline's."
-echo "trueline-check runs with no option (a wheel's default: the release profile); auditwheel $(auditwheel --version 2>/dev/null | awk '{ print $2 }')."
+echo "trueline-check runs with no option (a wheel's default: the release profile); auditwheel $(auditwheel --version 2>/dev/null | head -1 | awk '{ print $2 }')."
 echo
 echo "| wheel | MiB | trueline s | trueline RSS MiB | exit | auditwheel s | auditwheel RSS MiB | speed | tag (trueline / auditwheel) |"
 echo "|---|---|---|---|---|---|---|---|---|"
