@@ -158,11 +158,14 @@ D=dev-1.0-py3-none-manylinux_2_17_x86_64.whl
 mkwheel "$D" dev/libk.so=libk.so dev/libk2.so=libk2.so
 trueline-check --format json --output dev.json "$D" 2> err.txt
 trueline-check "$D" > dev.txt 2>&1
-# oracle per library: cubins and PTX images (-lelf/-lptx), kernels (-elf: FUNC ... ENTRY), cubin line sections
+# oracle per library: cubins with device functions (-elf) and PTX images (-lptx), kernels (-elf: FUNC ... ENTRY), cubin line sections
 # (-elf section tables: .debug_line, .nv_debug_line_sass), PTX .loc/.file lines (-ptx)
 inventory() { # LIB -> "cubins ptx kernels cubin_line_bytes ptx_loc_bytes"
   local c p k
-  c=$("$CUOBJDUMP" -lelf "$1" 2>/dev/null | grep -c '^ELF file')
+  # cubins with a device function (a FUNC symbol): an image without one has nothing for line rows to describe,
+  # and the verdict counts images as line-tables does
+  c=$("$CUOBJDUMP" -elf "$1" 2>/dev/null |
+    awk '/^Fatbin elf code:/ { if (f) n++; f = 0 } / FUNC / { f = 1 } END { if (f) n++; print n + 0 }')
   p=$("$CUOBJDUMP" -lptx "$1" 2>/dev/null | grep -c '^PTX file')
   k=$("$CUOBJDUMP" -elf "$1" 2>/dev/null | grep -cE '\bFUNC\b.*\bENTRY\b')
   "$CUOBJDUMP" -elf "$1" 2>/dev/null | python3 -c '
