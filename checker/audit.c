@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "checks/symbol_versions.h"
 #include "inputs.h"
 #include "load.h"
 #include "report/package_summary.h"
@@ -271,7 +272,12 @@ int tlck_audit_exit_status(const struct tlck_results *r, const struct tlck_optio
 {
     if (r->unreadable)
         return 2;
-    if (r->packages_not_met)
+    /* a claim not met weighs as a finding of symbol-versions, the check of platform floors: off (--checks
+     * without it, [checks] symbol-versions = off) it does not fail, and its severity meets --fail-on */
+    enum tlck_severity claim = r->policy ? tlck_policy_severity(r->policy, tlck_check_symbol_versions.id,
+                                                                tlck_check_symbol_versions.default_severity)
+                                         : TLCK_SEV_ERROR;
+    if (r->packages_not_met && claim != TLCK_SEV_NONE && claim >= o->fail_on)
         return 1;
     for (int s = o->fail_on; s <= TLCK_SEV_ERROR; s++)
         if (s > TLCK_SEV_NONE && r->counts[s])

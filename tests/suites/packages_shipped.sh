@@ -62,6 +62,15 @@ trueline-check --format json --output bad.json $BAD > /dev/null 2>&1
 same "json: summary.packages_not_met" 1 "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["packages_not_met"])' bad.json)"
 rc=$(run both.txt trueline-check $OK $BAD)
 same "two wheels, one NOT met: exit 1" 1 "$rc"
+# the claim weighs as a finding of symbol-versions (the check of platform floors): its severity and --fail-on
+rc=$(run only.txt trueline-check --checks line-tables $BAD)
+contains "--checks line-tables: the verdict is still shown" only.txt 'manylinux_2_17_x86_64: NOT met'
+same "... but does not fail the gate (symbol-versions not run): exit 0" 0 "$rc"
+printf '[checks]\nsymbol-versions = warning\n' > sv_warn.ini
+rc=$(run warn.txt trueline-check --config sv_warn.ini $BAD)
+same "[checks] symbol-versions = warning: exit 0" 0 "$rc"
+rc=$(run warn2.txt trueline-check --config sv_warn.ini --fail-on warning $BAD)
+same "... with --fail-on warning: exit 1" 1 "$rc"
 
 # --- an sdist, a link to a wheel, a directory scan --------------------------------------------------------
 mkdir -p src/sd-1.0 && printf 'print(1)\n' > src/sd-1.0/setup.py && tar czf sd-1.0.tar.gz -C src sd-1.0
