@@ -197,3 +197,36 @@ if have_nvcc && [ -n "$CUOBJDUMP" ]; then
 else
   skip "device image denominators: no nvcc or no cuobjdump"
 fi
+
+# --- the highest version's symbols: complete in JSON when the message names eight ------------------------------
+# a library calling the threads and dl functions glibc 2.34 moved into libc (new versions there). Oracle:
+# objdump -T, the undefined symbols at the highest GLIBC_ version; SKIP where the C library gives fewer than 9.
+cat > hv.c <<'EOF2'
+#include <pthread.h>
+#include <dlfcn.h>
+static void *run(void *a) { return a; }
+static void once(void) {}
+int api(void) {
+  pthread_t t; pthread_key_t k; pthread_once_t o = PTHREAD_ONCE_INIT; pthread_attr_t at; pthread_mutexattr_t ma;
+  pthread_attr_init(&at); pthread_attr_setstacksize(&at, 1 << 16); pthread_mutexattr_init(&ma);
+  pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+  pthread_create(&t, &at, run, 0); pthread_join(t, 0); pthread_key_create(&k, 0); pthread_setspecific(k, &k);
+  int r = pthread_getspecific(k) != 0; pthread_key_delete(k); pthread_once(&o, once);
+  void *h = dlopen("libm.so.6", RTLD_NOW); if (h) { r += dlsym(h, "cos") != 0; dlclose(h); } else r += dlerror() != 0;
+  pthread_t d; pthread_create(&d, 0, run, 0); pthread_detach(d); return r;
+}
+EOF2
+premise "fixtures: gcc builds libhv.so" gcc -shared -fPIC hv.c -o libhv.so
+objdump -T libhv.so | python3 -c '
+import re, sys
+v = [tuple(int(x) for x in m.group(1).split(".")) for m in (re.search(r"\*UND\*\s+\S+\s+\(?GLIBC_([0-9.]+)\)?\s", l) for l in sys.stdin) if m]
+print(sum(1 for x in v if x == max(v)) if v else 0)' > want_hv.txt
+if [ "$(cat want_hv.txt)" -gt 8 ]; then
+  trueline-check --format json --checks symbol-versions libhv.so > hv.json 2>/dev/null
+  same "json: one detail per symbol at the highest GLIBC_ version, as many as objdump -T lists" "$(cat want_hv.txt)" \
+    "$(python3 -c 'import json, sys
+print(sum(1 for f in json.load(open(sys.argv[1]))["files"] for x in f["findings"] if x.get("detail")
+          and "the highest GLIBC_ version it needs" in x["message"]))' hv.json)"
+else
+  skip "highest-version details: this C library versions fewer than 9 of the fixture's symbols alike"
+fi
