@@ -41,6 +41,13 @@ printf '[audit]\nprofile = build\n' > build.ini
 rc=$(run okc.txt trueline-check --config build.ini $OK)
 contains "[audit] profile = build wins over the package default" okc.txt 'error \[line-tables\] no \.debug_line'
 same "... exit 1" 1 "$rc"
+# a conda package (.tar.bz2) is a package too
+python3 -c 'import tarfile; t = tarfile.open("cp-1.0-0.tar.bz2", "w:bz2"); t.add("libhelper.so", "lib/libhelper.so"); t.close()'
+rc=$(run conda.txt trueline-check cp-1.0-0.tar.bz2)
+lacks "a conda .tar.bz2 alone: the release profile (no line-tables error for its stripped library)" conda.txt \
+  'error \[line-tables\]' '^package cp-1\.0-0\.tar\.bz2'
+rc=$(run condab.txt trueline-check --profile build cp-1.0-0.tar.bz2)
+contains "... --profile build: the line-tables error" condab.txt '^cp-1\.0-0\.tar\.bz2!lib/libhelper\.so: error \[line-tables\] no \.debug_line'
 rc=$(run mix.txt trueline-check $OK "$EXT")
 contains "a wheel and a plain file together: the build profile" mix.txt "^$EXT: error \\[line-tables\\] no \\.debug_line"
 
