@@ -12,6 +12,18 @@
 
 static const char *const HINT_G = "compile every translation unit with -g (or -g1 / -gline-tables-only), or ship "
                                   "the separate debug file next to it";
+/* A stripped member of a package audited with the build profile: what ships is stripped, and the profile that
+ * judges it so is named. */
+static const char *const HINT_G_PACKAGE =
+    "this file is a member of a package, which ships stripped: the release profile (--profile release, the default "
+    "when every input is a wheel or conda package) judges it as shipped; for a build's own output, compile with -g "
+    "(or -g1 / -gline-tables-only)";
+
+static int package_member(const struct tlck_file *f)
+{
+    size_t n = f->path ? strlen(f->path) : 0;
+    return n && f->display && strncmp(f->display, f->path, n) == 0 && f->display[n] == '!';
+}
 
 static void per_cu(const struct tlck_file *f, struct tlck_findings *out)
 {
@@ -72,14 +84,14 @@ static int cold_part_of_covered(const struct tlck_image *h, struct covered_names
 enum not_users { USERS = 0, CRT, COLD_PART, FOREIGN };
 
 static enum not_users classify(const struct tlck_image *h, struct covered_names *c, const struct tlck_function *fn,
-                               int release, const struct tlck_origin **origin)
+                               int release, int cxx_runtime, const struct tlck_origin **origin)
 {
     *origin = NULL;
     if (tlck_is_crt_function(fn->name))
         return CRT;
     if (cold_part_of_covered(h, c, fn))
         return COLD_PART;
-    if ((*origin = tlck_host_origin(fn)) || (release && (*origin = tlck_outside_units_origin(fn))))
+    if ((*origin = tlck_host_origin(fn, cxx_runtime)) || (release && (*origin = tlck_outside_units_origin(fn))))
         return FOREIGN;
     return USERS;
 }
@@ -106,6 +118,7 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, in
     struct tlck_origin_tally foreign = { 0 };
     struct covered_names names = { 0 };
     unsigned char *why = h->nfuncs ? calloc(h->nfuncs, 1) : NULL; /* enum not_users per uncovered function */
+    int cxx_runtime = tlck_defines_cxx_runtime(f);
     if (h->nfuncs && !why)
         return;
     for (size_t i = 0; i < h->nfuncs; i++) {
@@ -115,7 +128,7 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, in
             total++, covered++;
             continue;
         }
-        why[i] = (unsigned char)classify(h, &names, fn, release, &o);
+        why[i] = (unsigned char)classify(h, &names, fn, release, cxx_runtime, &o);
         if (why[i] == CRT)
             continue;
         total++;
@@ -151,7 +164,7 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, in
     }
     if (!h->has_debug_line) {
         if (users)
-            tlck_emit(out, "line-tables", sev, f->display, NULL, HINT_G,
+            tlck_emit(out, "line-tables", sev, f->display, NULL, package_member(f) ? HINT_G_PACKAGE : HINT_G,
                     "no .debug_line: none of its %zu functions has line information%s%s%s", users,
                     f->warning ? " (" : "", f->warning ? f->warning : "", f->warning ? ")" : "");
         goto done;

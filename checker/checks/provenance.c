@@ -145,8 +145,9 @@ static void toolchains(const struct tlck_file *f, enum tlck_severity sev, struct
 static const struct tlck_origin *toolchain_output(const struct tlck_file *f)
 {
     const struct tlck_origin *o = NULL;
+    int rt = tlck_defines_cxx_runtime(f);
     for (size_t i = 0; i < f->host.nfuncs; i++) {
-        const struct tlck_origin *x = tlck_host_origin(&f->host.funcs[i]);
+        const struct tlck_origin *x = tlck_host_origin(&f->host.funcs[i], rt);
         if (!x || x->kind != TLCK_ORIGIN_TOOLCHAIN)
             return NULL;
         if (!o || x == o)
