@@ -49,11 +49,18 @@ ALL_CFLAGS   += -DTL_HAVE_SODIUM $(shell $(PKG_CONFIG) --cflags libsodium)
 WRAPPER_LIBS += $(shell $(PKG_CONFIG) --libs libsodium)
 SODIUM_LIBS  := $(shell $(PKG_CONFIG) --libs libsodium)
 endif
+# jansson: reading envelopes, statements and key files (checker/attest/). The attestation modes need it and
+# libsodium; without either they say they are not built in.
+JANSSON      := $(shell $(PKG_CONFIG) --exists jansson 2>/dev/null && echo yes)
+ifeq ($(SODIUM)$(JANSSON),yesyes)
+ALL_CFLAGS   += -DTL_HAVE_ATTEST $(shell $(PKG_CONFIG) --cflags jansson)
+SODIUM_LIBS  += $(shell $(PKG_CONFIG) --libs jansson)
+endif
 CHECKER_LIBS := $(DWARF_LIBS) $(shell $(PKG_CONFIG) --libs libelf libzstd liblz4 libxxhash inih libarchive 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih -larchive) -liberty -lz -lpthread
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
 WRAPPER_SRC := $(sort $(wildcard wrapper/*.c))
-CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c checker/split/*.c))
+CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c checker/split/*.c checker/attest/*.c))
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
 
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -108,6 +115,7 @@ check-deps:
 	       echo "trueline: build dependencies missing or not found with these flags; run 'make deps' (packages: sh .ci/deps.sh --list build)," >&2; \
 	       echo "  or point the build at them: PKG_CONFIG_PATH=DIR/lib/pkgconfig, CPPFLAGS=-IDIR/include, LDFLAGS=-LDIR/lib" >&2; exit 1; }
 	@$(if $(SODIUM),,echo "trueline: libsodium not found (pkg-config libsodium): built without record MACs ([provenance] key_file); 'make deps' installs it" >&2)
+	@$(if $(SODIUM),$(if $(JANSSON),,echo "trueline: jansson not found (pkg-config jansson): built without --attest/--verify-attestation; 'make deps' installs it" >&2))
 
 # Where trueline-check looks for conf/manylinux.tsv (and conf/platform_libs.tsv, conf/platform_blacklist.tsv) when it is neither beside the binary (PREFIX/share/trueline)
 # nor in the source tree above it: the installed data directory, then this source tree (a BUILD elsewhere).
@@ -203,7 +211,7 @@ install: all
 # Zip and tar are all the archive formats the checker asks libarchive for; their closure is these archives (not
 # pkg-config --static's, which names libacl and libxml2 that Debian ships no .a of and the two formats never call).
 WHEEL_CHECKER_LIBS := -Wl,-Bstatic -ldwarf -lelf -larchive -lnettle -llzma -lbz2 -lzstd -llz4 -lxxhash -linih -liberty -lz \
-                      $(if $(SODIUM),-lsodium) -Wl,-Bdynamic -lpthread
+                      $(if $(SODIUM),-lsodium) $(if $(SODIUM),$(if $(JANSSON),-ljansson)) -Wl,-Bdynamic -lpthread
 $(BUILD)/wheel/trueline-check: $(CHECKER_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CHECKER_OBJ) $(LIBTL) $(WHEEL_CHECKER_LIBS)
