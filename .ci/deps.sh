@@ -12,7 +12,7 @@ case $purpose in build|demo|test) ;; *) echo "usage: sh .ci/deps.sh [--list] bui
 
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   pm=apt
-  build="gcc make pkg-config libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libarchive-dev libiberty-dev zlib1g-dev libsodium-dev"
+  build="gcc make pkg-config libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libarchive-dev libiberty-dev zlib1g-dev libsodium-dev libjansson-dev"
   demo="ccache"
   # ninja-build: the PyTorch extension recipe; python3-venv and the static archives of libarchive's zip/tar
   # closure (nettle, bzip2, xz): make wheel and its test
@@ -24,7 +24,7 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
 elif command -v rpm >/dev/null 2>&1 && command -v dnf >/dev/null 2>&1; then
   pm=dnf
   # libiberty (the demangler) is part of binutils-devel on Fedora
-  build="gcc make pkgconf-pkg-config elfutils-libelf-devel libdwarf-devel xxhash-devel inih-devel libzstd-devel lz4-devel libarchive-devel binutils-devel zlib-devel libsodium-devel"
+  build="gcc make pkgconf-pkg-config elfutils-libelf-devel libdwarf-devel xxhash-devel inih-devel libzstd-devel lz4-devel libarchive-devel binutils-devel zlib-devel libsodium-devel jansson-devel"
   demo="ccache"
   test="clang sccache redis cmake binutils python3 python3-jsonschema xz dwz elfutils gcc-gfortran
         gcc-aarch64-linux-gnu gcc-c++-aarch64-linux-gnu binutils-aarch64-linux-gnu ninja-build"
@@ -33,7 +33,7 @@ elif command -v rpm >/dev/null 2>&1 && command -v dnf >/dev/null 2>&1; then
 elif command -v pacman >/dev/null 2>&1; then
   pm=pacman
   # libiberty comes with binutils on Arch
-  build="gcc make pkgconf libelf libdwarf xxhash libinih zstd lz4 libarchive binutils zlib libsodium"
+  build="gcc make pkgconf libelf libdwarf xxhash libinih zstd lz4 libarchive binutils zlib libsodium jansson"
   demo="ccache"
   test="clang sccache redis cmake python python-jsonschema xz dwz gcc-fortran aarch64-linux-gnu-gcc aarch64-linux-gnu-binutils ninja"
   installed() { pacman -Q "$1" >/dev/null 2>&1; }

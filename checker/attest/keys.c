@@ -100,7 +100,8 @@ int tlck_key_load(const char *path, int want_secret, struct tlck_sign_key *k, tl
     json_error_t je;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!root)
-        return tl_fail(err, "%s: not a key file: %s (line %d)", path, je.text, je.line);
+        return je.line > 0 ? tl_fail(err, "%s: not a key file: %s (line %d)", path, je.text, je.line)
+                           : tl_fail(err, "%s: not a key file: %s", path, je.text);
     int rc = -1;
     json_t *keyval = json_object_get(root, "keyval");
     const char *type = json_string_value(json_object_get(root, "keytype"));
