@@ -37,7 +37,7 @@ enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASE
        O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
        O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS, O_PROFILE, O_IMAGE_CACHE, O_NO_IMAGE_CACHE,
        O_SPLIT, O_DEBUG_STORE, O_OUTPUT_DIR, O_IN_PLACE, O_DEVICE_ONLY, O_KEYGEN, O_ATTEST, O_SIGNING_KEY,
-       O_VERIFY_ATTESTATION, O_PUBLIC_KEY, O_REQUIRE, O_TOOLCHAIN };
+       O_VERIFY_ATTESTATION, O_PUBLIC_KEY, O_REQUIRE, O_TOOLCHAIN, O_RECORD_KEY };
 
 /* Every option once: getopt's table and --help both come from here (docs/man/trueline-check.1 documents the
  * same list; tests/suites/cli_docs.sh holds the two together). */
@@ -64,6 +64,7 @@ static const struct opt_doc opt_docs[] = {
     { "keygen", required_argument, O_KEYGEN, "NAME", "mode: write an Ed25519 signing key NAME (0600) and NAME.pub" },
     { "attest", no_argument, O_ATTEST, NULL, "mode: sign an in-toto provenance statement of ARTIFACT... into --output" },
     { "signing-key", required_argument, O_SIGNING_KEY, "FILE", "with --attest: the secret key (--keygen's NAME)" },
+    { "record-key", required_argument, O_RECORD_KEY, "FILE", "with --attest: the records' MAC key ([provenance] key_file): check each MAC" },
     { "toolchain", required_argument, O_TOOLCHAIN, "DRIVER", "with --attest: resolve this compiler's components (repeatable)" },
     { "verify-attestation", required_argument, O_VERIFY_ATTESTATION, "FILE", "mode: check FILE.intoto.jsonl against ARTIFACT..." },
     { "public-key", required_argument, O_PUBLIC_KEY, "FILE", "with --verify-attestation: the signer's NAME.pub" },
@@ -215,6 +216,7 @@ static int parse_option(struct tlck_options *o, int c, const char *arg)
     case O_KEYGEN: o->keygen = arg; return set_mode(o, TLCK_MODE_KEYGEN);
     case O_ATTEST: return set_mode(o, TLCK_MODE_ATTEST);
     case O_SIGNING_KEY: o->signing_key = arg; return 0;
+    case O_RECORD_KEY: o->record_key = arg; return 0;
     case O_TOOLCHAIN: return push(&o->toolchains, &o->ntoolchains, arg);
     case O_VERIFY_ATTESTATION: o->attestation = arg; return set_mode(o, TLCK_MODE_VERIFY_ATTESTATION);
     case O_PUBLIC_KEY: o->public_key = arg; return 0;

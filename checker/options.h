@@ -50,6 +50,7 @@ struct tlck_options {
     const char *keygen;                          /* --keygen NAME: writes NAME and NAME.pub */
     const char *signing_key;                     /* --attest --signing-key FILE */
     const char *public_key;                      /* --verify-attestation --public-key FILE */
+    const char *record_key;                      /* --attest --record-key FILE: checks the records' MACs */
     const char *attestation;                     /* --verify-attestation FILE.intoto.jsonl */
     const char *require;                         /* --require one-toolchain,line-info,...: attest/policy.h */
     const char **toolchains; size_t ntoolchains; /* --toolchain DRIVER (repeatable): resolved by trueline-cc */

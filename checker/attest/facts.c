@@ -25,6 +25,7 @@ static void free_record(struct tlck_att_record *r)
     free(r->lineinfo_level);
     free(r->argv);
     free(r->binding);
+    free(r->mac);
 }
 
 void tlck_att_free(struct tlck_attestation *a)

@@ -13,11 +13,18 @@
 #define TLCK_BIND_ABSENT "absent"          /* a record written before records carried a digest */
 #define TLCK_BIND_LINKED "not checkable: linked" /* the record's object was linked into this file */
 
+/* Whether a record's MAC verifies with the record key given to --attest (--record-key). */
+#define TLCK_MAC_VERIFIED "verified"
+#define TLCK_MAC_WRONG "does not verify"
+#define TLCK_MAC_UNCHECKED "not checked: no record key given"
+#define TLCK_MAC_ABSENT "absent"
+
 struct tlck_att_record {
     char *kind;              /* "compile" or "link" */
     char *source, *driver, *compiler_version, *fingerprint, *lineinfo_level, *argv;
     int lineinfo_forced, device_debug;
     int keyed;               /* carries a MAC ([provenance] key_file at build time) */
+    char *mac;               /* TLCK_MAC_*: whether that MAC was checked, and how it came out */
     char *binding;           /* TLCK_BIND_* */
 };
 

@@ -93,6 +93,8 @@ long tlck_att_policy_judge(struct tlck_attestation *a, unsigned mask)
                 bad |= say(a, "%s: %s was compiled with -G (no-device-debug)", o->file, src);
             if ((mask & TLCK_REQ_KEYED) && !x->keyed)
                 bad |= say(a, "%s: the record of %s carries no MAC (keyed)", o->file, src);
+            if ((mask & TLCK_REQ_KEYED) && x->mac && strcmp(x->mac, TLCK_MAC_WRONG) == 0)
+                bad |= say(a, "%s: the MAC of the record of %s does not verify with the record key (keyed)", o->file, src);
             if ((mask & TLCK_REQ_KEYED) && x->binding && strcmp(x->binding, TLCK_BIND_DIFFERS) == 0)
                 bad |= say(a, "%s: the object changed after its record of %s was written (keyed)", o->file, src);
             const struct tlck_att_record *first = compile && x->driver ? first_of_driver(a, x->driver) : NULL;

@@ -18,6 +18,7 @@ static void record(struct tlck_jw *w, const struct tlck_att_record *r)
     tlck_jw_bool(w, "deviceDebug", r->device_debug);
     tlck_jw_str(w, "effectiveArgv", r->argv);
     tlck_jw_bool(w, "keyed", r->keyed);
+    tlck_jw_str(w, "mac", r->mac);
     tlck_jw_str(w, "contentBinding", r->binding);
     tlck_jw_end(w);
 }

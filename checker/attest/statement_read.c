@@ -32,6 +32,7 @@ static int read_object(json_t *jo, struct tlck_att_object *o)
         r->lineinfo_level = dup_or_null(jr, "lineInfoFlags");
         r->argv = dup_or_null(jr, "effectiveArgv");
         r->binding = dup_or_null(jr, "contentBinding");
+        r->mac = dup_or_null(jr, "mac");
         r->lineinfo_forced = json_is_true(json_object_get(jr, "lineInfoForced"));
         r->device_debug = json_is_true(json_object_get(jr, "deviceDebug"));
         r->keyed = json_is_true(json_object_get(jr, "keyed"));

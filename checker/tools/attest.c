@@ -23,6 +23,7 @@ int tlck_tool_attest(const struct tlck_options *o) { (void)o; return not_built()
 
 #include "attest/dsse.h"
 #include "attest/policy.h"
+#include "attest/record_key.h"
 #include "attest/statement.h"
 #include "attest/toolchain.h"
 #include "checks/provenance.h"
@@ -30,6 +31,7 @@ int tlck_tool_attest(const struct tlck_options *o) { (void)o; return not_built()
 #include "load.h"
 #include "read/read_ctx.h"
 #include "trueline/content_digest.h"
+#include "trueline/note_mac.h"
 
 int tlck_tool_keygen(const struct tlck_options *o)
 {
@@ -71,7 +73,18 @@ static const char *binding(const struct tlck_file *f, const struct tlck_provenan
     return ok && strcmp(hex, n->content_hash) == 0 ? TLCK_BIND_MATCHES : TLCK_BIND_DIFFERS;
 }
 
-static int add_object(struct tlck_attestation *a, const struct tlck_file *f, const struct tlck_input_bytes *b)
+static const char *mac_state(const struct tlck_provenance *n, const struct tlck_record_key *rk)
+{
+    if (!n->mac)
+        return TLCK_MAC_ABSENT;
+    if (!rk->bytes)
+        return TLCK_MAC_UNCHECKED;
+    return tl_note_mac_matches(rk->bytes, rk->len, n->mac_input, n->mac_input_len, n->mac) ? TLCK_MAC_VERIFIED
+                                                                                           : TLCK_MAC_WRONG;
+}
+
+static int add_object(struct tlck_attestation *a, const struct tlck_file *f, const struct tlck_input_bytes *b,
+                      const struct tlck_record_key *rk)
 {
     struct tlck_att_object *o = tlck_att_push(&a->obj, &a->nobj, sizeof *a->obj);
     if (!o || !(o->file = strdup(f->display)))
@@ -96,7 +109,8 @@ static int add_object(struct tlck_attestation *a, const struct tlck_file *f, con
         r->device_debug = n->device_debug;
         r->keyed = n->mac != NULL;
         r->binding = strdup(binding(f, n, ncompile, b));
-        if (!r->kind || !r->binding)
+        r->mac = strdup(mac_state(n, rk));
+        if (!r->kind || !r->binding || !r->mac)
             return -1;
     }
     for (size_t c = 0; c < f->host.ncus; c++) {
@@ -141,7 +155,7 @@ static int add_subjects(struct tlck_attestation *a, const struct tlck_options *o
 }
 
 /* Every object of every artifact, read as the audit reads it (host side: the records are host notes). */
-static int add_objects(struct tlck_attestation *a, const struct tlck_options *o)
+static int add_objects(struct tlck_attestation *a, const struct tlck_options *o, const struct tlck_record_key *rk)
 {
     struct tlck_options lo = *o;
     lo.host_only = 1;
@@ -161,7 +175,7 @@ static int add_objects(struct tlck_attestation *a, const struct tlck_options *o)
         } else if (tlck_input_map(&in.v[i], &b, &ctx.budget, &err) != 0) {
             fprintf(stderr, "trueline-check: %s: %s\n", f.display, err.msg);
             rc = 2;
-        } else if (add_object(a, &f, &b) != 0) {
+        } else if (add_object(a, &f, &b, rk) != 0) {
             fprintf(stderr, "trueline-check: out of memory\n");
             rc = 2;
         }
@@ -228,14 +242,20 @@ int tlck_tool_attest(const struct tlck_options *o)
         fprintf(stderr, "trueline-check: %s\n", err.msg);
         return 2;
     }
+    struct tlck_record_key rk = { 0 };
+    if (o->record_key && tlck_record_key_load(o->record_key, &rk, &err) != 0) {
+        fprintf(stderr, "trueline-check: %s\n", err.msg);
+        return 2;
+    }
     if (tlck_key_load(o->signing_key, 1, &key, &err) != 0) {
         fprintf(stderr, "trueline-check: --signing-key: %s\n", err.msg);
+        tlck_record_key_free(&rk);
         return 2;
     }
     struct tlck_attestation a = { 0 };
     int rc = add_subjects(&a, o);
     if (rc == 0)
-        rc = add_objects(&a, o);
+        rc = add_objects(&a, o, &rk);
     /* the subjects were read before the objects: a file replaced meanwhile must not be signed for */
     for (size_t i = 0; rc == 0 && i < a.nsubj; i++) {
         char again[TLCK_SHA256_HEX];
@@ -264,6 +284,7 @@ int tlck_tool_attest(const struct tlck_options *o)
         rc = a.nviolations ? 1 : 0;
     }
     tlck_key_wipe(&key);
+    tlck_record_key_free(&rk);
     tlck_att_free(&a);
     return rc;
 }

@@ -147,6 +147,20 @@ head -c 48 /dev/urandom > mac.key
 TRUELINE_PROVENANCE_KEY_FILE=$T/mac.key trueline-cc gcc -O2 -fPIC -c a.c -o k.o
 $C --attest --signing-key rel --output k.intoto.jsonl --require keyed,line-info,no-device-debug,one-toolchain,recorded k.o > k.out 2> k.err; rc=$?
 check "policy: a keyed object with line info passes every requirement" test $rc = 0
+payload k.intoto.jsonl > k.json
+same "mac: without the record key it is said to be unchecked" "$(q k.json "$OBJ[\"k.o\"][\"records\"][0][\"mac\"]")" "not checked: no record key given"
+$C --attest --signing-key rel --record-key mac.key --output km.intoto.jsonl k.o > km.out 2>&1
+payload km.intoto.jsonl > km.json
+same "mac: with the record key it verifies" "$(q km.json "$OBJ[\"k.o\"][\"records\"][0][\"mac\"]")" "verified"
+head -c 48 /dev/urandom > other.key
+$C --attest --signing-key rel --record-key other.key --output kw.intoto.jsonl k.o > kw.out 2>&1
+payload kw.intoto.jsonl > kw.json
+same "mac: with another key it does not verify" "$(q kw.json "$OBJ[\"k.o\"][\"records\"][0][\"mac\"]")" "does not verify"
+expect_rc "mac: --require keyed fails on it" 1 $C --verify-attestation kw.intoto.jsonl --public-key rel.pub --require keyed k.o
+contains "mac: and says the MAC does not verify" <($C --verify-attestation kw.intoto.jsonl --public-key rel.pub --require keyed k.o 2>&1) \
+  "policy: k.o: the MAC of the record of a.c does not verify"
+printf short > short.key
+expect_rc "mac: a record key of 5 bytes is refused (exit 2)" 2 $C --attest --signing-key rel --record-key short.key --output ks.jsonl k.o
 expect_rc "policy: an unknown requirement is a usage error" 2 $C --attest --signing-key rel --output z.jsonl --require everything a.o
 
 # --- a wheel with one member built outside the wrapper: listed, not hidden ---
