@@ -182,21 +182,14 @@ contains "wheel: and names the member" <($C --verify-attestation whl.intoto.json
 
 # --- a CMake CUDA library through trueline-cc;ccache ---
 if have_nvcc && have cmake && have ccache; then
-  mkdir -p proj
-  cat > proj/CMakeLists.txt <<CMAKE
-cmake_minimum_required(VERSION 3.18)
-project(tlattest LANGUAGES CXX CUDA)
-set(CMAKE_CUDA_ARCHITECTURES 90)
-add_library(dev SHARED kern.cu host.cpp)
-CMAKE
-  printf '__global__ void scale(float *p, float f) { p[threadIdx.x] *= f; }\nvoid launch(float *p) { scale<<<1, 32>>>(p, 2.0f); }\n' > proj/kern.cu
-  printf 'int host_part(int x) { return x * 2; }\n' > proj/host.cpp
+  . "$TRUELINE_ROOT/tests/lib/accept_projects.sh"
+  write_cuda_project proj   # the acceptance suites' CUDA library: separable compilation, a device link, C++
   W2=$(command -v trueline-cc)
   CCACHE_DIR=$T/ccache cmake -S proj -B bld -G "Unix Makefiles" "-DCMAKE_CXX_COMPILER_LAUNCHER=$W2;ccache" \
     "-DCMAKE_CUDA_COMPILER=$CUDA_HOME/bin/nvcc" "-DCMAKE_CUDA_COMPILER_LAUNCHER=$W2;ccache" > cmake.log 2>&1 &&
     CCACHE_DIR=$T/ccache cmake --build bld -j2 > build.log 2>&1
-  premise "CMake CUDA library built" test -s bld/libdev.so
-  $C --attest --signing-key rel --output cuda.intoto.jsonl --require line-info,no-device-debug,one-toolchain bld/libdev.so > cuda.out 2> cuda.err; rc=$?
+  premise "CMake CUDA library built" test -s bld/libkernels.so
+  $C --attest --signing-key rel --output cuda.intoto.jsonl --require line-info,no-device-debug,one-toolchain bld/libkernels.so > cuda.out 2> cuda.err; rc=$?
   check "cuda: attested, policy passes (exit 0)" test $rc = 0
   payload cuda.intoto.jsonl > cuda.json
   q cuda.json "'\n'.join(d['annotations']['role']+'\t'+d['name']+'\t'+d['digest']['sha256'] for d in $DEPS if 'sha256' in d.get('digest', {}))" > cdeps.txt
@@ -206,8 +199,10 @@ CMAKE
   bad=0; n=0; while IFS=$'\t' read -r role p s; do n=$((n + 1)); [ "$(sha "$p")" = "$s" ] || { bad=1; echo "    | $role $p"; }; done < cdeps.txt
   check "cuda: every component's sha256 is sha256sum's ($n components, host compiler's included)" test $bad = 0 -a $n -gt 8
   check "cuda: the host compiler nvcc ran is among them" grep -q "^host cc1plus"$'\t' cdeps.txt
-  same "cuda: both sources recorded" "$(q cuda.json "sorted(r['source'].split('/')[-1] for o in $OBJ.values() for r in o['records'] if r['kind']=='compile')")" "['host.cpp', 'kern.cu']"
-  expect_rc "cuda: verifies" 0 $C --verify-attestation cuda.intoto.jsonl --public-key rel.pub bld/libdev.so
+  same "cuda: every source recorded" "$(q cuda.json "sorted(r['source'].split('/')[-1] for o in $OBJ.values() for r in o['records'] if r['kind']=='compile')")" "['api.cpp', 'chunks.cu', 'helpers.cu', 'scale.cu']"
+  same "cuda: both toolchains (nvcc, the C++ compiler) resolved here" "$(q cuda.json "[d['annotations'].get('components') for d in $DEPS if 'components' in d['annotations']]")" "[]"
+  check "cuda: two fingerprints, each with components" test "$(q cuda.json "len(set(d['annotations']['toolchainFingerprint'] for d in $DEPS))")" = 2
+  expect_rc "cuda: verifies" 0 $C --verify-attestation cuda.intoto.jsonl --public-key rel.pub bld/libkernels.so
 else
   skip "cuda: nvcc, cmake or ccache missing"
 fi
