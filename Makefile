@@ -49,6 +49,13 @@ ALL_CFLAGS   += -DTL_HAVE_SODIUM $(shell $(PKG_CONFIG) --cflags libsodium)
 WRAPPER_LIBS += $(shell $(PKG_CONFIG) --libs libsodium)
 SODIUM_LIBS  := $(shell $(PKG_CONFIG) --libs libsodium)
 endif
+# jansson: reading envelopes, statements and key files (checker/attest/). The attestation modes need it and
+# libsodium; without either they say they are not built in.
+JANSSON      := $(shell $(PKG_CONFIG) --exists jansson 2>/dev/null && echo yes)
+ifeq ($(SODIUM)$(JANSSON),yesyes)
+ALL_CFLAGS   += -DTL_HAVE_ATTEST $(shell $(PKG_CONFIG) --cflags jansson)
+SODIUM_LIBS  += $(shell $(PKG_CONFIG) --libs jansson)
+endif
 CHECKER_LIBS := $(DWARF_LIBS) $(shell $(PKG_CONFIG) --libs libelf libzstd liblz4 libxxhash inih libarchive 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih -larchive) -liberty -lz -lpthread
 # libdebuginfod: --coredump, --symbolize and the audit ask the servers of DEBUGINFOD_URLS for debug-store parts
 # (checker/read/debug_store.c). Optional like libsodium: without its header only a local --debug-store is read.
@@ -61,7 +68,7 @@ endif
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
 WRAPPER_SRC := $(sort $(wildcard wrapper/*.c))
-CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c checker/split/*.c))
+CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c checker/split/*.c checker/attest/*.c))
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
 
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -116,6 +123,7 @@ check-deps:
 	       echo "trueline: build dependencies missing or not found with these flags; run 'make deps' (packages: sh .ci/deps.sh --list build)," >&2; \
 	       echo "  or point the build at them: PKG_CONFIG_PATH=DIR/lib/pkgconfig, CPPFLAGS=-IDIR/include, LDFLAGS=-LDIR/lib" >&2; exit 1; }
 	@$(if $(SODIUM),,echo "trueline: libsodium not found (pkg-config libsodium): built without record MACs ([provenance] key_file); 'make deps' installs it" >&2)
+	@$(if $(SODIUM),$(if $(JANSSON),,echo "trueline: jansson not found (pkg-config jansson): built without --attest/--verify-attestation; 'make deps' installs it" >&2))
 
 # Where trueline-check looks for conf/manylinux.tsv (and conf/platform_libs.tsv, conf/platform_blacklist.tsv) when it is neither beside the binary (PREFIX/share/trueline)
 # nor in the source tree above it: the installed data directory, then this source tree (a BUILD elsewhere).
@@ -213,7 +221,7 @@ install: all
 # --gc-sections: the zip writer (--split of wheels) takes one helper from archive_write_set_format.o, whose
 # table names every writer, xar's libxml2 calls among them; unreferenced, they are dropped instead of linked.
 WHEEL_CHECKER_LIBS := -Wl,--gc-sections -Wl,-Bstatic -ldwarf -lelf -larchive -lnettle -llzma -lbz2 -lzstd -llz4 -lxxhash -linih -liberty -lz \
-                      $(if $(SODIUM),-lsodium) -Wl,-Bdynamic -lpthread
+                      $(if $(SODIUM),-lsodium) $(if $(SODIUM),$(if $(JANSSON),-ljansson)) -Wl,-Bdynamic -lpthread
 # packaging/wheel_glibc_floor.c: libarchive's zip writer would otherwise need GLIBC_2.36 (its comment says why).
 $(BUILD)/wheel/trueline-check: $(CHECKER_OBJ) $(LIBTL) packaging/wheel_glibc_floor.c
 	@mkdir -p $(dir $@)

@@ -12,8 +12,9 @@ case $purpose in build|demo|test) ;; *) echo "usage: sh .ci/deps.sh [--list] bui
 
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   pm=apt
-  # libdebuginfod-dev: DEBUGINFOD_URLS lookups of the debug store (optional, like libsodium)
-  build="gcc make pkg-config libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libarchive-dev libiberty-dev zlib1g-dev libsodium-dev libdebuginfod-dev"
+  # libdebuginfod-dev: DEBUGINFOD_URLS lookups of the debug store; libjansson-dev: reading attestations (both
+  # optional, like libsodium)
+  build="gcc make pkg-config libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libarchive-dev libiberty-dev zlib1g-dev libsodium-dev libdebuginfod-dev libjansson-dev"
   demo="ccache"
   # ninja-build: the PyTorch extension recipe; python3-venv and the static archives of libarchive's zip/tar
   # closure (nettle, bzip2, xz): make wheel and its test
@@ -25,7 +26,7 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
 elif command -v rpm >/dev/null 2>&1 && command -v dnf >/dev/null 2>&1; then
   pm=dnf
   # libiberty (the demangler) is part of binutils-devel on Fedora
-  build="gcc make pkgconf-pkg-config elfutils-libelf-devel libdwarf-devel xxhash-devel inih-devel libzstd-devel lz4-devel libarchive-devel binutils-devel zlib-devel libsodium-devel elfutils-debuginfod-client-devel"
+  build="gcc make pkgconf-pkg-config elfutils-libelf-devel libdwarf-devel xxhash-devel inih-devel libzstd-devel lz4-devel libarchive-devel binutils-devel zlib-devel libsodium-devel elfutils-debuginfod-client-devel jansson-devel"
   demo="ccache"
   test="clang sccache redis cmake binutils python3 python3-jsonschema xz dwz elfutils gcc-gfortran
         gcc-aarch64-linux-gnu gcc-c++-aarch64-linux-gnu binutils-aarch64-linux-gnu ninja-build elfutils-debuginfod curl"
@@ -35,7 +36,7 @@ elif command -v pacman >/dev/null 2>&1; then
   pm=pacman
   # libiberty comes with binutils on Arch
   # libdebuginfod comes with libelf on Arch; the server is the debuginfod package
-  build="gcc make pkgconf libelf libdwarf xxhash libinih zstd lz4 libarchive binutils zlib libsodium"
+  build="gcc make pkgconf libelf libdwarf xxhash libinih zstd lz4 libarchive binutils zlib libsodium jansson"
   demo="ccache"
   test="clang sccache redis cmake python python-jsonschema xz dwz gcc-fortran aarch64-linux-gnu-gcc aarch64-linux-gnu-binutils ninja debuginfod curl"
   installed() { pacman -Q "$1" >/dev/null 2>&1; }

@@ -164,6 +164,9 @@ static void provenance_free(struct tlck_provenance *p)
     free(p->argv_hash);
     free(p->lineinfo_level);
     free(p->wrapper_version);
+    free(p->content_hash);
+    free(p->mac);
+    free(p->mac_input);
     free(p->cwd);
     free(p->driver);
     free(p->output);

@@ -123,6 +123,9 @@ struct tlck_provenance {
     char *output;         /* link records: the output as named */
     char *argv;           /* recorded effective argv joined with spaces (display only), NULL when left out */
     int argc_total;       /* elements of the effective argv (more than recorded when cut) */
+    char *content_hash;   /* "ch": digest of the object's bytes outside .note.trueline (compile records) */
+    char *mac;            /* "mac": the record's HMAC, NULL when unkeyed */
+    unsigned char *mac_input; size_t mac_input_len; /* the bytes the MAC covers (--attest --record-key checks it) */
 };
 
 struct tlck_file {

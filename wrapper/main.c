@@ -35,6 +35,8 @@ static void usage(FILE *out)
           "options (anywhere, removed before the compiler runs):\n"
           "  --trueline-explain            print the effective argv, folds, forced flags, fingerprint\n"
           "  --trueline-print-fingerprint  print the toolchain fingerprint and exit without compiling\n"
+          "  --trueline-toolchain          print the components fingerprinted (role, XXH3-128, path) and the\n"
+          "                                fingerprint, tab-separated, and exit without compiling\n"
           "alone: --trueline-stats, --trueline-zero-stats (verification counts), --trueline-version (or --version),\n"
           "       --help\n"
           "environment: TRUELINE_EXPLAIN=1, TRUELINE_CONFIG=FILE, TRUELINE_<SECTION>_<KEY>=VALUE\n"
@@ -232,7 +234,8 @@ static const struct {
     const char *name;
     int alone; /* only without a compiler: given with one, the compiler would be handed it */
 } own_options[] = {
-    { "--trueline-explain", 0 }, { "--trueline-print-fingerprint", 0 }, { "--trueline-stats", 1 },
+    { "--trueline-explain", 0 }, { "--trueline-print-fingerprint", 0 }, { "--trueline-toolchain", 0 },
+    { "--trueline-stats", 1 },
     { "--trueline-zero-stats", 1 }, { "--trueline-version", 1 },
 };
 #define NOWN (sizeof own_options / sizeof *own_options)
@@ -270,11 +273,14 @@ static int wrap(tlcc_invocation *inv, const tl_config *cfg, const tlcc_prov_conf
     double fp_ms = 0;
     if (understand(inv, cfg, prov, memo, &fp_ms, &err) != 0)
         return wrapper_failed(inv, cfg, 1, err.msg);
-    if (print_fp) { /* the fingerprint is all it asks for: no plan */
+    if (print_fp) { /* the fingerprint (and with --trueline-toolchain its components) is all it asks for: no plan */
         save_memo(inv, memo);
         if (inv->explain)
             tlcc_explain(inv, fp_ms, stderr);
-        printf("%s\n", inv->fp_hex);
+        if (print_fp == 2)
+            tlcc_explain_toolchain(inv, stdout);
+        else
+            printf("%s\n", inv->fp_hex);
         return 0;
     }
     tlcc_plan plan;
@@ -338,6 +344,8 @@ int main(int argc, char **argv)
         return print_version();
     int explain = take_option(&argc, argv, "--trueline-explain");
     int print_fp = take_option(&argc, argv, "--trueline-print-fingerprint");
+    if (take_option(&argc, argv, "--trueline-toolchain")) /* trueline-check --attest asks what a fingerprint covers */
+        print_fp = 2;
     if (as_cache && (argc < 2 || argv[1][0] == '-'))
         return run_nested(argc, argv);
     if (!tlcc_is_masquerade_name(self) && !as_cache && (argc < 2 || strcmp(argv[1], "--help") == 0)) {
