@@ -1,6 +1,7 @@
 /* line-tables: every defined, sized function in an executable section has line rows.
  * The host part lives in tlck_line_tables_host() so that the device part (device images' kernels) can run
  * beside it from run() below. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +133,22 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, in
         goto done;
     }
     report_foreign(f, &foreign, out);
+    if (!h->has_debug_line && f->split_build_id) { /* split out (--split, eu-strip -f): said once, as for devices */
+        int devices_split = 0; /* then the device part says it for both, in one finding */
+        for (size_t i = 0; i < f->ndevices; i++)
+            devices_split |= f->devices[i].dev.lines_split && !f->devices[i].dev.line_store && f->devices[i].nfuncs;
+        if (users && !f->split_store_asked) {
+            if (!devices_split)
+                tlck_emit(out, "line-tables", sev < TLCK_SEV_WARNING ? sev : TLCK_SEV_WARNING, f->display, NULL,
+                          "pass --debug-store STORE (or [audit] debug_store, or DEBUGINFOD_URLS), or --debug-dir",
+                          "line info split out; store not given: the host DWARF of its %zu functions is in a debug "
+                          "file (build-id %s)", users, f->split_build_id);
+        } else if (users)
+            tlck_emit(out, "line-tables", sev, f->display, NULL, NULL,
+                      "line info split out; the debug store has no debug file for build-id %s (%zu functions)",
+                      f->split_build_id, users);
+        goto done;
+    }
     if (!h->has_debug_line) {
         if (users)
             tlck_emit(out, "line-tables", sev, f->display, NULL, HINT_G,
@@ -154,9 +171,17 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, in
                          fn->cu ? fn->cu : "");
     }
     if (covered < total) {
+        /* what is counted, said: rows of the file's own code; a tool that prints every decoded row (readelf
+         * --debug-dump=decodedline) also shows the runs the linker discarded, at address 0 and after */
+        char rows_said[128];
+        if (f->line_rows_discarded)
+            snprintf(rows_said, sizeof rows_said, "%llu line rows in its code (%llu more describe code the linker discarded)",
+                     (unsigned long long)f->line_rows, (unsigned long long)f->line_rows_discarded);
+        else
+            snprintf(rows_said, sizeof rows_said, "%llu line rows", (unsigned long long)f->line_rows);
         tlck_emit(out, "line-tables", TLCK_SEV_INFO, f->display, NULL, NULL,
-                "line coverage: %zu of %zu functions (%.1f%%), %llu line rows", covered, total,
-                100.0 * (double)covered / (double)total, (unsigned long long)f->line_rows);
+                "line coverage: %zu of %zu functions (%.1f%%), %s", covered, total,
+                100.0 * (double)covered / (double)total, rows_said);
         per_cu(f, out);
     }
 done:

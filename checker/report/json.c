@@ -50,6 +50,7 @@ static void json_host(struct tlck_jw *w, const struct tlck_file *f)
     tlck_jw_uint(w, "functions", h->nfuncs);
     tlck_jw_uint(w, "functions_with_lines", covered);
     tlck_jw_uint(w, "line_rows", f->line_rows);
+    tlck_jw_uint(w, "discarded_line_rows", f->line_rows_discarded);
     tlck_jw_uint(w, "subprograms", h->nsubprograms);
     tlck_jw_str(w, "debug_file", f->debug_file);
     json_cus(w, h);
