@@ -2,11 +2,11 @@
 # Ship-small benchmark: what the shipped files weigh when their line info goes to a debug store, against the same
 # build without line info, on three real builds; and what the split costs. Prints the "## split" section of
 # bench/recorded/benchmarks.md (bench/run.sh collects it).
-#   a. a CUDA library from GitHub (kernels of NVIDIA/cuda-samples: histogram, scan, convolutionSeparable,
-#      sortingNetworks, linked into one .so) through `trueline-cc ccache nvcc`: forced -lineinfo (default), with
+#   a. a CUDA library from GitHub (kernels of NVIDIA/cuda-samples: histogram, scan, convolutionSeparable, linked
+#      into one .so) through `trueline-cc ccache nvcc`: forced -lineinfo (default), with
 #      [wrapper] line_info_store, and with device_lineinfo = false;
 #   b. the PyTorch extension recipe (the build.ninja torch.utils.cpp_extension writes, PYTORCH_NVCC = trueline-cc
-#      ccache nvcc; torch itself is not installed), reduction kernels of cuda-samples + a binding file, packaged
+#      ccache nvcc; torch itself is not installed), the sortingNetworks kernels of cuda-samples + a binding file, packaged
 #      into a wheel: the same three ways;
 #   c. a C++ library at -O3 (open-source-parsers/jsoncpp, src/lib_json), host only: trueline-cc's forced -g1 then
 #      `trueline-check --split`, against the same build without -g; split time and peak memory against
@@ -68,11 +68,9 @@ samples_tree() { # a: cuda-samples kernels as one shared library
   local d=$1 s=$CUDA_SAMPLES_SRC/Samples/2_Concepts_and_Techniques
   mkdir -p "$d" && cp "$s"/histogram/histogram64.cu "$s"/histogram/histogram256.cu "$s"/histogram/histogram_common.h \
     "$s"/scan/scan.cu "$s"/scan/scan_common.h "$s"/convolutionSeparable/convolutionSeparable.cu \
-    "$s"/convolutionSeparable/convolutionSeparable_common.h "$s"/sortingNetworks/bitonicSort.cu \
-    "$s"/sortingNetworks/oddEvenMergeSort.cu "$s"/sortingNetworks/sortingNetworks_common.cuh \
-    "$s"/sortingNetworks/sortingNetworks_common.h "$d"/
+    "$s"/convolutionSeparable/convolutionSeparable_common.h "$d"/
   cat > "$d/Makefile" <<MK
-OBJ = histogram64.o histogram256.o scan.o convolutionSeparable.o bitonicSort.o oddEvenMergeSort.o
+OBJ = histogram64.o histogram256.o scan.o convolutionSeparable.o
 libsamples.so: \$(OBJ)
 	$tcc nvcc -shared -o \$@ \$(OBJ)
 %.o: %.cu
@@ -81,9 +79,10 @@ MK
 }
 
 extension_tree() { # b: the torch-shaped build.ninja (as tests/suites/pytorch_extension.sh writes it), run by make
-  local d=$1 s=$CUDA_SAMPLES_SRC/Samples/2_Concepts_and_Techniques/reduction
-  mkdir -p "$d" && cp "$s"/reduction_kernel.cu "$s"/reduction.h "$d"/
-  printf '#include "reduction.h"\nint ext_entry(int n) { return n > 0 ? n : 0; }\n' > "$d/ext.cpp"
+  local d=$1 s=$CUDA_SAMPLES_SRC/Samples/2_Concepts_and_Techniques/sortingNetworks
+  mkdir -p "$d" && cp "$s"/bitonicSort.cu "$s"/oddEvenMergeSort.cu "$s"/sortingNetworks_common.cuh \
+    "$s"/sortingNetworks_common.h "$d"/
+  printf '#include "sortingNetworks_common.h"\nint ext_entry(int n) { return n > 0 ? n : 0; }\n' > "$d/ext.cpp"
   local pyinc; pyinc=$(python3 -c 'import sysconfig; print(sysconfig.get_path("include", scheme="posix_prefix"))')
   cat > "$d/build.ninja" <<NJ
 ninja_required_version = 1.3
@@ -103,8 +102,9 @@ rule cuda_compile
 rule link
   command = \$cxx \$in \$ldflags -o \$out
 build ext.o: compile ext.cpp
-build reduction_kernel.cuda.o: cuda_compile reduction_kernel.cu
-build ext.so: link ext.o reduction_kernel.cuda.o
+build bitonicSort.cuda.o: cuda_compile bitonicSort.cu
+build oddEvenMergeSort.cuda.o: cuda_compile oddEvenMergeSort.cu
+build ext.so: link ext.o bitonicSort.cuda.o oddEvenMergeSort.cuda.o
 default ext.so
 NJ
   printf 'all:\n\tninja -j2 >/dev/null\n\tpython3 %s ext-1.0-cp311-cp311-linux_x86_64.whl ext.so=ext.so\n' \
@@ -117,14 +117,14 @@ NJ
   echo "Measured by \`bench/split.sh\` on $(date -u +%Y-%m-%d), $(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the start; $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/nvcc \1/p'), $(ccache --version | head -1). Sizes in KiB; in brackets the difference to the build without line info; deflate = the file compressed as a wheel member (zlib level 6)."
   echo
   if [ -n "${CUDA_SAMPLES_SRC:-}" ] && [ -d "$CUDA_SAMPLES_SRC/Samples" ]; then
-    echo "### a. CUDA library: NVIDIA/cuda-samples kernels (histogram64/256, scan, convolutionSeparable, bitonicSort, oddEvenMergeSort) as libsamples.so, sm_80 + sm_90 (+ compute_90 PTX), -O3"
+    echo "### a. CUDA library: NVIDIA/cuda-samples kernels (histogram64/256, scan, convolutionSeparable) as libsamples.so, sm_80 + sm_90 (+ compute_90 PTX), -O3"
     echo
     echo "| build | libsamples.so | .nv_fatbin | deflate |"
     echo "|---|---|---|---|"
     three_ways samples samples_tree libsamples.so
     echo
     if command -v ninja >/dev/null; then
-      echo "### b. PyTorch extension recipe: torch's build.ninja shape, cuda-samples reduction_kernel.cu + ext.cpp as ext.so, in a wheel"
+      echo "### b. PyTorch extension recipe: torch's build.ninja shape, cuda-samples sortingNetworks (bitonicSort.cu, oddEvenMergeSort.cu) + ext.cpp as ext.so, in a wheel"
       echo
       echo "| build | ext.so | .nv_fatbin | deflate |"
       echo "|---|---|---|---|"

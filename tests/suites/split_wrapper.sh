@@ -116,7 +116,7 @@ libk.so: $(OBJ)
 	$(NVCC) $(ARCH) -O3 -Xcompiler -fPIC -c $< -o $@
 MK
 # build DIR [VAR=VALUE...]: the library through `trueline-cc ccache nvcc` in DIR, emptied first (a rebuild
-# uses the same DIR: ccache hashes the directory of a -g compile, and trueline-cc forces -g1)
+# uses the same DIR, as a real rebuild does: the hits counted are then not about the directory)
 build() {
   local d=$1; shift
   rm -rf "$d" && mkdir -p "$d" && cp "$DATA"/split_lib.cu "$DATA"/kern.cu "$DATA"/kern_b.cu "$d"/ &&
