@@ -3,7 +3,11 @@
 set -u
 TRUELINE_ROOT=${TRUELINE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 TRUELINE_BUILD=${TRUELINE_BUILD:-$TRUELINE_ROOT/build}
-export PATH="$TRUELINE_BUILD/bin:$PATH"
+# The PyPI oracles live in the virtual environment .ci/deps.sh installs them into (`make test` names it): its bin/
+# comes right after the tools, so that `python3`, `python3 -m` and the oracles' commands are the environment's.
+TRUELINE_VENV=${TRUELINE_VENV:-$TRUELINE_ROOT/build/venv}
+if [ -x "$TRUELINE_VENV/bin/python3" ]; then export PATH="$TRUELINE_BUILD/bin:$TRUELINE_VENV/bin:$PATH"
+else export PATH="$TRUELINE_BUILD/bin:$PATH"; fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/tl-suite.XXXXXX")
 export XDG_CACHE_HOME="$T/xdg-cache" XDG_CONFIG_HOME="$T/xdg-config"
 trap 'rm -rf "$T"' EXIT
