@@ -117,8 +117,12 @@ contains "u2 alone, --policy manylinux_2_31: the blacklist finding" u2-231.txt \
   "u2/$EXT: error \\[symbol-versions\\] imports uncompress2 from libz\\.so\\.1, which manylinux_2_31 blacklists"
 
 # --- a helper library alone: tested, though no extension module ------------------------------------------------
-same "hl: the helper no member needs is tested: gzflags leaves $(policy_without libz.so.1 gzflags)" \
-  "$(policy_without libz.so.1 gzflags)" "$(platform_of hl.json satisfied)"
+want=$(policy_without libz.so.1 gzflags)
+if [ -n "$want" ]; then
+  same "hl: the helper no member needs is tested: gzflags leaves $want" "$want" "$(platform_of hl.json satisfied)"
+else
+  skip "hl: no auditwheel policy data (the helper's tag is not compared)"
+fi
 same "hl: JSON names the helper library" hl/libhl.so "$(platform_of hl.json blacklisted.file)"
 lacks "hl: no symbol-versions finding (a file alone is judged when it is an extension module)" hl.txt \
   'error \[symbol-versions\]' 'file\(s\) checked'
