@@ -39,6 +39,14 @@ lacks() {
     fail "$1 (not the expected report: no /$4/ in $2)"; sed 's/^/    | /' "$2" | head -20; return; fi
   if grep -Eq -- "$3" "$2"; then fail "$1 (unexpected /$3/ in $2)"; sed 's/^/    | /' "$2" | head -20; else pass "$1"; fi
 }
+# exit_was NAME WANT GOT FILE ANCHOR: the exit status GOT is WANT, and FILE matches ANCHOR (grep -E): proof that
+# the status is that of a run which wrote its report (a tool that does nothing exits 0 too).
+exit_was() {
+  if [ "$3" != "$2" ]; then fail "$1 (exit $3, want $2)"
+  elif missing "$4"; then fail "$1 (missing input $4)"
+  elif ! grep -Eq -- "$5" "$4"; then fail "$1 (not the expected report: no /$5/ in $4)"; sed 's/^/    | /' "$4" | head -20
+  else pass "$1"; fi
+}
 # same NAME A B: passes when A and B are equal and not empty (two empty fingerprints are no agreement).
 same() {
   if [ -z "$2" ] || [ -z "$3" ]; then fail "$1 (empty value: '$2' vs '$3')"

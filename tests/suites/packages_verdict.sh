@@ -117,7 +117,7 @@ contains "build profile: 'not built through trueline-cc' is said" build.txt "$R!
 lacks "release profile: the stripped library is no line-tables finding" release.txt "libstripped\\.so: [a-z]+ \\[line-tables\\]" "^package $R"
 lacks "release profile: no 'not built through trueline-cc'" release.txt 'not built through trueline-cc' "^package $R"
 contains "release profile: symbol hygiene is still checked (stl-leak)" release.txt "$R!rel/libs\\.so: info \\[stl-leak\\]"
-check "release profile: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+exit_was "release profile: exit 0 (got $rc)" 0 "$rc" release.txt "^package $R"
 trueline-check --profile release --checks provenance "$R" > asked.txt 2>&1
 contains "release profile, --checks provenance: said again" asked.txt 'not built through trueline-cc'
 printf '[checks]\nprovenance = info\n' > prov.ini
