@@ -94,8 +94,9 @@ all: check-deps $(BUILD)/bin/trueline-cc $(BUILD)/bin/trueline-check $(HOOK_LIB)
 
 help:
 	@echo "make            build build/bin/trueline-cc and build/bin/trueline-check"
-	@echo "make deps       install missing packages for building and testing (apt, dnf or pacman when root,"
-	@echo "                else print the command); 'make deps-demo' installs only what the demo needs"
+	@echo "make deps       install missing packages for building and testing (apt, dnf or pacman, and the PyPI"
+	@echo "                oracles into VENV=build/venv, when root; else print the commands); 'make deps-demo'"
+	@echo "                installs only what the demo needs"
 	@echo "make demo       build + the bundled example through trueline-cc and trueline-check"
 	@echo "make test       deps + build + the whole test suite (unit + suites)"
 	@echo "make asan       the whole test suite under ASan + UBSan"
@@ -106,9 +107,11 @@ help:
 	@echo "dependencies elsewhere: PKG_CONFIG_PATH=/opt/x/lib/pkgconfig, CPPFLAGS=-I..., LDFLAGS=-L... (before the system's)"
 
 # The package names per distribution are in .ci/deps.sh: build (compile trueline), demo (+ ccache), test (+ the tools
-# the test suites compare against).
+# the test suites compare against: the distribution's packages, then the PyPI oracles in the virtual environment VENV,
+# which the suites put on their PATH).
+VENV ?= $(BUILD)/venv
 deps:
-	@sh .ci/deps.sh test
+	@TRUELINE_VENV=$(abspath $(VENV)) sh .ci/deps.sh test
 deps-demo:
 	@sh .ci/deps.sh demo
 
@@ -182,12 +185,12 @@ unit: all $(UNIT_BIN)
 # deps first, then a fresh make: what deps installed (libsodium, the static archives) decides how the rest is built
 test: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
-	@TRUELINE_BUILD=$(abspath $(BUILD)) bash tests/run.sh
+	@TRUELINE_BUILD=$(abspath $(BUILD)) TRUELINE_VENV=$(abspath $(VENV)) bash tests/run.sh
 
 asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" CFLAGS="-O1 -g" all unit
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  TRUELINE_BUILD=$(abspath build-asan) TRUELINE_SANITIZED=1 bash tests/run.sh
+	  TRUELINE_BUILD=$(abspath build-asan) TRUELINE_VENV=$(abspath $(VENV)) TRUELINE_SANITIZED=1 bash tests/run.sh
 
 # The demo needs the build dependencies and ccache (nvcc when present); the test suites' tools are not its business.
 demo: deps-demo

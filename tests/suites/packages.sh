@@ -10,7 +10,7 @@ printf '#include <stdio.h>\nint hello(void) { puts("hi"); return 1; }\n' > f.c
 printf '#include <sys/random.h>\nint r(void) { char b[4]; return (int)getrandom(b, 4, 0); }\n' > g.c
 gcc -g -shared -fPIC f.c -o libf.so && gcc -g -shared -fPIC g.c -o libg.so || { fail "premise: gcc"; exit 1; }
 # getrandom is GLIBC_2.25 in the fixture: the premise of the tag checks below
-check "premise: libg.so needs GLIBC_2.25 (objdump)" sh -c 'objdump -T libg.so | grep -q "GLIBC_2.25.*getrandom"'
+premise "libg.so needs GLIBC_2.25 (objdump)" sh -c 'objdump -T libg.so | grep -q "GLIBC_2.25.*getrandom"'
 
 python3 - <<'PY' || { fail "premise: python fixtures"; exit 1; }
 import io, zipfile, tarfile
@@ -130,7 +130,7 @@ contains "... says where reading stopped" err.txt 'trunc\.whl.*(cannot read|cann
 contains "... the members before the cut are checked" out.txt 'trunc\.whl!demo/libf\.so: info'
 
 # the oracle that the cut wheel is broken: python's zipfile (pip's reader) refuses it
-check "premise: zipfile refuses the wheel without its central directory's end" python3 -c '
+premise "zipfile refuses the wheel without its central directory's end" python3 -c '
 import sys, zipfile
 try: zipfile.ZipFile("nocd.whl")
 except zipfile.BadZipFile: sys.exit(0)
@@ -141,14 +141,14 @@ contains "... named as such" err.txt '^trueline-check: nocd\.whl: the zip.s cent
 contains "... its members still checked from their local headers" out.txt 'nocd\.whl!demo/libg\.so: info \[symbol-versions\].*GLIBC_2\.25'
 
 trueline-check foo-1.0-0.tar.bz2 > out.txt 2> err.txt; rc=$?
-check ".tar.bz2 conda package: exit 0 (got $rc)" [ $rc -eq 0 ]
+check ".tar.bz2 conda package: exit 0 (got $rc), its report written" sh -c "[ $rc -eq 0 ] && grep -q '^[0-9]* file(s) checked' out.txt"
 contains "... its library is audited as pkg!path" out.txt '^foo-1\.0-0\.tar\.bz2!lib/libfoo\.so: info'
 
 if have zstd; then
   zstd -q -f pkg-foo.tar -o pkg-foo-1.0-0.tar.zst && printf '{}' > metadata.json &&
     python3 -c 'import zipfile; z=zipfile.ZipFile("foo-1.0-0.conda","w"); z.write("metadata.json"); z.write("pkg-foo-1.0-0.tar.zst"); z.close()'
   trueline-check foo-1.0-0.conda > out.txt 2> err.txt; rc=$?
-  check ".conda: exit 0 (got $rc)" [ $rc -eq 0 ]
+  check ".conda: exit 0 (got $rc), its report written" sh -c "[ $rc -eq 0 ] && grep -q '^[0-9]* file(s) checked' out.txt"
   contains "... the library in its tar.zst is audited, named through both levels" out.txt \
     '^foo-1\.0-0\.conda!pkg-foo-1\.0-0\.tar\.zst!lib/libfoo\.so: info'
 else
@@ -240,7 +240,7 @@ for i in range(60):
 out += cd + struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 61, 61, len(cd), len(out), 0)
 open('overlap.whl', 'wb').write(out)
 PY
-check "premise: zipfile lists 61 members of 40 MiB in the bomb" python3 -c '
+premise "zipfile lists 61 members of 40 MiB in the bomb" python3 -c '
 import zipfile, sys; z = zipfile.ZipFile("overlap.whl"); sys.exit(not (len(z.infolist()) == 61 and sum(i.file_size for i in z.infolist()) > 2 << 30))'
 trueline-check overlap.whl > out.txt 2> err.txt; rc=$?
 check "overlap bomb: exit 2, the zeros are no ELF file (got $rc)" [ $rc -eq 2 ]

@@ -117,8 +117,12 @@ contains "u2 alone, --policy manylinux_2_31: the blacklist finding" u2-231.txt \
   "u2/$EXT: error \\[symbol-versions\\] imports uncompress2 from libz\\.so\\.1, which manylinux_2_31 blacklists"
 
 # --- a helper library alone: tested, though no extension module ------------------------------------------------
-same "hl: the helper no member needs is tested: gzflags leaves $(policy_without libz.so.1 gzflags)" \
-  "$(policy_without libz.so.1 gzflags)" "$(platform_of hl.json satisfied)"
+want=$(policy_without libz.so.1 gzflags)
+if [ -n "$want" ]; then
+  same "hl: the helper no member needs is tested: gzflags leaves $want" "$want" "$(platform_of hl.json satisfied)"
+else
+  skip "hl: no auditwheel policy data (the helper's tag is not compared)"
+fi
 same "hl: JSON names the helper library" hl/libhl.so "$(platform_of hl.json blacklisted.file)"
 lacks "hl: no symbol-versions finding (a file alone is judged when it is an extension module)" hl.txt \
   'error \[symbol-versions\]' 'file\(s\) checked'
@@ -128,7 +132,7 @@ for n in ok wk ve; do
   same "$n: no blacklisted object in JSON" None "$(platform_of $n.json blacklisted)"
   lacks "$n: no blacklist reason or finding" $n.txt 'blacklist' 'file\(s\) checked'
 done
-same "ok: exit 0" 0 "$(cat ok.rc)"
+check "ok: exit 0, its report written" sh -c '[ "$(cat ok.rc)" = 0 ] && grep -q "^[0-9]* file(s) checked" ok.txt'
 
 # --- auditwheel show on the same wheels ---------------------------------------------------------------------
 if have auditwheel; then

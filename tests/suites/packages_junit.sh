@@ -41,7 +41,8 @@ ALL="$EW $VW $GW $BW plain.zip"
 trueline-check --format junit --output r.xml $ALL 2> err.txt; rc_junit=$?
 # shellcheck disable=SC2086
 trueline-check --format json --output r.json $ALL 2> err.txt; rc_json=$?
-same "the JUnit report exits as the JSON report does (the verdict changes no exit status)" "$rc_json" "$rc_junit"
+check "the JUnit report exits as the JSON report does (the verdict changes no exit status)" \
+  sh -c "[ '$rc_json' = '$rc_junit' ] && grep -q '<testsuites' r.xml && grep -q '\"packages\"' r.json"
 
 # shape: what Jenkins' and GitLab's JUnit readers need, counts that add up, messages on every outcome
 check "JUnit: the XSD shape; each suite's tests/failures/errors/skipped count its test cases" python3 -c '

@@ -100,7 +100,7 @@ for k in $kinds; do
   members_with "$k.json" "$S" line-tables error > got-nolines.txt
   check "$k: line-tables errors exactly on the members without .debug_line (readelf: $(tr '\n' ' ' < no-lines.txt))" \
     same_bytes no-lines.txt got-nolines.txt
-  check "$k: exit status as for libfoo.a directly ($direct_rc, got $rc)" [ "$rc" -eq "$direct_rc" ]
+  exit_was "$k: exit status as for libfoo.a directly ($direct_rc, got $rc)" "$direct_rc" "$rc" "$k.json" "\"path\": \"$S\("
   check "$k: the package's other member is still audited" \
     python3 -c 'import json, sys; sys.exit(not any(f["path"].endswith("/libthree.so") and f["error"] is None
         for f in json.load(open(sys.argv[1]))["files"]))' "$k.json"

@@ -122,7 +122,7 @@ lacks "release profile: no 'not built through trueline-cc'" release.txt 'not bui
 # (both libraries export the same std:: instantiations: said once for the package, naming both)
 contains "release profile: symbol hygiene is still checked (stl-leak)" release.txt \
   "^$R: info \\[stl-leak\\] .*\\(in 2 members: rel/libstripped\\.so, rel/libs\\.so\\)"
-check "release profile: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+exit_was "release profile: exit 0 (got $rc)" 0 "$rc" release.txt "^package $R"
 trueline-check --profile release --checks provenance "$R" > asked.txt 2>&1
 contains "release profile, --checks provenance: said again" asked.txt 'not built through trueline-cc'
 printf '[checks]\nprovenance = info\n' > prov.ini

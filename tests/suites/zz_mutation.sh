@@ -26,8 +26,10 @@ all=$(for s in "$TRUELINE_ROOT"/tests/suites/*.sh; do n=$(basename "$s" .sh); [ 
 case "${MUTATION_SUITES:-}" in
   all) stub_suites=$all wrapper_suites=$all ;;
   "") # both tools, host and device, cheap to run against broken tools
+      # (with the package suites whose exit-status checks once passed for a tool that does nothing)
       stub_suites="checker_cli coredump device_libs device_relocated hardening_limits hardening_malformed host_aarch64
-                   host_reports provenance provenance_multi wrapper_basic wrapper_libs wrapper_nvcc wrapper_sccache"
+                   host_reports packages_nested packages_profile_config packages_verdict provenance provenance_multi
+                   wrapper_basic wrapper_libs wrapper_nvcc wrapper_plan wrapper_sccache"
       wrapper_suites="provenance provenance_multi wrapper_basic wrapper_libs wrapper_nvcc wrapper_proc_edge" ;;
   *) stub_suites=$MUTATION_SUITES wrapper_suites=$MUTATION_SUITES ;;
 esac
