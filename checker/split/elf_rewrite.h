@@ -29,7 +29,7 @@ struct tlck_elf_rewrite {
 };
 
 /* Writes the copy to fd (at offset 0). Dropped sections' indices are closed up: sh_link, sh_info and .symtab's
- * section indices follow; a .symtab symbol of a dropped section is dropped (refused when a kept relocation
+ * section indices (and .dynsym's) follow; a .symtab symbol of a dropped section is dropped (refused when a kept relocation
  * section names that .symtab). Returns 0, or -1 with err. */
 int tlck_elf_rewrite(const struct tlck_elf_rewrite *r, int fd, char *err, size_t errlen);
 
