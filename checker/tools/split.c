@@ -132,7 +132,7 @@ static int split_input(const struct tlck_options *o, const char *path)
             free(p);
             return 2;
         }
-        printf("%s: no line info to split (%zu bytes, copied unchanged)\n", path, n);
+        printf("%s: no line info to split (%zu bytes, %s)\n", path, n, o->in_place ? "left as it is" : "copied unchanged");
         free(p);
         return 0;
     }
@@ -173,6 +173,16 @@ int tlck_tool_split(const struct tlck_options *o)
                 strerror(errno));
         return 2;
     }
+    /* two inputs with one file name would write one destination twice: refused before anything is written */
+    for (size_t i = 0; o->output_dir && i < o->ninputs; i++)
+        for (size_t j = 0; j < i; j++) {
+            const char *a = strrchr(o->inputs[i], '/'), *b = strrchr(o->inputs[j], '/');
+            if (strcmp(a ? a + 1 : o->inputs[i], b ? b + 1 : o->inputs[j]) == 0) {
+                fprintf(stderr, "trueline-check: %s and %s: the same file name in --output-dir %s\n", o->inputs[j],
+                        o->inputs[i], o->output_dir);
+                return 2;
+            }
+        }
     int rc = 0;
     for (size_t i = 0; i < o->ninputs; i++)
         if (split_input(o, o->inputs[i]) != 0)

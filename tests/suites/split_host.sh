@@ -115,8 +115,8 @@ for app in app_gcc app_clang; do
 done
 
 # Splitting the same build again: the store already has it, the result is the same
-$C --split --debug-store store --output-dir out2 libc_gcc.so > again.out 2>&1
-check "a second split of the same file exits 0 and writes the same bytes" sh -c '[ $? -eq 0 ] && cmp -s out/libc_gcc.so out2/libc_gcc.so'
+expect_rc "a second split of the same file exits 0" 0 $C --split --debug-store store --output-dir out2 libc_gcc.so
+check "a second split of the same file writes the same bytes" same_bytes out/libc_gcc.so out2/libc_gcc.so
 
 # --in-place: the file itself, atomically (a new inode), its mode kept
 cp -p libc_gcc.so inplace.so && chmod 750 inplace.so && ino=$(stat -c %i inplace.so)
@@ -180,3 +180,10 @@ if have debuginfod && have debuginfod-find; then
 else
   skip "debuginfod / debuginfod-find missing"
 fi
+
+# Two inputs with one file name would overwrite each other in --output-dir: refused before anything is written
+mkdir -p dup && cp libc_gcc.so dup/
+$C --split --debug-store store --output-dir out6 libc_gcc.so dup/libc_gcc.so > dup.out 2> dup.err
+check "the same file name twice: exit 2" [ $? -eq 2 ]
+contains "the same file name twice: named" dup.err 'libc_gcc\.so and dup/libc_gcc\.so: the same file name'
+check "the same file name twice: nothing written" [ ! -e out6/libc_gcc.so ]
