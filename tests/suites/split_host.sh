@@ -187,3 +187,21 @@ $C --split --debug-store store --output-dir out6 libc_gcc.so dup/libc_gcc.so > d
 check "the same file name twice: exit 2" [ $? -eq 2 ]
 contains "the same file name twice: named" dup.err 'libc_gcc\.so and dup/libc_gcc\.so: the same file name'
 check "the same file name twice: nothing written" [ ! -e out6/libc_gcc.so ]
+
+# --device-only: host DWARF stays; a host-only library has nothing to split and is copied byte for byte
+$C --split --device-only --debug-store store7 --output-dir out7 libc_gcc.so > dev.out 2>&1
+contains "--device-only on a host library: nothing to split" dev.out 'libc_gcc\.so: no line info to split'
+check "--device-only on a host library: byte-identical copy" same_bytes libc_gcc.so out7/libc_gcc.so
+check "--device-only: no host debug file in the store" sh -c '[ -z "$(find store7 -type f 2>/dev/null)" ]'
+
+# --format json: one object per input, sizes as the file system has them, the debug file's path
+$C --split --format json --debug-store store8 --output-dir out8 libc_gcc.so notelf.so > split.json 2> /dev/null
+check "--format json: exit 2 with a bad input among them" [ $? -eq 2 ]
+check "--format json: sizes, the debug file and the error as written" python3 -c '
+import json, os, sys
+v = json.load(open("split.json"))
+a, b = v
+ok = a["status"] == "split" and a["bytes_before"] == os.path.getsize("libc_gcc.so") and \
+     a["bytes_after"] == os.path.getsize("out8/libc_gcc.so") and os.path.isfile(a["host_debug_file"]) and \
+     b["file"] == "notelf.so" and b["status"] == "error" and "not an ELF" in b["error"]
+sys.exit(not ok)'
