@@ -136,9 +136,10 @@ static int split_input(const struct tlck_options *o, const char *path, struct sp
     r->path = path, r->dest = dest, r->status = "error", r->before = n;
     struct tlck_split_opts so = { .store = o->debug_store, .device_only = o->split_device_only };
     enum tl_file_kind kind = tl_sniff(p, n, NULL);
-    int is_pkg = kind == TL_FILE_UNKNOWN && n >= 4 && memcmp(p, "PK\3\4", 4) == 0 && ends_with(path, ".whl");
+    int is_pkg = kind == TL_FILE_UNKNOWN && ((n >= 4 && memcmp(p, "PK\3\4", 4) == 0 && ends_with(path, ".whl")) ||
+                                             (n >= 3 && memcmp(p, "BZh", 3) == 0 && ends_with(path, ".tar.bz2")));
     if (kind != TL_FILE_ELF && kind != TL_FILE_AR && !is_pkg) {
-        snprintf(err, errsz, "not an ELF file (executable, shared library, object), a static library or a wheel: "
+        snprintf(err, errsz, "not an ELF file (executable, shared library, object), a static library, a wheel or a conda .tar.bz2: "
                              "nothing to split");
         fprintf(stderr, "trueline-check: %s: %s\n", path, err);
         free(p);
