@@ -113,7 +113,8 @@ static int copy_symtab(Elf_Scn *in_scn, Elf_Data *out_d, const size_t *newidx, s
         if (s.st_shndx != SHN_UNDEF && s.st_shndx < SHN_LORESERVE) {
             if (s.st_shndx >= shnum || newidx[s.st_shndx] == 0) {
                 if (i == 0 || !may_drop)
-                    return fail(err, errlen, "symbol %zu names a removed section", i);
+                    return fail(err, errlen, "symbol %zu names a removed section and cannot go (a relocation "
+                                             "section names its table: linked with --emit-relocs?)", i);
                 continue; /* a symbol of a removed debug section (a section symbol) */
             }
             s.st_shndx = (Elf64_Section)newidx[s.st_shndx];
@@ -189,7 +190,7 @@ int tlck_elf_rewrite(const struct tlck_elf_rewrite *r, int fd, char *err, size_t
     size_t *off = calloc(r->shnum + 2, sizeof *off); /* laid-out copy: where each non-allocated part goes */
     struct names names = { 0 };
     Elf *out = NULL;
-    int rc = -1, dropped = 0;
+    int rc = -1, dropped = 0, symtab_pinned = 0;
     if (!newidx || !owned || !off) {
         fail(err, errlen, "out of memory");
         goto done;
@@ -221,19 +222,16 @@ int tlck_elf_rewrite(const struct tlck_elf_rewrite *r, int fd, char *err, size_t
             goto done;
         }
     }
-    if (dropped) { /* a kept relocation section that names .symtab pins its symbol indices */
-        for (size_t i = 1; i < r->shnum; i++) {
-            GElf_Shdr sh, lk;
-            Elf_Scn *scn = elf_getscn(r->in, i);
-            if (r->scn[i].act == TLCK_SCN_DROP || !gelf_getshdr(scn, &sh) ||
-                (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA) || sh.sh_link == 0 || sh.sh_link >= r->shnum)
-                continue;
-            if (gelf_getshdr(elf_getscn(r->in, sh.sh_link), &lk) && lk.sh_type == SHT_SYMTAB) {
-                fail(err, errlen, "relocation section %zu names .symtab (linked with --emit-relocs?): not supported",
-                     i);
-                goto done;
-            }
-        }
+    /* a kept relocation section that names .symtab pins its symbol indices (a static executable's .rela.plt,
+     * --emit-relocs): its symbols may then be renumbered by nothing, checked in copy_symtab */
+    for (size_t i = 1; dropped && i < r->shnum; i++) {
+        GElf_Shdr sh, lk;
+        Elf_Scn *scn = elf_getscn(r->in, i);
+        if (r->scn[i].act == TLCK_SCN_DROP || !gelf_getshdr(scn, &sh) ||
+            (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA) || sh.sh_link == 0 || sh.sh_link >= r->shnum)
+            continue;
+        if (gelf_getshdr(elf_getscn(r->in, sh.sh_link), &lk) && lk.sh_type == SHT_SYMTAB)
+            symtab_pinned = 1;
     }
 
     out = elf_begin(fd, ELF_C_WRITE, NULL);
@@ -331,8 +329,8 @@ int tlck_elf_rewrite(const struct tlck_elf_rewrite *r, int fd, char *err, size_t
             od->d_type = ELF_T_BYTE;
         } else if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) && dropped) {
             size_t fg = 0;
-            int kept = copy_symtab(in_scn, od, newidx, r->shnum, &fg, sh.sh_info, sh.sh_type == SHT_SYMTAB, err,
-                                   errlen);
+            int kept = copy_symtab(in_scn, od, newidx, r->shnum, &fg, sh.sh_info,
+                                   sh.sh_type == SHT_SYMTAB && !symtab_pinned, err, errlen);
             owned[i] = od->d_buf;
             if (kept < 0)
                 goto done;

@@ -205,3 +205,15 @@ ok = a["status"] == "split" and a["bytes_before"] == os.path.getsize("libc_gcc.s
      a["bytes_after"] == os.path.getsize("out8/libc_gcc.so") and os.path.isfile(a["host_debug_file"]) and \
      b["file"] == "notelf.so" and b["status"] == "error" and "not an ELF" in b["error"]
 sys.exit(not ok)'
+
+# A static executable: its .rela.plt (IRELATIVE) names .symtab, so .symtab's symbol indices stay as they are
+if gcc -O2 -g -static -Wl,--build-id main.c lib.c -o app_static 2> /dev/null; then
+  expect_rc "static executable: split exits 0" 0 $C --split --debug-store store9 --output-dir out9 app_static
+  check "static executable: program headers and every loaded byte unchanged" python3 "$LOADS" app_static out9/app_static
+  ./app_static > st.orig; (cd out9 && ./app_static > ../st.split)
+  check "static executable: the split one runs as the unsplit one" same_bytes st.orig st.split
+  readelf -SW out9/app_static > st.sections
+  lacks "static executable: no .debug_ section" st.sections '\.debug_' '\.symtab'
+else
+  skip "static executable: no static C library"
+fi
