@@ -129,10 +129,12 @@ static int split_input(const struct tlck_options *o, const char *path, struct sp
     }
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
+    char *real = o->in_place ? realpath(path, NULL) : NULL; /* a link: the file it names is replaced */
     if (o->in_place)
-        snprintf(dest, destlen, "%s", path);
+        snprintf(dest, destlen, "%s", real ? real : path);
     else
         snprintf(dest, destlen, "%s/%s", o->output_dir, base);
+    free(real);
     r->path = path, r->dest = dest, r->status = "error", r->before = n;
     struct tlck_split_opts so = { .store = o->debug_store, .device_only = o->split_device_only };
     enum tl_file_kind kind = tl_sniff(p, n, NULL);

@@ -217,3 +217,10 @@ if gcc -O2 -g -static -Wl,--build-id main.c lib.c -o app_static 2> /dev/null; th
 else
   skip "static executable: no static C library"
 fi
+
+# --in-place through a symbolic link: the file it names is split, the link stays a link
+cp libc_gcc.so linked.so && ln -s linked.so link.so
+expect_rc "--in-place through a link: exit 0" 0 $C --split --debug-store store --in-place link.so
+check "--in-place through a link: the link is still a link" [ -L link.so ]
+readelf -SW linked.so > linked.sections
+lacks "--in-place through a link: the file it names was split" linked.sections '\.debug_' '\.symtab'
