@@ -142,6 +142,15 @@ CU
       check "CUDA: eu-elflint on the split library" eu-elflint --gnu-ld dout/libk.so
       check "CUDA: eu-elflint on the split object" eu-elflint dout/k.o
     fi
+    # an object whose fatbin is pointed into past its start cannot shrink: refused, named; at +0 it can
+    objcopy --dump-section .nv_fatbin=fb.bin k.o k.copy
+    printf '.section .nv_fatbin,"a"\nfb:\n.incbin "fb.bin"\n.data\n.quad fb+8\n' > inside.s
+    printf '.section .nv_fatbin,"a"\nfb:\n.incbin "fb.bin"\n.data\n.quad fb\n' > atzero.s
+    gcc -c inside.s -o inside.o && gcc -c atzero.s -o atzero.o
+    $C --split --debug-store dstore --output-dir dout2 inside.o atzero.o > in.out 2> in.err
+    check "fatbin pointed into: exit 2" [ $? -eq 2 ]
+    contains "fatbin pointed into: named with the offset" in.err 'inside\.o: \.nv_fatbin: .*points inside it \(offset 8\)'
+    check "fatbin pointed into: no output for it, the other object split" sh -c '[ ! -e dout2/inside.o ] && [ -s dout2/atzero.o ]'
     check "static library: its index lands on member headers" python3 armap.py dout/libmix.a
     check "static library: the host member is byte-identical" sh -c 'mkdir ax && cd ax && ar x ../dout/libmix.a h.o && cmp -s h.o ../h.o'
     check "static library: a program links against it and runs" sh -c 'gcc m.c dout/libmix.a -o m_split && ./m_split'
