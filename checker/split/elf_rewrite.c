@@ -191,6 +191,7 @@ int tlck_elf_rewrite(const struct tlck_elf_rewrite *r, int fd, char *err, size_t
     struct names names = { 0 };
     Elf *out = NULL;
     int rc = -1, dropped = 0, symtab_pinned = 0;
+    struct ranges taken = { 0 };
     if (!newidx || !owned || !off) {
         fail(err, errlen, "out of memory");
         goto done;
@@ -264,8 +265,24 @@ int tlck_elf_rewrite(const struct tlck_elf_rewrite *r, int fd, char *err, size_t
     if (names_add(&names, "") == (size_t)-1)
         goto oom;
 
-    struct ranges taken = { 0 };
     size_t ehsize = gelf_fsize(r->in, ELF_T_EHDR, 1, EV_CURRENT);
+    /* what is kept at its offset must lie inside the input: a damaged header would otherwise make the copy as
+     * large as the offset it names */
+    for (size_t i = 0; r->keep_alloc_offsets && i < phnum; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(r->in, (int)i, &ph) || ph.p_offset > r->in_size || ph.p_filesz > r->in_size - ph.p_offset) {
+            fail(err, errlen, "program header %zu lies beyond the end of the file", i);
+            goto done;
+        }
+    }
+    for (size_t i = 1; r->keep_alloc_offsets && i < r->shnum; i++) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(elf_getscn(r->in, i), &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_type != SHT_NOBITS &&
+            (sh.sh_offset > r->in_size || sh.sh_size > r->in_size - sh.sh_offset)) {
+            fail(err, errlen, "section %zu lies beyond the end of the file", i);
+            goto done;
+        }
+    }
     if (r->keep_alloc_offsets) {
         int bad = ranges_add(&taken, 0, ehsize) != 0 ||
                   (phnum && ranges_add(&taken, eh.e_phoff, eh.e_phoff + phnum * eh.e_phentsize) != 0);

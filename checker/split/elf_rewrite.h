@@ -23,6 +23,7 @@ struct tlck_elf_rewrite {
      * segment or an allocated section covers. 0: libelf lays out everything (a relocatable object, a debug
      * file whose program headers only describe addresses). */
     int keep_alloc_offsets;
+    size_t in_size; /* the input's length: a laid-out copy refuses a segment or section beyond it */
     const char *add_name; /* a non-allocated SHT_PROGBITS section appended, or NULL */
     const unsigned char *add_data;
     size_t add_n;

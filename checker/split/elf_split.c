@@ -320,7 +320,7 @@ int tlck_split_elf(const char *name, unsigned char *p, size_t n, const struct tl
         snprintf(err, errlen, "out of memory");
         goto done;
     }
-    struct tlck_elf_rewrite sr = { .in = e, .scn = plan, .shnum = shnum, .keep_alloc_offsets = 1,
+    struct tlck_elf_rewrite sr = { .in = e, .scn = plan, .shnum = shnum, .keep_alloc_offsets = 1, .in_size = n,
                                    .add_name = ".gnu_debuglink", .add_data = link, .add_n = link_n };
     rc = tlck_elf_rewrite(&sr, out_fd, err, errlen);
 done:

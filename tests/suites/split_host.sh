@@ -224,3 +224,12 @@ expect_rc "--in-place through a link: exit 0" 0 $C --split --debug-store store -
 check "--in-place through a link: the link is still a link" [ -L link.so ]
 readelf -SW linked.so > linked.sections
 lacks "--in-place through a link: the file it names was split" linked.sections '\.debug_' '\.symtab'
+
+# Damaged headers (inputs the split fuzz target found, tests/data/regress/split/): named, exit 2, promptly
+for f in "$TRUELINE_ROOT"/tests/data/regress/split/*; do
+  [ -f "$f" ] || continue
+  timeout 60 $C --split --debug-store store10 --output-dir out10 "$f" > rg.out 2> rg.err
+  rc=$?
+  check "damaged input $(basename "$f"): exit 2 within 60 s (got $rc)" [ $rc -eq 2 ]
+  contains "damaged input $(basename "$f"): named" rg.err "$(basename "$f"): "
+done
