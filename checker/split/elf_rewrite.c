@@ -275,6 +275,15 @@ int tlck_elf_rewrite(const struct tlck_elf_rewrite *r, int fd, char *err, size_t
             goto done;
         }
     }
+    for (size_t i = 1; i < r->shnum; i++) { /* libelf pads to each alignment: a damaged one would be the file */
+        GElf_Shdr sh;
+        if (r->scn[i].act != TLCK_SCN_DROP && gelf_getshdr(elf_getscn(r->in, i), &sh) &&
+            (sh.sh_addralign > ((Elf64_Xword)1 << 24) || (sh.sh_addralign & (sh.sh_addralign - 1)))) {
+            fail(err, errlen, "section %zu: alignment %llu is over 16 MiB or not a power of two", i,
+                 (unsigned long long)sh.sh_addralign);
+            goto done;
+        }
+    }
     for (size_t i = 1; r->keep_alloc_offsets && i < r->shnum; i++) {
         GElf_Shdr sh;
         if (gelf_getshdr(elf_getscn(r->in, i), &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_type != SHT_NOBITS &&
