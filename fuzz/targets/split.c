@@ -6,15 +6,15 @@
 
 #include <sys/stat.h>
 
-static char store[256];
+static char split_store[256];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 64 || size > (1u << 20))
         return 0;
-    if (!store[0]) {
-        snprintf(store, sizeof store, "%s/tl-fuzz-split.XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-        if (!mkdtemp(store))
+    if (!split_store[0]) {
+        snprintf(split_store, sizeof split_store, "%s/tl-fuzz-split.XXXXXX", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+        if (!mkdtemp(split_store))
             abort();
     }
     unsigned char *p = malloc(size);
@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int fd = memfd_create("tl-fuzz-split", MFD_CLOEXEC);
     if (fd < 0)
         abort();
-    struct tlck_split_opts o = { .store = store, .device_only = size & 1 };
+    struct tlck_split_opts o = { .store = split_store, .device_only = size & 1 };
     struct tlck_split_stats st;
     char err[1024];
     tlck_split_elf("fuzz.so", p, size, &o, fd, &st, err, sizeof err);
