@@ -50,6 +50,14 @@ WRAPPER_LIBS += $(shell $(PKG_CONFIG) --libs libsodium)
 SODIUM_LIBS  := $(shell $(PKG_CONFIG) --libs libsodium)
 endif
 CHECKER_LIBS := $(DWARF_LIBS) $(shell $(PKG_CONFIG) --libs libelf libzstd liblz4 libxxhash inih libarchive 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih -larchive) -liberty -lz -lpthread
+# libdebuginfod: --coredump, --symbolize and the audit ask the servers of DEBUGINFOD_URLS for debug-store parts
+# (checker/read/debug_store.c). Optional like libsodium: without its header only a local --debug-store is read.
+# The library is opened when a lookup needs it (dlopen, as elfutils' libdw does), not linked: the static wheel
+# build and a machine without libcurl's closure still run, and say so when DEBUGINFOD_URLS is set.
+DEBUGINFOD   := $(shell $(PKG_CONFIG) --exists libdebuginfod 2>/dev/null && echo yes)
+ifeq ($(DEBUGINFOD),yes)
+ALL_CFLAGS   += -DTL_HAVE_DEBUGINFOD $(shell $(PKG_CONFIG) --cflags libdebuginfod)
+endif
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
 WRAPPER_SRC := $(sort $(wildcard wrapper/*.c))

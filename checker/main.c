@@ -55,7 +55,7 @@ static const struct opt_doc opt_docs[] = {
     { "source-dir", required_argument, O_SOURCE_DIR, "DIR", "with --coredump: where the sources to quote are" },
     { "provenance", no_argument, O_PROVENANCE, NULL, "mode: per-object provenance table (.note.trueline)" },
     { "split", no_argument, O_SPLIT, NULL, "mode: FILE... without line info, the line info into --debug-store" },
-    { "debug-store", required_argument, O_DEBUG_STORE, "DIR", "the debug store (.build-id/NN/REST.debug) split line info goes to" },
+    { "debug-store", required_argument, O_DEBUG_STORE, "DIR", "the debug store (.build-id/NN/REST.debug): --split writes it, the other modes read it (then DEBUGINFOD_URLS)" },
     { "output-dir", required_argument, O_OUTPUT_DIR, "DIR", "with --split: write the shipped copies into DIR" },
     { "in-place", no_argument, O_IN_PLACE, NULL, "with --split: rewrite each FILE itself (atomically)" },
     { "device-only", no_argument, O_DEVICE_ONLY, NULL, "with --split: only device line info goes; host DWARF stays" },
@@ -96,7 +96,7 @@ static void usage(FILE *out)
         "       trueline-check --list FILE...             device-image inventory\n"
         "       trueline-check --extract DIR FILE...      write cubins/PTX out\n"
         "       trueline-check --symbolize FILE [KERNEL+0xOFF|PC...] [--sm N] [--addr2line]\n"
-        "       trueline-check --coredump CORE [--binary FILE]... [--source-dir DIR]\n"
+        "       trueline-check --coredump CORE [--binary FILE]... [--source-dir DIR] [--debug-store DIR]\n"
         "       trueline-check --provenance FILE...       per-object provenance table\n"
         "       trueline-check --split --debug-store STORE --output-dir DIR|--in-place FILE...\n"
         "       trueline-check --list-checks\n"
@@ -323,7 +323,7 @@ int main(int argc, char **argv)
     if ((o.config ? tl_config_load_file(&cfg, o.config, &err) : tl_config_load(&cfg, &err)) != 0) {
         fprintf(stderr, "trueline-check: %s\n", err.msg);
         rc = 2;
-    } else if (tlck_audit_settings_check(&cfg, &err) != 0 ||
+    } else if (tlck_audit_settings_check(&cfg, &err) != 0 || tlck_audit_settings_debug_store(&o, &cfg, &err) != 0 ||
                (o.mode == TLCK_MODE_AUDIT && !(profile = tlck_profile_select(&cfg, o.profile, &err))) ||
                ((o.mode == TLCK_MODE_AUDIT || o.mode == TLCK_MODE_LIST) &&
                 tlck_audit_settings_image_cache(&o, &cfg, &err) != 0)) {

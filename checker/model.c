@@ -147,6 +147,7 @@ void tlck_image_free(struct tlck_image *img)
     free(img->label);
     struct tlck_device_info *d = &img->dev;
     free(d->identifier);
+    free(d->line_store);
     free(d->producer);
     free(d->toolkit_version);
     free(d->ptxas_options);
@@ -197,5 +198,6 @@ void tlck_file_free(struct tlck_file *f)
         free(f->needed[i]);
     free(f->needed);
     free(f->line_error);
+    free(f->split_build_id);
     memset(f, 0, sizeof *f);
 }

@@ -40,9 +40,10 @@ struct tlck_options {
     unsigned sm;                                 /* --sm N: pick the image when a location is ambiguous */
     const char **binaries; size_t nbinaries;     /* --coredump CORE --binary FILE (repeatable) */
     const char *source_dir;                      /* --source-dir DIR */
+    const char *debug_store;                     /* --debug-store DIR, else [audit] debug_store: where split-out
+                                                  * line info is (read/debug_store.h); NULL: DEBUGINFOD_URLS only */
     unsigned long long max_input_mb;             /* per-input memory bound for decompression (0 = default) */
     unsigned timeout_s;                          /* per-input time bound (0 = none) */
-    const char *debug_store;                     /* --debug-store DIR: where split-out line info lives */
     const char *output_dir;                      /* --split --output-dir DIR: the shipped copies */
     int in_place;                                /* --split --in-place: each FILE rewritten itself */
     int split_device_only;                       /* --split --device-only: host DWARF stays */

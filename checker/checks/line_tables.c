@@ -132,6 +132,22 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, in
         goto done;
     }
     report_foreign(f, &foreign, out);
+    if (!h->has_debug_line && f->split_build_id) { /* split out (--split, eu-strip -f): said once, as for devices */
+        int devices_split = 0; /* then the device part says it for both, in one finding */
+        for (size_t i = 0; i < f->ndevices; i++)
+            devices_split |= f->devices[i].dev.lines_split && !f->devices[i].dev.line_store && f->devices[i].nfuncs;
+        if (users && !f->split_store_asked) {
+            if (!devices_split)
+                tlck_emit(out, "line-tables", sev < TLCK_SEV_WARNING ? sev : TLCK_SEV_WARNING, f->display, NULL,
+                          "pass --debug-store STORE (or [audit] debug_store, or DEBUGINFOD_URLS), or --debug-dir",
+                          "line info split out; store not given: the host DWARF of its %zu functions is in a debug "
+                          "file (build-id %s)", users, f->split_build_id);
+        } else if (users)
+            tlck_emit(out, "line-tables", sev, f->display, NULL, NULL,
+                      "line info split out; the debug store has no debug file for build-id %s (%zu functions)",
+                      f->split_build_id, users);
+        goto done;
+    }
     if (!h->has_debug_line) {
         if (users)
             tlck_emit(out, "line-tables", sev, f->display, NULL, HINT_G,

@@ -14,7 +14,8 @@
 
 #define TLCK_DEVICE_ID_LEN 16 /* XXH3-128: a build-id of 32 hex digits */
 
-/* 0, or -1 when p is no EM_CUDA ELF with code (err says why, when non-NULL). */
+/* 0; 1 when the image has no code section (a translation unit without kernels still gets a cubin: there is
+ * nothing in it to look up); -1 when p is no EM_CUDA ELF (err says why, when non-NULL). */
 int tlck_device_identity(const unsigned char *p, size_t n, unsigned char id[TLCK_DEVICE_ID_LEN], char *err,
                          size_t errlen);
 

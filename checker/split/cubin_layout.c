@@ -54,6 +54,20 @@ static uint64_t map_offset(const struct region *r, size_t nr, uint64_t x, uint64
 
 static int pow2(uint64_t a) { return a && !(a & (a - 1)); }
 
+/* SHT_NOBITS, and the CUDA section types that reserve device memory without file bytes: their sh_offset
+ * repeats the next section's and sh_size is what they reserve (seen in nvcc 13.0 cubins: `.nv.global` 0x70000007,
+ * `.nv.local.*` 0x70000009, `.nv.shared.*` 0x7000000A, `.nv.shared.reserved.*` 0x70000015, the last two
+ * overlapping `.nv.constant0.*` in -rdc images). */
+static int has_file_bytes(const GElf_Shdr *s)
+{
+    switch (s->sh_type) {
+    case SHT_NOBITS: case 0x70000007u: case 0x70000009u: case 0x7000000Au: case 0x70000015u:
+        return 0;
+    default:
+        return s->sh_size != 0;
+    }
+}
+
 int tlck_cubin_relayout(const tl_elf *e, const struct tlck_section_edit *edits, const struct tlck_section_new *add,
                         unsigned char **out, size_t *out_n, tl_error *err)
 {
@@ -91,7 +105,7 @@ int tlck_cubin_relayout(const tl_elf *e, const struct tlck_section_edit *edits, 
         }
         if (sh[i].sh_addralign > A)
             A = sh[i].sh_addralign;
-        if (sh[i].sh_type != SHT_NOBITS && sh[i].sh_size &&
+        if (has_file_bytes(&sh[i]) &&
             (sh[i].sh_offset > e->size || sh[i].sh_size > e->size - sh[i].sh_offset)) {
             tl_fail(err, "section %zu runs past the end of the file", i);
             goto done;
@@ -144,7 +158,7 @@ int tlck_cubin_relayout(const tl_elf *e, const struct tlck_section_edit *edits, 
         r[nr++] = (struct region){ eh->e_shoff, nsec * sizeof(Elf64_Shdr), 0, 0, NULL, NO_SECTION, 1, 8, -1 };
     for (size_t i = 1; i < nsec; i++) {
         const GElf_Shdr *s = &sh[i];
-        int has_bytes = s->sh_type != SHT_NOBITS && s->sh_size;
+        int has_bytes = has_file_bytes(s);
         struct region g = { s->sh_offset, has_bytes ? s->sh_size : 0, 0, 0, NULL, i, 0,
                              s->sh_addralign > 1 ? s->sh_addralign : 1, -1 };
         g.new_size = g.old_size;
@@ -163,6 +177,21 @@ int tlck_cubin_relayout(const tl_elf *e, const struct tlck_section_edit *edits, 
         r[nr++] = g;
     }
     qsort(r, nr, sizeof *r, by_old_off);
+    /* Sections that alias one another's bytes (sm_100's `.nv.merc.debug_str` is `.debug_str`) are one region;
+     * map_offset places the others. They must be changed alike. */
+    size_t kept = 0;
+    for (size_t k = 0; k < nr; k++) {
+        if (kept && r[k].old_size && r[k].old_off == r[kept - 1].old_off && r[k].old_size == r[kept - 1].old_size) {
+            if (r[k].changed != r[kept - 1].changed || r[k].new_size != r[kept - 1].new_size) {
+                tl_fail(err, "sections %zu and %zu share their bytes but are not changed alike", r[kept - 1].sec,
+                        r[k].sec);
+                goto done;
+            }
+            continue;
+        }
+        r[kept++] = r[k];
+    }
+    nr = kept;
 
     /* What each segment maps moves as one block; a changed section inside one would break it. */
     for (size_t k = 0; k < nr; k++) {

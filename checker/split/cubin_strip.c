@@ -13,6 +13,10 @@
  * needs it. */
 static int is_line_section(const char *n)
 {
+    /* sm_100 and newer cubins carry a second copy for the Mercury finalizer: `.nv.merc.debug_line` and so on,
+     * some of them aliases of the first copy's bytes (same offset and size) */
+    if (strncmp(n, ".nv.merc.", 9) == 0)
+        n += 8;
     return strcmp(n, ".debug_line") == 0 || strcmp(n, ".debug_str") == 0 || strcmp(n, ".nv_debug_line_sass") == 0 ||
            strncmp(n, ".nv_debug_ptx_txt", 17) == 0;
 }
@@ -62,11 +66,26 @@ int tlck_cubin_strip_lines(const unsigned char *p, size_t n, unsigned char **out
         if (is_line_section(name) && s.sh_type == SHT_PROGBITS)
             strip[i] = 1;
     }
+    /* Their relocations: REL/RELA, and the Mercury copy's own type for them (`.nv.merc.rela.debug_line`,
+     * 0x70000082), which also names its target in sh_info. Then any section that aliases stripped bytes. */
     for (size_t i = 1; i < e.shnum && !debug_image; i++) {
         GElf_Shdr s;
         gelf_getshdr(elf_getscn(e.elf, i), &s);
-        if ((s.sh_type == SHT_REL || s.sh_type == SHT_RELA) && s.sh_info < e.shnum && strip[s.sh_info])
+        const char *name = tl_elf_section_name(&e, &s);
+        int is_rel = s.sh_type == SHT_REL || s.sh_type == SHT_RELA ||
+                     (name && strncmp(name, ".nv.merc.rel", 12) == 0);
+        if (is_rel && s.sh_info < e.shnum && strip[s.sh_info])
             strip[i] = 1;
+    }
+    for (size_t i = 1; i < e.shnum && !debug_image; i++) {
+        GElf_Shdr s;
+        gelf_getshdr(elf_getscn(e.elf, i), &s);
+        for (size_t j = 1; j < e.shnum && !strip[i] && s.sh_size && s.sh_type != SHT_NOBITS; j++) {
+            GElf_Shdr t;
+            if (j != i && strip[j] && gelf_getshdr(elf_getscn(e.elf, j), &t) && t.sh_offset == s.sh_offset &&
+                t.sh_size == s.sh_size)
+                strip[i] = 1;
+        }
     }
     for (size_t i = 1; i < e.shnum && !debug_image; i++) {
         if (!strip[i])

@@ -156,8 +156,10 @@ static int split_entry(const unsigned char *hdr, const struct tlck_fatbin_entry 
     if (elf) {
         r = tlck_cubin_strip_lines(img, n, &raw, &rawn, err, errlen);
         if (r == 0) {
+            /* an image without code (a translation unit with no kernel) has no line a core could need */
             unsigned char id[TLCK_DEVICE_ID_LEN];
-            if (tlck_device_identity(img, n, id, err, errlen) != 0 || (part && part(arg, id, img, n, err, errlen) != 0))
+            int idr = tlck_device_identity(img, n, id, err, errlen);
+            if (idr < 0 || (idr == 0 && part && part(arg, id, img, n, err, errlen) != 0))
                 r = -1;
         }
     } else {

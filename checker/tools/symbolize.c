@@ -25,6 +25,7 @@
 #include "read/device.h"
 #include "report/json_write.h"
 #include "tools/symbolize_host.h"
+#include "tools/symbolize_store.h"
 #include "tools/tools.h"
 
 struct location {
@@ -207,6 +208,7 @@ static void load_images(const struct tlck_input *in, const struct tlck_options *
             continue;
         }
         memcpy(copy, p, n);
+        tlck_sym_store_device(o, in->display, label, &copy, &n); /* line info split out: its store part */
         struct image *m = &im->v[im->n++];
         snprintf(m->label, sizeof m->label, "%s", label);
         m->bytes = copy;
@@ -341,7 +343,9 @@ static int symbolize_input(const struct tlck_input *in, const struct tlck_option
             fprintf(stderr, "trueline-check: %s: no cubin image; host code is symbolized in files on disk only\n",
                     in->display);
         } else if (!(hl = tlck_host_lines_open(in->path, &err))) {
-            fprintf(stderr, "trueline-check: %s: no cubin image, and %s\n", in->display, err.msg);
+            tl_error store_err; /* a stripped file: its debug file in the store, by build-id */
+            if (!(hl = tlck_sym_store_host(o, in->path, &store_err)))
+                fprintf(stderr, "trueline-check: %s: no cubin image, and %s\n", in->display, store_err.msg);
         }
         if (!hl) {
             images_free(&im);
