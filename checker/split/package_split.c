@@ -203,6 +203,18 @@ static int rewrite_paths_json(struct member *rec, struct member *m, size_t nm, c
 #endif
 }
 
+/* The tar dialect the package was read in, by its own setter: archive_write_set_format() would link every
+ * writer libarchive has (xar's needs libxml2, which the static wheel build does not link). */
+static int set_tar_format(struct archive *aw, int format)
+{
+    switch (format) {
+    case ARCHIVE_FORMAT_TAR_USTAR: return archive_write_set_format_ustar(aw);
+    case ARCHIVE_FORMAT_TAR_GNUTAR: return archive_write_set_format_gnutar(aw);
+    case ARCHIVE_FORMAT_TAR_PAX_INTERCHANGE: return archive_write_set_format_pax(aw);
+    default: return archive_write_set_format_pax_restricted(aw);
+    }
+}
+
 /* One member's split into an anonymous file, read back. 0 changed, 1 nothing to split, -1 err. */
 static int split_member(const char *name, struct member *m, const struct tlck_split_opts *o,
                         struct tlck_package_split_stats *st, char *err, size_t errlen)
@@ -338,7 +350,7 @@ int tlck_split_package(const char *name, const unsigned char *p, size_t n, const
         goto done;
 
     struct archive *aw = archive_write_new();
-    int wf = conda ? archive_write_set_format(aw, archive_format(ar)) != ARCHIVE_OK ||
+    int wf = conda ? set_tar_format(aw, archive_format(ar)) != ARCHIVE_OK ||
                          archive_write_add_filter_bzip2(aw) != ARCHIVE_OK
                    : archive_write_set_format_zip(aw) != ARCHIVE_OK;
     if (wf || archive_write_open_fd(aw, out_fd) != ARCHIVE_OK) {
