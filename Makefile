@@ -210,11 +210,15 @@ install: all
 # glibc, the hook, the data files and the man pages, installed where the tools look for them beside their bin/.
 # Zip and tar are all the archive formats the checker asks libarchive for; their closure is these archives (not
 # pkg-config --static's, which names libacl and libxml2 that Debian ships no .a of and the two formats never call).
-WHEEL_CHECKER_LIBS := -Wl,-Bstatic -ldwarf -lelf -larchive -lnettle -llzma -lbz2 -lzstd -llz4 -lxxhash -linih -liberty -lz \
+# --gc-sections: the zip writer (--split of wheels) takes one helper from archive_write_set_format.o, whose
+# table names every writer, xar's libxml2 calls among them; unreferenced, they are dropped instead of linked.
+WHEEL_CHECKER_LIBS := -Wl,--gc-sections -Wl,-Bstatic -ldwarf -lelf -larchive -lnettle -llzma -lbz2 -lzstd -llz4 -lxxhash -linih -liberty -lz \
                       $(if $(SODIUM),-lsodium) -Wl,-Bdynamic -lpthread
-$(BUILD)/wheel/trueline-check: $(CHECKER_OBJ) $(LIBTL)
+# packaging/wheel_glibc_floor.c: libarchive's zip writer would otherwise need GLIBC_2.36 (its comment says why).
+$(BUILD)/wheel/trueline-check: $(CHECKER_OBJ) $(LIBTL) packaging/wheel_glibc_floor.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CHECKER_OBJ) $(LIBTL) $(WHEEL_CHECKER_LIBS)
+	$(CC) $(ALL_CFLAGS) -c -o $(BUILD)/wheel/wheel_glibc_floor.o packaging/wheel_glibc_floor.c
+	$(CC) $(ALL_LDFLAGS) -Wl,--wrap=arc4random_buf -o $@ $(CHECKER_OBJ) $(BUILD)/wheel/wheel_glibc_floor.o $(LIBTL) $(WHEEL_CHECKER_LIBS)
 
 wheel: all $(BUILD)/wheel/trueline-check
 	python3 packaging/make_wheel.py --version $(VERSION) --out "$(BUILD)/dist" \

@@ -10,6 +10,7 @@
 #include "policy.h"
 #include "report/formats.h"
 #include "audit_settings.h"
+#include "inputs.h"
 #include "profile.h"
 #include "read/image_cache.h"
 #include "tools/tools.h"
@@ -319,12 +320,13 @@ int main(int argc, char **argv)
     tl_config cfg = { 0 };
     tl_error err;
     int rc;
-    const struct tlck_profile *profile = NULL; /* --profile, else [audit] profile, else build */
+    const struct tlck_profile *profile = NULL; /* --profile, else [audit] profile, else by the inputs */
     if ((o.config ? tl_config_load_file(&cfg, o.config, &err) : tl_config_load(&cfg, &err)) != 0) {
         fprintf(stderr, "trueline-check: %s\n", err.msg);
         rc = 2;
     } else if (tlck_audit_settings_check(&cfg, &err) != 0 || tlck_audit_settings_debug_store(&o, &cfg, &err) != 0 ||
-               (o.mode == TLCK_MODE_AUDIT && !(profile = tlck_profile_select(&cfg, o.profile, &err))) ||
+               (o.mode == TLCK_MODE_AUDIT &&
+                !(profile = tlck_profile_select(&cfg, o.profile, tlck_inputs_all_packages(o.inputs, o.ninputs), &err))) ||
                ((o.mode == TLCK_MODE_AUDIT || o.mode == TLCK_MODE_LIST) &&
                 tlck_audit_settings_image_cache(&o, &cfg, &err) != 0)) {
         /* only an audit has a profile, and only the modes that summarize device images use their cache */

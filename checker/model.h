@@ -144,7 +144,9 @@ struct tlck_file {
     uint64_t debug_bytes;                /* sizes (sh_size, as stored) of the file's own .debug_* and .zdebug_*
                                           * sections; a separate debug file's are not counted */
     uint64_t debug_line_bytes;           /* of them, .debug_line's (or .zdebug_line's) */
-    uint64_t line_rows;                  /* host line rows decoded (all units) */
+    uint64_t line_rows;                  /* host line rows of linked code (all units), end-of-sequence rows included */
+    uint64_t line_rows_discarded;        /* rows of code the linker discarded (runs at address 0, -1, -2): they
+                                          * describe no byte of the file, so line_rows leaves them out */
     char *line_error;                    /* .debug_line could not be decoded completely: why */
     char *split_build_id;                /* host DWARF split out: no DWARF of its own, a .gnu_debuglink and this
                                           * GNU build-id (hex), and no debug file found anywhere (none of another
