@@ -306,7 +306,8 @@ static int check_format(const struct tlck_options *o)
         return -1;
     }
     static const char *const tool[] = { [TLCK_MODE_LIST] = "--list", [TLCK_MODE_SYMBOLIZE] = "--symbolize",
-                                        [TLCK_MODE_COREDUMP] = "--coredump", [TLCK_MODE_PROVENANCE] = "--provenance" };
+                                        [TLCK_MODE_COREDUMP] = "--coredump", [TLCK_MODE_PROVENANCE] = "--provenance",
+                                        [TLCK_MODE_SPLIT] = "--split" };
     const char *name = (size_t)o->mode < sizeof tool / sizeof *tool ? tool[o->mode] : NULL;
     if (name && !f->tools) {
         fprintf(stderr, "trueline-check: %s writes %s, not %s\n", name,

@@ -91,6 +91,8 @@ host=("$work/gcc-g.o" "$work/gcc-dwarf4.o" "$work/gcc-dwarf2.o" "$work/gcc-m32.o
 dev=("$work/k.cubin" "$work/k-G.cubin" "$work/k.fatbin" "$work/k-z.fatbin" "$work/k.o")
 seed elf_file "${host[@]}" "$work/k.cubin" "$(stripped "$work/liba.so")"
 seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a"
+# the split takes linked files (host debug sections out) and objects (device line info out)
+seed split "$work/zlib.so" "$work/liba.so" "$work/gcc-g.o" "$work/k.o"
 
 # Packages: a small wheel (an ELF member, a non-ELF one, a nested zip) and a conda .tar.bz2, built with python.
 mkdir -p "$out/package"

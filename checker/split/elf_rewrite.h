@@ -23,13 +23,14 @@ struct tlck_elf_rewrite {
      * segment or an allocated section covers. 0: libelf lays out everything (a relocatable object, a debug
      * file whose program headers only describe addresses). */
     int keep_alloc_offsets;
+    size_t in_size; /* the input's length: a laid-out copy refuses a segment or section beyond it */
     const char *add_name; /* a non-allocated SHT_PROGBITS section appended, or NULL */
     const unsigned char *add_data;
     size_t add_n;
 };
 
 /* Writes the copy to fd (at offset 0). Dropped sections' indices are closed up: sh_link, sh_info and .symtab's
- * section indices follow; a .symtab symbol of a dropped section is dropped (refused when a kept relocation
+ * section indices (and .dynsym's) follow; a .symtab symbol of a dropped section is dropped (refused when a kept relocation
  * section names that .symtab). Returns 0, or -1 with err. */
 int tlck_elf_rewrite(const struct tlck_elf_rewrite *r, int fd, char *err, size_t errlen);
 

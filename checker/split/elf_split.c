@@ -50,6 +50,45 @@ static size_t build_id(Elf *e, unsigned char *id, size_t max)
     return 0;
 }
 
+/* A relocatable object's fatbin section may shrink only when nothing points past its start: the registration
+ * code names it as `.nv_fatbin + 0` (or a symbol at 0). Anything else (a symbol or an addend inside it) would
+ * be left pointing at moved bytes. Returns the offending offset, 0 when none. */
+static unsigned long long points_inside(Elf *e, size_t shnum, size_t fat)
+{
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(e, scn)) != NULL) {
+        if (!gelf_getshdr(scn, &sh) || sh.sh_link == 0 || sh.sh_link >= shnum)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        if (!d)
+            continue;
+        if (sh.sh_type == SHT_SYMTAB) {
+            GElf_Sym sym;
+            for (int k = 0; gelf_getsym(d, k, &sym); k++)
+                if (sym.st_shndx == fat && sym.st_value != 0)
+                    return sym.st_value;
+            continue;
+        }
+        if (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL)
+            continue;
+        Elf_Data *sd = elf_getdata(elf_getscn(e, sh.sh_link), NULL);
+        for (int k = 0; sd; k++) {
+            GElf_Rela ra;
+            GElf_Rel rl;
+            GElf_Sym sym;
+            if (sh.sh_type == SHT_RELA ? !gelf_getrela(d, k, &ra) : !gelf_getrel(d, k, &rl))
+                break;
+            if (sh.sh_type == SHT_REL)
+                ra.r_info = rl.r_info, ra.r_addend = 0;
+            if (gelf_getsym(sd, (int)GELF_R_SYM(ra.r_info), &sym) && sym.st_shndx == fat &&
+                sym.st_value + (unsigned long long)ra.r_addend != 0)
+                return sym.st_value + (unsigned long long)ra.r_addend;
+        }
+    }
+    return 0;
+}
+
 struct part_ctx {
     const struct tlck_split_opts *o;
     struct tlck_split_stats *st;
@@ -187,6 +226,12 @@ int tlck_split_elf(const char *name, unsigned char *p, size_t n, const struct tl
         }
         if (frc == 1 || !fat_out[i])
             continue;
+        unsigned long long inside = lay == TLCK_FATBIN_SHRINK && out_n != sh.sh_size ? points_inside(e, shnum, i) : 0;
+        if (inside) {
+            snprintf(err, errlen, "%s: a symbol or relocation points inside it (offset %llu): it cannot shrink", nm,
+                     inside);
+            goto done;
+        }
         if (lay == TLCK_FATBIN_IN_PLACE && out_n != sh.sh_size) {
             snprintf(err, errlen, "%s: the in-place split changed the section's size", nm);
             goto done;
@@ -275,7 +320,7 @@ int tlck_split_elf(const char *name, unsigned char *p, size_t n, const struct tl
         snprintf(err, errlen, "out of memory");
         goto done;
     }
-    struct tlck_elf_rewrite sr = { .in = e, .scn = plan, .shnum = shnum, .keep_alloc_offsets = 1,
+    struct tlck_elf_rewrite sr = { .in = e, .scn = plan, .shnum = shnum, .keep_alloc_offsets = 1, .in_size = n,
                                    .add_name = ".gnu_debuglink", .add_data = link, .add_n = link_n };
     rc = tlck_elf_rewrite(&sr, out_fd, err, errlen);
 done:

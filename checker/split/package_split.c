@@ -1,4 +1,4 @@
-/* A wheel split member by member (package_split.h).
+/* A wheel or a conda .tar.bz2 split member by member (package_split.h).
  *
  * The wheel is read whole first (libarchive, the zip's central directory), every ELF member split, then
  * written again in the same order: RECORD must hold the new members' hashes, and it may come before them. The
@@ -141,6 +141,80 @@ static int rewrite_record(struct member *rec, struct member *m, size_t nm, char 
 #endif
 }
 
+/* conda's info/paths.json with "sha256" (hex) and "size_in_bytes" of every changed member replaced, in the
+ * object whose "_path" names it; the rest of the text as it was (conda writes one object per path, keys sorted:
+ * "_path", "path_type", "sha256", "size_in_bytes"). A changed member whose object is not found is an error. */
+static int rewrite_paths_json(struct member *rec, struct member *m, size_t nm, char *err, size_t errlen)
+{
+#ifndef TL_HAVE_SODIUM
+    (void)rec, (void)m, (void)nm;
+    snprintf(err, errlen, "this trueline-check was built without libsodium: no SHA-256 for info/paths.json");
+    return -1;
+#else
+    if (sodium_init() < 0)
+        return snprintf(err, errlen, "libsodium cannot start"), -1;
+    char *text = malloc(rec->n + 1);
+    if (!text)
+        return snprintf(err, errlen, "out of memory"), -1;
+    memcpy(text, rec->data, rec->n);
+    text[rec->n] = 0;
+    for (size_t i = 0; i < nm; i++) {
+        if (!m[i].changed || &m[i] == rec)
+            continue;
+        const char *path = archive_entry_pathname(m[i].entry);
+        char key[4200];
+        snprintf(key, sizeof key, "\"_path\": \"%s\"", path);
+        char *obj = strstr(text, key), *end = obj ? strchr(obj, '}') : NULL;
+        char *sha = obj ? strstr(obj, "\"sha256\": \"") : NULL, *size = obj ? strstr(obj, "\"size_in_bytes\": ") : NULL;
+        if (!obj || !end || !sha || sha > end || !size || size > end || strchr(path, '"') || strchr(path, '\\')) {
+            free(text);
+            return snprintf(err, errlen, "info/paths.json: no entry with sha256 and size_in_bytes for %s", path), -1;
+        }
+        sha += strlen("\"sha256\": \"");
+        unsigned char d[crypto_hash_sha256_BYTES];
+        char hex[2 * crypto_hash_sha256_BYTES + 1];
+        crypto_hash_sha256(d, m[i].data, m[i].n);
+        sodium_bin2hex(hex, sizeof hex, d, sizeof d);
+        if (strspn(sha, "0123456789abcdef") != 64) {
+            free(text);
+            return snprintf(err, errlen, "info/paths.json: %s: sha256 is not 64 hex digits", path), -1;
+        }
+        memcpy(sha, hex, 64);
+        size += strlen("\"size_in_bytes\": ");
+        size_t digits = strspn(size, "0123456789");
+        char num[32];
+        int nn = snprintf(num, sizeof num, "%zu", m[i].n);
+        size_t off = (size_t)(size - text), len = strlen(text);
+        char *g = malloc(len + (size_t)nn + 1);
+        if (!g) {
+            free(text);
+            return snprintf(err, errlen, "out of memory"), -1;
+        }
+        memcpy(g, text, off);
+        memcpy(g + off, num, (size_t)nn);
+        memcpy(g + off + (size_t)nn, text + off + digits, len - off - digits + 1);
+        free(text);
+        text = g;
+    }
+    free(rec->data);
+    rec->n = strlen(text);
+    rec->data = (unsigned char *)text, rec->changed = 1;
+    return 0;
+#endif
+}
+
+/* The tar dialect the package was read in, by its own setter: archive_write_set_format() would link every
+ * writer libarchive has (xar's needs libxml2, which the static wheel build does not link). */
+static int set_tar_format(struct archive *aw, int format)
+{
+    switch (format) {
+    case ARCHIVE_FORMAT_TAR_USTAR: return archive_write_set_format_ustar(aw);
+    case ARCHIVE_FORMAT_TAR_GNUTAR: return archive_write_set_format_gnutar(aw);
+    case ARCHIVE_FORMAT_TAR_PAX_INTERCHANGE: return archive_write_set_format_pax(aw);
+    default: return archive_write_set_format_pax_restricted(aw);
+    }
+}
+
 /* One member's split into an anonymous file, read back. 0 changed, 1 nothing to split, -1 err. */
 static int split_member(const char *name, struct member *m, const struct tlck_split_opts *o,
                         struct tlck_package_split_stats *st, char *err, size_t errlen)
@@ -170,15 +244,21 @@ static int split_member(const char *name, struct member *m, const struct tlck_sp
 int tlck_split_package(const char *name, const unsigned char *p, size_t n, const struct tlck_split_opts *o,
                        int out_fd, struct tlck_package_split_stats *st, char *err, size_t errlen)
 {
-    (void)name;
     memset(st, 0, sizeof *st);
+    size_t nl = strlen(name);
+    int conda = nl > 8 && strcmp(name + nl - 8, ".tar.bz2") == 0;
     struct archive *ar = archive_read_new();
     struct member *m = NULL;
     size_t nm = 0, cap = 0;
     int rc = -1;
-    archive_read_support_format_zip_seekable(ar);
+    if (conda) {
+        archive_read_support_format_tar(ar);
+        archive_read_support_filter_bzip2(ar);
+    } else {
+        archive_read_support_format_zip_seekable(ar);
+    }
     if (archive_read_open_memory(ar, p, n) != ARCHIVE_OK) {
-        snprintf(err, errlen, "not a readable zip: %s", archive_error_string(ar));
+        snprintf(err, errlen, "not a readable %s: %s", conda ? "tar.bz2" : "zip", archive_error_string(ar));
         goto done;
     }
     struct archive_entry *e;
@@ -233,7 +313,7 @@ int tlck_split_package(const char *name, const unsigned char *p, size_t n, const
             got += (size_t)k;
         }
         x->n = got;
-        x->stored = zip_stored(p, n, mn);
+        x->stored = !conda && zip_stored(p, n, mn);
         st->members++;
         if (x->n >= 4 && memcmp(x->data, "\177ELF", 4) == 0) {
             st->elf_members++;
@@ -250,7 +330,7 @@ int tlck_split_package(const char *name, const unsigned char *p, size_t n, const
         }
     }
     if (r != ARCHIVE_EOF) {
-        snprintf(err, errlen, "not a readable zip: %s", archive_error_string(ar));
+        snprintf(err, errlen, "not a readable %s: %s", conda ? "tar.bz2" : "zip", archive_error_string(ar));
         goto done;
     }
     if (st->split_members == 0) {
@@ -259,23 +339,29 @@ int tlck_split_package(const char *name, const unsigned char *p, size_t n, const
     }
     struct member *rec = NULL;
     for (size_t i = 0; i < nm; i++)
-        if (is_record(archive_entry_pathname(m[i].entry)))
+        if (conda ? strcmp(archive_entry_pathname(m[i].entry), "info/paths.json") == 0
+                  : is_record(archive_entry_pathname(m[i].entry)))
             rec = &m[i];
     if (!rec) {
-        snprintf(err, errlen, "no .dist-info/RECORD: not a wheel");
+        snprintf(err, errlen, conda ? "no info/paths.json: not a conda package" : "no .dist-info/RECORD: not a wheel");
         goto done;
     }
-    if (rewrite_record(rec, m, nm, err, errlen) != 0)
+    if ((conda ? rewrite_paths_json(rec, m, nm, err, errlen) : rewrite_record(rec, m, nm, err, errlen)) != 0)
         goto done;
 
     struct archive *aw = archive_write_new();
-    if (archive_write_set_format_zip(aw) != ARCHIVE_OK || archive_write_open_fd(aw, out_fd) != ARCHIVE_OK) {
-        snprintf(err, errlen, "cannot write the wheel: %s", archive_error_string(aw));
+    int wf = conda ? set_tar_format(aw, archive_format(ar)) != ARCHIVE_OK ||
+                         archive_write_add_filter_bzip2(aw) != ARCHIVE_OK
+                   : archive_write_set_format_zip(aw) != ARCHIVE_OK;
+    if (wf || archive_write_open_fd(aw, out_fd) != ARCHIVE_OK) {
+        snprintf(err, errlen, "cannot write the package: %s", archive_error_string(aw));
         archive_write_free(aw);
         goto done;
     }
     for (size_t i = 0; i < nm; i++) {
-        if (m[i].stored)
+        if (conda)
+            ; /* one bzip2 stream over the whole tar */
+        else if (m[i].stored)
             archive_write_zip_set_compression_store(aw);
         else
             archive_write_zip_set_compression_deflate(aw);
@@ -289,7 +375,7 @@ int tlck_split_package(const char *name, const unsigned char *p, size_t n, const
         }
     }
     if (archive_write_close(aw) != ARCHIVE_OK) {
-        snprintf(err, errlen, "cannot write the wheel: %s", archive_error_string(aw));
+        snprintf(err, errlen, "cannot write the package: %s", archive_error_string(aw));
         archive_write_free(aw);
         goto done;
     }

@@ -1,5 +1,6 @@
-/* A wheel split member by member: every ELF member through tlck_split_elf, the package written again with the
- * same member order and compression, and its RECORD's sha256 and size lines for the members that changed. */
+/* A package split member by member: every ELF member through tlck_split_elf, the package written again with the
+ * same member order and compression, and its manifest's sha256 and size for the members that changed: a wheel
+ * (zip, .dist-info/RECORD) or a conda .tar.bz2 (tar under bzip2, info/paths.json). name decides which. */
 #ifndef TLCK_PACKAGE_SPLIT_H
 #define TLCK_PACKAGE_SPLIT_H
 #include <stddef.h>

@@ -115,8 +115,8 @@ for app in app_gcc app_clang; do
 done
 
 # Splitting the same build again: the store already has it, the result is the same
-$C --split --debug-store store --output-dir out2 libc_gcc.so > again.out 2>&1
-check "a second split of the same file exits 0 and writes the same bytes" sh -c '[ $? -eq 0 ] && cmp -s out/libc_gcc.so out2/libc_gcc.so'
+expect_rc "a second split of the same file exits 0" 0 $C --split --debug-store store --output-dir out2 libc_gcc.so
+check "a second split of the same file writes the same bytes" same_bytes out/libc_gcc.so out2/libc_gcc.so
 
 # --in-place: the file itself, atomically (a new inode), its mode kept
 cp -p libc_gcc.so inplace.so && chmod 750 inplace.so && ino=$(stat -c %i inplace.so)
@@ -180,3 +180,56 @@ if have debuginfod && have debuginfod-find; then
 else
   skip "debuginfod / debuginfod-find missing"
 fi
+
+# Two inputs with one file name would overwrite each other in --output-dir: refused before anything is written
+mkdir -p dup && cp libc_gcc.so dup/
+$C --split --debug-store store --output-dir out6 libc_gcc.so dup/libc_gcc.so > dup.out 2> dup.err
+check "the same file name twice: exit 2" [ $? -eq 2 ]
+contains "the same file name twice: named" dup.err 'libc_gcc\.so and dup/libc_gcc\.so: the same file name'
+check "the same file name twice: nothing written" [ ! -e out6/libc_gcc.so ]
+
+# --device-only: host DWARF stays; a host-only library has nothing to split and is copied byte for byte
+$C --split --device-only --debug-store store7 --output-dir out7 libc_gcc.so > dev.out 2>&1
+contains "--device-only on a host library: nothing to split" dev.out 'libc_gcc\.so: no line info to split'
+check "--device-only on a host library: byte-identical copy" same_bytes libc_gcc.so out7/libc_gcc.so
+check "--device-only: no host debug file in the store" sh -c '[ -z "$(find store7 -type f 2>/dev/null)" ]'
+
+# --format json: one object per input, sizes as the file system has them, the debug file's path
+$C --split --format json --debug-store store8 --output-dir out8 libc_gcc.so notelf.so > split.json 2> /dev/null
+check "--format json: exit 2 with a bad input among them" [ $? -eq 2 ]
+check "--format json: sizes, the debug file and the error as written" python3 -c '
+import json, os, sys
+v = json.load(open("split.json"))
+a, b = v
+ok = a["status"] == "split" and a["bytes_before"] == os.path.getsize("libc_gcc.so") and \
+     a["bytes_after"] == os.path.getsize("out8/libc_gcc.so") and os.path.isfile(a["host_debug_file"]) and \
+     b["file"] == "notelf.so" and b["status"] == "error" and "not an ELF" in b["error"]
+sys.exit(not ok)'
+
+# A static executable: its .rela.plt (IRELATIVE) names .symtab, so .symtab's symbol indices stay as they are
+if gcc -O2 -g -static -Wl,--build-id main.c lib.c -o app_static 2> /dev/null; then
+  expect_rc "static executable: split exits 0" 0 $C --split --debug-store store9 --output-dir out9 app_static
+  check "static executable: program headers and every loaded byte unchanged" python3 "$LOADS" app_static out9/app_static
+  ./app_static > st.orig; (cd out9 && ./app_static > ../st.split)
+  check "static executable: the split one runs as the unsplit one" same_bytes st.orig st.split
+  readelf -SW out9/app_static > st.sections
+  lacks "static executable: no .debug_ section" st.sections '\.debug_' '\.symtab'
+else
+  skip "static executable: no static C library"
+fi
+
+# --in-place through a symbolic link: the file it names is split, the link stays a link
+cp libc_gcc.so linked.so && ln -s linked.so link.so
+expect_rc "--in-place through a link: exit 0" 0 $C --split --debug-store store --in-place link.so
+check "--in-place through a link: the link is still a link" [ -L link.so ]
+readelf -SW linked.so > linked.sections
+lacks "--in-place through a link: the file it names was split" linked.sections '\.debug_' '\.symtab'
+
+# Damaged headers (inputs the split fuzz target found, tests/data/regress/split/): named, exit 2, promptly
+for f in "$TRUELINE_ROOT"/tests/data/regress/split/*; do
+  [ -f "$f" ] || continue
+  timeout 60 $C --split --debug-store store10 --output-dir out10 "$f" > rg.out 2> rg.err
+  rc=$?
+  check "damaged input $(basename "$f"): exit 2 within 60 s (got $rc)" [ $rc -eq 2 ]
+  contains "damaged input $(basename "$f"): named" rg.err "$(basename "$f"): "
+done

@@ -73,6 +73,23 @@ check "bad members: no package written for them" sh -c "[ ! -e out2/$B1 ] && [ !
 check "bad members: the good wheel is still split" [ -s "out2/$W" ]
 check "bad members: no temporary file left" sh -c '! ls -A out2 | grep -q "\.tl-"'
 
+# A conda .tar.bz2: the same members in the same order, bzip2 again, info/paths.json's sha256 and size_in_bytes
+# as python's tarfile and hashlib compute them
+premise "conda package built" python3 "$TRUELINE_ROOT/tests/lib/mkconda.py" pkg-1.0-0.tar.bz2 lib/libw.so=libw.so lib/x.py=init.py
+$C --split --debug-store cstore --output-dir cout pkg-1.0-0.tar.bz2 > c.out 2> c.err
+check "conda: split exits 0" [ $? -eq 0 ]
+check "conda: bzip2 again" sh -c 'head -c3 cout/pkg-1.0-0.tar.bz2 | grep -q BZh'
+check "conda: same members in the same order, modes kept, paths.json matches every member" python3 -c '
+import hashlib, json, sys, tarfile
+a, b = tarfile.open("pkg-1.0-0.tar.bz2"), tarfile.open("cout/pkg-1.0-0.tar.bz2")
+ok = [(m.name, m.mode) for m in a.getmembers()] == [(m.name, m.mode) for m in b.getmembers()]
+for e in json.load(b.extractfile("info/paths.json"))["paths"]:
+    d = b.extractfile(e["_path"]).read()
+    ok &= hashlib.sha256(d).hexdigest() == e["sha256"] and len(d) == e["size_in_bytes"]
+ok &= a.extractfile("lib/libw.so").read() != b.extractfile("lib/libw.so").read()
+sys.exit(not ok)'
+check "conda: the library's debug file is in the store" [ -s "cstore/.build-id/${id:0:2}/${id:2}.debug" ]
+
 # A static library: host objects stay as they are (a link needs their DWARF), the index still finds them
 printf 'int hostonly(int x) { return x + 1; }\n' > h.c && gcc -O2 -g -c h.c -o h.o
 printf 'int hostonly(int);\nint main(void) { return hostonly(-1); }\n' > m.c
@@ -125,6 +142,15 @@ CU
       check "CUDA: eu-elflint on the split library" eu-elflint --gnu-ld dout/libk.so
       check "CUDA: eu-elflint on the split object" eu-elflint dout/k.o
     fi
+    # an object whose fatbin is pointed into past its start cannot shrink: refused, named; at +0 it can
+    objcopy --dump-section .nv_fatbin=fb.bin k.o k.copy
+    printf '.section .nv_fatbin,"a"\nfb:\n.incbin "fb.bin"\n.data\n.quad fb+8\n' > inside.s
+    printf '.section .nv_fatbin,"a"\nfb:\n.incbin "fb.bin"\n.data\n.quad fb\n' > atzero.s
+    gcc -c inside.s -o inside.o && gcc -c atzero.s -o atzero.o
+    $C --split --debug-store dstore --output-dir dout2 inside.o atzero.o > in.out 2> in.err
+    check "fatbin pointed into: exit 2" [ $? -eq 2 ]
+    contains "fatbin pointed into: named with the offset" in.err 'inside\.o: \.nv_fatbin: .*points inside it \(offset 8\)'
+    check "fatbin pointed into: no output for it, the other object split" sh -c '[ ! -e dout2/inside.o ] && [ -s dout2/atzero.o ]'
     check "static library: its index lands on member headers" python3 armap.py dout/libmix.a
     check "static library: the host member is byte-identical" sh -c 'mkdir ax && cd ax && ar x ../dout/libmix.a h.o && cmp -s h.o ../h.o'
     check "static library: a program links against it and runs" sh -c 'gcc m.c dout/libmix.a -o m_split && ./m_split'

@@ -34,6 +34,9 @@
 #define LLVMFuzzerTestOneInput fuzz_coredump
 #include "../../fuzz/targets/coredump.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_split_elf
+#include "../../fuzz/targets/split.c"
+#undef LLVMFuzzerTestOneInput
 
 /* describe_load runs the checks itself, to list each finding (the load target goes through the audit) */
 #include "check_run.h"
@@ -163,6 +166,23 @@ static void describe_note(const uint8_t *data, size_t size, char *out, size_t ou
     }
 }
 
+/* checker/split/elf_split.c: the split's verdict on the input (a linked file, debug parts into a store the
+ * fuzz target made), "split", "nothing to split" or the error. */
+static void describe_split(const uint8_t *data, size_t size, char *out, size_t outn)
+{
+    unsigned char *p = malloc(size ? size : 1);
+    memcpy(p, data, size);
+    int fd = memfd_create("tl-regress-split", MFD_CLOEXEC);
+    struct tlck_split_opts o = { .store = split_store[0] ? split_store : "/tmp" };
+    struct tlck_split_stats st;
+    char err[1024] = "";
+    int rc = fd < 0 ? -2 : tlck_split_elf("regress.so", p, size, &o, fd, &st, err, sizeof err);
+    appendf(out, outn, "%s%s", rc == 0 ? "split" : rc == 1 ? "nothing to split" : "error: ", rc < 0 ? err : "");
+    if (fd >= 0)
+        close(fd);
+    free(p);
+}
+
 static void describe_none(const uint8_t *data, size_t size, char *out, size_t outn)
 {
     (void)data, (void)size;
@@ -180,6 +200,7 @@ static const struct regress_target targets[] = {
     { "note", fuzz_note, describe_note },
     { "symbols", fuzz_symbols, describe_none },
     { "coredump", fuzz_coredump, describe_none },
+    { "split", fuzz_split_elf, describe_split },
 };
 
 /* The bounds behind the first fuzz finding (a forged ch_size asked malloc for 4 GiB). */
