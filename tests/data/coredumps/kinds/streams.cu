@@ -19,11 +19,13 @@ int main()
     cudaMalloc(&flag, 4);
     cudaMalloc(&out, 4096);
     cudaMemset(flag, 0, 4);
+    cudaDeviceSynchronize(); /* the streams below do not wait for the legacy stream's memset */
     cudaStream_t a, b;
     cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking);
     cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking);
     spinner<<<2, 64, 0, a>>>(flag, out);
     usleep(300000);
+    fprintf(stderr, "spinner %s after 0.3 s\n", cudaStreamQuery(a) == cudaErrorNotReady ? "still running" : "already done");
     faulter<<<1, 32, 0, b>>>(out, 1L << 34);
     cudaError_t e = cudaStreamSynchronize(b);
     printf("result: %s\n", cudaGetErrorString(e));
