@@ -49,11 +49,26 @@ ALL_CFLAGS   += -DTL_HAVE_SODIUM $(shell $(PKG_CONFIG) --cflags libsodium)
 WRAPPER_LIBS += $(shell $(PKG_CONFIG) --libs libsodium)
 SODIUM_LIBS  := $(shell $(PKG_CONFIG) --libs libsodium)
 endif
+# jansson: reading envelopes, statements and key files (checker/attest/). The attestation modes need it and
+# libsodium; without either they say they are not built in.
+JANSSON      := $(shell $(PKG_CONFIG) --exists jansson 2>/dev/null && echo yes)
+ifeq ($(SODIUM)$(JANSSON),yesyes)
+ALL_CFLAGS   += -DTL_HAVE_ATTEST $(shell $(PKG_CONFIG) --cflags jansson)
+SODIUM_LIBS  += $(shell $(PKG_CONFIG) --libs jansson)
+endif
 CHECKER_LIBS := $(DWARF_LIBS) $(shell $(PKG_CONFIG) --libs libelf libzstd liblz4 libxxhash inih libarchive 2>/dev/null || echo -lelf -lzstd -llz4 -lxxhash -linih -larchive) -liberty -lz -lpthread
+# libdebuginfod: --coredump, --symbolize and the audit ask the servers of DEBUGINFOD_URLS for debug-store parts
+# (checker/read/debug_store.c). Optional like libsodium: without its header only a local --debug-store is read.
+# The library is opened when a lookup needs it (dlopen, as elfutils' libdw does), not linked: the static wheel
+# build and a machine without libcurl's closure still run, and say so when DEBUGINFOD_URLS is set.
+DEBUGINFOD   := $(shell $(PKG_CONFIG) --exists libdebuginfod 2>/dev/null && echo yes)
+ifeq ($(DEBUGINFOD),yes)
+ALL_CFLAGS   += -DTL_HAVE_DEBUGINFOD $(shell $(PKG_CONFIG) --cflags libdebuginfod)
+endif
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
 WRAPPER_SRC := $(sort $(wildcard wrapper/*.c))
-CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c))
+CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c checker/split/*.c checker/attest/*.c))
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
 
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -111,6 +126,7 @@ check-deps:
 	       echo "trueline: build dependencies missing or not found with these flags; run 'make deps' (packages: sh .ci/deps.sh --list build)," >&2; \
 	       echo "  or point the build at them: PKG_CONFIG_PATH=DIR/lib/pkgconfig, CPPFLAGS=-IDIR/include, LDFLAGS=-LDIR/lib" >&2; exit 1; }
 	@$(if $(SODIUM),,echo "trueline: libsodium not found (pkg-config libsodium): built without record MACs ([provenance] key_file); 'make deps' installs it" >&2)
+	@$(if $(SODIUM),$(if $(JANSSON),,echo "trueline: jansson not found (pkg-config jansson): built without --attest/--verify-attestation; 'make deps' installs it" >&2))
 
 # Where trueline-check looks for conf/manylinux.tsv (and conf/platform_libs.tsv, conf/platform_blacklist.tsv) when it is neither beside the binary (PREFIX/share/trueline)
 # nor in the source tree above it: the installed data directory, then this source tree (a BUILD elsewhere).
@@ -152,7 +168,7 @@ $(BUILD)/bin/trueline-cc: $(WRAPPER_OBJ) $(LIBTL)
 
 $(BUILD)/bin/trueline-check: $(CHECKER_OBJ) $(LIBTL)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CHECKER_OBJ) $(LIBTL) $(CHECKER_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CHECKER_OBJ) $(LIBTL) $(CHECKER_LIBS) $(SODIUM_LIBS)
 
 # Unit tests: tests/unit/<name>.c links against lib/ plus the front ends' non-main objects.
 $(BUILD)/tests/%: tests/unit/%.c $(CHECKER_CORE_OBJ) $(WRAPPER_CORE_OBJ) $(LIBTL)
@@ -205,11 +221,15 @@ install: all
 # glibc, the hook, the data files and the man pages, installed where the tools look for them beside their bin/.
 # Zip and tar are all the archive formats the checker asks libarchive for; their closure is these archives (not
 # pkg-config --static's, which names libacl and libxml2 that Debian ships no .a of and the two formats never call).
-WHEEL_CHECKER_LIBS := -Wl,-Bstatic -ldwarf -lelf -larchive -lnettle -llzma -lbz2 -lzstd -llz4 -lxxhash -linih -liberty -lz \
-                      -Wl,-Bdynamic -lpthread
-$(BUILD)/wheel/trueline-check: $(CHECKER_OBJ) $(LIBTL)
+# --gc-sections: the zip writer (--split of wheels) takes one helper from archive_write_set_format.o, whose
+# table names every writer, xar's libxml2 calls among them; unreferenced, they are dropped instead of linked.
+WHEEL_CHECKER_LIBS := -Wl,--gc-sections -Wl,-Bstatic -ldwarf -lelf -larchive -lnettle -llzma -lbz2 -lzstd -llz4 -lxxhash -linih -liberty -lz \
+                      $(if $(SODIUM),-lsodium) $(if $(SODIUM),$(if $(JANSSON),-ljansson)) -Wl,-Bdynamic -lpthread
+# packaging/wheel_glibc_floor.c: libarchive's zip writer would otherwise need GLIBC_2.36 (its comment says why).
+$(BUILD)/wheel/trueline-check: $(CHECKER_OBJ) $(LIBTL) packaging/wheel_glibc_floor.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CHECKER_OBJ) $(LIBTL) $(WHEEL_CHECKER_LIBS)
+	$(CC) $(ALL_CFLAGS) -c -o $(BUILD)/wheel/wheel_glibc_floor.o packaging/wheel_glibc_floor.c
+	$(CC) $(ALL_LDFLAGS) -Wl,--wrap=arc4random_buf -o $@ $(CHECKER_OBJ) $(BUILD)/wheel/wheel_glibc_floor.o $(LIBTL) $(WHEEL_CHECKER_LIBS)
 
 wheel: all $(BUILD)/wheel/trueline-check
 	python3 packaging/make_wheel.py --version $(VERSION) --out "$(BUILD)/dist" \

@@ -57,30 +57,33 @@ install_pypi() {
 
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   pm=apt
-  build="gcc make pkg-config libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libarchive-dev libiberty-dev zlib1g-dev libsodium-dev"
+  # libdebuginfod-dev: DEBUGINFOD_URLS lookups of the debug store; libjansson-dev: reading attestations (both
+  # optional, like libsodium)
+  build="gcc make pkg-config libelf-dev libdwarf-dev libxxhash-dev libinih-dev libzstd-dev liblz4-dev libarchive-dev libiberty-dev zlib1g-dev libsodium-dev libdebuginfod-dev libjansson-dev"
   demo="ccache"
   # ninja-build: the PyTorch extension recipe; python3-venv and the static archives of libarchive's zip/tar
   # closure (nettle, bzip2, xz): make wheel and its test
   test="clang sccache redis-server cmake binutils python3 python3-jsonschema xz-utils dwz elfutils gfortran
         gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu
-        ninja-build python3-venv nettle-dev libbz2-dev liblzma-dev"
+        ninja-build python3-venv nettle-dev libbz2-dev liblzma-dev debuginfod curl"
   installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
   install_cmd="apt-get install -y --no-install-recommends"
 elif command -v rpm >/dev/null 2>&1 && command -v dnf >/dev/null 2>&1; then
   pm=dnf
   # libiberty (the demangler) is part of binutils-devel on Fedora
-  build="gcc make pkgconf-pkg-config elfutils-libelf-devel libdwarf-devel xxhash-devel inih-devel libzstd-devel lz4-devel libarchive-devel binutils-devel zlib-devel libsodium-devel"
+  build="gcc make pkgconf-pkg-config elfutils-libelf-devel libdwarf-devel xxhash-devel inih-devel libzstd-devel lz4-devel libarchive-devel binutils-devel zlib-devel libsodium-devel elfutils-debuginfod-client-devel jansson-devel"
   demo="ccache"
   test="clang sccache redis cmake binutils python3 python3-jsonschema xz dwz elfutils gcc-gfortran
-        gcc-aarch64-linux-gnu gcc-c++-aarch64-linux-gnu binutils-aarch64-linux-gnu ninja-build"
+        gcc-aarch64-linux-gnu gcc-c++-aarch64-linux-gnu binutils-aarch64-linux-gnu ninja-build elfutils-debuginfod curl"
   installed() { rpm -q "$1" >/dev/null 2>&1; }
   install_cmd="dnf install -y"
 elif command -v pacman >/dev/null 2>&1; then
   pm=pacman
   # libiberty comes with binutils on Arch
-  build="gcc make pkgconf libelf libdwarf xxhash libinih zstd lz4 libarchive binutils zlib libsodium"
+  # libdebuginfod comes with libelf on Arch; the server is the debuginfod package
+  build="gcc make pkgconf libelf libdwarf xxhash libinih zstd lz4 libarchive binutils zlib libsodium jansson"
   demo="ccache"
-  test="clang sccache redis cmake python python-jsonschema xz dwz gcc-fortran aarch64-linux-gnu-gcc aarch64-linux-gnu-binutils ninja"
+  test="clang sccache redis cmake python python-jsonschema xz dwz gcc-fortran aarch64-linux-gnu-gcc aarch64-linux-gnu-binutils ninja debuginfod curl"
   installed() { pacman -Q "$1" >/dev/null 2>&1; }
   install_cmd="pacman -S --needed --noconfirm"
 else

@@ -12,8 +12,11 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "checks/symbol_versions.h"
 #include "inputs.h"
 #include "load.h"
+#include "report/package_summary.h"
+#include "report/package_verdict.h"
 #include "report/suppress.h"
 #include "trueline/limits.h"
 
@@ -49,6 +52,22 @@ struct slot {
     _Atomic long long since_ms;
     int abandoned;
 };
+
+/* Packages whose platform verdict is NOT met: a wheel that claims a tag its files do not meet fails the gate as
+ * an error does, whatever the severities of the findings behind it (docs/packages.md). */
+static size_t packages_not_met(const struct tlck_results *r)
+{
+    size_t n, bad = 0;
+    struct tlck_package_summary *pkg = tlck_package_summaries(r, &n);
+    for (size_t i = 0; i < n; i++) {
+        struct tlck_package_verdict v;
+        tlck_package_verdict(r, pkg[i].first, pkg[i].n, &v);
+        bad += v.platform_judged && !v.claim_met;
+        tlck_package_verdict_free(&v);
+    }
+    free(pkg);
+    return bad;
+}
 
 static long long now_ms(void)
 {
@@ -165,6 +184,8 @@ void tlck_audit_run(const struct tlck_options *o, const struct tlck_check_run *c
     r->nfiles = in->n;
     r->skipped_probes = in->skipped_probes;
     r->skipped_links = in->skipped_links;
+    r->skipped_file_links = in->skipped_file_links;
+    r->skipped_sdists = in->skipped_sdists;
     r->files = calloc(in->n ? in->n : 1, sizeof *r->files);
     r->findings = calloc(in->n ? in->n : 1, sizeof *r->findings);
     w->o = o;
@@ -222,6 +243,7 @@ void tlck_audit_run(const struct tlck_options *o, const struct tlck_check_run *c
                 r->counts[x->severity]++;
         }
     }
+    r->packages_not_met = packages_not_met(r);
     if (stuck) {
         abandoned_work = w;
         return;
@@ -250,6 +272,13 @@ int tlck_audit_exit_status(const struct tlck_results *r, const struct tlck_optio
 {
     if (r->unreadable)
         return 2;
+    /* a claim not met weighs as a finding of symbol-versions, the check of platform floors: off (--checks
+     * without it, [checks] symbol-versions = off) it does not fail, and its severity meets --fail-on */
+    enum tlck_severity claim = r->policy ? tlck_policy_severity(r->policy, tlck_check_symbol_versions.id,
+                                                                tlck_check_symbol_versions.default_severity)
+                                         : TLCK_SEV_ERROR;
+    if (r->packages_not_met && claim != TLCK_SEV_NONE && claim >= o->fail_on)
+        return 1;
     for (int s = o->fail_on; s <= TLCK_SEV_ERROR; s++)
         if (s > TLCK_SEV_NONE && r->counts[s])
             return 1;

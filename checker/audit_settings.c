@@ -1,13 +1,15 @@
 #include "audit_settings.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "read/image_cache.h"
 
 int tlck_audit_settings_check(const tl_config *cfg, tl_error *err)
 {
-    static const char *const audit_keys[] = { "profile", "image_cache", "image_cache_max_mb", NULL };
+    static const char *const audit_keys[] = { "profile", "image_cache", "image_cache_max_mb", "debug_store", NULL };
     static const struct tl_config_section known[] = { { "audit", audit_keys }, { NULL, NULL } };
     return tl_config_check_keys(cfg, known, err);
 }
@@ -40,5 +42,19 @@ int tlck_audit_settings_image_cache(struct tlck_options *o, const tl_config *cfg
     if (dir)
         o->image_cache = tlck_image_cache_open(dir, cap_mb << 20);
     free(dflt);
+    return 0;
+}
+
+int tlck_audit_settings_debug_store(struct tlck_options *o, const tl_config *cfg, tl_error *err)
+{
+    const char *v = tl_config_get(cfg, "audit", "debug_store");
+    if (v && !*v)
+        return bad_value(cfg, "debug_store", v, "is not a directory", err);
+    if (!o->debug_store)
+        o->debug_store = v; /* lives as long as cfg, which main keeps until the end of the run */
+    struct stat st; /* read by every mode but --split, which makes it */
+    if (o->debug_store && o->mode != TLCK_MODE_SPLIT && (stat(o->debug_store, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return tl_fail(err, "debug store %s: %s", o->debug_store, stat(o->debug_store, &st) != 0 ? strerror(errno)
+                                                                                                  : "not a directory");
     return 0;
 }

@@ -29,6 +29,8 @@ struct tlck_inputs {
     size_t n, cap;
     size_t skipped_probes; /* files under CMake's compiler-probe directories, left out of a directory scan */
     size_t skipped_links;  /* links to directories a scan did not enter (set follow_symlinks to enter them) */
+    size_t skipped_file_links; /* links to files a scan did not follow (their targets are checked where found) */
+    size_t skipped_sdists;     /* source distributions (.tar.gz, .zip of sources) a scan left out */
     int follow_symlinks;   /* set before tlck_inputs_expand */
     const struct tlck_options *o; /* set before tlck_inputs_expand: --max-input-mb and --timeout bound what
                                    * listing a package decompresses; NULL: the defaults */

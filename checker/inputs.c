@@ -44,6 +44,20 @@ static int interesting_magic(const char *path)
     return tlck_input_format_of(m, (size_t)n) != NULL;
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* A Python source distribution (name-version.tar.gz, gzip): sources, no built file to check. */
+static int is_sdist(const char *path)
+{
+    unsigned char m[TLCK_FORMAT_HEAD];
+    ssize_t n = (ends_with(path, ".tar.gz") || ends_with(path, ".tgz")) ? read_magic(path, m) : 0;
+    return n >= 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
 static int seen_before(struct visited *v, const struct stat *st)
 {
     for (size_t i = 0; i < v->n; i++)
@@ -173,10 +187,23 @@ static void expand_path(struct tlck_inputs *out, const char *path, int top, stru
             tlck_inputs_add_error(out, path, "%s", "not a regular file");
         return;
     }
+    if (top && is_sdist(path)) {
+        tlck_inputs_add_error(out, path, "%s", "a Python source distribution (sdist): it holds sources, no built "
+                                               "file to check; check the wheel built from it (pip wheel, python -m "
+                                               "build --wheel)");
+        return;
+    }
     if (!top) {
-        /* A symlink to a file inside the same tree would be checked twice: skip links to regular files. */
-        if (is_link)
+        /* A symlink to a file inside the same tree would be checked twice: skip links to regular files (counted,
+         * so that the summary says what the scan left out). */
+        if (is_link) {
+            out->skipped_file_links += interesting_magic(path) == 1;
             return;
+        }
+        if (is_sdist(path)) {
+            out->skipped_sdists++;
+            return;
+        }
         int m = interesting_magic(path);
         if (m < 0)
             tlck_inputs_add_error(out, path, "cannot read: %s", strerror(errno));
@@ -187,9 +214,19 @@ static void expand_path(struct tlck_inputs *out, const char *path, int top, stru
     ssize_t n = read_magic(path, m);
     const struct tlck_input_format *fmt = n > 0 ? tlck_input_format_of(m, (size_t)n) : NULL;
     if (fmt && fmt->expand) {
-        struct tlck_container c = { .path = path, .display = path, .top = top,
+        /* A package is judged by its file name (the tag it claims): a link named on the command line is the
+         * package it points to, under that package's name, and the user is told so. */
+        char *real = top && fmt->magic == tlck_package_magic && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)
+                         ? realpath(path, NULL)
+                         : NULL;
+        const char *b = strrchr(path, '/'), *rb = real ? strrchr(real, '/') : NULL;
+        if (real && strcmp(b ? b + 1 : path, rb ? rb + 1 : real) != 0)
+            fprintf(stderr, "trueline-check: %s: a link to the package %s; judged as that file, by its name\n", path,
+                    real);
+        struct tlck_container c = { .path = real ? real : path, .display = real ? real : path, .top = top,
                                      .format_of = tlck_input_format_of };
         fmt->expand(out, &c);
+        free(real);
     } else {
         add(out, path, path); /* the loader says what it is, or that it is nothing it reads */
     }
@@ -202,6 +239,22 @@ void tlck_inputs_expand(struct tlck_inputs *out, const char *const *paths, size_
         expand_path(out, paths[i], 1, &dirs);
     free(dirs.dev);
     free(dirs.ino);
+}
+
+int tlck_inputs_all_packages(const char *const *paths, size_t npaths)
+{
+    for (size_t i = 0; i < npaths; i++) {
+        unsigned char m[TLCK_FORMAT_HEAD];
+        struct stat st;
+        const char *p = paths[i];
+        if (!(ends_with(p, ".whl") || ends_with(p, ".conda") || ends_with(p, ".tar.bz2")) || stat(p, &st) != 0 ||
+            !S_ISREG(st.st_mode))
+            return 0;
+        ssize_t n = read_magic(p, m);
+        if (n <= 0 || !tlck_package_magic(m, (size_t)n))
+            return 0;
+    }
+    return npaths > 0;
 }
 
 void tlck_inputs_free(struct tlck_inputs *in)

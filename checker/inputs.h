@@ -11,6 +11,9 @@
 
 /* Never fails as a whole: unreadable paths become inputs carrying an error. */
 void tlck_inputs_expand(struct tlck_inputs *out, const char *const *paths, size_t npaths);
+/* 1 when there is at least one path and each is a package that ships (a wheel, .whl, or a conda package, .conda
+ * or .tar.bz2, that starts like one): what makes the release profile an audit's default (profile.h). */
+int tlck_inputs_all_packages(const char *const *paths, size_t npaths);
 void tlck_inputs_free(struct tlck_inputs *in);
 
 /* The bytes of one input, mapped read-only: the whole file, or an archive member's window of it; a package

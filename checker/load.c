@@ -7,6 +7,7 @@
 #include "input_formats.h"
 #include "read/read_ctx.h"
 #include "read/readers.h"
+#include "read/store_lines.h"
 #include "trueline/elf_file.h"
 #include "trueline/limits.h"
 
@@ -64,6 +65,8 @@ int tlck_load_file(const struct tlck_input *in, const struct tlck_options *o, st
         f->error = strdup(size == 0 ? "empty file" : "not an ELF file, archive, cubin or fatbin");
         rc = -1;
     }
+    if (!f->error && f->ndevices)
+        tlck_store_lines_apply(f, o); /* images shipped without line info: their debug-store parts */
     int changed = tl_map_changed(b.map);
     tlck_input_unmap(&b);
     if (changed) {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "audit.h"
 #include "checks/checks.h"
@@ -10,6 +11,7 @@
 #include "policy.h"
 #include "report/formats.h"
 #include "audit_settings.h"
+#include "inputs.h"
 #include "profile.h"
 #include "read/image_cache.h"
 #include "tools/tools.h"
@@ -34,7 +36,9 @@ static const char *lz4_version(char *buf, size_t n)
 enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
        O_DEBUG_DIR, O_RELEASE, O_LIST, O_EXTRACT, O_SYMBOLIZE, O_SM, O_COREDUMP, O_BINARY, O_SOURCE_DIR,
        O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
-       O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS, O_PROFILE, O_IMAGE_CACHE, O_NO_IMAGE_CACHE };
+       O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS, O_PROFILE, O_IMAGE_CACHE, O_NO_IMAGE_CACHE,
+       O_SPLIT, O_DEBUG_STORE, O_OUTPUT_DIR, O_IN_PLACE, O_DEVICE_ONLY, O_KEYGEN, O_ATTEST, O_SIGNING_KEY,
+       O_VERIFY_ATTESTATION, O_PUBLIC_KEY, O_REQUIRE, O_TOOLCHAIN, O_RECORD_KEY };
 
 /* Every option once: getopt's table and --help both come from here (docs/man/trueline-check.1 documents the
  * same list; tests/suites/cli_docs.sh holds the two together). */
@@ -53,6 +57,19 @@ static const struct opt_doc opt_docs[] = {
     { "binary", required_argument, O_BINARY, "FILE", "with --coredump: a binary with the device code (repeatable)" },
     { "source-dir", required_argument, O_SOURCE_DIR, "DIR", "with --coredump: where the sources to quote are" },
     { "provenance", no_argument, O_PROVENANCE, NULL, "mode: per-object provenance table (.note.trueline)" },
+    { "split", no_argument, O_SPLIT, NULL, "mode: FILE... without line info, the line info into --debug-store" },
+    { "debug-store", required_argument, O_DEBUG_STORE, "DIR", "the debug store (.build-id/NN/REST.debug): --split writes it, the other modes read it (then DEBUGINFOD_URLS)" },
+    { "output-dir", required_argument, O_OUTPUT_DIR, "DIR", "with --split: write the shipped copies into DIR" },
+    { "in-place", no_argument, O_IN_PLACE, NULL, "with --split: rewrite each FILE itself (atomically)" },
+    { "device-only", no_argument, O_DEVICE_ONLY, NULL, "with --split: only device line info goes; host DWARF stays" },
+    { "keygen", required_argument, O_KEYGEN, "NAME", "mode: write an Ed25519 signing key NAME (0600) and NAME.pub" },
+    { "attest", no_argument, O_ATTEST, NULL, "mode: sign an in-toto provenance statement of ARTIFACT... into --output" },
+    { "signing-key", required_argument, O_SIGNING_KEY, "FILE", "with --attest: the secret key (--keygen's NAME)" },
+    { "record-key", required_argument, O_RECORD_KEY, "FILE", "with --attest: the records' MAC key ([provenance] key_file): check each MAC" },
+    { "toolchain", required_argument, O_TOOLCHAIN, "DRIVER", "with --attest: resolve this compiler's components (repeatable)" },
+    { "verify-attestation", required_argument, O_VERIFY_ATTESTATION, "FILE", "mode: check FILE.intoto.jsonl against ARTIFACT..." },
+    { "public-key", required_argument, O_PUBLIC_KEY, "FILE", "with --verify-attestation: the signer's NAME.pub" },
+    { "require", required_argument, O_REQUIRE, "LIST", "with --attest/--verify-attestation: one-toolchain,line-info,no-device-debug,keyed,recorded|all" },
     { "list-checks", no_argument, O_LIST_CHECKS, NULL, "mode: the checks, their default severity and summary" },
     { "format", required_argument, O_FORMAT, "FORMAT", "report format (default text)" }, /* report/formats.c */
     { "output", required_argument, O_OUTPUT, "FILE", "write the report to FILE" },
@@ -90,8 +107,12 @@ static void usage(FILE *out)
         "       trueline-check --list FILE...             device-image inventory\n"
         "       trueline-check --extract DIR FILE...      write cubins/PTX out\n"
         "       trueline-check --symbolize FILE [KERNEL+0xOFF|PC...] [--sm N] [--addr2line]\n"
-        "       trueline-check --coredump CORE [--binary FILE]... [--source-dir DIR]\n"
+        "       trueline-check --coredump CORE [--binary FILE]... [--source-dir DIR] [--debug-store DIR]\n"
         "       trueline-check --provenance FILE...       per-object provenance table\n"
+        "       trueline-check --split --debug-store STORE --output-dir DIR|--in-place FILE...\n"
+        "       trueline-check --keygen NAME\n"
+        "       trueline-check --attest --signing-key NAME --output FILE.intoto.jsonl [--require LIST] ARTIFACT...\n"
+        "       trueline-check --verify-attestation FILE.intoto.jsonl --public-key NAME.pub [--require LIST] ARTIFACT...\n"
         "       trueline-check --list-checks\n"
         "options:\n");
     for (size_t i = 0; i < NOPT; i++) {
@@ -139,7 +160,8 @@ static int push(const char ***v, size_t *n, const char *s)
 static int set_mode(struct tlck_options *o, enum tlck_mode m)
 {
     if (o->mode != TLCK_MODE_AUDIT && o->mode != m) {
-        fprintf(stderr, "trueline-check: --list, --extract, --symbolize, --coredump and --provenance exclude each other\n");
+        fprintf(stderr, "trueline-check: --list, --extract, --symbolize, --coredump, --provenance, --split, --keygen, --attest and "
+                        "--verify-attestation exclude each other\n");
         return -1;
     }
     o->mode = m;
@@ -192,6 +214,19 @@ static int parse_option(struct tlck_options *o, int c, const char *arg)
     case O_SOURCE_DIR: o->source_dir = arg; return 0;
     case O_PROVENANCE: return set_mode(o, TLCK_MODE_PROVENANCE);
     case O_LIST_CHECKS: return set_mode(o, TLCK_MODE_LIST_CHECKS);
+    case O_KEYGEN: o->keygen = arg; return set_mode(o, TLCK_MODE_KEYGEN);
+    case O_ATTEST: return set_mode(o, TLCK_MODE_ATTEST);
+    case O_SIGNING_KEY: o->signing_key = arg; return 0;
+    case O_RECORD_KEY: o->record_key = arg; return 0;
+    case O_TOOLCHAIN: return push(&o->toolchains, &o->ntoolchains, arg);
+    case O_VERIFY_ATTESTATION: o->attestation = arg; return set_mode(o, TLCK_MODE_VERIFY_ATTESTATION);
+    case O_PUBLIC_KEY: o->public_key = arg; return 0;
+    case O_REQUIRE: o->require = arg; return 0;
+    case O_SPLIT: return set_mode(o, TLCK_MODE_SPLIT);
+    case O_DEBUG_STORE: o->debug_store = arg; return 0;
+    case O_OUTPUT_DIR: o->output_dir = arg; return 0;
+    case O_IN_PLACE: o->in_place = 1; return 0;
+    case O_DEVICE_ONLY: o->split_device_only = 1; return 0;
     case O_PROGRESS: o->progress = 1; return 0;
     case O_NO_PROGRESS: o->progress = 0; return 0;
     case O_COLOR: o->color = 1; return 0;
@@ -251,6 +286,10 @@ static int run_mode(struct tlck_options *o, const struct tlck_policy *p)
         return tlck_tool_symbolize(o);
     case TLCK_MODE_COREDUMP: return tlck_tool_coredump(o);
     case TLCK_MODE_PROVENANCE: return tlck_tool_provenance(o);
+    case TLCK_MODE_SPLIT: return tlck_tool_split(o);
+    case TLCK_MODE_KEYGEN: return tlck_tool_keygen(o);
+    case TLCK_MODE_ATTEST: return tlck_tool_attest(o);
+    case TLCK_MODE_VERIFY_ATTESTATION: return tlck_tool_verify_attestation(o);
     default: return tlck_audit_main(o, p); /* only the audit reads the policy */
     }
 }
@@ -282,6 +321,7 @@ static void free_options(struct tlck_options *o)
     free(o->inputs);
     free(o->debug_dirs);
     free(o->binaries);
+    free(o->toolchains);
 }
 
 int main(int argc, char **argv)
@@ -297,7 +337,13 @@ int main(int argc, char **argv)
         return free_options(&o), 2;
     for (int i = optind; i < argc; i++)
         push(&o.inputs, &o.ninputs, argv[i]);
-    if (o.ninputs == 0 && o.mode != TLCK_MODE_LIST_CHECKS) {
+    char self[4096];
+    ssize_t self_len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (self_len > 0) {
+        self[self_len] = 0;
+        o.self_exe = self;
+    }
+    if (o.ninputs == 0 && o.mode != TLCK_MODE_LIST_CHECKS && o.mode != TLCK_MODE_KEYGEN) {
         usage(stderr);
         free_options(&o);
         return 2;
@@ -305,12 +351,13 @@ int main(int argc, char **argv)
     tl_config cfg = { 0 };
     tl_error err;
     int rc;
-    const struct tlck_profile *profile = NULL; /* --profile, else [audit] profile, else build */
+    const struct tlck_profile *profile = NULL; /* --profile, else [audit] profile, else by the inputs */
     if ((o.config ? tl_config_load_file(&cfg, o.config, &err) : tl_config_load(&cfg, &err)) != 0) {
         fprintf(stderr, "trueline-check: %s\n", err.msg);
         rc = 2;
-    } else if (tlck_audit_settings_check(&cfg, &err) != 0 ||
-               (o.mode == TLCK_MODE_AUDIT && !(profile = tlck_profile_select(&cfg, o.profile, &err))) ||
+    } else if (tlck_audit_settings_check(&cfg, &err) != 0 || tlck_audit_settings_debug_store(&o, &cfg, &err) != 0 ||
+               (o.mode == TLCK_MODE_AUDIT &&
+                !(profile = tlck_profile_select(&cfg, o.profile, tlck_inputs_all_packages(o.inputs, o.ninputs), &err))) ||
                ((o.mode == TLCK_MODE_AUDIT || o.mode == TLCK_MODE_LIST) &&
                 tlck_audit_settings_image_cache(&o, &cfg, &err) != 0)) {
         /* only an audit has a profile, and only the modes that summarize device images use their cache */

@@ -147,6 +147,7 @@ void tlck_image_free(struct tlck_image *img)
     free(img->label);
     struct tlck_device_info *d = &img->dev;
     free(d->identifier);
+    free(d->line_store);
     free(d->producer);
     free(d->toolkit_version);
     free(d->ptxas_options);
@@ -163,6 +164,9 @@ static void provenance_free(struct tlck_provenance *p)
     free(p->argv_hash);
     free(p->lineinfo_level);
     free(p->wrapper_version);
+    free(p->content_hash);
+    free(p->mac);
+    free(p->mac_input);
     free(p->cwd);
     free(p->driver);
     free(p->output);
@@ -197,5 +201,6 @@ void tlck_file_free(struct tlck_file *f)
         free(f->needed[i]);
     free(f->needed);
     free(f->line_error);
+    free(f->split_build_id);
     memset(f, 0, sizeof *f);
 }

@@ -94,6 +94,12 @@ struct tlck_device_info {
     uint64_t line_bytes;      /* what line info costs in this image, uncompressed: cubin .debug_line and
                                * .nv_debug_line_sass section sizes; PTX: the bytes of its .loc and .file lines */
     char *error;              /* this entry could not be decoded: why (the rest of the file is still checked) */
+    unsigned lines_split : 1; /* cubin shipped without its line info: .debug_line present but empty (split out
+                               * into a debug store, read/debug_store.h); line_id is then its identity */
+    unsigned char line_id[16];/* read/device_identity.h, TLCK_DEVICE_ID_LEN bytes */
+    unsigned store_asked : 1; /* a debug store (or DEBUGINFOD_URLS) was asked for this split image's part */
+    char *line_store;         /* the debug-store part the line facts were read from (read/store_lines.c), or NULL */
+    uint64_t split_line_bytes;/* with line_store: what the split took out of this image (the part's line_bytes) */
 };
 
 struct tlck_image {
@@ -117,6 +123,9 @@ struct tlck_provenance {
     char *output;         /* link records: the output as named */
     char *argv;           /* recorded effective argv joined with spaces (display only), NULL when left out */
     int argc_total;       /* elements of the effective argv (more than recorded when cut) */
+    char *content_hash;   /* "ch": digest of the object's bytes outside .note.trueline (compile records) */
+    char *mac;            /* "mac": the record's HMAC, NULL when unkeyed */
+    unsigned char *mac_input; size_t mac_input_len; /* the bytes the MAC covers (--attest --record-key checks it) */
 };
 
 struct tlck_file {
@@ -138,8 +147,14 @@ struct tlck_file {
     uint64_t debug_bytes;                /* sizes (sh_size, as stored) of the file's own .debug_* and .zdebug_*
                                           * sections; a separate debug file's are not counted */
     uint64_t debug_line_bytes;           /* of them, .debug_line's (or .zdebug_line's) */
-    uint64_t line_rows;                  /* host line rows decoded (all units) */
+    uint64_t line_rows;                  /* host line rows of linked code (all units), end-of-sequence rows included */
+    uint64_t line_rows_discarded;        /* rows of code the linker discarded (runs at address 0, -1, -2): they
+                                          * describe no byte of the file, so line_rows leaves them out */
     char *line_error;                    /* .debug_line could not be decoded completely: why */
+    char *split_build_id;                /* host DWARF split out: no DWARF of its own, a .gnu_debuglink and this
+                                          * GNU build-id (hex), and no debug file found anywhere (none of another
+                                          * build either); NULL otherwise */
+    unsigned split_store_asked : 1;      /* with split_build_id: a debug store or DEBUGINFOD_URLS was asked */
 };
 
 /* A finding, as checks emit it; file/symbol/message are owned copies. */

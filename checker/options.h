@@ -7,7 +7,8 @@
 struct tlck_image_cache;
 
 enum tlck_mode { TLCK_MODE_AUDIT = 0, TLCK_MODE_LIST, TLCK_MODE_EXTRACT, TLCK_MODE_SYMBOLIZE, TLCK_MODE_COREDUMP,
-               TLCK_MODE_PROVENANCE, TLCK_MODE_LIST_CHECKS };
+               TLCK_MODE_PROVENANCE, TLCK_MODE_LIST_CHECKS, TLCK_MODE_SPLIT, TLCK_MODE_KEYGEN, TLCK_MODE_ATTEST,
+               TLCK_MODE_VERIFY_ATTESTATION };
 
 struct tlck_options {
     enum tlck_mode mode;
@@ -40,8 +41,21 @@ struct tlck_options {
     unsigned sm;                                 /* --sm N: pick the image when a location is ambiguous */
     const char **binaries; size_t nbinaries;     /* --coredump CORE --binary FILE (repeatable) */
     const char *source_dir;                      /* --source-dir DIR */
+    const char *debug_store;                     /* --debug-store DIR, else [audit] debug_store: where split-out
+                                                  * line info is (read/debug_store.h); NULL: DEBUGINFOD_URLS only */
     unsigned long long max_input_mb;             /* per-input memory bound for decompression (0 = default) */
     unsigned timeout_s;                          /* per-input time bound (0 = none) */
+    const char *output_dir;                      /* --split --output-dir DIR: the shipped copies */
+    int in_place;                                /* --split --in-place: each FILE rewritten itself */
+    int split_device_only;                       /* --split --device-only: host DWARF stays */
+    const char *keygen;                          /* --keygen NAME: writes NAME and NAME.pub */
+    const char *signing_key;                     /* --attest --signing-key FILE */
+    const char *public_key;                      /* --verify-attestation --public-key FILE */
+    const char *record_key;                      /* --attest --record-key FILE: checks the records' MACs */
+    const char *attestation;                     /* --verify-attestation FILE.intoto.jsonl */
+    const char *require;                         /* --require one-toolchain,line-info,...: attest/policy.h */
+    const char **toolchains; size_t ntoolchains; /* --toolchain DRIVER (repeatable): resolved by trueline-cc */
+    const char *self_exe;                        /* this executable: trueline-cc is looked for beside it */
 };
 
 #endif

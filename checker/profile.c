@@ -26,13 +26,13 @@ const char *tlck_profile_names(void)
     return "build, release";
 }
 
-const struct tlck_profile *tlck_profile_select(const tl_config *cfg, const char *cli, tl_error *err)
+const struct tlck_profile *tlck_profile_select(const tl_config *cfg, const char *cli, int packages, tl_error *err)
 {
     if (cli)
         return tlck_profile_find(cli);
     const char *v = tl_config_get(cfg, "audit", "profile");
-    if (!v)
-        return &profiles[0];
+    if (!v) /* a package is what ships: judged as shipped unless the user says otherwise */
+        return packages ? &profiles[1] : &profiles[0];
     const struct tlck_profile *pr = tlck_profile_find(v);
     if (!pr) {
         char where[1200];

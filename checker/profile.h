@@ -18,9 +18,10 @@ const struct tlck_profile *tlck_profile_find(const char *name);
 /* "build, release": the names, for messages about an unknown one. */
 const char *tlck_profile_names(void);
 /* The audit's profile: --profile's name when given (cli, already checked), else [audit] profile of the
- * configuration, else the build profile. NULL with err naming where the value was set and the valid names when
+ * configuration, else the release profile when packages (every input is a wheel or conda package, as
+ * tlck_inputs_all_packages says), else the build profile. NULL with err naming where the value was set and the valid names when
  * the configured value names no profile (a usage error, exit 2). */
-const struct tlck_profile *tlck_profile_select(const tl_config *cfg, const char *cli, tl_error *err);
+const struct tlck_profile *tlck_profile_select(const tl_config *cfg, const char *cli, int packages, tl_error *err);
 /* The policy's profile: the build profile when the policy names none. */
 const struct tlck_profile *tlck_profile_of(const struct tlck_policy *p);
 /* Whether the user asked for check id by name: --checks lists it, or [checks] sets its severity. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "argv.h"
+#include "line_split.h"
 #include "process.h"
 #include "prov_stats.h"
 #include "stage.h"
@@ -20,6 +21,9 @@
 static int stamp(const tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_config *prov, const char *out,
                  const char *src)
 {
+    /* The split before the stamp: the record binds the split object. */
+    if (p->line_store && tlcc_line_split(p->line_store, out, "trueline-cc") != 0)
+        return -1;
     char li[256];
     tl_note n = tlcc_record_note(inv, &p->record, TL_NOTE_COMPILE, src, li, sizeof li);
     tl_error err;
@@ -74,6 +78,7 @@ static int compile_direct(const struct verify_job *j)
     unsetenv(TLCC_STAGE_ENV_REAL);
     unsetenv(TLCC_STAGE_ENV_NOTE);
     unsetenv(TLCC_STAGE_ENV_KEY_FILE);
+    unsetenv(TLCC_STAGE_ENV_LINE_STORE); /* stamp() splits */
     int st = tlcc_process_wait(argv.v);
     tlcc_strv_free(&argv);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && stamp(j->plan, inv, j->prov, j->out, inv->source) != 0)

@@ -95,3 +95,19 @@ void tlcc_explain(const tlcc_invocation *inv, double fingerprint_ms, FILE *out)
             how[inv->memo_read >= 0 && inv->memo_read <= 2 ? inv->memo_read : 0], inv->memo_problem ? ": " : "",
             inv->memo_problem ? inv->memo_problem : "");
 }
+
+void tlcc_explain_toolchain(const tlcc_invocation *inv, FILE *out)
+{
+    fprintf(out, "compiler\t%s\n", inv->compiler_path);
+    if (inv->version)
+        fprintf(out, "version\t%s\n", inv->version);
+    for (int i = 0; i < inv->ncomps; i++) {
+        const tlcc_component *c = &inv->comps[i];
+        char hex[TL_HASH_HEX_LEN + 1];
+        tl_hash_hex(c->hash, hex);
+        fprintf(out, "component\t%s\t%s\t%s\n", c->role, c->path ? hex : "absent", c->path ? c->path : "-");
+    }
+    for (int i = 0; i < inv->env_hashed.n; i++)
+        fprintf(out, "environment\t%s\n", inv->env_hashed.v[i]);
+    fprintf(out, "fingerprint\t%s\n", inv->fp_hex);
+}

@@ -7,5 +7,9 @@
 #include "invocation.h"
 
 void tlcc_explain(const tlcc_invocation *inv, double fingerprint_ms, FILE *out);
+/* --trueline-toolchain: what the fingerprint covers, for programs (trueline-check --attest), one tab-separated
+ * line each: "compiler PATH", "version TEXT", "component ROLE XXH3 PATH" ("component ROLE absent -" for a tool
+ * not found), "environment NAME=VALUE", then "fingerprint HEX". */
+void tlcc_explain_toolchain(const tlcc_invocation *inv, FILE *out);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cache_dir.h"
 #include "compiler.h"
 #include "families.h"
 
@@ -229,5 +230,8 @@ int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err)
         return tl_fail(err, "out of memory");
     tlcc_strv_push(&inv->args, flag);
     tlcc_strv_push_owned(&inv->forced, flag);
+    /* the -g just forced must not key the working directory where the user's build did not (cache_dir.c) */
+    if (tlcc_cache_dir_neutral(inv) != 0)
+        return tl_fail(err, "out of memory");
     return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "after.h"
 #include "argv.h"
+#include "cache_order.h"
 #include "compiler.h"
 #include "depth_guard.h"
 #include "explain.h"
@@ -34,6 +35,8 @@ static void usage(FILE *out)
           "options (anywhere, removed before the compiler runs):\n"
           "  --trueline-explain            print the effective argv, folds, forced flags, fingerprint\n"
           "  --trueline-print-fingerprint  print the toolchain fingerprint and exit without compiling\n"
+          "  --trueline-toolchain          print the components fingerprinted (role, XXH3-128, path) and the\n"
+          "                                fingerprint, tab-separated, and exit without compiling\n"
           "alone: --trueline-stats, --trueline-zero-stats (verification counts), --trueline-version (or --version),\n"
           "       --help\n"
           "environment: TRUELINE_EXPLAIN=1, TRUELINE_CONFIG=FILE, TRUELINE_<SECTION>_<KEY>=VALUE\n"
@@ -72,7 +75,8 @@ static char *memo_dir(const tl_config *cfg, int memo_on)
 
 /* The keys of the sections trueline-cc owns, as conf/trueline.ini documents them. The checker reads the
  * same file with sections of its own ([checks], [suppress], ...): those are left alone. */
-static const char *const wrapper_keys[] = { "cache", "device_lineinfo", "host_debug", "on_error", "explain", NULL };
+static const char *const wrapper_keys[] = { "cache", "device_lineinfo", "host_debug", "on_error", "explain",
+                                           "line_info_store", NULL };
 static const char *const fingerprint_keys[] = { "memo", "memo_dir", "env", "extra_files", NULL };
 static const char *const provenance_keys[] = { "stamp", "links", "verify", "verify_in_cache", "key_file", "on_mismatch",
                                                "record_argv", "argv_max", NULL };
@@ -127,6 +131,21 @@ static int wrapper_failed(const tlcc_invocation *inv, const tl_config *cfg, int 
     int rc = tlcc_process_exec(argv.v); /* the environment untouched */
     tlcc_strv_free(&argv);
     return rc;
+}
+
+/* A cache runs trueline-cc as its compiler (cache_order.c): its hits would skip the fingerprint and the forced
+ * flags. Nothing is run; the message names the order that works. */
+static void reversed_order(const char *cache, const char *how)
+{
+    fprintf(stderr,
+            "trueline-cc: error: %s runs trueline-cc as its compiler (\"%s trueline-cc COMPILER ...\")%s: the cache "
+            "would key the compile without the toolchain fingerprint and the flags trueline-cc adds, and hand back "
+            "stale objects\n"
+            "trueline-cc: put trueline-cc first: \"trueline-cc %s COMPILER ...\"; in CMake "
+            "\"-DCMAKE_<LANG>_COMPILER_LAUNCHER=trueline-cc;%s\" (not \"%s;trueline-cc\"); for a build that runs %s "
+            "itself, a link named %s to trueline-cc first on PATH (docs/wrapper.md)\n"
+            "trueline-cc: the compile was not run\n",
+            cache, cache, how, cache, cache, cache, cache, cache);
 }
 
 /* Removes trueline-cc's own options so the compiler never sees them. */
@@ -215,7 +234,8 @@ static const struct {
     const char *name;
     int alone; /* only without a compiler: given with one, the compiler would be handed it */
 } own_options[] = {
-    { "--trueline-explain", 0 }, { "--trueline-print-fingerprint", 0 }, { "--trueline-stats", 1 },
+    { "--trueline-explain", 0 }, { "--trueline-print-fingerprint", 0 }, { "--trueline-toolchain", 0 },
+    { "--trueline-stats", 1 },
     { "--trueline-zero-stats", 1 }, { "--trueline-version", 1 },
 };
 #define NOWN (sizeof own_options / sizeof *own_options)
@@ -253,11 +273,14 @@ static int wrap(tlcc_invocation *inv, const tl_config *cfg, const tlcc_prov_conf
     double fp_ms = 0;
     if (understand(inv, cfg, prov, memo, &fp_ms, &err) != 0)
         return wrapper_failed(inv, cfg, 1, err.msg);
-    if (print_fp) { /* the fingerprint is all it asks for: no plan */
+    if (print_fp) { /* the fingerprint (and with --trueline-toolchain its components) is all it asks for: no plan */
         save_memo(inv, memo);
         if (inv->explain)
             tlcc_explain(inv, fp_ms, stderr);
-        printf("%s\n", inv->fp_hex);
+        if (print_fp == 2)
+            tlcc_explain_toolchain(inv, stdout);
+        else
+            printf("%s\n", inv->fp_hex);
         return 0;
     }
     tlcc_plan plan;
@@ -265,6 +288,9 @@ static int wrap(tlcc_invocation *inv, const tl_config *cfg, const tlcc_prov_conf
     save_memo(inv, memo); /* after the plan, whose answers (the hook's use, this executable's path) it keeps */
     if (inv->explain)
         tlcc_explain(inv, fp_ms, stderr);
+    if (inv->explain && plan.line_store)
+        fprintf(stderr, "trueline-cc: line info store: %s (device line info split out before the stamp; the "
+                        "cache key carries line_info_store=%s)\n", plan.line_store, plan.line_store);
     tlcc_run_prepare(&plan, inv, prov);
     if (!plan.wait) {
         int rc = tlcc_process_exec(plan.argv.v);
@@ -318,6 +344,8 @@ int main(int argc, char **argv)
         return print_version();
     int explain = take_option(&argc, argv, "--trueline-explain");
     int print_fp = take_option(&argc, argv, "--trueline-print-fingerprint");
+    if (take_option(&argc, argv, "--trueline-toolchain")) /* trueline-check --attest asks what a fingerprint covers */
+        print_fp = 2;
     if (as_cache && (argc < 2 || argv[1][0] == '-'))
         return run_nested(argc, argv);
     if (!tlcc_is_masquerade_name(self) && !as_cache && (argc < 2 || strcmp(argv[1], "--help") == 0)) {
@@ -352,7 +380,12 @@ int main(int argc, char **argv)
     double t0 = now_ms(explain);
     int crc = tlcc_classify(&inv, argc, argv, &cfg, memo, &err);
     inv.resolve_ms = now_ms(explain) - t0;
-    if (crc != 0) {
+    /* also when classify failed: sccache first probes its "compiler" with `trueline-cc -E FILE` */
+    const char *how, *runs_us = tlcc_cache_runs_us(crc == 0 && inv.cache != TLCC_CACHE_NONE, &how);
+    if (runs_us) {
+        reversed_order(runs_us, how);
+        rc = TL_EXIT_BAD_INPUT;
+    } else if (crc != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
         rc = crc == -2 ? TL_EXIT_BAD_INPUT : crc == -3 ? 126 : 127;
     } else if (cfg_bad) {

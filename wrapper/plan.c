@@ -7,6 +7,7 @@
 #include "argv.h"
 #include "compiler.h"
 #include "families.h"
+#include "line_split.h"
 #include "stage.h"
 #include "verify_in_cache.h"
 
@@ -40,6 +41,39 @@ static int stage_applies(const tlcc_invocation *inv, const tlcc_prov_config *pro
            !(inv->cache == TLCC_CACHE_SCCACHE && tlcc_family_of(inv->family)->sccache_steps);
 }
 
+/* [wrapper] line_info_store applies to stamped compiles of a family that gets forced device line info (nvcc):
+ * the split runs just before the stamp, so the record binds the split object. -G compiles keep their full
+ * device debug info (the user asked for a debug build). */
+static const char *line_store_of(const tlcc_invocation *inv, const tlcc_prov_config *prov)
+{
+    return prov->line_store && is_stamped_compile(inv, prov) && tlcc_family_of(inv->family)->device_lineinfo &&
+                   !inv->has_G
+               ? prov->line_store
+               : NULL;
+}
+
+/* The cache key tells split objects from unsplit ones, and one store from another: a hit hands back the
+ * object as the miss left it and writes nothing into this compile's store. Only then is the value joined on
+ * the heap; the usual key stays the fixed buffer (no allocation on a hit). */
+static void cache_key_env(tlcc_plan *p, const tlcc_invocation *inv)
+{
+    if (inv->cache == TLCC_CACHE_CCACHE && !p->line_store) {
+        memcpy(p->compilercheck, "string:", 7); /* joined by hand: no printf code on a cache hit */
+        memcpy(p->compilercheck + 7, inv->fp_hex, sizeof inv->fp_hex);
+        tlcc_env_set(&p->env_set, "CCACHE_COMPILERCHECK", p->compilercheck);
+    } else if (inv->cache == TLCC_CACHE_CCACHE) {
+        tlcc_env_set_owned(&p->env_set, "CCACHE_COMPILERCHECK",
+                           tlcc_concatn(TLCC_S("string:"), TLCC_S(inv->fp_hex), TLCC_S(" line_info_store="),
+                                        TLCC_S(p->line_store), NULL));
+    } else if (inv->cache == TLCC_CACHE_SCCACHE && !p->line_store) {
+        tlcc_env_set(&p->env_set, "SCCACHE_C_CUSTOM_CACHE_BUSTER", inv->fp_hex);
+    } else if (inv->cache == TLCC_CACHE_SCCACHE) {
+        tlcc_env_set_owned(&p->env_set, "SCCACHE_C_CUSTOM_CACHE_BUSTER",
+                           tlcc_concatn(TLCC_S(inv->fp_hex), TLCC_S(" line_info_store="), TLCC_S(p->line_store),
+                                        NULL));
+    }
+}
+
 /* The working directory and the key hash, which the records and the verification share. */
 static void record_context(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_config *prov, int cached)
 {
@@ -70,6 +104,7 @@ static void stage_env(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_
     tlcc_env_set_owned(&p->env_set, TLCC_STAGE_ENV_NOTE, hex);
     if (prov->mac.bytes)
         tlcc_env_set(&p->env_set, TLCC_STAGE_ENV_KEY_FILE, prov->key_path);
+    tlcc_env_set(&p->env_set, TLCC_STAGE_ENV_LINE_STORE, p->line_store); /* NULL: not set */
     /* ccache 4.7 may follow the stage symlink when it guesses the compiler type by name. */
     if (inv->cache == TLCC_CACHE_CCACHE && !getenv("CCACHE_COMPILERTYPE"))
         tlcc_env_set(&p->env_set, "CCACHE_COMPILERTYPE", tlcc_family_of(inv->family)->ccache_type);
@@ -110,14 +145,9 @@ void tlcc_plan_build(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_c
     /* with the arguments as given, the folded variables must still apply: the compiler folds them itself */
     if (!tlcc_argv_keeps_files(inv))
         tlcc_strv_append(&p->env_unset, &inv->unset_env);
-    if (inv->cache == TLCC_CACHE_CCACHE) {
-        /* ccache then identifies the compiler by our fingerprint instead of the driver's size+mtime. */
-        memcpy(p->compilercheck, "string:", 7); /* joined by hand: no printf code on a cache hit */
-        memcpy(p->compilercheck + 7, inv->fp_hex, sizeof inv->fp_hex);
-        tlcc_env_set(&p->env_set, "CCACHE_COMPILERCHECK", p->compilercheck);
-    } else if (inv->cache == TLCC_CACHE_SCCACHE) {
-        tlcc_env_set(&p->env_set, "SCCACHE_C_CUSTOM_CACHE_BUSTER", inv->fp_hex);
-    }
+    /* The cache then identifies the compiler by our fingerprint instead of the driver's size+mtime. */
+    p->line_store = line_store_of(inv, prov);
+    cache_key_env(p, inv);
     if (!stamped && !link)
         return; /* exec, nothing after */
 

@@ -33,6 +33,7 @@ typedef struct tlcc_plan {
     char *cwd;
     char key_hash[TL_HASH_HEX_LEN + 1];
     char compilercheck[TL_HASH_HEX_LEN + 8]; /* CCACHE_COMPILERCHECK's value: string:FINGERPRINT */
+    const char *line_store; /* the device line info goes there before the stamp (line_split.h); NULL: kept */
     tlcc_key_ctx key; /* how the cache normalizes argv (key_hash's), to name differences */
     int key_ready;
 } tlcc_plan;

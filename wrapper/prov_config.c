@@ -1,5 +1,7 @@
 #include "prov_config.h"
 
+#include "line_split.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +71,8 @@ int tlcc_prov_config_read(const tl_config *cfg, tlcc_prov_config *p, tl_error *e
     size_t max = prov_argv_max(cfg, &bad, &e);
     p->argv_max = record_argv ? max : 0;
     prov_key(cfg, p, &bad, &e);
+    if (tlcc_line_store_read(cfg, &p->line_store, bad ? &(tl_error){ { 0 } } : &e) != 0)
+        bad = 1;
     if (bad && err)
         *err = e;
     return bad ? -1 : 0;
@@ -78,4 +82,5 @@ void tlcc_prov_config_free(tlcc_prov_config *p)
 {
     tlcc_mac_key_free(&p->mac);
     free(p->key_path);
+    free(p->line_store);
 }

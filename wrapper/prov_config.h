@@ -7,7 +7,9 @@
  *   argv_max = 4096     bytes of argv recorded (cut at an element boundary)
  *   links = true        record links (executables, shared objects, ld -r) as link records
  *   verify_in_cache = true  verify a ccache hit inside ccache's process (verify_in_cache.c)
- *   key_file = PATH     authenticate records with a MAC keyed by the file's bytes (provenance_mac.c) */
+ *   key_file = PATH     authenticate records with a MAC keyed by the file's bytes (provenance_mac.c)
+ * and, because the split runs just before the stamp and only on stamped compiles, [wrapper] line_info_store
+ * (line_split.h). */
 #ifndef TLCC_WRAPPER_PROV_CONFIG_H
 #define TLCC_WRAPPER_PROV_CONFIG_H
 #include <stddef.h>
@@ -20,6 +22,7 @@ typedef struct tlcc_prov_config {
     size_t argv_max;       /* 0 with record_argv = false */
     tlcc_mac_key mac;      /* loaded from key_file; mac.bytes NULL when no key is configured */
     char *key_path;        /* its absolute path, for the stamping stage (heap: this lives in main's frame) */
+    char *line_store;      /* [wrapper] line_info_store, absolute; NULL: device line info is not split out */
 } tlcc_prov_config;
 
 /* Every value is checked as it is read; a bad one takes its default, and the first bad value is the error

@@ -4,6 +4,7 @@
  * Built without libsodium (TL_HAVE_SODIUM undefined), a configured key is an error: records are never
  * silently left unauthenticated. */
 #include "provenance_mac.h"
+#include "trueline/note_mac.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,9 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifdef TL_HAVE_SODIUM
-#include <sodium.h>
-#endif
 
 #define KEY_MIN 16      /* bytes: a shorter key is a mistake (an empty or truncated file) */
 #define KEY_MAX 4096
@@ -60,33 +58,11 @@ void tlcc_mac_key_free(tlcc_mac_key *k)
 int tlcc_mac_hex(const tlcc_mac_key *k, const void *a, size_t alen, const void *b, size_t blen,
                char hex[TL_NOTE_MAC_HEX_LEN + 1])
 {
-#ifndef TL_HAVE_SODIUM
-    (void)k, (void)a, (void)alen, (void)b, (void)blen, (void)hex;
-    return -1;
-#else
-    if (!k->bytes || sodium_init() < 0)
-        return -1;
-    crypto_auth_hmacsha512256_state st;
-    unsigned char mac[crypto_auth_hmacsha512256_BYTES];
-    crypto_auth_hmacsha512256_init(&st, k->bytes, k->len);
-    crypto_auth_hmacsha512256_update(&st, a, alen);
-    if (blen)
-        crypto_auth_hmacsha512256_update(&st, b, blen);
-    crypto_auth_hmacsha512256_final(&st, mac);
-    sodium_bin2hex(hex, TL_NOTE_MAC_HEX_LEN + 1, mac, sizeof mac);
-    return 0;
-#endif
+    return tl_note_mac_hex(k->bytes, k->len, a, alen, b, blen, hex);
 }
 
 int tlcc_mac_note_ok(void *key, const tl_note *n)
 {
-    char want[TL_NOTE_MAC_HEX_LEN + 1];
-    if (!n->mac || !n->mac_input || strlen(n->mac) != TL_NOTE_MAC_HEX_LEN ||
-        tlcc_mac_hex(key, n->mac_input, n->mac_input_len, NULL, 0, want) != 0)
-        return 0;
-#ifdef TL_HAVE_SODIUM
-    return sodium_memcmp(want, n->mac, TL_NOTE_MAC_HEX_LEN) == 0;
-#else
-    return 0;
-#endif
+    const tlcc_mac_key *k = key;
+    return tl_note_mac_matches(k->bytes, k->len, n->mac_input, n->mac_input_len, n->mac);
 }

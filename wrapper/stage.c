@@ -9,6 +9,7 @@
  * runs the compiler, so a trueline-cc masquerading as the host compiler under nvcc never sees them. */
 #include "stage.h"
 
+#include "line_split.h"
 #include "process.h"
 #include "prov_stats.h"
 #include "provenance_mac.h"
@@ -100,6 +101,9 @@ int tlcc_stage_main(int argc, char **argv)
     char *hex = hex_env ? strdup(hex_env) : NULL;
     const char *key_env = getenv(TLCC_STAGE_ENV_KEY_FILE);
     char *key_file = key_env && *key_env ? strdup(key_env) : NULL;
+    const char *store_env = getenv(TLCC_STAGE_ENV_LINE_STORE);
+    char *store = store_env && *store_env ? strdup(store_env) : NULL;
+    unsetenv(TLCC_STAGE_ENV_LINE_STORE);
     unsetenv(TLCC_STAGE_ENV_KEY_FILE);
     unsetenv(TLCC_STAGE_ENV_REAL);
     unsetenv(TLCC_STAGE_ENV_NOTE);
@@ -112,7 +116,10 @@ int tlcc_stage_main(int argc, char **argv)
         size_t len;
         tl_error err;
         tlcc_mac_key key = { 0 };
-        if (key_file && tlcc_mac_key_load(key_file, &key, &err) != 0) {
+        /* The split first, so that the record binds the object the cache stores and the link reads. */
+        if (store && tlcc_line_split(store, out, "trueline-cc (stage)") != 0) {
+            rc = 1;
+        } else if (key_file && tlcc_mac_key_load(key_file, &key, &err) != 0) {
             fprintf(stderr, "trueline-cc (stage): %s: %s\n", out, err.msg);
             rc = 1;
         } else if (unhex(hex, &rec, &len) != 0) {
@@ -131,6 +138,7 @@ int tlcc_stage_main(int argc, char **argv)
         tlcc_mac_key_free(&key);
     }
     free(key_file);
+    free(store);
     free(real);
     free(hex);
     return rc;

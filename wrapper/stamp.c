@@ -9,7 +9,7 @@
  * end the same way). The old name table stays behind as unreferenced bytes (a few hundred bytes). */
 #include "stamp.h"
 
-#include "content_digest.h"
+#include "trueline/content_digest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -185,14 +185,14 @@ static int seal(int fd, const char *path, const unsigned char *rec, size_t rec_l
     size_t voff, vlen, doff, dlen;
     int rc = -1;
     /* the record is the end of the one record section, as tlcc_stamp_record just placed it */
-    if (!file || !out || tlcc_record_sections(elf, &off, &size) != 1 || size < rec_len || off + size > file_len ||
+    if (!file || !out || tl_record_sections(elf, &off, &size) != 1 || size < rec_len || off + size > file_len ||
         memcmp(file + off + size - rec_len, rec, rec_len) != 0) {
         tl_fail(err, "%s: cannot find the record just written to seal it", path);
         goto out;
     }
     memcpy(out, rec, rec_len);
     if (tl_note_field(out, rec_len, "ch", &voff, &vlen) == 0) {
-        if (vlen != TL_HASH_HEX_LEN || tlcc_content_digest(file, file_len, off, size, hex) != 0) {
+        if (vlen != TL_HASH_HEX_LEN || tl_content_digest(file, file_len, off, size, hex) != 0) {
             tl_fail(err, "%s: cannot compute the content digest", path);
             goto out;
         }

@@ -9,7 +9,7 @@
  * The host-object test is made on the header libelf already read (no second open). */
 #include "verify.h"
 
-#include "content_digest.h"
+#include "trueline/content_digest.h"
 #include "trueline/file_kind.h"
 
 #include <errno.h>
@@ -52,7 +52,7 @@ static int read_record(const char *path, tlcc_record_check *c, tlcc_verify_resul
         goto out;
     }
     rc = 0;
-    if (tlcc_object_content_digest(elf, c->content) != 0)
+    if (tl_object_content_digest(elf, c->content) != 0)
         c->content[0] = 0;
     for (Elf_Scn *s = elf_nextscn(elf, NULL); s; s = elf_nextscn(elf, s)) {
         GElf_Shdr sh;

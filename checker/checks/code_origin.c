@@ -53,59 +53,60 @@ struct rule {
     const char *pattern;      /* fnmatch pattern */
     unsigned demangled : 1;   /* matched against the demangled name (C++ scopes), else the symbol name */
     unsigned in_cu : 1;       /* also when a compile unit of the user's covers the function */
+    unsigned cxx_runtime : 1; /* only in a file that defines the C++ runtime itself (tlck_defines_cxx_runtime) */
 };
 
 /* First match wins. Toolchain-made host code lives inside the user's units (nvcc's .cudafe1.cpp), so it is
  * recognised wherever it is; vendor names only outside every unit, where a user's object built without -g
  * would otherwise be the explanation. */
 static const struct rule HOST_RULES[] = {
-    { &NVCC_STUBS, "__device_stub__*", 1, 1 },
-    { &NVCC_STUBS, "__sti____cudaRegisterAll*", 1, 1 },
-    { &NVCC_STUBS, "__nv_*", 1, 1 },
-    { &NVCC_STUBS, "____nv_*", 1, 1 },
-    { &NVCC_STUBS, "__cudaUnregisterBinaryUtil*", 1, 1 },
-    { &DEVICE_LINK, "__cudaRegisterLinkedBinary*", 1, 1 },
-    { &DEVICE_LINK, "__fatbinwrap*", 1, 1 },
-    { &CUDART, "libcudart_static_*", 0, 0 },
-    { &CUDART, "cuda[A-Z]*", 0, 0 },
-    { &CUDART, "__cuda*", 0, 0 },
-    { &CUDART, "__cudart*", 0, 0 },
-    { &CUDART, "cudart::*", 1, 0 },
-    { &LIBGCC, "__*[dt]i[234]", 0, 0 },
-    { &LIBGCC, "__*[sdt]f[234]", 0, 0 },
-    { &LIBGCC, "__*[sdxt]c3", 0, 0 },
-    { &LIBGCC, "__fix*", 0, 0 },
-    { &LIBGCC, "__float*", 0, 0 },
-    { &LIBGCC, "__powi*", 0, 0 },
-    { &LIBGCC, "__cpu_indicator_init", 0, 0 },
-    { &LIBGCC, "_Unwind_*", 0, 0 },
-    { &LIBGCC, "__gcc_personality_v0", 0, 0 },
-    { &LIBGCC, "__register_frame*", 0, 0 },
-    { &LIBGCC, "__deregister_frame*", 0, 0 },
-    { &LIBSTDCXX, "std::*", 1, 0 },
-    { &LIBSTDCXX, "__gnu_cxx::*", 1, 0 },
-    { &LIBSTDCXX, "__cxxabiv1::*", 1, 0 },
-    { &LIBSTDCXX, "operator new*", 1, 0 },
-    { &LIBSTDCXX, "operator delete*", 1, 0 },
-    { &LIBSTDCXX, "__cxa_*", 0, 0 },
-    { &LIBSTDCXX, "__gxx_*", 0, 0 },
-    { &LIBSTDCXX, "__dynamic_cast", 0, 0 },
+    { &NVCC_STUBS, "__device_stub__*", 1, 1, 0 },
+    { &NVCC_STUBS, "__sti____cudaRegisterAll*", 1, 1, 0 },
+    { &NVCC_STUBS, "__nv_*", 1, 1, 0 },
+    { &NVCC_STUBS, "____nv_*", 1, 1, 0 },
+    { &NVCC_STUBS, "__cudaUnregisterBinaryUtil*", 1, 1, 0 },
+    { &DEVICE_LINK, "__cudaRegisterLinkedBinary*", 1, 1, 0 },
+    { &DEVICE_LINK, "__fatbinwrap*", 1, 1, 0 },
+    { &CUDART, "libcudart_static_*", 0, 0, 0 },
+    { &CUDART, "cuda[A-Z]*", 0, 0, 0 },
+    { &CUDART, "__cuda*", 0, 0, 0 },
+    { &CUDART, "__cudart*", 0, 0, 0 },
+    { &CUDART, "cudart::*", 1, 0, 0 },
+    { &LIBGCC, "__*[dt]i[234]", 0, 0, 0 },
+    { &LIBGCC, "__*[sdt]f[234]", 0, 0, 0 },
+    { &LIBGCC, "__*[sdxt]c3", 0, 0, 0 },
+    { &LIBGCC, "__fix*", 0, 0, 0 },
+    { &LIBGCC, "__float*", 0, 0, 0 },
+    { &LIBGCC, "__powi*", 0, 0, 0 },
+    { &LIBGCC, "__cpu_indicator_init", 0, 0, 0 },
+    { &LIBGCC, "_Unwind_*", 0, 0, 0 },
+    { &LIBGCC, "__gcc_personality_v0", 0, 0, 0 },
+    { &LIBGCC, "__register_frame*", 0, 0, 0 },
+    { &LIBGCC, "__deregister_frame*", 0, 0, 0 },
+    { &LIBSTDCXX, "std::*", 1, 0, 1 },
+    { &LIBSTDCXX, "__gnu_cxx::*", 1, 0, 1 },
+    { &LIBSTDCXX, "__cxxabiv1::*", 1, 0, 1 },
+    { &LIBSTDCXX, "operator new*", 1, 0, 1 },
+    { &LIBSTDCXX, "operator delete*", 1, 0, 1 },
+    { &LIBSTDCXX, "__cxa_*", 0, 0, 1 },
+    { &LIBSTDCXX, "__gxx_*", 0, 0, 1 },
+    { &LIBSTDCXX, "__dynamic_cast", 0, 0, 1 },
 };
 
 /* Device functions nvcc adds to a cubin: its integer/floating-point helpers (__cuda_sm20_div_u64,
  * __cuda_sm3x_div_rn_noftz_f32_slowpath) and libdevice's internals, compiled from bitcode without lines. */
 static const struct rule DEVICE_RULES[] = {
-    { &DEVICE_HELPERS, "__cuda_sm[0-9]*", 0, 1 },
-    { &DEVICE_HELPERS, "__internal_*", 0, 1 },
-    { &DEVICE_HELPERS, "__nv_*", 0, 1 },
+    { &DEVICE_HELPERS, "__cuda_sm[0-9]*", 0, 1, 0 },
+    { &DEVICE_HELPERS, "__internal_*", 0, 1, 0 },
+    { &DEVICE_HELPERS, "__nv_*", 0, 1, 0 },
 };
 
-static const struct tlck_origin *match(const struct rule *r, size_t n, const char *name, int in_cu)
+static const struct tlck_origin *match(const struct rule *r, size_t n, const char *name, int in_cu, int cxx_runtime)
 {
     char *dem = NULL;
     const struct tlck_origin *found = NULL;
     for (size_t i = 0; i < n && !found; i++) {
-        if (in_cu && !r[i].in_cu)
+        if ((in_cu && !r[i].in_cu) || (r[i].cxx_runtime && !cxx_runtime))
             continue;
         if (r[i].demangled && !dem && !(dem = tlck_demangle(name)))
             continue;
@@ -116,11 +117,27 @@ static const struct tlck_origin *match(const struct rule *r, size_t n, const cha
     return found;
 }
 
-const struct tlck_origin *tlck_host_origin(const struct tlck_function *fn)
+/* The C++ runtime's own entry points: a file defines them only when libstdc++ (or libsupc++) was linked into it
+ * statically; the std:: code of a module that links libstdc++.so.6 is its own template instantiations, and a
+ * supplement such as libstdc++_nonshared.a defines none of these. */
+static const char *const CXX_RUNTIME[] = { "__cxa_throw", "__cxa_begin_catch", "__gxx_personality_v0" };
+
+int tlck_defines_cxx_runtime(const struct tlck_file *f)
+{
+    if (f->is_libstdcxx)
+        return 1;
+    for (size_t i = 0; i < f->host.nfuncs; i++)
+        for (size_t k = 0; k < sizeof CXX_RUNTIME / sizeof *CXX_RUNTIME; k++)
+            if (f->host.funcs[i].name && strcmp(f->host.funcs[i].name, CXX_RUNTIME[k]) == 0)
+                return 1;
+    return 0;
+}
+
+const struct tlck_origin *tlck_host_origin(const struct tlck_function *fn, int cxx_runtime)
 {
     char buf[512];
     const char *base = tlck_clone_base(fn->name, buf, sizeof buf);
-    return match(HOST_RULES, sizeof HOST_RULES / sizeof *HOST_RULES, base, fn->cu_unit != 0);
+    return match(HOST_RULES, sizeof HOST_RULES / sizeof *HOST_RULES, base, fn->cu_unit != 0, cxx_runtime);
 }
 
 const struct tlck_origin *tlck_outside_units_origin(const struct tlck_function *fn)
@@ -130,7 +147,7 @@ const struct tlck_origin *tlck_outside_units_origin(const struct tlck_function *
 
 const struct tlck_origin *tlck_device_origin(const char *name)
 {
-    return name ? match(DEVICE_RULES, sizeof DEVICE_RULES / sizeof *DEVICE_RULES, name, 1) : NULL;
+    return name ? match(DEVICE_RULES, sizeof DEVICE_RULES / sizeof *DEVICE_RULES, name, 1, 0) : NULL;
 }
 
 const struct tlck_origin *tlck_cu_origin(const struct tlck_cu *cu)

@@ -21,8 +21,12 @@ struct tlck_origin {
 };
 
 /* The origin of a host function without line rows; NULL when it is the user's. fn->name is the symbol name;
- * clone suffixes (.cold, .part.N) are looked through. */
-const struct tlck_origin *tlck_host_origin(const struct tlck_function *fn);
+ * clone suffixes (.cold, .part.N) are looked through. cxx_runtime: the file defines the C++ runtime
+ * (tlck_defines_cxx_runtime); only then are std:: functions "of a static libstdc++". */
+const struct tlck_origin *tlck_host_origin(const struct tlck_function *fn, int cxx_runtime);
+/* Whether f defines the C++ runtime's own entry points (__cxa_throw, __gxx_personality_v0): libstdc++ linked
+ * statically, or libstdc++ itself. */
+int tlck_defines_cxx_runtime(const struct tlck_file *f);
 /* For the release profile: a function that no compile unit covers is of "objects linked without -g"; NULL when
  * a unit covers it. */
 const struct tlck_origin *tlck_outside_units_origin(const struct tlck_function *fn);

@@ -51,6 +51,8 @@ struct ctx {
     const unsigned char *bare; /* per unit of image.cus: it has line tables but no subprogram at all */
     size_t skipped;     /* functions of units without subprograms */
     size_t undescribed; /* functions with line rows of a unit with subprograms, but none of their own */
+    const struct tlck_function **undescribed_fn; /* each of them (NULL when out of memory: the count stands) */
+    size_t undescribed_cap;
     size_t no_debug;    /* functions with neither */
     const char *no_debug_example;
 };
@@ -158,8 +160,17 @@ static void no_subprogram(struct ctx *c, const struct tlck_function *fn)
         return;
     if (in_bare_unit(c, fn))
         c->skipped++;
-    else if (fn->cu_unit)
+    else if (fn->cu_unit) {
+        if (c->undescribed == c->undescribed_cap) {
+            size_t cap = c->undescribed_cap ? 2 * c->undescribed_cap : 16;
+            const struct tlck_function **v = realloc(c->undescribed_fn, cap * sizeof *v);
+            if (v)
+                c->undescribed_fn = v, c->undescribed_cap = cap;
+        }
+        if (c->undescribed < c->undescribed_cap)
+            c->undescribed_fn[c->undescribed] = fn;
         c->undescribed++;
+    }
     else if (c->no_debug++ == 0)
         c->no_debug_example = fn->name;
 }
@@ -251,6 +262,16 @@ static void run(const struct tlck_file *f, const struct tlck_policy *p, const vo
                     "%zu function%s line rows but no DWARF subprogram of %s own (GCC emits none for some "
                     "functions it optimises)", c.undescribed, c.undescribed == 1 ? " has" : "s have",
                     c.undescribed == 1 ? "its" : "their");
+        /* each of them, as details of that count: listed with --verbose, always in JSON and SARIF */
+        for (size_t i = 0; i < c.undescribed && i < c.undescribed_cap; i++) {
+            const struct tlck_function *fn = c.undescribed_fn[i];
+            struct tlck_finding *x = tlck_emit_symbol(out, "dwarf-symbols", TLCK_SEV_INFO, f->display, fn->name, NULL,
+                                                      "has line rows%s%s but no DWARF subprogram of its own",
+                                                      fn->cu ? " of unit " : "", fn->cu ? fn->cu : "");
+            if (x)
+                x->detail = 1;
+        }
+        free(c.undescribed_fn);
         if (c.no_debug) {
             char *ex = tlck_demangle(c.no_debug_example);
             tlck_emit(out, "dwarf-symbols", TLCK_SEV_INFO, f->display, NULL, NULL,

@@ -1,6 +1,7 @@
 /* line-tables: every defined, sized function in an executable section has line rows.
  * The host part lives in tlck_line_tables_host() so that the device part (device images' kernels) can run
  * beside it from run() below. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,18 @@
 
 static const char *const HINT_G = "compile every translation unit with -g (or -g1 / -gline-tables-only), or ship "
                                   "the separate debug file next to it";
+/* A stripped member of a package audited with the build profile: what ships is stripped, and the profile that
+ * judges it so is named. */
+static const char *const HINT_G_PACKAGE =
+    "this file is a member of a package, which ships stripped: the release profile (--profile release, the default "
+    "when every input is a wheel or conda package) judges it as shipped; for a build's own output, compile with -g "
+    "(or -g1 / -gline-tables-only)";
+
+static int package_member(const struct tlck_file *f)
+{
+    size_t n = f->path ? strlen(f->path) : 0;
+    return n && f->display && strncmp(f->display, f->path, n) == 0 && f->display[n] == '!';
+}
 
 static void per_cu(const struct tlck_file *f, struct tlck_findings *out)
 {
@@ -71,14 +84,14 @@ static int cold_part_of_covered(const struct tlck_image *h, struct covered_names
 enum not_users { USERS = 0, CRT, COLD_PART, FOREIGN };
 
 static enum not_users classify(const struct tlck_image *h, struct covered_names *c, const struct tlck_function *fn,
-                               int release, const struct tlck_origin **origin)
+                               int release, int cxx_runtime, const struct tlck_origin **origin)
 {
     *origin = NULL;
     if (tlck_is_crt_function(fn->name))
         return CRT;
     if (cold_part_of_covered(h, c, fn))
         return COLD_PART;
-    if ((*origin = tlck_host_origin(fn)) || (release && (*origin = tlck_outside_units_origin(fn))))
+    if ((*origin = tlck_host_origin(fn, cxx_runtime)) || (release && (*origin = tlck_outside_units_origin(fn))))
         return FOREIGN;
     return USERS;
 }
@@ -105,6 +118,7 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, in
     struct tlck_origin_tally foreign = { 0 };
     struct covered_names names = { 0 };
     unsigned char *why = h->nfuncs ? calloc(h->nfuncs, 1) : NULL; /* enum not_users per uncovered function */
+    int cxx_runtime = tlck_defines_cxx_runtime(f);
     if (h->nfuncs && !why)
         return;
     for (size_t i = 0; i < h->nfuncs; i++) {
@@ -114,7 +128,7 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, in
             total++, covered++;
             continue;
         }
-        why[i] = (unsigned char)classify(h, &names, fn, release, &o);
+        why[i] = (unsigned char)classify(h, &names, fn, release, cxx_runtime, &o);
         if (why[i] == CRT)
             continue;
         total++;
@@ -132,9 +146,25 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, in
         goto done;
     }
     report_foreign(f, &foreign, out);
+    if (!h->has_debug_line && f->split_build_id) { /* split out (--split, eu-strip -f): said once, as for devices */
+        int devices_split = 0; /* then the device part says it for both, in one finding */
+        for (size_t i = 0; i < f->ndevices; i++)
+            devices_split |= f->devices[i].dev.lines_split && !f->devices[i].dev.line_store && f->devices[i].nfuncs;
+        if (users && !f->split_store_asked) {
+            if (!devices_split)
+                tlck_emit(out, "line-tables", sev < TLCK_SEV_WARNING ? sev : TLCK_SEV_WARNING, f->display, NULL,
+                          "pass --debug-store STORE (or [audit] debug_store, or DEBUGINFOD_URLS), or --debug-dir",
+                          "line info split out; store not given: the host DWARF of its %zu functions is in a debug "
+                          "file (build-id %s)", users, f->split_build_id);
+        } else if (users)
+            tlck_emit(out, "line-tables", sev, f->display, NULL, NULL,
+                      "line info split out; the debug store has no debug file for build-id %s (%zu functions)",
+                      f->split_build_id, users);
+        goto done;
+    }
     if (!h->has_debug_line) {
         if (users)
-            tlck_emit(out, "line-tables", sev, f->display, NULL, HINT_G,
+            tlck_emit(out, "line-tables", sev, f->display, NULL, package_member(f) ? HINT_G_PACKAGE : HINT_G,
                     "no .debug_line: none of its %zu functions has line information%s%s%s", users,
                     f->warning ? " (" : "", f->warning ? f->warning : "", f->warning ? ")" : "");
         goto done;
@@ -154,9 +184,17 @@ void tlck_line_tables_host(const struct tlck_file *f, enum tlck_severity sev, in
                          fn->cu ? fn->cu : "");
     }
     if (covered < total) {
+        /* what is counted, said: rows of the file's own code; a tool that prints every decoded row (readelf
+         * --debug-dump=decodedline) also shows the runs the linker discarded, at address 0 and after */
+        char rows_said[128];
+        if (f->line_rows_discarded)
+            snprintf(rows_said, sizeof rows_said, "%llu line rows in its code (%llu more describe code the linker discarded)",
+                     (unsigned long long)f->line_rows, (unsigned long long)f->line_rows_discarded);
+        else
+            snprintf(rows_said, sizeof rows_said, "%llu line rows", (unsigned long long)f->line_rows);
         tlck_emit(out, "line-tables", TLCK_SEV_INFO, f->display, NULL, NULL,
-                "line coverage: %zu of %zu functions (%.1f%%), %llu line rows", covered, total,
-                100.0 * (double)covered / (double)total, (unsigned long long)f->line_rows);
+                "line coverage: %zu of %zu functions (%.1f%%), %s", covered, total,
+                100.0 * (double)covered / (double)total, rows_said);
         per_cu(f, out);
     }
 done:

@@ -99,10 +99,69 @@ static void report_helpers(const struct tlck_file *f, const struct tlck_origin_t
                 t->origin[i]->name, t->count[i] == 1 ? "has" : "have", t->origin[i]->why, t->example[i]);
 }
 
+/* Images shipped without their line info whose debug-store part was not read: one finding for the file, as
+ * their functions' missing rows say nothing about the build (the split took them out). */
+static void report_split(const struct tlck_file *f, size_t nsplit, size_t cubins, const struct tlck_image *asked,
+                         enum tlck_severity sev, struct tlck_findings *out)
+{
+    if (!asked) { /* not the build's fault: what the audit was given cannot show it; a warning at most */
+        char host[160] = "";
+        if (f->split_build_id && !f->split_store_asked) /* the host part's, said here so that the file gets one */
+            snprintf(host, sizeof host, ", nor does the host code (its DWARF is in debug file %.80s)",
+                     f->split_build_id);
+        tlck_emit(out, "line-tables", sev < TLCK_SEV_WARNING ? sev : TLCK_SEV_WARNING, f->display, NULL,
+                  "pass --debug-store STORE (or [audit] debug_store, or DEBUGINFOD_URLS) to check the line info "
+                  "the split wrote there",
+                  "line info split out; store not given: %zu of %zu cubins carry no line rows to check%s", nsplit,
+                  cubins, host);
+        return;
+    }
+    char hex[2 * sizeof asked->dev.line_id + 1];
+    for (size_t i = 0; i < sizeof asked->dev.line_id; i++)
+        snprintf(hex + 2 * i, 3, "%02x", asked->dev.line_id[i]);
+    tlck_emit(out, "line-tables", sev, f->display, NULL,
+              "give the store the split wrote these images' line info to (the same build's --split --debug-store)",
+              "line info split out; the debug store has no part for %zu of %zu cubins (e.g. %s, identity %s)", nsplit,
+              cubins, asked->label, hex);
+}
+
+/* A PTX image beside a cubin whose line info was split out (same fatbin container: one compile) lost its .loc
+ * lines in the same split, and the store keeps only the cubin's: its missing .loc says nothing about the build.
+ * 0: not split; 1: split, its cubin's lines read from the store (counted as the build had it: with .loc);
+ * 2: split, the store not given or without the part (said once for the file). */
+static int ptx_split(const struct tlck_file *f, const struct tlck_image *ptx)
+{
+    if (ptx->dev.has_lineinfo)
+        return 0;
+    int found = 0;
+    for (size_t i = 0; i < f->ndevices; i++) {
+        const struct tlck_device_info *d = &f->devices[i].dev;
+        if (f->devices[i].kind == TLCK_IMAGE_CUBIN && d->lines_split && d->container == ptx->dev.container &&
+            (d->section == ptx->dev.section || (d->section && ptx->dev.section && strcmp(d->section, ptx->dev.section) == 0)))
+            found = d->line_store ? 1 : found ? found : 2;
+    }
+    return found;
+}
+
 void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, struct tlck_findings *out)
 {
     if (sev == TLCK_SEV_NONE || f->ndevices == 0)
         return;
+    size_t nsplit = 0, all_cubins = 0;
+    const struct tlck_image *asked = NULL;
+    for (size_t i = 0; i < f->ndevices; i++) {
+        const struct tlck_image *img = &f->devices[i];
+        if (img->kind != TLCK_IMAGE_CUBIN || img->dev.error || img->nfuncs == 0)
+            continue;
+        all_cubins++;
+        if (img->dev.lines_split && !img->dev.line_store) {
+            nsplit++;
+            if (img->dev.store_asked && !asked)
+                asked = img;
+        }
+    }
+    if (nsplit)
+        report_split(f, nsplit, all_cubins, asked, sev, out);
     size_t cubins = 0, cubins_lines = 0, ptx = 0, ptx_lines = 0, funcs = 0, funcs_lines = 0, nmiss = 0;
     struct missing *miss = NULL;
     size_t cap = 0;
@@ -119,9 +178,14 @@ void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, 
          * no code for line rows to describe: nvcc -lineinfo gives it none, and it is no finding. */
         if (img->nfuncs == 0)
             continue;
+        int split_ptx = img->kind == TLCK_IMAGE_PTX ? ptx_split(f, img) : 0;
+        if (split_ptx == 2)
+            continue; /* the split took its .loc out with its cubin's line sections */
+        if (img->dev.lines_split && !img->dev.line_store)
+            continue; /* said once for the file above */
         if (img->kind == TLCK_IMAGE_PTX) {
             ptx++;
-            ptx_lines += img->dev.has_lineinfo;
+            ptx_lines += img->dev.has_lineinfo || split_ptx == 1;
             continue;
         }
         cubins++;
@@ -141,7 +205,8 @@ void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, 
         }
         cubin_coverage(f, img, out);
     }
-    if (cubins && cubins_lines == 0 && (ptx == 0 || ptx_lines == 0)) {
+    if (!nsplit && cubins && cubins_lines == 0 && (ptx == 0 || ptx_lines == 0)) {
+        /* (with split images, what is left is judged kernel by kernel: "no line info at all" is not known) */
         tlck_emit(out, "line-tables", sev, f->display, NULL, HINT,
                 "device code has no line information: none of its %zu cubins (%zu device functions) and %zu PTX "
                 "images has line rows", cubins, funcs, ptx);
@@ -150,7 +215,8 @@ void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, 
             report_missing(f, miss, nmiss, sev, out);
         for (size_t i = 0; i < f->ndevices; i++) {
             const struct tlck_image *img = &f->devices[i];
-            if (img->kind == TLCK_IMAGE_PTX && !img->dev.error && !img->dev.has_lineinfo && img->nfuncs)
+            if (img->kind == TLCK_IMAGE_PTX && !img->dev.error && !img->dev.has_lineinfo && img->nfuncs &&
+                !ptx_split(f, img))
                 tlck_emit(out, "line-tables", sev, f->display, NULL, HINT,
                         "PTX image %s has no .loc/.file line directives", img->label);
         }

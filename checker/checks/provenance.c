@@ -7,6 +7,7 @@
  * - objects whose line info was not forced, and -G (device debug) objects: warning; -G is an error-level
  *   finding in a --release audit. */
 #include "trueline/note.h"
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,8 +41,9 @@ static char *full(const char *dir, const char *name)
 }
 
 /* nvcc's host compile sees a preprocessed copy: the CU is named
- * /tmp/tmpxft_<8 hex>_<8 hex>-<n>_<stem>.cudafe1.cpp (gcc 12 under nvcc 13.0, measured). Matches when
- * <stem> is the record's source without its extension. */
+ * /tmp/tmpxft_<8 hex>_<8 hex>-<n>_<stem>.cudafe1.cpp (gcc 12 under nvcc 13.0, measured), or, with more than one
+ * -gencode target, <stem>.compute_<arch>.cudafe1.cpp after the last virtual architecture (compute_90,
+ * compute_90a, compute_100f). Matches when <stem> is the record's source without its extension. */
 static int nvcc_temp_matches(const char *cu_base, const char *src)
 {
     const char *end = strstr(cu_base, ".cudafe1."), *p = cu_base;
@@ -54,7 +56,17 @@ static int nvcc_temp_matches(const char *cu_base, const char *src)
         return 0;
     const char *sb = base(src), *dot = strrchr(sb, '.');
     size_t n = dot ? (size_t)(dot - sb) : strlen(sb);
-    return (size_t)(end - p) == n && strncmp(p, sb, n) == 0;
+    if (p > end || (size_t)(end - p) < n || strncmp(p, sb, n) != 0)
+        return 0;
+    const char *arch = p + n;
+    if (arch == end)
+        return 1;
+    if (strncmp(arch, ".compute_", 9) != 0 || arch + 9 == end)
+        return 0;
+    for (arch += 9; arch < end; arch++)
+        if (!isalnum((unsigned char)*arch))
+            return 0;
+    return 1;
 }
 
 static int cu_matches(const struct tlck_cu *cu, const struct tlck_provenance *n)
@@ -133,8 +145,9 @@ static void toolchains(const struct tlck_file *f, enum tlck_severity sev, struct
 static const struct tlck_origin *toolchain_output(const struct tlck_file *f)
 {
     const struct tlck_origin *o = NULL;
+    int rt = tlck_defines_cxx_runtime(f);
     for (size_t i = 0; i < f->host.nfuncs; i++) {
-        const struct tlck_origin *x = tlck_host_origin(&f->host.funcs[i]);
+        const struct tlck_origin *x = tlck_host_origin(&f->host.funcs[i], rt);
         if (!x || x->kind != TLCK_ORIGIN_TOOLCHAIN)
             return NULL;
         if (!o || x == o)

@@ -287,6 +287,44 @@ static void names_needing(const struct tlck_file *f, int k, const unsigned at_le
         snprintf(buf + used, n - used, " and %zu more", *count - 8);
 }
 
+/* Every symbol above the maximum, each a detail of the finding that counts them (whose message names the first
+ * eight): listed with --verbose, always in JSON and SARIF, so that no list there ends in "and N more". */
+static void list_needing(const struct tlck_file *f, int k, const unsigned lim[4], const char *label, const char *num,
+                         struct tlck_findings *out)
+{
+    for (size_t i = 0; i < f->ndynsyms; i++) {
+        const struct tlck_symbol *s = &f->dynsyms[i];
+        unsigned v[4];
+        if (s->defined || !s->version || strncmp(s->version, prefixes[k], strlen(prefixes[k])) != 0 ||
+            tlck_version_parse(s->version + strlen(prefixes[k]), v) != 0 || cmp_version(v, lim) <= 0)
+            continue;
+        struct tlck_finding *x = tlck_emit_symbol(out, "symbol-versions", TLCK_SEV_INFO, f->display, s->name, NULL,
+                                                  "needs %s (from %s), above %s's %s%s", s->version,
+                                                  s->version_file ? s->version_file : "?", label, prefixes[k], num);
+        if (x)
+            x->detail = 1;
+    }
+}
+
+/* The symbols at the highest version of a prefix, each a detail of the info finding whose message names eight
+ * of them: only when there are more than eight, so that no list ends in "and N more" in JSON. */
+static void list_highest(const struct tlck_file *f, int k, const unsigned best[4], size_t count,
+                         struct tlck_findings *out)
+{
+    for (size_t i = 0; count > 8 && i < f->ndynsyms; i++) {
+        const struct tlck_symbol *s = &f->dynsyms[i];
+        unsigned v[4];
+        if (s->defined || !s->version || strncmp(s->version, prefixes[k], strlen(prefixes[k])) != 0 ||
+            tlck_version_parse(s->version + strlen(prefixes[k]), v) != 0 || cmp_version(v, best) != 0)
+            continue;
+        struct tlck_finding *x = tlck_emit_symbol(out, "symbol-versions", TLCK_SEV_INFO, f->display, s->name, NULL,
+                                                  "needs %s (from %s), the highest %s version it needs", s->version,
+                                                  s->version_file ? s->version_file : "?", prefixes[k]);
+        if (x)
+            x->detail = 1;
+    }
+}
+
 /* One prefix: above the maximum is a finding at sev; otherwise the highest version, as info. A maximum that
  * does not parse (a policy table row; the config's are checked at load) is never reported as met. */
 static void judge(const struct tlck_file *f, int k, const struct need *n, const char *max, const char *label,
@@ -307,11 +345,13 @@ static void judge(const struct tlck_file *f, int k, const struct need *n, const 
                 "the newer symbols",
                 "needs %s (from %s) but %s allows at most %s%s; %zu symbol(s) need more: %s", n->best_name,
                 n->file ? n->file : "?", label, prefixes[k], num, count, names);
+        list_needing(f, k, lim, label, num, out);
     } else {
         names_needing(f, k, n->best, 0, names, sizeof names, &count);
         tlck_emit(out, "symbol-versions", TLCK_SEV_INFO, f->display, NULL, NULL,
                 "highest %s version needed: %s (from %s), by %s%s%s", prefixes[k], n->best_name,
                 n->file ? n->file : "?", names, max ? "; within " : "", max ? label : "");
+        list_highest(f, k, n->best, count, out);
     }
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "read/cubin_lines.h"
+#include "read/device_identity.h"
 #include "trueline/file_kind.h"
 #include "trueline/elf_file.h"
 
@@ -220,7 +221,7 @@ int tlck_cubin_summarize(const unsigned char *p, size_t n, const char *name, tl_
         else if (strcmp(sn, ".debug_info") == 0)
             d->is_debug = 1, img->has_debug_info = 1;
         else if (strcmp(sn, ".debug_line") == 0)
-            img->has_debug_line = 1, d->line_bytes += sh.sh_size;
+            img->has_debug_line = 1, d->line_bytes += sh.sh_size, d->lines_split = sh.sh_size == 0;
         else if (strcmp(sn, ".nv_debug_line_sass") == 0)
             d->line_bytes += sh.sh_size;
         else if (strcmp(sn, ".nv.compat") == 0 && !d->arch_suffix) {
@@ -233,6 +234,9 @@ int tlck_cubin_summarize(const unsigned char *p, size_t n, const char *name, tl_
         }
     }
     set_toolkit(d, &tk, abi, e.ehdr.e_version);
+    /* shipped without its line info: the identity finds it in a debug store (read/store_lines.c) */
+    if (d->lines_split && tlck_device_identity(p, n, d->line_id, NULL, 0) != 0)
+        memset(d->line_id, 0, sizeof d->line_id);
     struct tlck_cubin_coverage cov;
     if (tlck_cubin_coverage(&e, &cov, &err) != 0) {
         d->error = tlck_asprintf("line table: %s", err.msg);

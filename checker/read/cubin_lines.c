@@ -95,20 +95,14 @@ static int load_symbols(const tl_elf *e, struct cubin_dbg *d)
     return 0;
 }
 
-/* .rela.debug_line, else .rel.debug_line (ptxas writes REL for sm_75 and older, RELA for newer targets). */
-static int load_relocs(const tl_elf *e, struct cubin_dbg *d, tl_error *err)
+/* Appends the R_CUDA_64 entries of one REL or RELA section; other types (R_CUDA_32 on a header's .debug_str
+ * offset) place no sequence. */
+static int add_relocs(struct cubin_dbg *d, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap, tl_error *err)
 {
-    GElf_Shdr sh;
-    Elf_Scn *scn = tl_elf_section(e, ".rela.debug_line", &sh);
-    int rela = scn && sh.sh_type == SHT_RELA;
-    if (!rela)
-        scn = tl_elf_section(e, ".rel.debug_line", &sh);
-    if (!scn || (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL))
-        return 0;
+    int rela = sh->sh_type == SHT_RELA;
     Elf_Data *data = elf_getdata(scn, NULL);
-    size_t n = data && sh.sh_entsize ? data->d_size / sh.sh_entsize : 0;
-    d->rel = calloc(n ? n : 1, sizeof *d->rel);
-    if (!d->rel)
+    size_t n = data && sh->sh_entsize ? data->d_size / sh->sh_entsize : 0;
+    if (tlck_grow((void **)&d->rel, cap, d->nrel + n + 1, sizeof *d->rel) != 0)
         return tl_fail(err, "out of memory");
     for (size_t i = 0; i < n; i++) {
         GElf_Rela r = { 0 };
@@ -121,7 +115,30 @@ static int load_relocs(const tl_elf *e, struct cubin_dbg *d, tl_error *err)
         const struct sym *s = &d->syms[GELF_R_SYM(r.r_info)];
         d->rel[d->nrel++] = (struct reloc){ r.r_offset, s->shndx, s->value + (uint64_t)r.r_addend, !rela };
     }
-    qsort(d->rel, d->nrel, sizeof *d->rel, cmp_reloc);
+    return 0;
+}
+
+/* By name too: nvlink sets flag bits in the sh_info of some relocation sections. */
+static int names_debug_line(const tl_elf *e, const GElf_Shdr *sh)
+{
+    const char *name = elf_strptr(e->elf, e->shstrndx, sh->sh_name);
+    return name && (strcmp(name, ".rel.debug_line") == 0 || strcmp(name, ".rela.debug_line") == 0);
+}
+
+/* Every REL and RELA section that applies to .debug_line, together: ptxas writes REL for sm_75 and older and
+ * RELA for newer targets, and an sm_80 -rdc cubin has both (RELA for a header's string offset, REL for the
+ * sequences' addresses), so taking either one alone loses the other's sequences. */
+static int load_relocs(const tl_elf *e, Elf_Scn *line, struct cubin_dbg *d, tl_error *err)
+{
+    size_t target = elf_ndxscn(line), cap = 0;
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(e->elf, scn)) != NULL)
+        if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) &&
+            (sh.sh_info == target || names_debug_line(e, &sh)) && add_relocs(d, scn, &sh, &cap, err) != 0)
+            return -1;
+    if (d->nrel > 1)
+        qsort(d->rel, d->nrel, sizeof *d->rel, cmp_reloc);
     return 0;
 }
 
@@ -141,7 +158,7 @@ static int dbg_open(const tl_elf *e, struct cubin_dbg *d, tl_error *err)
         return -1;
     d->s = (struct tlck_line_sections){ .line = d->line.p, .line_n = d->line.n, .str = d->str.p, .str_n = d->str.n,
                                       .addr_size = e->ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8 };
-    if (load_symbols(e, d) != 0 || load_relocs(e, d, err) != 0)
+    if (load_symbols(e, d) != 0 || load_relocs(e, line, d, err) != 0)
         return -1;
     return 1;
 }

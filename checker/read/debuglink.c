@@ -4,6 +4,7 @@
  * by a broken packaging step), or whose CRC differs from the debuglink's, is not used: it belongs to another
  * build, and its DWARF would describe other code. */
 #include "read/host_internal.h"
+#include "read/debug_store.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -55,7 +56,8 @@ static int has_debug_info(const tl_elf *e)
     return scn && sh.sh_type != SHT_NOBITS && sh.sh_size > 0;
 }
 
-static int by_build_id(struct tlck_file *f, const tl_elf *e, const char *const *dirs, size_t ndirs, tl_elf *out)
+static int by_build_id(struct tlck_file *f, const tl_elf *e, const char *const *dirs, size_t ndirs, tl_elf *out,
+                       int *other)
 {
     char hex[256], got[256], path[PATH_MAX];
     if (tlck_elf_build_id(e, hex, sizeof hex) != 0)
@@ -73,6 +75,7 @@ static int by_build_id(struct tlck_file *f, const tl_elf *e, const char *const *
         if (!has_id || strcmp(got, hex) != 0) {
             tlck_file_warn(f, "separate debug file %s has build-id %s but the file's is %s: it is from another build; "
                          "not used", path, has_id ? got : "(none)", hex);
+            *other = 1;
             tl_elf_close(out);
             continue;
         }
@@ -93,7 +96,9 @@ static int crc_of(const tl_elf *e, uint32_t *crc)
     return 0;
 }
 
-static int by_debuglink(struct tlck_file *f, const tl_elf *e, const char *const *dirs, size_t ndirs, tl_elf *out)
+/* *missing: the name it gives was found nowhere, and no candidate of another build either (said by the caller). */
+static int by_debuglink(struct tlck_file *f, const tl_elf *e, const char *const *dirs, size_t ndirs, tl_elf *out,
+                        const char **missing)
 {
     GElf_Shdr sh;
     Elf_Scn *scn = tl_elf_section(e, ".gnu_debuglink", &sh);
@@ -144,16 +149,48 @@ static int by_debuglink(struct tlck_file *f, const tl_elf *e, const char *const 
     if (rc != 0 && other_build)
         tlck_file_warn(f, "%s", other_build);
     else if (rc != 0)
-        tlck_file_warn(f, "no debug info, and the separate debug file '%s' named by .gnu_debuglink was not found (use "
-                     "--debug-dir)", name);
+        *missing = name; /* points into the section, which lives as long as e */
     free(other_build);
     free(copy);
     return rc;
 }
 
+/* The servers of DEBUGINFOD_URLS, for a file whose debug info was split out (it names its debug file by
+ * .gnu_debuglink): asked only then, so that auditing files that never had DWARF sends nothing anywhere. */
+static int by_server(struct tlck_file *f, const tl_elf *e, tl_elf *out)
+{
+    char hex[256], got[256], path[PATH_MAX], err[1024];
+    unsigned char id[128];
+    const char *urls = getenv("DEBUGINFOD_URLS");
+    if (!urls || !*urls || !tl_elf_section(e, ".gnu_debuglink", NULL) || tlck_elf_build_id(e, hex, sizeof hex) != 0)
+        return -1;
+    size_t idlen = strlen(hex) / 2;
+    for (size_t i = 0; i < idlen && i < sizeof id; i++) {
+        unsigned v;
+        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+            return -1;
+        id[i] = (unsigned char)v;
+    }
+    int rc = tlck_store_find(NULL, id, idlen < sizeof id ? idlen : sizeof id, path, sizeof path, err, sizeof err);
+    if (rc < 0)
+        tlck_file_warn(f, "%s", err);
+    if (rc != 0 || open_if(path, out) != 0)
+        return -1;
+    if (!has_debug_info(out) || tlck_elf_build_id(out, got, sizeof got) != 0 || strcmp(got, hex) != 0) {
+        tlck_file_warn(f, "the debug file DEBUGINFOD_URLS gave for build-id %s (%s) is not that build's; not used", hex,
+                       path);
+        tl_elf_close(out);
+        return -1;
+    }
+    f->debug_file = strdup(path);
+    return 0;
+}
+
 size_t tlck_debug_dirs(const struct tlck_options *o, const char **dirs, size_t max)
 {
     size_t n = 0;
+    if (o->debug_store && n + 1 < max) /* the debug store has the .build-id layout of a debug directory */
+        dirs[n++] = o->debug_store;
     for (size_t i = 0; i < o->ndebug_dirs && n + 1 < max; i++)
         dirs[n++] = o->debug_dirs[i];
     dirs[n++] = "/usr/lib/debug";
@@ -165,7 +202,22 @@ int tlck_find_debug_file(struct tlck_file *f, const tl_elf *e, const struct tlck
     const char *dirs[64];
     size_t n = tlck_debug_dirs(o, dirs, 64);
     memset(out, 0, sizeof *out);
-    if (by_build_id(f, e, dirs, n, out) == 0)
+    int other = 0;
+    const char *missing = NULL;
+    if (by_build_id(f, e, dirs, n, out, &other) == 0)
         return 1;
-    return by_debuglink(f, e, dirs, n, out) == 0 ? 1 : 0; /* a build-id candidate's warning stays */
+    if (by_server(f, e, out) == 0)
+        return 1;
+    if (by_debuglink(f, e, dirs, n, out, &missing) == 0)
+        return 1; /* a build-id candidate's warning stays */
+    char hex[256];
+    const char *urls = getenv("DEBUGINFOD_URLS");
+    if (missing && !other && tlck_elf_build_id(e, hex, sizeof hex) == 0) {
+        /* what --split (or eu-strip -f) leaves: line-tables says "split out" once, naming the build-id */
+        f->split_build_id = strdup(hex);
+        f->split_store_asked = o->debug_store || (urls && *urls);
+    } else if (missing)
+        tlck_file_warn(f, "no debug info, and the separate debug file '%s' named by .gnu_debuglink was not found (use "
+                       "--debug-dir)", missing);
+    return 0;
 }

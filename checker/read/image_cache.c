@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "TLIMG\0\1\0" /* format 1 */
+#define MAGIC "TLIMG\0\2\0" /* format 2: format 1 + lines_split and the image identity */
 #define MAGIC_LEN 8
 #define ENTRY_MAX ((size_t)1 << 30) /* libcublasLt's 5737 summaries take a few MB: a bigger file is not one of ours */
 #define NO_STRING 0xFFFFFFFFu
@@ -83,7 +83,8 @@ static void encode_one(struct out *oo, const struct tlck_image *img)
     put_u32(&o, d->sm);
     put_u32(&o, (uint32_t)(unsigned char)d->arch_suffix);
     put_u32(&o, (uint32_t)(d->is_debug | d->is_relocatable << 1 | d->has_lineinfo << 2 | img->has_debug_line << 3 |
-                           img->has_debug_info << 4 | img->dwarf_read_error << 5));
+                           img->has_debug_info << 4 | img->dwarf_read_error << 5 | d->lines_split << 6));
+    put(&o, d->line_id, sizeof d->line_id);
     put_u32(&o, d->nkernels);
     put_u64(&o, d->line_bytes);
     put_str(&o, d->producer);
@@ -187,6 +188,17 @@ static char *get_str(struct in *r)
     return s;
 }
 
+static void get_bytes(struct in *r, unsigned char *out, size_t n)
+{
+    if (r->bad || r->n - r->at < n) {
+        r->bad = 1;
+        memset(out, 0, n);
+        return;
+    }
+    memcpy(out, r->p + r->at, n);
+    r->at += n;
+}
+
 /* A count of records of at least min bytes each: no more than what is left can hold. */
 static size_t get_count(struct in *r, size_t min)
 {
@@ -209,8 +221,10 @@ static int decode_one(struct in *rr, struct tlck_image *t)
         r.bad = 1;
     d->arch_suffix = (char)suffix;
     uint32_t bits = get_u32(&r);
-    if (bits >> 6)
+    if (bits >> 7)
         r.bad = 1; /* a bit this format does not define: not ours */
+    d->lines_split = bits >> 6 & 1;
+    get_bytes(&r, d->line_id, sizeof d->line_id);
     d->is_debug = bits & 1, d->is_relocatable = bits >> 1 & 1, d->has_lineinfo = bits >> 2 & 1;
     t->has_debug_line = bits >> 3 & 1, t->has_debug_info = bits >> 4 & 1, t->dwarf_read_error = bits >> 5 & 1;
     d->nkernels = get_u32(&r);
@@ -285,6 +299,8 @@ static void apply(struct tlck_image *img, struct tlck_image *t)
     to->arch_suffix = d->arch_suffix;
     to->is_debug = d->is_debug, to->is_relocatable = d->is_relocatable, to->has_lineinfo = d->has_lineinfo;
     to->nkernels = d->nkernels;
+    to->lines_split = d->lines_split;
+    memcpy(to->line_id, d->line_id, sizeof to->line_id);
     to->line_bytes = d->line_bytes;
     to->producer = d->producer, to->toolkit_version = d->toolkit_version, to->ptxas_options = d->ptxas_options;
     img->has_debug_line = t->has_debug_line, img->has_debug_info = t->has_debug_info;

@@ -23,7 +23,7 @@ struct cover {
     size_t n, cap;
     struct unit_rows *u;
     size_t nu, ucap;
-    uint64_t rows;
+    uint64_t rows, discarded; /* discarded: rows of runs the linker discarded, not in rows */
     /* the previous row of the current sequence */
     uint64_t prev_addr;
     uint32_t prev_line, prev_seq;
@@ -56,8 +56,10 @@ static int on_row(const struct tlck_line_unit *u, const struct tlck_line_row *ro
         if (!forward)
             c->have_prev = 0;
     }
-    if (c->skip_seq)
+    if (c->skip_seq) {
+        c->discarded++;
         return 0;
+    }
     c->rows++;
     if (c->nu == 0 || c->u[c->nu - 1].offset != u->offset) {
         if (tlck_grow((void **)&c->u, &c->ucap, c->nu + 1, sizeof *c->u) != 0)
@@ -179,6 +181,7 @@ int tlck_line_cover_apply(struct tlck_file *f, struct tlck_image *img, struct tl
     int rc = 0;
     img->has_debug_line = c->present;
     f->line_rows = c->rows;
+    f->line_rows_discarded = c->discarded;
     if (c->error && !f->line_error) {
         f->line_error = c->error;
         c->error = NULL;

@@ -48,6 +48,10 @@ static void take(tl_note *n, void *ctx)
         p->cwd = n->cwd, n->cwd = NULL;
         p->driver = n->driver, n->driver = NULL;
         p->output = n->output, n->output = NULL;
+        p->content_hash = n->content_hash, n->content_hash = NULL;
+        p->mac = n->mac, n->mac = NULL;
+        p->mac_input = n->mac_input, n->mac_input = NULL;
+        p->mac_input_len = n->mac_input_len;
         p->argv = join_argv(n);
         p->argc_total = n->argc_total;
         p->lineinfo_forced = n->lineinfo_forced != 0;

@@ -50,6 +50,7 @@ static void json_host(struct tlck_jw *w, const struct tlck_file *f)
     tlck_jw_uint(w, "functions", h->nfuncs);
     tlck_jw_uint(w, "functions_with_lines", covered);
     tlck_jw_uint(w, "line_rows", f->line_rows);
+    tlck_jw_uint(w, "discarded_line_rows", f->line_rows_discarded);
     tlck_jw_uint(w, "subprograms", h->nsubprograms);
     tlck_jw_str(w, "debug_file", f->debug_file);
     json_cus(w, h);
@@ -143,6 +144,13 @@ int tlck_report_json(FILE *out, const struct tlck_results *r, const struct tlck_
     tlck_jw_uint(&w, "info", r->counts[TLCK_SEV_INFO]);
     tlck_jw_uint(&w, "suppressed", r->suppressed);
     tlck_jw_uint(&w, "unreadable", r->unreadable);
+    tlck_jw_uint(&w, "packages_not_met", r->packages_not_met);
+    tlck_jw_object(&w, "skipped");
+    tlck_jw_uint(&w, "cmake_probe_files", r->skipped_probes);
+    tlck_jw_uint(&w, "links_to_directories", r->skipped_links);
+    tlck_jw_uint(&w, "links_to_files", r->skipped_file_links);
+    tlck_jw_uint(&w, "source_distributions", r->skipped_sdists);
+    tlck_jw_end(&w);
     tlck_jw_end(&w);
     tlck_jw_break(&w, "\n ");
     tlck_jw_array(&w, "files");

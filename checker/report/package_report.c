@@ -75,7 +75,9 @@ void tlck_package_text_block(FILE *out, const struct tlck_results *r, const stru
     char a[32], b[32], c[32], line[TLCK_VERDICT_TEXT_MAX];
     if (v.platform_judged) {
         fprintf(out, "  platform: %s\n", tlck_package_platform_text(&v, line, sizeof line));
-        if (v.reason[0])
+        if (v.claim_reason[0])
+            fprintf(out, "    why not %s: %s\n", v.claimed, v.claim_reason);
+        if (v.reason[0] && strcmp(v.reason, v.claim_reason) != 0) /* the tag next to the answer, when it differs */
             fprintf(out, "    why not more compatible: %s\n", v.reason);
         if (v.bl_tag[0])
             fprintf(out, "    blacklisted symbols: %s\n", tlck_package_blacklist_text(&v, line, sizeof line));
@@ -92,15 +94,23 @@ void tlck_package_text_block(FILE *out, const struct tlck_results *r, const stru
     if (v.nm)
         fprintf(out, "  %-*s %15s %11s %9s %7s %11s %11s %11s\n", w, "file", "kernels+lines", "cubins+li", "PTX+loc",
                 "std::", ".debug_*", "dev.lines", "line info");
+    size_t empty = 0;
     for (size_t i = 0; i < v.nm; i++) {
         const struct tlck_member_facts *m = &v.m[i];
         char k[32], cb[32], px[32];
+        if (!m->cubins && !m->ptx && !m->std_exports && !line_total(m)) {
+            empty++; /* a row of zeros says nothing: counted below */
+            continue;
+        }
         snprintf(k, sizeof k, "%zu/%zu", m->kernels_with_lines, m->kernels);
         snprintf(cb, sizeof cb, "%u/%u", m->cubins_with_lines, m->cubins);
         snprintf(px, sizeof px, "%u/%u", m->ptx_with_lines, m->ptx);
         fprintf(out, "  %-*s %15s %11s %9s %7zu %11s %11s %11s\n", w, member_name(r, m), k, cb, px, m->std_exports,
                 human(a, m->host_debug), human(b, m->cubin_lines + m->ptx_lines), human(c, line_total(m)));
     }
+    if (empty)
+        fprintf(out, "  %s %zu member%s with no device code, std:: exports or line info\n", empty < v.nm ? "and" : "all",
+                empty, empty == 1 ? "" : "s");
     tlck_package_verdict_free(&v);
 }
 
@@ -164,6 +174,7 @@ void tlck_package_json_verdict(struct tlck_jw *w, const struct tlck_results *r, 
         tlck_jw_str(w, "claimed", v.claimed);
         tlck_jw_bool(w, "claim_met", v.claim_met);
         tlck_jw_str(w, "reason", v.reason[0] ? v.reason : NULL);
+        tlck_jw_str(w, "claim_reason", v.claim_reason[0] ? v.claim_reason : NULL);
         if (v.bl_tag[0]) {
             tlck_jw_object(w, "blacklisted");
             tlck_jw_str(w, "tag", v.bl_tag);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "checks/host_util.h"
 #include "checks/stl_symbols.h"
 #include "checks/symbol_versions.h"
 #include "platform_blacklist.h"
@@ -46,6 +47,10 @@ static void member_facts(const struct tlck_file *f, struct tlck_member_facts *m,
             (img->kind == TLCK_IMAGE_PTX ? ptx : sass)[d->sm][suffix] = 1;
         if (d->size)
             m->device_lines_stored += (uint64_t)((double)d->line_bytes * (double)d->stored_size / (double)d->size);
+        /* images are counted as line-tables counts them: those with device code (a host-only .cu's image and
+         * the device link's container have none for line rows to describe), so the report has one denominator */
+        if (img->nfuncs == 0 || img->dev.error)
+            continue;
         if (img->kind == TLCK_IMAGE_PTX) {
             m->ptx++;
             m->ptx_with_lines += d->has_lineinfo;
@@ -161,8 +166,10 @@ static int violation(const struct judge *j, const struct tlck_platform *row, int
                     continue;
                 int c = tlck_version_cmp(s->version + pl, row->max[p]);
                 if (c == 1) {
-                    snprintf(why, n, "%s needs %s (%s@%s), above %s's %s%s", member_name(f), s->version, s->name,
-                             s->version, row->tag, tlck_version_prefixes[p], row->max[p]);
+                    char *dem = tlck_demangle(s->name); /* the verdict names symbols as people read them */
+                    snprintf(why, n, "%s needs %s (%s@%s), above %s's %s%s", member_name(f), s->version,
+                             dem ? dem : s->name, s->version, row->tag, tlck_version_prefixes[p], row->max[p]);
+                    free(dem);
                     return 1;
                 }
             }
@@ -295,6 +302,13 @@ static void judge_platform(const struct judge *j, const struct tlck_policy *p, s
         memcpy(why, w, sizeof why); /* the reason of the last tag ruled out: the one next to the answer */
     }
     snprintf(v->reason, sizeof v->reason, "%s", why);
+    /* a claim not met is explained against the claimed tag itself, as auditwheel words it */
+    if (!v->claim_met && same_family && !violation(j, &t.v[claim], claim < floor, v->claim_reason,
+                                                   sizeof v->claim_reason))
+        v->claim_reason[0] = 0;
+    else if (!v->claim_met && !same_family)
+        snprintf(v->claim_reason, sizeof v->claim_reason, "the files link the C library of %s, not of %s", fam,
+                 t.v[claim].tag);
     tlck_platforms_free(&t);
 }
 

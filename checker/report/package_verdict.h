@@ -27,6 +27,7 @@ struct tlck_package_verdict {
     char claimed[64];                    /* the most compatible tag of that family the file name claims; "" */
     int claim_met;                       /* the files satisfy the claimed tag */
     char reason[512];                    /* what keeps the files from the next more compatible tag, or "" */
+    char claim_reason[512];              /* when the claim is NOT met: what the claimed tag does not allow, or "" */
     /* auditwheel's symbol blacklist: the least compatible tag it rules out ("" when it rules out none; then also
      * every more compatible tag), the member, the library and the symbols of that tag's first hit */
     char bl_tag[64], bl_file[256], bl_lib[64], bl_symbols[256];

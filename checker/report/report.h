@@ -16,6 +16,9 @@ struct tlck_results {
     size_t unreadable;                          /* files with f->error */
     size_t skipped_probes;                      /* CMake compiler-probe files a directory scan left out */
     size_t skipped_links;                       /* links to directories a directory scan did not enter */
+    size_t skipped_file_links;                  /* links to files a directory scan did not follow */
+    size_t skipped_sdists;                      /* source distributions a directory scan left out */
+    size_t packages_not_met;                    /* packages whose files do not meet the tag their name claims */
     const struct tlck_policy *policy;             /* the audit's: configured severities, [report] settings */
     const struct tlck_check_run *checks;          /* the audit's prepared checks (their tables), NULL in tools */
 };

@@ -131,9 +131,105 @@ static void check_group(FILE *out, const struct style *st, const struct tlck_fin
     free(twin);
 }
 
-/* A file's findings grouped by check, the checks in the order they first appear. */
+/* ---- a package's findings that repeat across its members ----
+ * The same finding (check, severity, symbol, message, hint) in several members of one package is said once, for
+ * the package, with the count and the members' paths inside it: a wheel's hundred stripped modules are one line,
+ * as auditwheel reports a package, not a log of its members. */
+
+struct member_finding {
+    const struct tlck_finding *x;
+    size_t file;
+};
+
+static int cmp_str(const char *a, const char *b)
+{
+    return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
+static int cmp_finding(const struct tlck_finding *a, const struct tlck_finding *b)
+{
+    int c = strcmp(a->check, b->check);
+    if (!c)
+        c = (int)b->severity - (int)a->severity;
+    if (!c)
+        c = (int)a->suppressed - (int)b->suppressed;
+    if (!c)
+        c = cmp_str(a->symbol, b->symbol);
+    if (!c)
+        c = cmp_str(a->message, b->message);
+    if (!c)
+        c = cmp_str(a->hint, b->hint);
+    return c;
+}
+
+static int by_finding(const void *pa, const void *pb)
+{
+    const struct member_finding *a = pa, *b = pb;
+    int c = cmp_finding(a->x, b->x);
+    return c ? c : a->file < b->file ? -1 : a->file > b->file ? 1 : a->x < b->x ? -1 : a->x > b->x;
+}
+
+static const char *in_package(const struct tlck_file *f)
+{
+    size_t n = strlen(f->path);
+    return strncmp(f->display, f->path, n) == 0 && f->display[n] == '!' ? f->display + n + 1 : f->display;
+}
+
+/* Prints the findings that repeat in two or more members of the package s once each, and marks them in
+ * grouped (one flag per finding of each member, grouped[k - s->first][i]) for the members' own lists to skip. */
+static void package_groups(FILE *out, const struct style *st, const struct tlck_results *r,
+                           const struct tlck_package_summary *s, int verbose, struct shown_hints *hints,
+                           unsigned char **grouped)
+{
+    size_t n = 0;
+    for (size_t k = s->first; k < s->first + s->n; k++)
+        n += r->findings[k].n;
+    struct member_finding *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return;
+    n = 0;
+    for (size_t k = s->first; k < s->first + s->n; k++)
+        for (size_t i = 0; i < r->findings[k].n; i++)
+            if (verbose || !r->findings[k].v[i].detail)
+                v[n++] = (struct member_finding){ &r->findings[k].v[i], k };
+    qsort(v, n, sizeof *v, by_finding);
+    for (size_t i = 0, j; i < n; i = j) {
+        size_t members = 1;
+        for (j = i + 1; j < n && cmp_finding(v[i].x, v[j].x) == 0; j++)
+            members += v[j].file != v[j - 1].file;
+        if (members < 2)
+            continue;
+        for (size_t k = i; k < j; k++)
+            if (grouped[v[k].file - s->first])
+                grouped[v[k].file - s->first][v[k].x - r->findings[v[k].file].v] = 1;
+        char *list = NULL;
+        size_t len = 0, shown = 0, limit = verbose ? members : LIST_SHOWN;
+        FILE *m = open_memstream(&list, &len);
+        for (size_t k = i; m && k < j && shown < limit; k++)
+            if (k == i || v[k].file != v[k - 1].file)
+                fprintf(m, "%s%s", shown++ ? ", " : "", in_package(&r->files[v[k].file]));
+        if (m && members > shown)
+            fprintf(m, " and %zu more", members - shown);
+        if (m && fclose(m) != 0) {
+            free(list);
+            list = NULL;
+        }
+        const struct tlck_finding *x = v[i].x;
+        put(out, st, "%s: %s%s%s [%s]%s %s%s%s (in %zu members: %s)", s->path, sev_color(st, x->severity),
+            tlck_severity_name(x->severity), st->off, x->check, x->suppressed ? " (suppressed)" : "",
+            x->symbol ? x->symbol : "", x->symbol ? ": " : "", x->message ? x->message : "", members,
+            list ? list : "?");
+        free(list);
+        if (x->hint && !hint_shown(hints, x))
+            put(out, st, "    hint: %s", x->hint);
+    }
+    free(v);
+}
+
+/* A file's findings grouped by check, the checks in the order they first appear; those marked in skip (a
+ * package's repeated findings, said for the package) are left out. */
 static void file_findings(FILE *out, const struct style *st, const struct tlck_findings *fs, int verbose,
-                          struct shown_hints *hints)
+                          struct shown_hints *hints, const unsigned char *skip)
 {
     const struct tlck_finding **g = malloc((fs->n ? fs->n : 1) * sizeof *g);
     unsigned char *done = calloc(fs->n ? fs->n : 1, 1);
@@ -148,7 +244,7 @@ static void file_findings(FILE *out, const struct style *st, const struct tlck_f
         size_t n = 0;
         for (size_t m = k; m < fs->n; m++)
             if (!done[m] && strcmp(fs->v[m].check, fs->v[k].check) == 0) {
-                if (verbose || !fs->v[m].detail)
+                if ((verbose || !fs->v[m].detail) && !(skip && skip[m]))
                     g[n++] = &fs->v[m];
                 done[m] = 1;
             }
@@ -174,17 +270,32 @@ int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_
     struct style st = { color ? "\033[31m" : "", color ? "\033[33m" : "", color ? "\033[0m" : "",
                         tlck_text_width(out) };
     struct shown_hints hints = { 0 };
+    size_t npkg, p = 0;
+    struct tlck_package_summary *pkg = tlck_package_summaries(r, &npkg);
+    unsigned char **grouped = NULL; /* the current package's: one flag array per member */
     for (size_t i = 0; i < r->nfiles; i++) {
         const struct tlck_file *f = &r->files[i];
-        if (f->error) {
-            put(out, &st, "%s: %serror%s: cannot read: %s", f->display, st.red, st.off, f->error);
-            continue;
+        if (p < npkg && i == pkg[p].first) {
+            grouped = calloc(pkg[p].n, sizeof *grouped);
+            for (size_t k = 0; grouped && k < pkg[p].n; k++)
+                grouped[k] = calloc(r->findings[i + k].n ? r->findings[i + k].n : 1, 1);
+            if (grouped)
+                package_groups(out, &st, r, &pkg[p], o->verbose, &hints, grouped);
         }
-        file_findings(out, &st, &r->findings[i], o->verbose, &hints);
+        const unsigned char *skip = grouped && p < npkg && i >= pkg[p].first ? grouped[i - pkg[p].first] : NULL;
+        if (f->error)
+            put(out, &st, "%s: %serror%s: cannot read: %s", f->display, st.red, st.off, f->error);
+        else
+            file_findings(out, &st, &r->findings[i], o->verbose, &hints, skip);
+        if (p < npkg && i + 1 == pkg[p].first + pkg[p].n) {
+            for (size_t k = 0; grouped && k < pkg[p].n; k++)
+                free(grouped[k]);
+            free(grouped);
+            grouped = NULL;
+            p++;
+        }
     }
     free(hints.v);
-    size_t npkg;
-    struct tlck_package_summary *pkg = tlck_package_summaries(r, &npkg);
     for (size_t i = 0; i < npkg; i++) {
         const struct tlck_package_summary *s = &pkg[i];
         fprintf(out, "package %s: %zu file(s) audited, %zu unreadable", s->path, s->n - s->unreadable, s->unreadable);
@@ -209,6 +320,16 @@ int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_
         fprintf(m, "%zu file(s) checked: %zu error(s), %zu warning(s), %zu info, %zu suppressed, %zu unreadable",
                 r->nfiles, r->counts[TLCK_SEV_ERROR], r->counts[TLCK_SEV_WARNING], r->counts[TLCK_SEV_INFO],
                 r->suppressed, r->unreadable);
+        if (r->packages_not_met)
+            fprintf(m, "; %zu package%s", r->packages_not_met,
+                    r->packages_not_met == 1 ? " does NOT meet the tag its name claims"
+                                             : "s do NOT meet the tags their names claim");
+        if (r->skipped_file_links)
+            fprintf(m, "; did not follow %zu link%s to files", r->skipped_file_links,
+                    r->skipped_file_links == 1 ? "" : "s");
+        if (r->skipped_sdists)
+            fprintf(m, "; skipped %zu source distribution%s (no built files)", r->skipped_sdists,
+                    r->skipped_sdists == 1 ? "" : "s");
         if (r->skipped_probes)
             fprintf(m, "; skipped %zu CMake compiler-probe file%s", r->skipped_probes,
                     r->skipped_probes == 1 ? "" : "s");

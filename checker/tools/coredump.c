@@ -35,6 +35,10 @@ static void trust_callers(struct cd_stop *s)
             return;
         }
     }
+    if (s->ncallers_dump > s->ncallers)
+        s->stack_end = tlck_asprintf("cut after frame #%zu: the dump holds %zu return addresses, the first %zu are "
+                                   "shown (a device stack this deep is more likely a corrupt row count)", s->ncallers,
+                                   s->ncallers_dump, s->ncallers);
 }
 
 static void resolve_lines(struct cd_images *im, const struct tlck_options *o, struct cd_where *w, size_t *lookups)
@@ -79,9 +83,14 @@ static int load_core(struct loaded *L, const char *path, const struct tlck_optio
             /* A return address: kernel + offset as is, the line of the call just before it. */
             s->caller_where[k].line_bias = 1;
             cd_resolve_where(L->im, &L->c, s, s->callers[k].return_va, &s->caller_where[k]);
-            resolve_lines(L->im, o, &s->caller_where[k], &lookups);
+            if (k && s->callers[k].return_va == s->callers[k - 1].return_va)
+                cd_lines_copy(&s->caller_where[k], &s->caller_where[k - 1]); /* recursion: one lookup */
+            else
+                resolve_lines(L->im, o, &s->caller_where[k], &lookups);
         }
         trust_callers(s);
+        if (s->kind == CD_STOP_TRAP && (s->trap_insn = cd_trap_insn(L->im, &s->where, s->pc)) != NULL)
+            s->trap_pc = s->pc - 16;
         cd_infer_callers(L->im, L->graphs, &L->c, s);
         for (size_t k = 0; k < s->ninferred; k++)
             resolve_lines(L->im, o, &s->inferred[k].where, &lookups);

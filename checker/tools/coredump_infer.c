@@ -9,7 +9,11 @@
  *   then on to that caller;
  * - callers already on the chain are recursion: shown once, repeated an unknown number of times; the walk
  *   goes on through the one caller that is not, when there is exactly one;
- * - several caller functions: every candidate is listed and the walk stops there (nothing picks one). */
+ * - several caller functions: every candidate is listed and the walk stops there (nothing picks one);
+ * - no direct call at all: the function is reached through a pointer (a function-pointer table, a virtual
+ *   call). The calls through a register that can reach it are its candidates, marked indirect: those in its
+ *   own code section when it is a per-kernel clone (`$kernel$function`: only its kernel's code can call it),
+ *   else every one in the image. One such caller function and the walk goes on through it. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +30,10 @@ struct cd_fn {
     int kernel;
 };
 
+#define NO_CALLEE SIZE_MAX
+
 struct cd_site {
-    size_t caller, callee;   /* cd_fn indexes */
+    size_t caller, callee;   /* cd_fn indexes; callee NO_CALLEE: a call through a register (indirect) */
     uint64_t addr;           /* the CALL instruction's address (section address + offset) */
 };
 
@@ -172,12 +178,13 @@ static struct cd_callgraph *callgraph_build(const tl_elf *e)
         const struct tlck_sass_call *c = &calls.v[i];
         long caller = fn_in_section(g, c->shndx, c->offset, 0);
         long callee = c->resolved ? fn_in_section(g, c->target_shndx, c->target_offset, 1) : -1;
-        if (caller < 0 || callee < 0) {
+        if (caller < 0 || callee < 0)
             g->unknown++;
+        if (caller < 0 || (callee < 0 && !c->indirect))
             continue;
-        }
         const struct cd_fn *f = &g->fn[caller];
-        g->site[g->nsite++] = (struct cd_site){ (size_t)caller, (size_t)callee, f->addr - f->start + c->offset };
+        g->site[g->nsite++] = (struct cd_site){ (size_t)caller, callee < 0 ? NO_CALLEE : (size_t)callee,
+                                                f->addr - f->start + c->offset };
     }
     if (calls.n && !g->site)
         g->why = strdup("out of memory while decoding the image's calls");
@@ -258,7 +265,7 @@ static int on_chain(const struct walk *w, size_t f)
 }
 
 static int add_frame(struct walk *w, const struct cd_site *site, unsigned depth, unsigned cand, unsigned ncand,
-                     int recursion)
+                     int recursion, int indirect)
 {
     struct cd_stop *s = w->s;
     if (s->ninferred == w->cap) {
@@ -270,7 +277,8 @@ static int add_frame(struct walk *w, const struct cd_site *site, unsigned depth,
         w->cap = nc;
     }
     struct cd_inferred *f = &s->inferred[s->ninferred++];
-    *f = (struct cd_inferred){ .depth = depth, .candidate = cand, .ncandidates = ncand, .recursion = recursion };
+    *f = (struct cd_inferred){ .depth = depth, .candidate = cand, .ncandidates = ncand, .recursion = recursion,
+                               .indirect = indirect };
     cd_resolve_where(w->im, w->c, s, site->addr, &f->where); /* the CALL itself: its own line, no bias */
     return 0;
 }
@@ -281,22 +289,34 @@ static void set_note(struct cd_stop *s, char *note)
     s->inferred_note = note;
 }
 
+/* An indirect call site that can reach function f: one in f's own section when f is a per-kernel clone (its
+ * name starts with '$': only its kernel calls it), any otherwise. */
+static int can_reach(const struct cd_callgraph *g, const struct cd_site *site, size_t f)
+{
+    if (site->callee != NO_CALLEE)
+        return 0;
+    return g->fn[f].name[0] != '$' || g->fn[site->caller].shndx == g->fn[f].shndx;
+}
+
 /* From function cur up: one level per iteration. */
 static void walk_up(struct walk *w, size_t cur)
 {
     const struct cd_callgraph *g = w->g;
     for (unsigned depth = 1; !g->fn[cur].kernel; depth++) {
-        /* the sites calling cur (bounded: each becomes a frame) */
-        size_t idx[CD_MAX_CALLERS], nsites = 0, room = CD_MAX_CALLERS - w->s->ninferred;
-        for (size_t i = 0; i < g->nsite; i++)
-            if (g->site[i].callee == cur) {
-                if (nsites == room) {
-                    set_note(w->s, tlck_asprintf("more than %d inferred frames: the rest are not shown",
-                                                 CD_MAX_CALLERS));
-                    return;
+        /* the sites calling cur (bounded: each becomes a frame); none: the calls through a register that can */
+        size_t idx[CD_MAX_INFERRED], nsites = 0, room = CD_MAX_INFERRED - w->s->ninferred;
+        int indirect = 0;
+        for (int through_ptr = 0; through_ptr < 2 && !nsites; through_ptr++)
+            for (size_t i = 0; i < g->nsite; i++)
+                if (through_ptr ? can_reach(g, &g->site[i], cur) : g->site[i].callee == cur) {
+                    if (nsites == room) {
+                        set_note(w->s, tlck_asprintf("more than %d inferred frames: the rest are not shown",
+                                                     CD_MAX_INFERRED));
+                        return;
+                    }
+                    idx[nsites++] = i;
+                    indirect = through_ptr;
                 }
-                idx[nsites++] = i;
-            }
         char *name = cd_demangle(g->fn[cur].name);
         if (!nsites) {
             set_note(w->s, g->unknown
@@ -327,7 +347,7 @@ static void walk_up(struct walk *w, size_t cur)
                 const struct cd_site *site = &g->site[idx[a]];
                 if (on_chain(w, site->caller) != !pass)
                     continue;
-                if (add_frame(w, site, depth, pass ? ++cand : 0, pass ? (unsigned)fresh : 0, !pass) != 0) {
+                if (add_frame(w, site, depth, pass ? ++cand : 0, pass ? (unsigned)fresh : 0, !pass, indirect) != 0) {
                     free(name);
                     return;
                 }
@@ -353,7 +373,7 @@ static void walk_up(struct walk *w, size_t cur)
 void cd_infer_callers(struct cd_images *im, struct cd_graphs *gs, const struct tlck_core *c, struct cd_stop *s)
 {
     const struct cd_where *top = s->ntrusted ? &s->caller_where[s->ntrusted - 1] : &s->where;
-    if (!top->found || (!s->stack_end && s->ncallers >= CD_MAX_CALLERS))
+    if (!top->found || s->ncallers_dump > s->ncallers)
         return; /* nowhere to start from, or the shown stack was cut here on purpose */
     const struct cd_callgraph *g = gs ? graph_of(im, gs, top->module) : NULL;
     if (!g)
@@ -365,9 +385,9 @@ void cd_infer_callers(struct cd_images *im, struct cd_graphs *gs, const struct t
         set_note(s, strdup(g->why));
         return;
     }
-    /* The chain: every function shown, then the inferred ones (CD_MAX_CALLERS bounds both). */
+    /* The chain: every function shown, then the inferred ones (CD_MAX_INFERRED bounds those). */
     struct walk w = { .im = im, .c = c, .s = s, .g = g };
-    w.chain = malloc((s->ntrusted + 2 + CD_MAX_CALLERS) * sizeof *w.chain);
+    w.chain = malloc((s->ntrusted + 2 + CD_MAX_INFERRED) * sizeof *w.chain);
     if (!w.chain)
         return;
     long f = fn_at(g, s->where.pc);

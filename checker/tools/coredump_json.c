@@ -80,6 +80,7 @@ static void inferred(struct tlck_jw *w, const struct cd_inferred *f)
     tlck_jw_strf(w, "call_pc", "0x%" PRIx64, f->where.pc);
     tlck_jw_uint(w, "depth", f->depth);
     tlck_jw_bool(w, "recursion", f->recursion);
+    tlck_jw_bool(w, "indirect", f->indirect);
     if (f->recursion) {
         tlck_jw_null(w, "candidate");
         tlck_jw_null(w, "candidates");
@@ -93,7 +94,7 @@ static void inferred(struct tlck_jw *w, const struct cd_inferred *f)
 
 static void stop(struct tlck_jw *w, const struct cd_stop *s)
 {
-    static const char *const kinds[] = { "error_pc", "lane_pc", "sm_error_pc" };
+    static const char *const kinds[] = { "error_pc", "lane_pc", "sm_error_pc", "trap", "resident" };
     tlck_jw_object(w, NULL);
     tlck_jw_str(w, "kind", kinds[s->kind]);
     tlck_jw_strf(w, "pc", "0x%" PRIx64, s->pc);
@@ -104,6 +105,15 @@ static void stop(struct tlck_jw *w, const struct cd_stop *s)
         tlck_jw_end(w);
     } else {
         tlck_jw_null(w, "exception");
+    }
+    tlck_jw_str(w, "signal", s->kind == CD_STOP_TRAP ? "SIGTRAP" : NULL);
+    if (s->trap_insn) {
+        tlck_jw_object(w, "trap_instruction");
+        tlck_jw_str(w, "name", s->trap_insn);
+        tlck_jw_strf(w, "pc", "0x%" PRIx64, s->trap_pc);
+        tlck_jw_end(w);
+    } else {
+        tlck_jw_null(w, "trap_instruction");
     }
     if (s->grid) {
         tlck_jw_object(w, "grid");
@@ -127,6 +137,7 @@ static void stop(struct tlck_jw *w, const struct cd_stop *s)
     for (size_t k = 0; k < s->ninferred; k++)
         inferred(w, &s->inferred[k]);
     tlck_jw_end(w);
+    tlck_jw_uint(w, "callers_in_dump", s->ncallers_dump);
     tlck_jw_str(w, "stack_end", s->stack_end);
     tlck_jw_str(w, "inferred_note", s->inferred_note);
     tlck_jw_array(w, "warps");
@@ -166,7 +177,8 @@ int cd_emit_json(struct tlck_jw *w, const struct cd_report *r, const struct tlck
         tlck_jw_end(w);
     }
     devices(w, c);
-    tlck_jw_str(w, "dump", r->on_exception ? "exception" : "user");
+    tlck_jw_str(w, "dump", !r->on_exception ? "user" : r->ntrapped ? "trap" : "exception");
+    tlck_jw_uint(w, "trapped_warps", r->ntrapped);
     tlck_jw_uint(w, "resident_warps", r->nwarps_total);
     tlck_jw_array(w, "stops");
     for (size_t i = 0; i < r->nstops; i++)

@@ -8,6 +8,8 @@
 
 #include "tools/coredump_binary.h"
 #include "tools/coredump_report.h"
+#include "tools/coredump_store.h"
+#include "read/store_lookup.h"
 
 void cd_frames_free(struct cd_where *w)
 {
@@ -19,6 +21,27 @@ void cd_frames_free(struct cd_where *w)
     free(w->frames);
     w->frames = NULL;
     w->nframes = 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+void cd_lines_copy(struct cd_where *to, const struct cd_where *from)
+{
+    cd_frames_free(to);
+    to->frames = from->nframes ? calloc(from->nframes, sizeof *to->frames) : NULL;
+    for (size_t i = 0; to->frames && i < from->nframes; i++) {
+        const struct cd_frame *f = &from->frames[i];
+        to->frames[i] = (struct cd_frame){ .file = dup_or_null(f->file), .line = f->line, .column = f->column,
+                                           .function = dup_or_null(f->function), .source = dup_or_null(f->source) };
+        to->nframes++;
+    }
+    free(to->line_origin);
+    free(to->line_note);
+    to->line_origin = dup_or_null(from->line_origin);
+    to->line_note = dup_or_null(from->line_note);
 }
 
 static char *read_line_of(const char *path, uint32_t line)
@@ -78,7 +101,7 @@ static void set_note(struct cd_where *w, const char *fmt, ...)
     w->line_note = strdup(buf);
 }
 
-static int lines_from_core(struct cd_images *im, struct cd_where *w)
+static int lines_from_core(struct cd_images *im, const struct tlck_options *o, struct cd_where *w)
 {
     const tl_elf *e = cd_image_elf(im, w->module);
     if (!e) {
@@ -87,6 +110,13 @@ static int lines_from_core(struct cd_images *im, struct cd_where *w)
     }
     if (!tl_elf_section(e, ".debug_line", NULL)) {
         set_note(w, "no line info in this image (it has no .debug_line)");
+        return -1;
+    }
+    if (tlck_cubin_lines_split(e)) { /* shipped without its line info: the debug store has it */
+        char note[6144];
+        if (cd_lines_from_store(o, w, note, sizeof note) == 0)
+            return 0;
+        set_note(w, "%s", note);
         return -1;
     }
     tl_error err;
@@ -107,7 +137,7 @@ void cd_resolve_lines(struct cd_images *im, const struct tlck_options *o, struct
 {
     if (!w->found)
         return;
-    if (lines_from_core(im, w) != 0) {
+    if (lines_from_core(im, o, w) != 0) {
         for (size_t i = 0; i < o->nbinaries && !w->nframes; i++)
             cd_lines_from_binary(o->binaries[i], w);
         if (!w->nframes) {

@@ -94,7 +94,9 @@ void cd_summarize(const struct cd_report *r, struct cd_summary *s)
     s->device = strdup(r->core->ndevices ? r->core->devices[0].name : "no device");
     s->warps = r->nwarps_total;
     const struct cd_stop *st = r->nstops ? &r->stops[0] : NULL;
-    if (r->on_exception)
+    if (r->on_exception && st && st->kind == CD_STOP_TRAP)
+        s->state = strdup("SIGTRAP (trap or breakpoint)");
+    else if (r->on_exception)
         s->state = strdup(st && st->exception ? tlck_cd_exception_name(st->exception) : "exception");
     else
         s->state = strdup(st ? "running (no exception)" : "no warps");

@@ -43,13 +43,19 @@ struct cd_member {
     uint32_t call_depth;                     /* of the first lane: > 0 inside non-inlined device calls */
 };
 
-enum cd_stop_kind { CD_STOP_ERROR_PC, CD_STOP_LANE_PC, CD_STOP_SM_ERROR_PC };
+/* ERROR_PC, LANE_PC, SM_ERROR_PC: the faulting warps of an exception dump (or every warp of a user-triggered one);
+ * TRAP: the lanes of a warp stopped by a trap or breakpoint instruction (the warp row's isWarpBroken, no
+ * exception code: cuda-gdb's SIGTRAP); RESIDENT: the other warps resident when an exception or trap stopped the
+ * GPU, such as another stream's kernel (JSON names: coredump_json.c). */
+enum cd_stop_kind { CD_STOP_ERROR_PC, CD_STOP_LANE_PC, CD_STOP_SM_ERROR_PC, CD_STOP_TRAP, CD_STOP_RESIDENT };
 
 /* A caller the dump does not hold, implied by the image's call instructions (coredump_infer.c). */
 struct cd_inferred {
     struct cd_where where;                   /* the caller at its CALL instruction; lines: the call site's */
     unsigned depth;                          /* 1 for the first frame past the shown stack; candidates share one */
     unsigned candidate, ncandidates;         /* one of several call sites that can have made the call */
+    int indirect;                            /* a call through a register (function pointer, virtual call):
+                                                its target is not in the code, so it is a candidate only */
     int recursion;                           /* the caller is already on the chain: repeats an unknown number
                                                 of times */
 };
@@ -64,9 +70,13 @@ struct cd_stop {
     struct cd_where where;
     /* Callers when the lanes are inside non-inlined calls (.cudbg.bt of the group's first lane). */
     const struct tlck_cd_bt *callers; size_t ncallers;
+    size_t ncallers_dump;                    /* the rows the dump holds: more than ncallers past CD_MAX_CALLERS */
     struct cd_where *caller_where;           /* ncallers entries, resolved like `where` */
     size_t ntrusted;                         /* callers shown: those before the first the dump cannot support */
     char *stack_end;                         /* why the shown stack ends before ncallers, or NULL */
+    char *trap_insn;                         /* TRAP: the instruction just before the PC when it is a BPT (the
+                                                PC is the one after the trap, as cuda-gdb shows), or NULL */
+    uint64_t trap_pc;
     /* Where the shown stack ends outside a kernel: the callers implied by the image's call graph. */
     struct cd_inferred *inferred; size_t ninferred;
     char *inferred_note;                     /* why that chain stops short of a kernel (or is empty), or NULL */
@@ -75,7 +85,9 @@ struct cd_stop {
 struct cd_report {
     const char *path;
     struct tlck_core *core;
-    int on_exception;          /* 1: exception dump (faulting warps only); 0: user-triggered (every warp) */
+    int on_exception;          /* 1: exception (or trap) dump: the faulting warps first, then the other resident
+                                  warps; 0: user-triggered (every warp, grouped by PC) */
+    size_t ntrapped;           /* warps stopped at a trap or breakpoint (isWarpBroken) */
     size_t nwarps_total;       /* resident warps in the dump */
     struct cd_stop *stops; size_t nstops, cap_stops;
     size_t *index; size_t index_n;  /* open-addressing table of stop numbers + 1 (a full GPU has ~10^4 warps) */
@@ -84,8 +96,11 @@ struct cd_report {
 /* Line lookups decode the image's line program once per distinct PC; past this many PCs the rest get kernel +
  * offset only (a hostile core can list millions of distinct PCs). */
 #define CD_MAX_LINE_LOOKUPS 512
-/* Callers shown per stop; device call stacks are shallow, a corrupt row count is not. */
-#define CD_MAX_CALLERS 64
+/* Callers shown per stop: a device stack is bounded by its size (cudaLimitStackSize), a corrupt row count is
+ * not. 4096 frames of 16 bytes fill a 64 KiB stack; past the bound the stack end says how many were left. */
+#define CD_MAX_CALLERS 4096
+/* Inferred frames per stop: each is a guess from the code, a long list of guesses helps nobody. */
+#define CD_MAX_INFERRED 64
 
 /* coredump_stops.c */
 int cd_collect_stops(struct cd_report *r, tl_error *err);
@@ -109,9 +124,15 @@ struct cd_graphs *cd_graphs_new(void);
 void cd_graphs_free(struct cd_graphs *gs);
 void cd_infer_callers(struct cd_images *im, struct cd_graphs *gs, const struct tlck_core *c, struct cd_stop *s);
 
+/* coredump_trap.c: the trap or breakpoint instruction just before pc in the image of w (w resolved), as
+ * "BPT.TRAP"; NULL when the instruction there is not one (or the image is unreadable). */
+char *cd_trap_insn(struct cd_images *im, const struct cd_where *w, uint64_t pc);
+
 /* coredump_lines.c: the inline chain from the image in the core, else from --binary artifacts. */
 void cd_resolve_lines(struct cd_images *im, const struct tlck_options *o, struct cd_where *w);
 void cd_frames_free(struct cd_where *w);
+/* The lines of from (frames, origin, note) copied into to: a recursion's callers share one return address. */
+void cd_lines_copy(struct cd_where *to, const struct cd_where *from);
 
 /* coredump_chain.c: the seam to the shared cubin line lookup (read/cubin_lines.h on read/line_program.h).
  * By pc for a core's relocated image (pc != 0), else by mangled function + offset (an on-disk cubin). Fills

@@ -1,9 +1,12 @@
 /* Which warps a coredump report shows, grouped by PC.
  *
- * An exception dump shows the faulting warps only: the warp's errorPC (the faulting instruction, what
- * cuda-gdb's $errorpc is) and where its lanes stand now (they may have run on a few instructions). A dump
- * with no exception anywhere is user-triggered (a hang): every resident warp is shown, grouped by PC, since
- * the spinning warps are the point. A diverged warp contributes one group per distinct lane PC (cuda-gdb
+ * An exception dump shows the faulting warps first: the warp's errorPC (the faulting instruction, what
+ * cuda-gdb's $errorpc is) and where its lanes stand now (they may have run on a few instructions). A warp
+ * stopped by a trap or breakpoint instruction (__trap(), asm("trap;"), asm("brkpt;")) has no exception code
+ * and no errorPC, only its row's isWarpBroken: cuda-gdb reports SIGTRAP, and so does this, at the lanes' PC.
+ * Then, in such a dump, every other resident warp, grouped by kernel and PC: another stream's kernel spinning
+ * while this one faulted is often the story. A dump with no exception anywhere is user-triggered (a hang):
+ * every resident warp is shown, grouped by PC, since the spinning warps are the point. A diverged warp contributes one group per distinct lane PC (cuda-gdb
  * shows lane 0 only, which can be an inactive lane parked at a barrier: see docs/coredump.md). */
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +80,9 @@ static int index_insert(struct cd_report *r, size_t stop)
     return 0;
 }
 
+static struct cd_stop *stop_for_calls(struct cd_report *r, enum cd_stop_kind kind, uint32_t dev, uint64_t pc,
+                                      uint64_t grid_id, uint32_t exception, const struct tlck_cd_bt *bt, size_t nbt);
+
 static struct cd_stop *new_stop(struct cd_report *r, enum cd_stop_kind kind, uint32_t dev, uint64_t pc,
                                 uint64_t grid_id, uint32_t exception, const struct tlck_cd_bt *bt, size_t nbt)
 {
@@ -107,9 +113,18 @@ static struct cd_stop *stop_for(struct cd_report *r, enum cd_stop_kind kind, uin
                                 uint64_t grid_id, uint32_t exception, const struct tlck_cd_lane *calls)
 {
     const struct tlck_cd_bt *bt = calls ? calls->bt : NULL;
-    size_t nbt = calls ? calls->nbt : 0;
+    size_t nbt = calls ? calls->nbt : 0, ndump = nbt;
     if (nbt > CD_MAX_CALLERS)
         nbt = CD_MAX_CALLERS;
+    struct cd_stop *s = stop_for_calls(r, kind, dev, pc, grid_id, exception, bt, nbt);
+    if (s && ndump > s->ncallers_dump)
+        s->ncallers_dump = ndump;
+    return s;
+}
+
+static struct cd_stop *stop_for_calls(struct cd_report *r, enum cd_stop_kind kind, uint32_t dev, uint64_t pc,
+                                      uint64_t grid_id, uint32_t exception, const struct tlck_cd_bt *bt, size_t nbt)
+{
     if (r->index_n) {
         size_t k = stop_hash(kind, dev, pc, grid_id, exception, bt, nbt) & (r->index_n - 1);
         for (; r->index[k]; k = (k + 1) & (r->index_n - 1)) {
@@ -159,8 +174,8 @@ static void add_lane(struct cd_member *m, const struct tlck_cd_warp *w, const st
     m->active = m->lanes & w->active_mask;
 }
 
-/* One stop per distinct (lane PC, lane exception) of the warp. */
-static int add_lane_groups(struct cd_report *r, uint32_t dev, const struct tlck_cd_sm *sm,
+/* One stop of the given kind per distinct (lane PC, lane exception) of the warp. */
+static int add_lane_groups(struct cd_report *r, enum cd_stop_kind kind, uint32_t dev, const struct tlck_cd_sm *sm,
                            const struct tlck_cd_cta *cta, const struct tlck_cd_warp *w, uint32_t warp_row)
 {
     uint32_t done = 0;
@@ -177,7 +192,7 @@ static int add_lane_groups(struct cd_report *r, uint32_t dev, const struct tlck_
                 done |= 1u << k->ln;
             }
         }
-        if (add_member(stop_for(r, CD_STOP_LANE_PC, dev, l->virtual_pc, cta->grid_id, l->exception, l), &m) != 0)
+        if (add_member(stop_for(r, kind, dev, l->virtual_pc, cta->grid_id, l->exception, l), &m) != 0)
             return -1;
     }
     return 0;
@@ -206,26 +221,35 @@ static int add_error_pc(struct cd_report *r, uint32_t dev, const struct tlck_cd_
     return add_member(stop_for(r, CD_STOP_ERROR_PC, dev, w->error_pc, cta->grid_id, exc, first), &m);
 }
 
-static int walk_sm(struct cd_report *r, uint32_t dev, const struct tlck_cd_sm *sm)
+/* Pass 0: the warps that stopped the GPU (faulted or trapped; every warp of a user-triggered dump). Pass 1 (an
+ * exception or trap dump only): the other resident warps, after them. */
+static int walk_sm(struct cd_report *r, uint32_t dev, const struct tlck_cd_sm *sm, int pass)
 {
     int faulted = 0;
     for (size_t c = 0; c < sm->nctas; c++) {
         const struct tlck_cd_cta *cta = &sm->ctas[c];
         for (size_t k = 0; k < cta->nwarps; k++) {
             const struct tlck_cd_warp *w = &cta->warps[k];
-            r->nwarps_total++;
             int f = warp_faulted(w);
             faulted |= f;
-            if (r->on_exception && !f)
+            if (pass == 1) {
+                if (!f && !w->broken && add_lane_groups(r, CD_STOP_RESIDENT, dev, sm, cta, w, (uint32_t)k) != 0)
+                    return -1;
+                continue;
+            }
+            r->nwarps_total++;
+            r->ntrapped += !f && w->broken;
+            if (r->on_exception && !f && !w->broken)
                 continue;
             if (f && w->error_pc_valid && add_error_pc(r, dev, sm, cta, w, (uint32_t)k) != 0)
                 return -1;
-            if (add_lane_groups(r, dev, sm, cta, w, (uint32_t)k) != 0)
+            enum cd_stop_kind kind = !f && w->broken ? CD_STOP_TRAP : CD_STOP_LANE_PC;
+            if (add_lane_groups(r, kind, dev, sm, cta, w, (uint32_t)k) != 0)
                 return -1;
         }
     }
     /* The SM keeps an exception whose warps have all exited (cudacoredump.h, r555+). */
-    if (r->on_exception && !faulted && sm->exception && sm->error_pc_valid) {
+    if (pass == 0 && r->on_exception && !faulted && sm->exception && sm->error_pc_valid) {
         struct cd_member m = { .dev = dev, .sm_id = sm->sm_id, .warp_id = UINT32_MAX };
         uint64_t grid = sm->nctas ? sm->ctas[0].grid_id : 0;
         if (add_member(stop_for(r, CD_STOP_SM_ERROR_PC, dev, sm->error_pc, grid, sm->exception, NULL), &m) != 0)
@@ -243,19 +267,44 @@ static int any_exception(const struct tlck_core *c)
                 return 1;
             for (size_t k = 0; k < sm->nctas; k++)
                 for (size_t w = 0; w < sm->ctas[k].nwarps; w++)
-                    if (warp_faulted(&sm->ctas[k].warps[w]))
+                    if (warp_faulted(&sm->ctas[k].warps[w]) || sm->ctas[k].warps[w].broken)
                         return 1;
         }
+    return 0;
+}
+
+/* The other resident warps by kernel: grid, then the first warp's place (the walk's order within a kernel). */
+static int by_kernel(const void *a, const void *b)
+{
+    const struct cd_stop *x = a, *y = b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    if (x->grid_id != y->grid_id)
+        return x->grid_id < y->grid_id ? -1 : 1;
+    const struct cd_member *m = &x->members[0], *n = &y->members[0];
+    uint32_t u[4] = { m->sm_id, m->cta, m->warp_row, m->lanes & -m->lanes };
+    uint32_t v[4] = { n->sm_id, n->cta, n->warp_row, n->lanes & -n->lanes };
+    for (int i = 0; i < 4; i++)
+        if (u[i] != v[i])
+            return u[i] < v[i] ? -1 : 1;
     return 0;
 }
 
 int cd_collect_stops(struct cd_report *r, tl_error *err)
 {
     r->on_exception = any_exception(r->core);
-    for (size_t d = 0; d < r->core->ndevices; d++)
-        for (size_t s = 0; s < r->core->devices[d].nsms; s++)
-            if (walk_sm(r, (uint32_t)d, &r->core->devices[d].sms[s]) != 0)
-                return tl_fail(err, "out of memory grouping warps");
+    for (int pass = 0; pass < 1 + r->on_exception; pass++)
+        for (size_t d = 0; d < r->core->ndevices; d++)
+            for (size_t s = 0; s < r->core->devices[d].nsms; s++)
+                if (walk_sm(r, (uint32_t)d, &r->core->devices[d].sms[s], pass) != 0)
+                    return tl_fail(err, "out of memory grouping warps");
+    size_t first = 0;
+    while (first < r->nstops && r->stops[first].kind != CD_STOP_RESIDENT)
+        first++;
+    qsort(r->stops + first, r->nstops - first, sizeof *r->stops, by_kernel);
+    free(r->index); /* stop numbers moved; the index was only for grouping */
+    r->index = NULL;
+    r->index_n = 0;
     return 0;
 }
 
@@ -281,6 +330,7 @@ void cd_report_free(struct cd_report *r)
         free(r->stops[i].inferred);
         free(r->stops[i].inferred_note);
         free(r->stops[i].stack_end);
+        free(r->stops[i].trap_insn);
         free(r->stops[i].members);
     }
     free(r->stops);

@@ -81,6 +81,26 @@ static void print_lines(FILE *out, const struct cd_where *w, size_t *no, const c
         fprintf(out, "           (line info from %s: the image in the core has none)\n", w->line_origin);
 }
 
+/* A caller repeated run times: its frames once, numbered for the whole run ("#1..#100" for a frame with no
+ * inline chain). */
+static void print_run(FILE *out, const struct cd_where *w, size_t *no, size_t run)
+{
+    if (run == 1 || w->nframes != 1) {
+        size_t first = *no;
+        print_lines(out, w, no, "");
+        *no = first + (*no - first) * run;
+        return;
+    }
+    const struct cd_frame *f = &w->frames[0];
+    fprintf(out, "  line:    #%zu..#%zu %s:%u", *no, *no + run - 1, f->file ? f->file : "?", f->line);
+    if (f->function)
+        fprintf(out, " in %s", f->function);
+    fputc('\n', out);
+    if (f->source)
+        fprintf(out, "            %6u | %s\n", f->line, f->source);
+    *no += run;
+}
+
 /* The callers implied by the image's calls: numbered on from the shown stack, the candidates of one depth
  * under one number. */
 static void print_inferred(FILE *out, const struct cd_stop *s, size_t no)
@@ -94,8 +114,11 @@ static void print_inferred(FILE *out, const struct cd_stop *s, size_t no)
         if (k == 0 || f->depth != s->inferred[k - 1].depth)
             start = next;
         no = start;
-        char what[96] = "";
-        if (f->recursion)
+        char what[128] = "";
+        if (f->indirect)
+            snprintf(what, sizeof what, ", candidate %u of %u, an indirect call (through a pointer: the code does not "
+                     "name its target)", f->candidate, f->ncandidates);
+        else if (f->recursion)
             snprintf(what, sizeof what, ", recursion (repeats an unknown number of times)");
         else if (f->ncandidates > 1)
             snprintf(what, sizeof what, ", candidate %u of %u", f->candidate, f->ncandidates);
@@ -130,6 +153,18 @@ static void print_stop(FILE *out, const struct cd_report *r, const struct cd_sto
         fprintf(out, "%s at PC 0x%" PRIx64 "%s%s%s\n", r->on_exception ? "Lanes now" : "Warps", s->pc,
                 exc ? " (" : "", exc ? exc : "", exc ? ")" : "");
         break;
+    case CD_STOP_TRAP:
+        fprintf(out, "SIGTRAP: the warp stopped at a trap or breakpoint, lanes at PC 0x%" PRIx64 "\n", s->pc);
+        if (s->trap_insn)
+            fprintf(out, "  trap:    %s at 0x%" PRIx64 ", the instruction before this PC (the PC and its line are the "
+                    "next instruction's, as cuda-gdb shows)\n", s->trap_insn, s->trap_pc);
+        else
+            fputs("  trap:    the PC is the instruction after the trap (as cuda-gdb shows)\n", out);
+        break;
+    case CD_STOP_RESIDENT:
+        fprintf(out, "Resident, no exception: warps at PC 0x%" PRIx64 "%s%s%s\n", s->pc, exc ? " (" : "",
+                exc ? exc : "", exc ? ")" : "");
+        break;
     }
     if (w->found)
         fprintf(out, "  kernel:  %s + %" PRIu64 "  [%s, module %zu of context %zu, core section %zu]\n", w->name,
@@ -149,11 +184,20 @@ static void print_stop(FILE *out, const struct cd_report *r, const struct cd_sto
     size_t no = 0;
     if (w->found)
         print_lines(out, w, &no, "");
-    for (size_t k = 0; k < s->ntrusted; k++) {
+    for (size_t k = 0; k < s->ntrusted;) {
         const struct cd_where *cw = &s->caller_where[k];
-        fprintf(out, "  called from %s + %" PRIu64 " (return address 0x%" PRIx64 ")  [%s, module %zu of context "
-                "%zu]\n", cw->name, cw->offset, cw->pc, cw->section, cw->module_row, cw->ctx_row);
-        print_lines(out, cw, &no, "");
+        size_t run = 1; /* the same return address again and again: a recursion, folded ("(x100)") */
+        while (k + run < s->ntrusted && s->callers[k + run].return_va == s->callers[k].return_va)
+            run++;
+        if (run < 3)
+            run = 1;
+        char times[32] = "";
+        if (run > 1)
+            snprintf(times, sizeof times, " (x%zu)", run);
+        fprintf(out, "  called from %s + %" PRIu64 " (return address 0x%" PRIx64 ")%s  [%s, module %zu of context "
+                "%zu]\n", cw->name, cw->offset, cw->pc, times, cw->section, cw->module_row, cw->ctx_row);
+        print_run(out, cw, &no, run);
+        k += run;
     }
     if (s->stack_end)
         fprintf(out, "  stack ends: %s\n", s->stack_end);
@@ -172,9 +216,17 @@ int cd_emit_text(FILE *out, const struct cd_report *r, const struct tlck_options
     for (size_t d = 0; d < c->ndevices; d++)
         fprintf(out, "device %zu: %s (%s, %s), %u SMs\n", d, c->devices[d].name, c->devices[d].type,
                 c->devices[d].sm_type, c->devices[d].num_sms);
-    if (r->on_exception)
-        fprintf(out, "dump taken on an exception: the faulting warps (%zu resident warp%s in all)\n", r->nwarps_total,
-                r->nwarps_total == 1 ? "" : "s");
+    size_t others = 0;
+    for (size_t i = 0; i < r->nstops; i++)
+        if (r->stops[i].kind == CD_STOP_RESIDENT)
+            others += r->stops[i].nmembers;
+    if (r->on_exception) {
+        fprintf(out, "dump taken on %s: the %s warps", r->ntrapped ? "a trap or breakpoint (SIGTRAP)" : "an exception",
+                r->ntrapped ? "stopped" : "faulting");
+        if (others)
+            fprintf(out, ", then the %zu other resident warp%s by kernel", others, others == 1 ? "" : "s");
+        fprintf(out, " (%zu resident warp%s in all)\n", r->nwarps_total, r->nwarps_total == 1 ? "" : "s");
+    }
     else
         fprintf(out, "dump with no exception (user-triggered, e.g. a hang): %zu resident warp%s, grouped by PC\n",
                 r->nwarps_total, r->nwarps_total == 1 ? "" : "s");

@@ -5,7 +5,9 @@
  *
  * FILE may be a cubin, a fatbin or a host ELF carrying fatbins. Every cubin image (restricted to --sm N when
  * given) that defines the function is answered; a PC is looked up in the single image --sm selects (or the only
- * cubin). The core is tlck_cubin_symbolize (read/cubin_lines.h), shared with --coredump.
+ * cubin). The core is tlck_cubin_symbolize (read/cubin_lines.h), shared with --coredump. A host ELF (executable
+ * or shared object) answers a PC in its own code sections from its host DWARF, as addr2line does, whether or not
+ * it carries device images; --sm makes a PC a device one.
  *
  * Output: text (a heading per answer, one "#N file:line in function" per frame), JSON Lines (--format json: one
  * object per answer, with the location asked), or with --addr2line what `addr2line -f -i -C` prints: per
@@ -25,7 +27,9 @@
 #include "read/device.h"
 #include "report/json_write.h"
 #include "tools/symbolize_host.h"
+#include "tools/symbolize_store.h"
 #include "tools/tools.h"
+#include "trueline/elf_file.h"
 
 struct location {
     char *function;     /* NULL for a PC */
@@ -207,6 +211,7 @@ static void load_images(const struct tlck_input *in, const struct tlck_options *
             continue;
         }
         memcpy(copy, p, n);
+        tlck_sym_store_device(o, in->display, label, &copy, &n); /* line info split out: its store part */
         struct image *m = &im->v[im->n++];
         snprintf(m->label, sizeof m->label, "%s", label);
         m->bytes = copy;
@@ -217,6 +222,57 @@ static void load_images(const struct tlck_input *in, const struct tlck_options *
 }
 
 #define HOST_FRAMES 64
+
+/* The host side of an input. Without device images every location is a host address (`only`). A linked host
+ * ELF with device images answers a PC in one of its own code sections from its host DWARF, as addr2line does
+ * (a device PC asks for the image with --sm, or by KERNEL+0xOFFSET); its DWARF is read at the first such PC. */
+struct host_side {
+    const char *path;
+    int only;
+    struct { uint64_t lo, hi; } code[16]; /* SHF_ALLOC|SHF_EXECINSTR: .init .plt .text .fini and the like */
+    size_t ncode;
+    struct tlck_host_lines *hl;
+    int tried;
+    char why[TL_ERR_MAX]; /* why hl could not be read */
+};
+
+static void host_code_ranges(struct host_side *hs, const char *display, const unsigned char *data, size_t size)
+{
+    tl_elf e;
+    tl_error err;
+    if (tl_elf_open_mem(&e, display, data, size, &err) == 0 && e.ehdr.e_machine != EM_CUDA &&
+        (e.ehdr.e_type == ET_EXEC || e.ehdr.e_type == ET_DYN)) {
+        Elf_Scn *scn = NULL;
+        GElf_Shdr sh;
+        while ((scn = elf_nextscn(e.elf, scn)) != NULL && hs->ncode < sizeof hs->code / sizeof hs->code[0])
+            if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS && sh.sh_size &&
+                (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR)) {
+                hs->code[hs->ncode].lo = sh.sh_addr;
+                hs->code[hs->ncode++].hi = sh.sh_addr + sh.sh_size;
+            }
+    }
+    tl_elf_close(&e);
+}
+
+static int in_host_code(const struct host_side *hs, uint64_t pc)
+{
+    for (size_t i = 0; i < hs->ncode; i++)
+        if (pc >= hs->code[i].lo && pc < hs->code[i].hi)
+            return 1;
+    return 0;
+}
+
+/* The host DWARF, read at the first host address asked; NULL (hs->why says why) when there is none. */
+static const struct tlck_host_lines *host_lines(struct host_side *hs)
+{
+    if (!hs->tried) {
+        tl_error err;
+        hs->tried = 1;
+        if (!(hs->hl = tlck_host_lines_open(hs->path, &err)))
+            snprintf(hs->why, sizeof hs->why, "%s", err.msg);
+    }
+    return hs->hl;
+}
 
 /* A host address: 1 answered, 0 no function holds it. */
 static int host_answer(const char *display, const struct tlck_host_lines *hl, const char *asked, uint64_t pc,
@@ -256,23 +312,27 @@ static int host_answer(const char *display, const struct tlck_host_lines *hl, co
 }
 
 /* One location against the input's images (or its host code): 0 answered, 2 not (said on stderr). */
-static int one_location(const char *display, const struct images *im, const struct tlck_host_lines *hl,
-                        const char *asked, enum out_kind kind, unsigned sm)
+static int one_location(const char *display, const struct images *im, struct host_side *hs, const char *asked,
+                        enum out_kind kind, unsigned sm)
 {
     struct location loc;
-    if (parse_location(asked, &loc) != 0 || (hl && loc.function)) {
+    if (parse_location(asked, &loc) != 0 || (hs->only && loc.function)) {
         fprintf(stderr, "trueline-check: --symbolize: '%s' is neither KERNEL+0xOFFSET nor a PC%s\n", asked,
-                hl ? " (in host code: an address)" : "");
+                hs->only ? " (in host code: an address)" : "");
         if (kind == OUT_ADDR2LINE)
             printf("??\n??:0\n");
         free(loc.function);
         return 2;
     }
-    if (hl) {
-        int k = host_answer(display, hl, asked, loc.value, kind);
+    if (hs->only || (!loc.function && !sm && in_host_code(hs, loc.value))) {
+        const struct tlck_host_lines *hl = host_lines(hs);
+        int k = hl ? host_answer(display, hl, asked, loc.value, kind) : 0;
         if (!k) {
-            fprintf(stderr, "trueline-check: %s: %s: no function symbol or DWARF at or before that address\n", display,
-                    asked);
+            if (hl)
+                fprintf(stderr, "trueline-check: %s: %s: no function symbol or DWARF at or before that address\n",
+                        display, asked);
+            else
+                fprintf(stderr, "trueline-check: %s: %s: in host code, and %s\n", display, asked, hs->why);
             if (kind == OUT_ADDR2LINE)
                 printf("??\n??:0\n");
         }
@@ -298,7 +358,7 @@ static int one_location(const char *display, const struct images *im, const stru
 }
 
 /* Locations from stdin, one per line (blanks around them ignored, empty lines skipped). */
-static int locations_from_stdin(const char *display, const struct images *im, const struct tlck_host_lines *hl,
+static int locations_from_stdin(const char *display, const struct images *im, struct host_side *hs,
                                 enum out_kind kind, unsigned sm)
 {
     char *line = NULL;
@@ -313,7 +373,7 @@ static int locations_from_stdin(const char *display, const struct images *im, co
             *--e = 0;
         if (p == e)
             continue;
-        if (one_location(display, im, hl, p, kind, sm) != 0)
+        if (one_location(display, im, hs, p, kind, sm) != 0)
             status = 2;
         if (kind == OUT_ADDR2LINE)
             fflush(stdout); /* a caller that writes a line and waits for the answer (as with addr2line) */
@@ -335,29 +395,34 @@ static int symbolize_input(const struct tlck_input *in, const struct tlck_option
     struct images im = { 0 };
     load_images(in, o, b.data, b.size, &im);
     /* no cubin: the host code, through its DWARF (a file on disk: libdwarf reads it by descriptor) */
-    struct tlck_host_lines *hl = NULL;
+    struct host_side hs = { .path = in->path };
     if (im.n == 0 && !im.failed && !o->sm) {
         if (in->is_member || in->pkg_depth) {
             fprintf(stderr, "trueline-check: %s: no cubin image; host code is symbolized in files on disk only\n",
                     in->display);
-        } else if (!(hl = tlck_host_lines_open(in->path, &err))) {
-            fprintf(stderr, "trueline-check: %s: no cubin image, and %s\n", in->display, err.msg);
+        } else if (!(hs.hl = tlck_host_lines_open(in->path, &err))) {
+            tl_error store_err; /* a stripped file: its debug file in the store, by build-id */
+            if (!(hs.hl = tlck_sym_store_host(o, in->path, &store_err)))
+                fprintf(stderr, "trueline-check: %s: no cubin image, and %s\n", in->display, store_err.msg);
         }
-        if (!hl) {
+        if (!hs.hl) {
             images_free(&im);
             tlck_input_unmap(&b);
             return 2;
         }
+        hs.only = hs.tried = 1;
+    } else if (!o->sm && !in->is_member && !in->pkg_depth) {
+        host_code_ranges(&hs, in->display, b.data, b.size);
     }
     enum out_kind kind = o->addr2line ? OUT_ADDR2LINE : o->format && strcmp(o->format, "json") == 0 ? OUT_JSON : OUT_TEXT;
     int status = 0;
     int from_stdin = o->nlocations == 0 || (o->nlocations == 1 && strcmp(o->locations[0], "-") == 0);
     if (from_stdin)
-        status = locations_from_stdin(in->display, &im, hl, kind, o->sm);
+        status = locations_from_stdin(in->display, &im, &hs, kind, o->sm);
     for (size_t i = 0; !from_stdin && i < o->nlocations; i++)
-        if (one_location(in->display, &im, hl, o->locations[i], kind, o->sm) != 0)
+        if (one_location(in->display, &im, &hs, o->locations[i], kind, o->sm) != 0)
             status = 2;
-    tlck_host_lines_close(hl);
+    tlck_host_lines_close(hs.hl);
     images_free(&im);
     tlck_input_unmap(&b);
     return status;

@@ -50,12 +50,13 @@ struct row {
     unsigned line;
 };
 
-/* A function symbol of .symtab (else .dynsym). */
+/* A function symbol of .symtab (else .dynsym), or an untyped one in code (an assembly routine's label). */
 struct fsym {
     uint64_t lo, hi;
     uint64_t sec_hi;  /* the end of its section: a symbol names no address past it */
     const char *name; /* interned */
     int global;
+    int untyped;      /* STT_NOTYPE: names an address only as the nearest symbol before it, as binutils does */
 };
 
 struct tlck_host_lines {
@@ -357,14 +358,31 @@ static void read_unit(struct tlck_host_lines *h, Dwarf_Debug dbg, Dwarf_Die cu, 
 static int by_lo_sym(const void *a, const void *b)
 {
     const struct fsym *x = a, *y = b;
-    return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : y->global - x->global;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    if (x->untyped != y->untyped)
+        return x->untyped - y->untyped;
+    return y->global - x->global;
+}
+
+/* binutils (elf_maybe_function_sym) takes an untyped symbol for a function, except the local hidden unsized
+ * ones the annobin plugin leaves; here only those in code, where an assembly routine's entry label lives
+ * (without .type it is STT_NOTYPE), not _end or __bss_start. */
+static int untyped_code_symbol(const GElf_Sym *sym, Elf_Scn *ss)
+{
+    GElf_Shdr sh;
+    if (GELF_ST_TYPE(sym->st_info) != STT_NOTYPE || !ss || !gelf_getshdr(ss, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
+        return 0;
+    return !(sym->st_size == 0 && GELF_ST_BIND(sym->st_info) == STB_LOCAL &&
+             GELF_ST_VISIBILITY(sym->st_other) == STV_HIDDEN);
 }
 
 /* Sized function symbols of .symtab, else .dynsym: what addr2line names the innermost frame by when the DWARF
  * gives it no linkage name (the function an inlined template landed in, a clone's "[clone .constprop.0]").
  * (binutils then also renames that DWARF function after the symbol for the rest of its run, when the symbol
  * starts where the function does: its answers depend on what was asked before. Here each answer stands alone:
- * what addr2line answers when asked that one address.) */
+ * what addr2line answers when asked that one address.) Untyped symbols in code are kept for addresses no
+ * function's DWARF holds: binutils names those after the nearest symbol before them, typed or not. */
 static void read_symbols(struct tlck_host_lines *h, const char *path)
 {
     tl_elf e;
@@ -382,17 +400,19 @@ static void read_symbols(struct tlck_host_lines *h, const char *path)
             for (size_t i = 0; i < n; i++) {
                 GElf_Sym sym;
                 /* unsized ones too (_init, _start of some crt files): only the nearest-before lookup uses them */
-                if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-                    sym.st_shndx == SHN_UNDEF)
+                if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
+                    continue;
+                Elf_Scn *ss = sym.st_shndx < SHN_LORESERVE ? elf_getscn(e.elf, sym.st_shndx) : NULL;
+                int untyped = untyped_code_symbol(&sym, ss);
+                if (GELF_ST_TYPE(sym.st_info) != STT_FUNC && !untyped)
                     continue;
                 const char *name = elf_strptr(e.elf, sh.sh_link, sym.st_name);
-                if (!name || tlck_grow((void **)&h->syms, &h->fcap, h->nsyms + 1, sizeof *h->syms) != 0)
+                if (!name || (untyped && !*name) || tlck_grow((void **)&h->syms, &h->fcap, h->nsyms + 1, sizeof *h->syms) != 0)
                     continue;
                 GElf_Shdr ssh;
-                Elf_Scn *ss = sym.st_shndx < SHN_LORESERVE ? elf_getscn(e.elf, sym.st_shndx) : NULL;
                 uint64_t sec_hi = ss && gelf_getshdr(ss, &ssh) ? ssh.sh_addr + ssh.sh_size : sym.st_value + sym.st_size;
                 h->syms[h->nsyms++] = (struct fsym){ sym.st_value, sym.st_value + sym.st_size, sec_hi, keep(h, name),
-                                                     GELF_ST_BIND(sym.st_info) != STB_LOCAL };
+                                                     GELF_ST_BIND(sym.st_info) != STB_LOCAL, untyped };
             }
         }
     }
@@ -401,7 +421,9 @@ static void read_symbols(struct tlck_host_lines *h, const char *path)
 }
 
 /* The function symbol holding pc; with `nearest`, else the nearest one before it (padding after a function,
- * as binutils names it). */
+ * as binutils names it: of the symbols starting nearest before pc, typed or not, one that holds it, else the
+ * largest). Without `nearest` only typed function symbols count: an untyped label inside a function does not
+ * hide the function. */
 static const struct fsym *symbol_at(const struct tlck_host_lines *h, uint64_t pc, int nearest)
 {
     size_t lo = 0, hi = h->nsyms;
@@ -412,15 +434,24 @@ static const struct fsym *symbol_at(const struct tlck_host_lines *h, uint64_t pc
         else
             hi = m;
     }
+    if (!nearest)
+        while (lo > 0 && h->syms[lo - 1].untyped)
+            lo--;
     if (lo == 0)
         return NULL;
     size_t first = lo - 1;
     while (first > 0 && h->syms[first - 1].lo == h->syms[lo - 1].lo)
         first--;
-    for (size_t i = first; i < lo; i++) /* of symbols at one address, a global one (sorted first) */
+    const struct fsym *largest = NULL;
+    for (size_t i = first; i < lo; i++) { /* of symbols at one address: a function (sorted first), a global one */
+        if (!nearest && h->syms[i].untyped)
+            continue;
         if (pc < h->syms[i].hi)
             return &h->syms[i];
-    return nearest && pc < h->syms[first].sec_hi ? &h->syms[first] : NULL;
+        if (!largest || h->syms[i].hi > largest->hi)
+            largest = &h->syms[i];
+    }
+    return nearest && largest && pc < largest->sec_hi ? largest : NULL;
 }
 
 struct tlck_host_lines *tlck_host_lines_open(const char *path, tl_error *err)

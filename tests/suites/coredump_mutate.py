@@ -10,6 +10,10 @@ usage: coredump_mutate.py IN OUT MODE
   no-lines     every device image's .debug_line is renamed, as if built without line info
   call-depth   every lane of the first lane table claims to be 2 non-inlined calls deep (no backtrace rows)
   backtrace    ... 1 call deep, each with one backtrace row: return to the grid's kernel entry + 0x60
+  fault-first  warp row 0 of the first warp table faults: errorPCValid 1, errorPC = its first lane's PC, and its lanes
+               carry exception 14 (Warp Illegal Address); the table's other warps stay as they were (running)
+  deep-bt      the first non-empty backtrace table grows to 5001 rows (its first row 5000 times, then its last):
+               deeper than any stack the reader keeps
   many-warps   the first warp table grows to 70000 warps (one lane table of lane 0 each, at 16 distinct PCs of the
                kernel): past 65280 sections, so the file needs ELF extended section numbering
 """
@@ -123,6 +127,35 @@ def many_warps(d, nwarps=70000, npcs=16):
     return out
 
 
+def fault_first(d):
+    shoff, sh = shdrs(d)
+    wp = first(sh, T_WPTBL)
+    wp_index = sh.index(wp)
+    ln = next(s for s in sh if typ(s) == T_LNTBL and s[6] == wp_index and s[7] == 0)
+    pc, = struct.unpack_from('<Q', d, ln[4])
+    struct.pack_into('<Q', d, wp[4], pc)
+    struct.pack_into('<I', d, wp[4] + 24, 1)
+    for r in range(ln[5] // ln[9]):
+        struct.pack_into('<I', d, ln[4] + r * ln[9] + 32, 14)
+    return d
+
+
+def deep_bt(d, n=5000):
+    shoff, sh = shdrs(d)
+    bt = first(sh, T_BT)
+    es = bt[9]
+    rows = bytes(d[bt[4]:bt[4] + es]) * n + bytes(d[bt[4] + bt[5] - es:bt[4] + bt[5]])
+    out = bytearray(d[:shoff])
+    bt[4], bt[5] = len(out), len(rows)
+    out += rows
+    while len(out) % 8:
+        out.append(0)
+    struct.pack_into('<Q', out, 0x28, len(out))
+    out += bytes(64 * len(sh))
+    write(out, len(out) - 64 * len(sh), sh)
+    return out
+
+
 def main():
     src, dst, mode = sys.argv[1:4]
     d = bytearray(open(src, 'rb').read())
@@ -134,6 +167,10 @@ def main():
         d = backtrace(d)
     elif mode == 'many-warps':
         d = many_warps(d)
+    elif mode == 'fault-first':
+        d = fault_first(d)
+    elif mode == 'deep-bt':
+        d = deep_bt(d)
     else:
         shoff, sh = shdrs(d)
         if mode == 'short-lanes':

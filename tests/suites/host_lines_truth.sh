@@ -249,6 +249,59 @@ else
   skip "aarch64 cross gcc absent"
 fi
 
+# Rows of code the linker discarded: with -ffunction-sections and --gc-sections the sequences of the dropped
+# functions start at address 0. The report counts the rows of the file's code and says how many more describe
+# discarded code. Oracles: readelf's decodedline rows at addresses inside the file's code sections (the first
+# number), and the row-making opcodes readelf's rawline prints (Special opcode, Copy, End of Sequence: every
+# row, discarded or not). Both GCC line-program shapes: gas's (.loc) and GCC's own (an address per row).
+mkdir -p gcsec && cd gcsec || exit 1
+cat > gc.c <<'CC'
+int used(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * x; return s; }
+int unused1(int x) { int s = 1; for (int i = 0; i < x; i++) s *= i + x; return s; }
+static int helper(int x) { return x * 7 + 1; }
+int unused2(int x) { return helper(x) + helper(x + 1); }
+__attribute__((visibility("default"))) int api(int x) { return used(x) + 1; }
+CC
+printf '__attribute__((visibility("default"))) int nolines(int x) { return x * 5 + 3; }\n' > nog.c
+# in_code_rows FILE: readelf's decodedline rows whose address is inside an executable section (end rows: at its end)
+in_code_rows() {
+  python3 - "$1" <<'PY'
+import re, subprocess, sys
+b = sys.argv[1]
+code = []
+for l in subprocess.run(["readelf", "-SW", b], capture_output=True, text=True).stdout.splitlines():
+    m = re.match(r'\s*\[\s*\d+\]\s+\S+\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+(\S*)', l)
+    if m and 'X' in m.group(3): code.append((int(m.group(1), 16), int(m.group(1), 16) + int(m.group(2), 16)))
+n = 0
+for l in subprocess.run(["readelf", "--debug-dump=decodedline", b], capture_output=True, text=True).stdout.splitlines():
+    f = l.split()
+    if len(f) >= 3 and f[2].startswith("0x"):
+        n += any(lo <= int(f[2], 16) <= hi for lo, hi in code)
+print(n)
+PY
+}
+for v in gas:-g gcc-own:-gno-as-loc-support; do
+  if gcc -O1 -g ${v#*:} -fPIC -fvisibility=hidden -ffunction-sections -c gc.c -o ${v%%:*}.o && gcc -O1 -fPIC -c nog.c -o nog.o &&
+     gcc -shared -Wl,--gc-sections ${v%%:*}.o nog.o -o ${v%%:*}.so; then
+    so=${v%%:*}.so
+    kept=$(in_code_rows $so)
+    all=$(readelf --debug-dump=rawline $so | grep -cE 'Special opcode|Copy|End of Sequence')
+    shown=$(readelf --debug-dump=decodedline $so | awk 'NF >= 3 && $3 ~ /^0x/' | wc -l)
+    holds "$v: the linker discarded sequences (rawline sets an address of 0)" sh -c \
+      "readelf --debug-dump=rawline $so | grep -qiE 'set Address to 0(x0)?\$' && [ $all -gt $kept ]"
+    "$C" --no-color $so > $so.txt 2>&1
+    contains "$v: $kept line rows in its code (readelf, in code sections), $((all - kept)) more of discarded code (rawline $all in all)" \
+      $so.txt "line coverage: 2 of 3 functions \\(66\\.7%\\), $kept line rows in its code \\($((all - kept)) more describe code the linker discarded\\)"
+    check "$v: readelf's decodedline count ($shown) lies between the two (it leaves out discarded rows at exactly 0)" \
+      sh -c "[ $kept -le $shown ] && [ $shown -le $all ]"
+    check "$v: JSON line_rows $kept, discarded_line_rows $((all - kept))" \
+      json_has $so "(h['line_rows'], h['discarded_line_rows']) == ($kept, $((all - kept)))"
+  else
+    fail "$v: --gc-sections fixture built"
+  fi
+done
+cd "$FX" || exit 1
+
 # a cubin whose line relocations are REL (ptxas for sm_75), its code sections at address 0
 if have_nvcc; then
   cat > k.cu <<'CU'
@@ -277,6 +330,31 @@ CU
         '^1 file\(s\) checked'
     else
       fail "nvcc -rdc=true -c -arch=sm_75 failed"
+    fi
+    # sm_80 relocatable device code with cooperative groups: ptxas writes .rela.debug_line (an R_CUDA_32 on a
+    # header's .debug_str offset) and .rel.debug_line (the sequences' addresses) side by side
+    cat > cg.cu <<'CU'
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void cgkern(float *a, int n)
+{
+    cg::thread_block b = cg::this_thread_block();
+    int i = b.thread_rank();
+    b.sync();
+    if (i < n) a[i] += 1.0f;
+}
+CU
+    if nvcc -lineinfo -cubin -rdc=true -arch=sm_80 cg.cu -o cg80.cubin >>nvcc.log 2>&1; then
+      holds "cubin sm_80 -rdc: both .rel.debug_line and .rela.debug_line" sh -c \
+        'readelf -SW cg80.cubin 2>/dev/null | grep -q " \.rel\.debug_line " && readelf -SW cg80.cubin 2>/dev/null | grep -q " \.rela\.debug_line "'
+      "$C" --list cg80.cubin >cg80.list 2>&1
+      contains "cubin sm_80 with REL and RELA line relocations: lineinfo=yes" cg80.list 'cubin sm_80 .* lineinfo=yes'
+      line=$(grep -n "void cgkern(" cg.cu | cut -d: -f1)
+      check "cubin sm_80 with REL and RELA line relocations: cgkern+0x0 symbolizes to cg.cu:$line (the line readelf decodes)" sh -c \
+        "readelf --debug-dump=decodedline cg80.cubin 2>/dev/null | grep -Eq '^cg\\.cu +$line +' && \
+         $C --symbolize cg80.cubin _Z6cgkernPfi+0x0 | grep -q 'cg\\.cu:$line in'"
+    else
+      fail "nvcc -lineinfo -cubin -rdc=true -arch=sm_80 failed"
     fi
   else
     skip "nvcc cannot build for sm_75 (needed for a REL cubin)"

@@ -101,6 +101,51 @@ done
 premise "sortprog: addr2line shows two or more inlined frames at more than 10 addresses (the comparison saw inlining)" \
   sh -c '[ "$(tail -1 sortprog.cmp | cut -d" " -f3)" -gt 10 ]'
 
+# An assembly routine after a C function, as zstd's huf_decompress_amd64.S: global entry labels without .type
+# (STT_NOTYPE) and a local one. binutils names an address after the nearest symbol before it, typed or not;
+# with gas -g the routine has line rows (compared with file:line), without it only the name is compared.
+cat > fast.S <<'EOF'
+    .text
+    .globl asm_loop
+    .hidden asm_loop
+    .p2align 4
+asm_loop:
+    movq %rdi, %rax
+.Lloop:
+    addq $1, %rax
+    cmpq %rsi, %rax
+    jb .Lloop
+    ret
+    .globl asm_tail
+asm_tail:
+    leaq 3(%rdi), %rax
+    ret
+local_entry:
+    xorl %eax, %eax
+    ret
+    .section .note.GNU-stack,"",@progbits
+EOF
+cat > useasm.c <<'EOF'
+long asm_loop(long a, long b);
+long asm_tail(long a);
+long use_asm(long a) { return asm_loop(a, a + 10) + asm_tail(a); }
+EOF
+premise "assembly fixtures build (C -g, .S with and without -g)" sh -c 'gcc -O2 -g -fPIC -c useasm.c -o useasm.o &&
+  gcc -g -c fast.S -o fast_g.o && gcc -c fast.S -o fast.o && gcc -shared useasm.o fast_g.o -o libasm_g.so &&
+  gcc -shared useasm.o fast.o -o libasm.so'
+for b in libasm_g.so libasm.so; do
+  # the shape: the routine's symbols are untyped (readelf), and addr2line names addresses in it after them
+  nasm=$(objdump -d --no-show-raw-insn $b | awk '/^ *[0-9a-f]+:/ { sub(":", "", $1); print "0x" $1 }' |
+         addr2line -f -e $b | grep -cxE 'asm_loop|asm_tail|local_entry')
+  premise "$b: asm_loop, asm_tail, local_entry untyped (readelf), $nasm addresses named after them by addr2line" \
+    sh -c "[ \$(readelf -sW $b | grep -cE 'NOTYPE .* (asm_loop|asm_tail|local_entry)\$') -ge 3 ] && [ $nasm -ge 8 ]"
+  r=$(compare "$b" | tee "$b.cmp" | tail -1)
+  sed -n '/^    |/p' "$b.cmp"
+  set -- $r
+  check "$b: each address of the C function and the assembly routine named as addr2line -f -i -C does ($1 from DWARF or line rows, $6 by symbol alone)" \
+    sh -c '[ $(($1 + $6)) -ge 20 ] && [ "$2" = 0 ] && [ "$4" = 0 ] && [ "$5" = True ]' _ "$@"
+done
+
 # text and JSON forms for host code; a location that is no address; an address outside every function
 main=0x$(nm sortprog | awk '$3 == "main" { print $1 }' | sed 's/^0*//')
 "$C" --symbolize sortprog "$main" > t.txt 2>&1; rc=$?

@@ -58,15 +58,24 @@ names.append(f'{W}!nested.zip!in/libn.so')
 open('want.txt', 'w').write('\n'.join(sorted(names)) + '\n')
 PY
 W=demo-1.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
-audited() { sed -n 's/^\(.*\.so\): \(info\|error\|warning\) .*/\1/p' "$1" | sort -u; }
+# audited REPORT.json: the files the report lists (the text report says a finding repeated in several members
+# once, for the package; JSON lists every file)
+audited() { python3 -c 'import json, sys
+print("\n".join(sorted(f["path"] for f in json.load(open(sys.argv[1]))["files"])))' "$1"; }
+# finding REPORT.json FILE-SUFFIX CHECK SEVERITY REGEX: exit 0 when the file's findings include one that matches
+finding() { python3 -c 'import json, re, sys
+r, suf, chk, sev, rx = sys.argv[1:]
+sys.exit(0 if any(x["check"] == chk and x["severity"] == sev and re.search(rx, x["message"])
+                  for f in json.load(open(r))["files"] if f["path"].endswith(suf) for x in f["findings"]) else 1)' "$@"; }
 
 trueline-check "$W" > out.txt 2> err.txt; rc=$?
-audited out.txt > got.txt
+trueline-check --format json --output w.json "$W" > /dev/null 2>&1
+audited w.json > got.txt
 check "wheel: the ELF members zipfile lists (incl. '..' and one nested zip) are the ones audited" same_bytes want.txt got.txt
 lacks "wheel: the non-ELF member is not audited" out.txt '__init__\.py' 'demo/libf\.so'
 contains "wheel tag: libg.so needs GLIBC_2.25, over manylinux_2_17's GLIBC_2.17: an error" out.txt \
   'demo/libg\.so: error \[symbol-versions\] needs GLIBC_2\.25.*manylinux_2_17 allows at most GLIBC_2\.17'
-contains "wheel tag: libf.so is within manylinux_2_17" out.txt 'demo/libf\.so: info \[symbol-versions\].*within manylinux_2_17'
+check "wheel tag: libf.so is within manylinux_2_17" finding w.json demo/libf.so symbol-versions info 'within manylinux_2_17'
 check "wheel with a finding: exit 1 (got $rc)" [ $rc -eq 1 ]
 # oracle: the oldest manylinux policy in auditwheel's own data whose GLIBC versions include GLIBC_2.25
 want_tag=$(python3 -c '
@@ -150,7 +159,9 @@ mkdir dist && cp "$W" foo-1.0-0.tar.bz2 dist/ && echo hello | bzip2 > dist/notes
 trueline-check dist > out.txt 2> err.txt; rc=$?
 check "directory scan: packages found by magic, a plain .bz2 left out (exit 1 from the wheel's finding, got $rc)" [ $rc -eq 1 ]
 contains "... the conda package's library is audited" out.txt '^dist/foo-1\.0-0\.tar\.bz2!lib/libfoo\.so: info'
-contains "... the wheel's libraries are audited" out.txt "^dist/$W!demo/libf\\.so: info"
+trueline-check --format json --output dist.json dist > /dev/null 2>&1
+audited dist.json > dist.json.list
+check "... the wheel's libraries are audited" grep -qx "dist/$W!demo/libf.so" dist.json.list
 
 # A real wheel: auditwheel's tag is the oracle for the symbol versions of its members.
 mkdir wheels
@@ -159,6 +170,7 @@ if timeout 60 pip download --only-binary=:all: --no-deps numpy==2.1.3 -d wheels 
   tag=$(timeout 120 auditwheel show "$RW" 2>/dev/null | tr -d '\n' | sed -n 's/.*consistent with the following platform tag: *"\(manylinux_[0-9_]*\)_x86_64".*/\1/p')
   if [ -n "$tag" ]; then
     trueline-check "$RW" > out.txt 2> err.txt
+    trueline-check --format json --output rw.json "$RW" > /dev/null 2>&1
     # the oracle: zipfile's ELF members, and the ELF members of its static archives (read with a few lines of ar)
     python3 -c '
 import sys, zipfile
@@ -179,7 +191,9 @@ for n in z.namelist():
     if d[:4] == b"\x7fELF": names.append(sys.argv[1] + "!" + n)
     elif d[:8] == b"!<arch>\n": names += [sys.argv[1] + "!" + n + "(" + m + ")" for m in ar_members(d)]
 print("\n".join(sorted(names)))' "$RW" > want.txt
-    sed -n 's/^\([^ ]*\.whl![^ ]*\): \(info\|error\|warning\) .*/\1/p' out.txt | sort -u > got.txt
+    # (the text report says a finding repeated in several members once, for the package: the JSON lists each file)
+    python3 -c 'import json, sys; print("\n".join(sorted(f["path"] for f in json.load(open(sys.argv[1]))["files"])))' \
+      rw.json > got.txt
     check "numpy wheel: the ELF members zipfile lists (and those of its static archives) are the ones audited" same_bytes want.txt got.txt
     trueline-check --policy "$tag" --checks symbol-versions "$RW" > pol.txt 2>&1
     lacks "numpy wheel: no symbol-versions error under auditwheel's tag $tag" pol.txt 'error \[symbol-versions\]' 'symbol-versions'
@@ -198,8 +212,10 @@ python3 -c 'import zipfile; z = zipfile.ZipFile("st-1.0-py3-none-manylinux_2_17_
 z.write("libtwo.a", "st/lib/libtwo.a"); z.write("libf.so", "st/libf.so"); z.close()'
 S=st-1.0-py3-none-manylinux_2_17_x86_64.whl
 trueline-check "$S" > out.txt 2> err.txt
+trueline-check --format json --output st.json "$S" > /dev/null 2>&1
 ar t libtwo.a | sed "s|^|$S!st/lib/libtwo.a(|; s|\$|)|" > want.txt
-sed -n 's/^\(.*\.a([^)]*)\): \(info\|error\|warning\) .*/\1/p' out.txt | sort -u > got.txt
+python3 -c 'import json, sys
+print("\n".join(sorted(f["path"] for f in json.load(open(sys.argv[1]))["files"] if f["path"].endswith(")"))))' st.json > got.txt
 check "static archive in a wheel: its members (ar t) are audited as pkg.whl!lib.a(member.o)" same_bytes want.txt got.txt
 contains "... the package counts them as its files" out.txt "^package $S: 3 file\\(s\\) audited"
 lacks "... members built with -g have line rows (no line-tables error)" out.txt 'libtwo\.a\([^)]*\): error \[line-tables\]' "^package $S"

@@ -90,7 +90,7 @@ for k in $kinds; do
     conda) P=foo-1.0-0.conda; A=lib/libfoo.a; S="$P!pkg-foo-1.0-0.tar.zst!$A" ;;
   esac
   mkpkg "$k" "$P" "$A=libfoo.a" "${A%/libfoo.a}/libthree.so=libthree.so"
-  trueline-check --format json "$P" > "$k.json" 2> "$k.err"; rc=$?
+  trueline-check --profile build --format json "$P" > "$k.json" 2> "$k.err"; rc=$?
   ar t libfoo.a | sed "s|^|$S(|; s|\$|)|" > want.txt
   python3 -c 'import json, sys; print("\n".join(f["path"] for f in json.load(open(sys.argv[1]))["files"]
       if f["path"].startswith(sys.argv[2] + "(")))' "$k.json" "$S" > got.txt
@@ -108,7 +108,7 @@ done
 
 # A wheel inside a zip: the archive in the wheel is two levels down, as in a .conda.
 mkpkg whl foo-1.0-py3-none-any.whl foo/lib/libfoo.a=libfoo.a && mkpkg whl dist.zip foo-1.0-py3-none-any.whl=foo-1.0-py3-none-any.whl
-trueline-check --format json dist.zip > dist.json 2> dist.err
+trueline-check --profile build --format json dist.zip > dist.json 2> dist.err
 findings dist.json "dist.zip!foo-1.0-py3-none-any.whl!foo/lib/libfoo.a" > got-findings.txt
 check "wheel in a zip: the archive's members, named through both levels, with the direct run's findings" \
   same_bytes want-findings.txt got-findings.txt
@@ -117,7 +117,7 @@ check "wheel in a zip: the archive's members, named through both levels, with th
 if [ $conda = 1 ]; then
   P=bad-1.0-0.conda; S="$P!pkg-bad-1.0-0.tar.zst!lib"
   mkpkg conda "$P" lib/libfoo.a=libfoo.a lib/libbad.a=libbad.a lib/libclaim.a=libclaim.a lib/libthin.a=libthin.a
-  trueline-check --format json "$P" > bad.json 2> bad.err; rc=$?
+  trueline-check --profile build --format json "$P" > bad.json 2> bad.err; rc=$?
   check "malformed archives in a .conda: exit 2 (got $rc)" [ $rc -eq 2 ]
   contains "... the cut archive is named on stderr as $S/libbad.a" bad.err "^trueline-check: $S/libbad\\.a: bad archive member header"
   check "... with the message libbad.a gets when checked directly" sh -c '
@@ -137,7 +137,7 @@ if [ $conda = 1 ]; then
 open("libzero.a", "wb").write(b"!<arch>\n" + (h + str(n).ljust(10) + "`\n").encode() + bytes(n))'
   mkpkg conda zero-1.0-0.conda lib/libfoo.a=libfoo.a lib/libzero1.a=libzero.a lib/libzero2.a=libzero.a
   S="zero-1.0-0.conda!pkg-zero-1.0-0.tar.zst!lib"
-  trueline-check --max-input-mb 20 --format json zero-1.0-0.conda > zero.json 2> zero.err; rc=$?
+  trueline-check --profile build --max-input-mb 20 --format json zero-1.0-0.conda > zero.json 2> zero.err; rc=$?
   check "archives past the package's byte budget: exit 2 (got $rc), the package is $(stat -c %s zero-1.0-0.conda) bytes" [ $rc -eq 2 ]
   check "... the first archive is read: its member is an input" input_is zero.json "$S/libzero1.a(zero.bin)" "not an ELF"
   check "... the second is named with the bound" input_is zero.json "$S/libzero2.a" "--max-input-mb"

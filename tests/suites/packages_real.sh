@@ -75,7 +75,8 @@ for i in z.infolist():
 while read -r so; do
   rel=${so#lib/}
   "$CUOBJDUMP" -elf "$so" > elf.txt 2>/dev/null
-  want="$("$CUOBJDUMP" -lelf "$so" 2>/dev/null | grep -c '^ELF file') $("$CUOBJDUMP" -lptx "$so" 2>/dev/null | grep -c '^PTX file') $(grep -cE '\bFUNC\b.*\bENTRY\b' elf.txt) $(grep -cE 'PROGBITS.* \.debug_line$' elf.txt)"
+  # cubins: those with a device function (FUNC), as the verdict and line-tables count them
+  want="$(awk '/^Fatbin elf code:/ { if (f) n++; f = 0 } / FUNC / { f = 1 } END { if (f) n++; print n + 0 }' elf.txt) $("$CUOBJDUMP" -lptx "$so" 2>/dev/null | grep -c '^PTX file') $(grep -cE '\bFUNC\b.*\bENTRY\b' elf.txt) $(grep -cE 'PROGBITS.* \.debug_line$' elf.txt)"
   got=$(python3 -c '
 import json, sys
 for f in json.load(open(sys.argv[1]))["packages"][0]["verdict"]["files"]:

@@ -110,8 +110,8 @@ else
 fi
 
 # --- the wheel audited -----------------------------------------------------------------------------------------
-PATH=$VPATH_ trueline-check "$whl" > audit.txt 2>&1; rc=$?
-PATH=$VPATH_ trueline-check --format json "$whl" > audit.json 2>/dev/null
+PATH=$VPATH_ trueline-check --profile build "$whl" > audit.txt 2>&1; rc=$?
+PATH=$VPATH_ trueline-check --profile build --format json "$whl" > audit.json 2>/dev/null
 check "trueline-check reads the wheel (exit $rc: 0 or 1, not 2)" test "$rc" -le 1
 contains "its package summary: the symbol versions allow the tag the file name claims" audit.txt \
   "symbol versions allow $(echo "$tag" | sed -E 's/_(x86_64|aarch64)$//') and newer; the file name claims $(echo "$tag" | sed -E 's/_(x86_64|aarch64)$//')\$"

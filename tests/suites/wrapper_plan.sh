@@ -40,6 +40,6 @@ trueline-cc ccache gcc -c b.c -o f.o 2> fallback.err; rc=$?
 check "the compile still succeeds (its object is written)" sh -c "[ $rc -eq 0 ] && readelf -h f.o | grep -q 'REL (Relocatable'"
 contains "the warning says why and what happens instead" fallback.err 'stage: cannot create .*; objects are stamped after the compile instead'
 same "the object is stamped all the same, with this compile's argv hash" "$(record_ah f.o)" \
-  "$(explained_hash --trueline-print-fingerprint gcc -c b.c -o f.o)"
+  "$(explained_hash --trueline-print-fingerprint ccache gcc -c b.c -o f.o)"
 check "nothing was created where the stage directory goes (and the wrapper said it could not)" \
   sh -c "[ -f '$XDG_CACHE_HOME/trueline/stage' ] && grep -q 'stage: cannot create' fallback.err"

@@ -8,11 +8,17 @@
 #include "checks/host_util.h"
 #include "unit.h"
 
-static const char *host(const char *name, unsigned cu_unit)
+static const char *host_rt(const char *name, unsigned cu_unit, int cxx_runtime)
 {
     struct tlck_function fn = { .name = (char *)name, .cu_unit = cu_unit };
-    const struct tlck_origin *o = tlck_host_origin(&fn);
+    const struct tlck_origin *o = tlck_host_origin(&fn, cxx_runtime);
     return o ? o->name : NULL;
+}
+
+/* in a file that defines the C++ runtime (a static libstdc++ is possible there) */
+static const char *host(const char *name, unsigned cu_unit)
+{
+    return host_rt(name, cu_unit, 1);
 }
 
 static int is(const char *got, const char *want)
@@ -43,6 +49,10 @@ static void host_origins(void)
                is(host("_ZL26__cudaRegisterLinkedBinaryPK19__fatBinC_Wrapper_tPFvPPvES2_", 0), "the CUDA device link"));
     UNIT_CHECK("libgcc's 128-bit division", is(host("__udivti3", 0), "libgcc"));
     UNIT_CHECK("a static libstdc++'s std:: function", is(host("_ZNSt6locale7classicEv", 0), "a static libstdc++"));
+    UNIT_CHECK("std:: code of a file that links libstdc++.so (no runtime defined) is its own",
+               is(host_rt("_ZNSt6vectorIiSaIiEED2Ev", 0, 0), NULL));
+    UNIT_CHECK("... and so is __cxa_* there", is(host_rt("__cxa_guard_acquire", 0, 0), NULL));
+    UNIT_CHECK("... libgcc's helpers stay libgcc's", is(host_rt("__udivti3", 0, 0), "libgcc"));
     UNIT_CHECK("a user's function", is(host("_Z8describeRKSt6vectorIfSaIfEE", 0), NULL));
     UNIT_CHECK("a user's C function", is(host("nodebug_helper", 0), NULL));
     UNIT_CHECK("nvcc's 64-bit division helper (device)", tlck_device_origin("__cuda_sm20_div_u64") != NULL);

@@ -18,6 +18,9 @@ static void sample(struct tlck_image *v)
     v[0].dev.is_relocatable = 1;
     v[0].dev.nkernels = 1;
     v[0].dev.line_bytes = 4242;
+    v[1].dev.lines_split = 1; /* shipped without line info: the identity keys its debug-store part */
+    for (int i = 0; i < 16; i++)
+        v[1].dev.line_id[i] = (unsigned char)(0xa0 + i);
     v[0].dev.producer = strdup("ptxas Cuda compilation tools, release 13.0, V13.0.97");
     v[0].dev.toolkit_version = strdup("13.0");
     v[0].dev.ptxas_options = strdup("-lineinfo  -arch sm_90a -m 64 ");
@@ -60,6 +63,8 @@ static void round_trip(void)
     UNIT_CHECK("flags", dst[0].dev.has_lineinfo && dst[0].dev.is_relocatable && !dst[0].dev.is_debug &&
                         dst[0].has_debug_line && !dst[0].has_debug_info);
     UNIT_CHECK("counts", dst[0].dev.nkernels == 1 && dst[0].dev.line_bytes == 4242);
+    UNIT_CHECK("split out, with its identity", !dst[0].dev.lines_split && dst[1].dev.lines_split &&
+               dst[1].dev.line_id[0] == 0xa0 && dst[1].dev.line_id[15] == 0xaf);
     UNIT_STREQ("producer", dst[0].dev.producer, src[0].dev.producer);
     UNIT_STREQ("toolkit", dst[0].dev.toolkit_version, "13.0");
     UNIT_STREQ("options", dst[0].dev.ptxas_options, src[0].dev.ptxas_options);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "checks/checks.h"
+#include "checks/provenance.h"
 #include "unit.h"
 
 extern const struct tlck_check tlck_check_provenance;
@@ -125,4 +126,31 @@ static void no_records(void)
     tlck_file_free(&g);
 }
 
-UNIT_MAIN(UNIT_CASE(one_artifact), UNIT_CASE(no_records))
+/* nvcc with several -gencode targets names the host unit after the last virtual architecture */
+static void nvcc_gencode_units(void)
+{
+    static const struct { const char *unit; int recorded; } cases[] = {
+        { "/tmp/tmpxft_00001b9c_00000000-6_k.compute_90.cudafe1.cpp", 1 },
+        { "/tmp/tmpxft_00001b9c_00000000-6_k.compute_90a.cudafe1.cpp", 1 },
+        { "/tmp/tmpxft_00001b9c_00000000-6_k.compute_100f.cudafe1.cpp", 1 },
+        { "/tmp/tmpxft_00001b9c_00000000-6_k.cudafe1.cpp", 1 },
+        { "/tmp/tmpxft_00001b9c_00000000-6_kx.compute_90.cudafe1.cpp", 0 }, /* another stem */
+        { "/tmp/tmpxft_00001b9c_00000000-6_k.compute_.cudafe1.cpp", 0 },     /* no architecture */
+        { "/tmp/tmpxft_00001b9c_00000000-6_k.other_90.cudafe1.cpp", 0 },
+        { "/tmp/tmpxft_00001b9c_00000000-6_k.compute_9.0.cudafe1.cpp", 0 },
+        { "/tmp/tmpxft_00001b9c_00000000-6_.cudafe1.cpp", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct tlck_file f = { 0 };
+        f.display = strdup("k.o");
+        f.elf_type = 1;
+        f.notes = calloc(1, sizeof *f.notes);
+        f.notes[f.nnotes++] = rec("k.cu", "nvcc", "f3", 1, 0);
+        f.host.cus = calloc(1, sizeof *f.host.cus);
+        f.host.cus[f.host.ncus++] = cu(cases[i].unit, "/w");
+        UNIT_CHECK(cases[i].unit, tlck_provenance_cu_recorded(&f, &f.host.cus[0]) == cases[i].recorded);
+        tlck_file_free(&f);
+    }
+}
+
+UNIT_MAIN(UNIT_CASE(one_artifact), UNIT_CASE(no_records), UNIT_CASE(nvcc_gencode_units))

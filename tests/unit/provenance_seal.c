@@ -11,7 +11,7 @@
 
 #include "trueline/note.h"
 #include "unit.h"
-#include "../../wrapper/content_digest.h"
+#include "trueline/content_digest.h"
 #include "../../wrapper/stamp.h"
 
 static char *argv_fixture[] = { "-c", "-O2", "k.c", "-o", "k.o", NULL };
@@ -163,12 +163,12 @@ static void digest(void)
     char hex[TL_HASH_HEX_LEN + 1], want[TL_HASH_HEX_LEN + 1];
     const unsigned char f[] = "abcXYZdef";
     tl_hash_hex(tl_hash_bytes("abcdef", 6), want);
-    UNIT_CHECK("digest leaves the range out", tlcc_content_digest(f, 9, 3, 3, hex) == 0 && strcmp(hex, want) == 0);
-    UNIT_CHECK("digest: range past the end", tlcc_content_digest(f, 9, 7, 3, hex) == -1);
-    UNIT_CHECK("digest: offset past the end", tlcc_content_digest(f, 9, 10, 0, hex) == -1);
-    UNIT_CHECK("digest: length that wraps", tlcc_content_digest(f, 9, 3, UINT64_MAX - 1, hex) == -1);
+    UNIT_CHECK("digest leaves the range out", tl_content_digest(f, 9, 3, 3, hex) == 0 && strcmp(hex, want) == 0);
+    UNIT_CHECK("digest: range past the end", tl_content_digest(f, 9, 7, 3, hex) == -1);
+    UNIT_CHECK("digest: offset past the end", tl_content_digest(f, 9, 10, 0, hex) == -1);
+    UNIT_CHECK("digest: length that wraps", tl_content_digest(f, 9, 3, UINT64_MAX - 1, hex) == -1);
     tl_hash_hex(tl_hash_bytes("abcXYZdef", 9), want);
-    UNIT_CHECK("digest: empty range = whole file", tlcc_content_digest(f, 9, 9, 0, hex) == 0 && strcmp(hex, want) == 0);
+    UNIT_CHECK("digest: empty range = whole file", tl_content_digest(f, 9, 9, 0, hex) == 0 && strcmp(hex, want) == 0);
 }
 
 static void keys_in(const char *dir)

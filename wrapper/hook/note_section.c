@@ -67,7 +67,7 @@ static int is_record_section(const Elf64_Shdr *sh, const char *names, uint64_t n
            memcmp(names + sh->sh_name, want, sizeof want) == 0;
 }
 
-/* The content digest (wrapper/content_digest.c says what it covers) of the file, the bytes in
+/* The content digest (lib/content_digest.c says what it covers) of the file, the bytes in
  * [skip, skip + skip_len) left out: XXH3-128 streamed over head's bytes, then the rest read in pieces;
  * the same value tl_hasher gives for the same bytes, in tl_hash_hex's spelling. -1 when it cannot be read. */
 static int digest(struct image *im, uint64_t skip, uint64_t skip_len, char hex[TL_HASH_HEX_LEN + 1])

@@ -4,12 +4,12 @@
  * carries the digest. The stamper (stamp.c) computes it right after it wrote the record, the waiting
  * verifier (verify.c) on the mapping libelf already made; the hook in ccache has its own reader of the same
  * bytes (hook/note_section.c). */
-#include "content_digest.h"
+#include "trueline/content_digest.h"
 
 #include <gelf.h>
 #include <string.h>
 
-int tlcc_content_digest(const unsigned char *file, size_t size, uint64_t skip_off, uint64_t skip_len,
+int tl_content_digest(const unsigned char *file, size_t size, uint64_t skip_off, uint64_t skip_len,
                       char hex[TL_HASH_HEX_LEN + 1])
 {
     if (skip_off > size || skip_len > size - skip_off)
@@ -23,7 +23,7 @@ int tlcc_content_digest(const unsigned char *file, size_t size, uint64_t skip_of
     return 0;
 }
 
-int tlcc_record_sections(Elf *elf, uint64_t *off, uint64_t *size)
+int tl_record_sections(Elf *elf, uint64_t *off, uint64_t *size)
 {
     size_t shstrndx;
     int n = 0;
@@ -43,12 +43,12 @@ int tlcc_record_sections(Elf *elf, uint64_t *off, uint64_t *size)
     return n;
 }
 
-int tlcc_object_content_digest(Elf *elf, char hex[TL_HASH_HEX_LEN + 1])
+int tl_object_content_digest(Elf *elf, char hex[TL_HASH_HEX_LEN + 1])
 {
     uint64_t off = 0, size = 0;
     size_t len;
     const unsigned char *file = (const unsigned char *)elf_rawfile(elf, &len);
-    if (!file || tlcc_record_sections(elf, &off, &size) != 1)
+    if (!file || tl_record_sections(elf, &off, &size) != 1)
         return -1;
-    return tlcc_content_digest(file, len, off, size, hex);
+    return tl_content_digest(file, len, off, size, hex);
 }

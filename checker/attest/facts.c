@@ -1,0 +1,66 @@
+/* Freeing the statement's data (facts.h). */
+#include "attest/facts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void *tlck_att_push(void *v, size_t *n, size_t elem)
+{
+    void **pv = v;
+    char *p = realloc(*pv, (*n + 1) * elem);
+    if (!p)
+        return NULL;
+    memset(p + *n * elem, 0, elem);
+    *pv = p;
+    return p + (*n)++ * elem;
+}
+
+static void free_record(struct tlck_att_record *r)
+{
+    free(r->kind);
+    free(r->source);
+    free(r->driver);
+    free(r->compiler_version);
+    free(r->fingerprint);
+    free(r->lineinfo_level);
+    free(r->argv);
+    free(r->binding);
+    free(r->mac);
+}
+
+void tlck_att_free(struct tlck_attestation *a)
+{
+    for (size_t i = 0; i < a->nsubj; i++)
+        free(a->subj[i].name);
+    for (size_t i = 0; i < a->nobj; i++) {
+        struct tlck_att_object *o = &a->obj[i];
+        for (size_t r = 0; r < o->nrec; r++)
+            free_record(&o->rec[r]);
+        for (size_t u = 0; u < o->nunrecorded; u++)
+            free(o->unrecorded[u]);
+        free(o->rec);
+        free(o->unrecorded);
+        free(o->file);
+    }
+    for (size_t i = 0; i < a->ntc; i++) {
+        struct tlck_att_toolchain *t = &a->tc[i];
+        for (size_t c = 0; c < t->ncomp; c++) {
+            free(t->comp[c].role);
+            free(t->comp[c].path);
+            free(t->comp[c].xxh3);
+            free(t->comp[c].sha256);
+        }
+        free(t->comp);
+        free(t->fingerprint);
+        free(t->driver);
+        free(t->compiler_version);
+    }
+    for (size_t i = 0; i < a->nviolations; i++)
+        free(a->violations[i]);
+    free(a->subj);
+    free(a->obj);
+    free(a->tc);
+    free(a->policy);
+    free(a->violations);
+    memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,67 @@
+/* What a statement says, as data: the attest step fills it from the model (tools/attest.c), the verify step
+ * from a verified statement (tools/attest_verify.c); statement.c writes it, policy.c judges it. Every string
+ * is owned (tlck_att_free frees them). */
+#ifndef TLCK_ATTEST_FACTS_H
+#define TLCK_ATTEST_FACTS_H
+#include <stddef.h>
+
+#include "attest/keys.h"
+
+/* Whether a compile record still binds the object it sits in ("ch", lib/content_digest.c). */
+#define TLCK_BIND_MATCHES "matches"        /* the object's bytes are the ones the record was sealed over */
+#define TLCK_BIND_DIFFERS "differs"        /* changed after the record was written */
+#define TLCK_BIND_ABSENT "absent"          /* a record written before records carried a digest */
+#define TLCK_BIND_LINKED "not checkable: linked" /* the record's object was linked into this file */
+
+/* Whether a record's MAC verifies with the record key given to --attest (--record-key). */
+#define TLCK_MAC_VERIFIED "verified"
+#define TLCK_MAC_WRONG "does not verify"
+#define TLCK_MAC_UNCHECKED "not checked: no record key given"
+#define TLCK_MAC_ABSENT "absent"
+
+struct tlck_att_record {
+    char *kind;              /* "compile" or "link" */
+    char *source, *driver, *compiler_version, *fingerprint, *lineinfo_level, *argv;
+    int lineinfo_forced, device_debug;
+    int keyed;               /* carries a MAC ([provenance] key_file at build time) */
+    char *mac;               /* TLCK_MAC_*: whether that MAC was checked, and how it came out */
+    char *binding;           /* TLCK_BIND_* */
+};
+
+struct tlck_att_object {
+    char *file;              /* "pkg.whl!lib/x.so", "lib.a(m.o)", "x.so" */
+    char sha256[TLCK_SHA256_HEX];
+    struct tlck_att_record *rec; size_t nrec;
+    char **unrecorded; size_t nunrecorded; /* DWARF compile units no record names */
+};
+
+struct tlck_att_component {
+    char *role, *path, *xxh3, *sha256; /* sha256 NULL when the component is absent */
+};
+
+/* One distinct fingerprint the records name, resolved on the attesting machine when a driver asked for now
+ * has the same fingerprint (components listed), else components unknown. */
+struct tlck_att_toolchain {
+    char *fingerprint, *driver, *compiler_version;
+    int resolved;
+    struct tlck_att_component *comp; size_t ncomp;
+};
+
+struct tlck_att_subject {
+    char *name;
+    char sha256[TLCK_SHA256_HEX];
+};
+
+struct tlck_attestation {
+    struct tlck_att_subject *subj; size_t nsubj;
+    struct tlck_att_object *obj; size_t nobj;
+    struct tlck_att_toolchain *tc; size_t ntc;
+    char *policy;            /* the requirements as given (--require), NULL: none */
+    char **violations; size_t nviolations;
+};
+
+void tlck_att_free(struct tlck_attestation *a);
+/* Appends a zeroed element to *v (n elements); NULL without memory. */
+void *tlck_att_push(void *v, size_t *n, size_t elem);
+
+#endif

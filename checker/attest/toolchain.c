@@ -1,0 +1,190 @@
+/* Toolchain components for the statement's resolvedDependencies (toolchain.h). */
+#ifdef TL_HAVE_ATTEST
+#include "attest/toolchain.h"
+
+#include <errno.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int tlck_sha256_file(const char *path, char out[TLCK_SHA256_HEX], tl_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return tl_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    crypto_hash_sha256_state st;
+    crypto_hash_sha256_init(&st);
+    unsigned char buf[1 << 16], d[crypto_hash_sha256_BYTES];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        crypto_hash_sha256_update(&st, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad)
+        return tl_fail(err, "%s: read error: the file was not read completely", path);
+    crypto_hash_sha256_final(&st, d);
+    sodium_bin2hex(out, TLCK_SHA256_HEX, d, sizeof d);
+    return 0;
+}
+
+/* What one query answered: the fingerprint and the component lines. */
+struct answer {
+    char *driver, *fingerprint, *version;
+    char **lines; size_t nlines;
+};
+
+static void answer_free(struct answer *q)
+{
+    for (size_t i = 0; i < q->nlines; i++)
+        free(q->lines[i]);
+    free(q->lines);
+    free(q->fingerprint);
+    free(q->version);
+}
+
+/* trueline-cc beside this trueline-check (an installed or built pair), else the one on PATH. */
+static char *wrapper_path(const char *self_exe)
+{
+    const char *slash = self_exe ? strrchr(self_exe, '/') : NULL;
+    if (slash) {
+        char *p = NULL;
+        if (asprintf(&p, "%.*s/trueline-cc", (int)(slash - self_exe), self_exe) >= 0 && access(p, X_OK) == 0)
+            return p;
+        free(p);
+    }
+    return strdup("trueline-cc");
+}
+
+/* The compile the query describes: the driver compiling one source (never run: the query only fingerprints). */
+static int query(const char *wrapper, const char *driver, struct answer *q)
+{
+    memset(q, 0, sizeof *q);
+    const char *src = strstr(driver, "nvcc") ? "trueline-attest-probe.cu" : "trueline-attest-probe.c";
+    char *argv[] = { (char *)wrapper, "--trueline-toolchain", (char *)driver, "-c", (char *)src, NULL };
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        execvp(wrapper, argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *in = fdopen(fds[0], "r");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while (in && (len = getline(&line, &cap, in)) > 0) {
+        if (line[len - 1] == '\n')
+            line[len - 1] = 0;
+        char **slot;
+        if (strncmp(line, "fingerprint\t", 12) == 0)
+            q->fingerprint = strdup(line + 12);
+        else if (strncmp(line, "version\t", 8) == 0)
+            q->version = strdup(line + 8);
+        else if (strncmp(line, "component\t", 10) == 0 && (slot = tlck_att_push(&q->lines, &q->nlines, sizeof *q->lines)))
+            *slot = strdup(line + 10);
+    }
+    free(line);
+    if (in)
+        fclose(in);
+    else
+        close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !q->fingerprint) {
+        fprintf(stderr, "trueline-check: --attest: %s --trueline-toolchain %s gave no fingerprint (exit %d): its "
+                        "fingerprints stay unresolved\n", wrapper, driver, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        answer_free(q);
+        return -1;
+    }
+    q->driver = (char *)driver;
+    return 0;
+}
+
+/* "ROLE\tXXH3\tPATH" -> a component with the sha256 of PATH read now. */
+static int component(struct tlck_att_toolchain *t, const char *line)
+{
+    const char *t1 = line ? strchr(line, '\t') : NULL, *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+    if (!t2)
+        return 0;
+    struct tlck_att_component *c = tlck_att_push(&t->comp, &t->ncomp, sizeof *t->comp);
+    if (!c)
+        return -1;
+    c->role = strndup(line, (size_t)(t1 - line));
+    c->xxh3 = strndup(t1 + 1, (size_t)(t2 - t1 - 1));
+    c->path = strdup(t2 + 1);
+    char sha[TLCK_SHA256_HEX];
+    tl_error err;
+    if (strcmp(c->xxh3, "absent") != 0 && tlck_sha256_file(c->path, sha, &err) == 0)
+        c->sha256 = strdup(sha);
+    else if (strcmp(c->xxh3, "absent") != 0)
+        fprintf(stderr, "trueline-check: --attest: toolchain component %s\n", err.msg);
+    return 0;
+}
+
+static int add_fingerprint(struct tlck_attestation *a, const struct tlck_att_record *r)
+{
+    for (size_t i = 0; i < a->ntc; i++)
+        if (strcmp(a->tc[i].fingerprint, r->fingerprint) == 0)
+            return 0;
+    struct tlck_att_toolchain *t = tlck_att_push(&a->tc, &a->ntc, sizeof *a->tc);
+    if (!t || !(t->fingerprint = strdup(r->fingerprint)))
+        return -1;
+    t->driver = r->driver ? strdup(r->driver) : NULL;
+    t->compiler_version = r->compiler_version ? strdup(r->compiler_version) : NULL;
+    return 0;
+}
+
+int tlck_att_resolve_toolchains(struct tlck_attestation *a, const char *const *drivers, size_t ndrivers,
+                                const char *self_exe)
+{
+    for (size_t i = 0; i < a->nobj; i++)
+        for (size_t r = 0; r < a->obj[i].nrec; r++)
+            if (a->obj[i].rec[r].fingerprint && add_fingerprint(a, &a->obj[i].rec[r]) != 0)
+                return -1;
+    const char **asked = NULL;
+    size_t nasked = 0;
+    for (size_t i = 0; i < ndrivers; i++)
+        if (tlck_att_push(&asked, &nasked, sizeof *asked))
+            asked[nasked - 1] = drivers[i];
+    if (!ndrivers) /* the drivers the records name, each once */
+        for (size_t i = 0; i < a->ntc; i++) {
+            size_t k = 0;
+            while (a->tc[i].driver && k < nasked && strcmp(asked[k], a->tc[i].driver) != 0)
+                k++;
+            if (a->tc[i].driver && k == nasked && tlck_att_push(&asked, &nasked, sizeof *asked))
+                asked[nasked - 1] = a->tc[i].driver;
+        }
+    char *wrapper = wrapper_path(self_exe);
+    int rc = 0;
+    for (size_t k = 0; wrapper && rc == 0 && k < nasked; k++) {
+        struct answer q;
+        if (query(wrapper, asked[k], &q) != 0)
+            continue;
+        for (size_t i = 0; rc == 0 && i < a->ntc; i++) {
+            struct tlck_att_toolchain *t = &a->tc[i];
+            if (t->resolved || strcmp(t->fingerprint, q.fingerprint) != 0)
+                continue;
+            t->resolved = 1;
+            for (size_t l = 0; rc == 0 && l < q.nlines; l++)
+                rc = component(t, q.lines[l]);
+        }
+        answer_free(&q);
+    }
+    free(wrapper);
+    free(asked);
+    return rc;
+}
+#endif
