@@ -114,7 +114,7 @@ trueline-check --profile build "$R" > build.txt 2>&1
 trueline-check --profile release "$R" > release.txt 2>&1; rc=$?
 trueline-check "$R" > default.txt 2>&1; rc_default=$?
 same "a wheel alone: the release profile is the default (the same report)" "$(cat release.txt)" "$(cat default.txt)"
-same "... and the same exit status" "$rc" "$rc_default"
+exit_was "... and the same exit status" "$rc" "$rc_default" default.txt "^package $R"
 contains "build profile: the stripped library is a line-tables error" build.txt "$R!rel/libstripped\\.so: error \\[line-tables\\] no \\.debug_line"
 contains "build profile: 'not built through trueline-cc' is said" build.txt "$R!rel/libs\\.so: info \\[provenance\\] no provenance records"
 lacks "release profile: the stripped library is no line-tables finding" release.txt "libstripped\\.so: [a-z]+ \\[line-tables\\]" "^package $R"
