@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "checks/code_origin.h"
+#include "checks/device_checks.h"
 #include "checks/host_util.h"
 #include "unit.h"
 
@@ -136,6 +137,48 @@ static void line_tables_host(void)
     tlck_findings_free(&out);
 }
 
+/* line-tables, device part, on a dynamic-parallelism program's shape: the user's cubin with rows (and a D0 without),
+ * libcudadevrt's own cubin and PTX without any; then the same with a user's kernel in the line-less cubin. */
+static void line_tables_devrt(void)
+{
+    struct tlck_function user[] = {
+        { .name = (char *)"_Z6parentPii", .is_kernel = 1, .has_lines = 1 },
+        { .name = (char *)"_ZN6VectorIiED1Ev", .has_lines = 1 },
+        { .name = (char *)"_ZN6VectorIiED0Ev" },
+        { .name = (char *)"cudaGetParameterBufferV2" },
+    };
+    struct tlck_function devrt[] = {
+        { .name = (char *)"__cudaCDP2DeviceGetLimit" },
+        { .name = (char *)"_Z24cnprtCnpv2TranslateError13CNPerror_enum" },
+        { .name = (char *)"__cuda_sm20_div_u64" },
+        { .name = (char *)"__nv_static_52__f4510a67_22_cuda_device_runtime_cu_3ecce0c0_2317245__Z16memset_3d_deviceIjLi0ELi0ELi0EEv12MemsetParamsIT_E",
+          .is_kernel = 1 },
+        { .name = (char *)"_Z9userSpillv", .is_kernel = 1 },
+    };
+    struct tlck_image img[] = {
+        { .kind = TLCK_IMAGE_CUBIN, .label = (char *)"fatbin[0].entry[0] sm_90", .funcs = user, .nfuncs = 4,
+          .dev = { .has_lineinfo = 1 } },
+        { .kind = TLCK_IMAGE_CUBIN, .label = (char *)"relfatbin[1].entry[4] sm_90", .funcs = devrt, .nfuncs = 4 },
+        { .kind = TLCK_IMAGE_PTX, .label = (char *)"relfatbin[1].entry[9] compute_121", .funcs = devrt + 3, .nfuncs = 1 },
+    };
+    struct tlck_file f = { .display = (char *)"cdp", .devices = img, .ndevices = 3 };
+    struct tlck_findings out = { 0 };
+    tlck_line_tables_device(&f, TLCK_SEV_ERROR, &out);
+    UNIT_CHECK("libcudadevrt's cubin and PTX: no error", hits(&out, TLCK_SEV_ERROR, "") == 0);
+    UNIT_CHECK("... its 4 functions (one in the user's cubin) are one info of libcudadevrt",
+               hits(&out, TLCK_SEV_INFO, "4 device functions of libcudadevrt have no line rows") == 1);
+    UNIT_CHECK("... the D0 beside its D1 with rows is the compiler's",
+               hits(&out, TLCK_SEV_INFO, "1 device function of compiler-generated deleting destructors") == 1);
+    tlck_findings_free(&out);
+    memset(&out, 0, sizeof out);
+    img[1].nfuncs = 5; /* a user's kernel without rows in that cubin: the image is no longer all vendor code */
+    tlck_line_tables_device(&f, TLCK_SEV_ERROR, &out);
+    UNIT_CHECK("a user's kernel without rows beside vendor code: its error", hits(&out, TLCK_SEV_ERROR, "kernel has no line rows") == 1);
+    UNIT_CHECK("... the vendor functions still info", hits(&out, TLCK_SEV_ERROR, "__cudaCDP2") == 0);
+    tlck_findings_free(&out);
+}
+
 UNIT_MAIN(UNIT_CASE(host_origins),
+          UNIT_CASE(line_tables_devrt),
           UNIT_CASE(deleting_destructor),
           UNIT_CASE(line_tables_host))
