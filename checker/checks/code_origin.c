@@ -21,6 +21,13 @@ static const struct tlck_origin CUDART = {
     .kind = TLCK_ORIGIN_VENDOR, .name = "libcudart_static",
     .why = "NVIDIA ships it without -g", .soname = "libcudart.so"
 };
+/* The device runtime of CUDA dynamic parallelism (-rdc=true -lcudadevrt): one object, cuda_device_runtime.o,
+ * whose host side holds the memcpy/memset kernels' stubs and whose fatbin carries the device API (cudaMalloc,
+ * cudaLaunchDevice, ...) for every arch; neither side has line information. */
+static const struct tlck_origin CUDADEVRT = {
+    .kind = TLCK_ORIGIN_VENDOR, .name = "libcudadevrt",
+    .why = "NVIDIA ships the CUDA device runtime (dynamic parallelism) without -g or -lineinfo"
+};
 static const struct tlck_origin LIBGCC = {
     .kind = TLCK_ORIGIN_VENDOR, .name = "libgcc",
     .why = "GCC's runtime helpers are linked from libgcc.a / libgcc_eh.a, built without -g"
@@ -32,6 +39,11 @@ static const struct tlck_origin LIBSTDCXX = {
 static const struct tlck_origin DEVICE_HELPERS = {
     .kind = TLCK_ORIGIN_TOOLCHAIN, .name = "nvcc's device arithmetic helpers",
     .why = "nvcc adds them (64-bit integer division, division and square-root slow paths) without line information"
+};
+static const struct tlck_origin DELETING_DTOR = {
+    .kind = TLCK_ORIGIN_TOOLCHAIN, .name = "compiler-generated deleting destructors",
+    .why = "for a virtual destructor the compiler adds a deleting destructor (D0: destroy, then operator delete) that "
+           "cicc/ptxas give no .loc; the destructor the user wrote (D1/D2) has its rows"
 };
 static const struct tlck_origin LINK_STUB_UNIT = {
     .kind = TLCK_ORIGIN_TOOLCHAIN, .name = "the CUDA device link",
@@ -54,59 +66,77 @@ struct rule {
     unsigned demangled : 1;   /* matched against the demangled name (C++ scopes), else the symbol name */
     unsigned in_cu : 1;       /* also when a compile unit of the user's covers the function */
     unsigned cxx_runtime : 1; /* only in a file that defines the C++ runtime itself (tlck_defines_cxx_runtime) */
+    unsigned kernel : 1;      /* device: also a kernel (__global__), else device functions only */
 };
 
 /* First match wins. Toolchain-made host code lives inside the user's units (nvcc's .cudafe1.cpp), so it is
  * recognised wherever it is; vendor names only outside every unit, where a user's object built without -g
  * would otherwise be the explanation. */
 static const struct rule HOST_RULES[] = {
-    { &NVCC_STUBS, "__device_stub__*", 1, 1, 0 },
-    { &NVCC_STUBS, "__sti____cudaRegisterAll*", 1, 1, 0 },
-    { &NVCC_STUBS, "__nv_*", 1, 1, 0 },
-    { &NVCC_STUBS, "____nv_*", 1, 1, 0 },
-    { &NVCC_STUBS, "__cudaUnregisterBinaryUtil*", 1, 1, 0 },
-    { &DEVICE_LINK, "__cudaRegisterLinkedBinary*", 1, 1, 0 },
-    { &DEVICE_LINK, "__fatbinwrap*", 1, 1, 0 },
-    { &CUDART, "libcudart_static_*", 0, 0, 0 },
-    { &CUDART, "cuda[A-Z]*", 0, 0, 0 },
-    { &CUDART, "__cuda*", 0, 0, 0 },
-    { &CUDART, "__cudart*", 0, 0, 0 },
-    { &CUDART, "cudart::*", 1, 0, 0 },
-    { &LIBGCC, "__*[dt]i[234]", 0, 0, 0 },
-    { &LIBGCC, "__*[sdt]f[234]", 0, 0, 0 },
-    { &LIBGCC, "__*[sdxt]c3", 0, 0, 0 },
-    { &LIBGCC, "__fix*", 0, 0, 0 },
-    { &LIBGCC, "__float*", 0, 0, 0 },
-    { &LIBGCC, "__powi*", 0, 0, 0 },
-    { &LIBGCC, "__cpu_indicator_init", 0, 0, 0 },
-    { &LIBGCC, "_Unwind_*", 0, 0, 0 },
-    { &LIBGCC, "__gcc_personality_v0", 0, 0, 0 },
-    { &LIBGCC, "__register_frame*", 0, 0, 0 },
-    { &LIBGCC, "__deregister_frame*", 0, 0, 0 },
-    { &LIBSTDCXX, "std::*", 1, 0, 1 },
-    { &LIBSTDCXX, "__gnu_cxx::*", 1, 0, 1 },
-    { &LIBSTDCXX, "__cxxabiv1::*", 1, 0, 1 },
-    { &LIBSTDCXX, "operator new*", 1, 0, 1 },
-    { &LIBSTDCXX, "operator delete*", 1, 0, 1 },
-    { &LIBSTDCXX, "__cxa_*", 0, 0, 1 },
-    { &LIBSTDCXX, "__gxx_*", 0, 0, 1 },
-    { &LIBSTDCXX, "__dynamic_cast", 0, 0, 1 },
+    { &NVCC_STUBS, "__device_stub__*", 1, 1, 0, 0 },
+    { &NVCC_STUBS, "__sti____cudaRegisterAll*", 1, 1, 0, 0 },
+    { &NVCC_STUBS, "__nv_*", 1, 1, 0, 0 },
+    { &NVCC_STUBS, "____nv_*", 1, 1, 0, 0 },
+    { &NVCC_STUBS, "__cudaUnregisterBinaryUtil*", 1, 1, 0, 0 },
+    { &DEVICE_LINK, "__cudaRegisterLinkedBinary*", 1, 1, 0, 0 },
+    { &DEVICE_LINK, "__fatbinwrap*", 1, 1, 0, 0 },
+    /* nm on libcudadevrt.a: its only host functions are the stubs of these kernel templates */
+    { &CUDADEVRT, "_Z16memcpy_3d_device*", 0, 0, 0, 0 },
+    { &CUDADEVRT, "_Z16memset_3d_device*", 0, 0, 0, 0 },
+    { &CUDART, "libcudart_static_*", 0, 0, 0, 0 },
+    { &CUDART, "cuda[A-Z]*", 0, 0, 0, 0 },
+    { &CUDART, "__cuda*", 0, 0, 0, 0 },
+    { &CUDART, "__cudart*", 0, 0, 0, 0 },
+    { &CUDART, "cudart::*", 1, 0, 0, 0 },
+    { &LIBGCC, "__*[dt]i[234]", 0, 0, 0, 0 },
+    { &LIBGCC, "__*[sdt]f[234]", 0, 0, 0, 0 },
+    { &LIBGCC, "__*[sdxt]c3", 0, 0, 0, 0 },
+    { &LIBGCC, "__fix*", 0, 0, 0, 0 },
+    { &LIBGCC, "__float*", 0, 0, 0, 0 },
+    { &LIBGCC, "__powi*", 0, 0, 0, 0 },
+    { &LIBGCC, "__cpu_indicator_init", 0, 0, 0, 0 },
+    { &LIBGCC, "_Unwind_*", 0, 0, 0, 0 },
+    { &LIBGCC, "__gcc_personality_v0", 0, 0, 0, 0 },
+    { &LIBGCC, "__register_frame*", 0, 0, 0, 0 },
+    { &LIBGCC, "__deregister_frame*", 0, 0, 0, 0 },
+    { &LIBSTDCXX, "std::*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "__gnu_cxx::*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "__cxxabiv1::*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "operator new*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "operator delete*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "__cxa_*", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "__gxx_*", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "__dynamic_cast", 0, 0, 1, 0 },
 };
 
 /* Device functions nvcc adds to a cubin: its integer/floating-point helpers (__cuda_sm20_div_u64,
  * __cuda_sm3x_div_rn_noftz_f32_slowpath) and libdevice's internals, compiled from bitcode without lines. */
 static const struct rule DEVICE_RULES[] = {
-    { &DEVICE_HELPERS, "__cuda_sm[0-9]*", 0, 1, 0 },
-    { &DEVICE_HELPERS, "__internal_*", 0, 1, 0 },
-    { &DEVICE_HELPERS, "__nv_*", 0, 1, 0 },
+    { &DEVICE_HELPERS, "__cuda_sm[0-9]*", 0, 1, 0, 0 },
+    /* The functions of libcudadevrt.a's cubins (readelf -s on the cubins cuobjdump -xelf takes out of it): the
+     * device-side runtime API, its syscalls into the driver and the static memcpy/memset kernels, named after
+     * their file by nvcc's __nv_static_ prefix. A user's device code cannot define these names: the runtime's
+     * headers declare them. */
+    { &CUDADEVRT, "cuda[A-Z]*", 0, 1, 0, 0 },
+    { &CUDADEVRT, "cnp[A-Z]*", 0, 1, 0, 0 },
+    { &CUDADEVRT, "__cudaCDP[0-9]*", 0, 1, 0, 0 },
+    { &CUDADEVRT, "__cuda_syscall_*", 0, 1, 0, 0 },
+    { &CUDADEVRT, "__cudaDeviceSynchronizeDeprecationAvoidance", 0, 1, 0, 0 },
+    { &CUDADEVRT, "_Z*cnprtCnpv[0-9]TranslateError*", 0, 1, 0, 0 },
+    { &CUDADEVRT, "malloc", 0, 1, 0, 0 },
+    { &CUDADEVRT, "free", 0, 1, 0, 0 },
+    { &CUDADEVRT, "__nv_static_*_cuda_device_runtime_cu_*", 0, 1, 0, 1 },
+    { &DEVICE_HELPERS, "__internal_*", 0, 1, 0, 0 },
+    { &DEVICE_HELPERS, "__nv_*", 0, 1, 0, 0 },
 };
 
-static const struct tlck_origin *match(const struct rule *r, size_t n, const char *name, int in_cu, int cxx_runtime)
+static const struct tlck_origin *match(const struct rule *r, size_t n, const char *name, int in_cu, int cxx_runtime,
+                                       int kernel)
 {
     char *dem = NULL;
     const struct tlck_origin *found = NULL;
     for (size_t i = 0; i < n && !found; i++) {
-        if ((in_cu && !r[i].in_cu) || (r[i].cxx_runtime && !cxx_runtime))
+        if ((in_cu && !r[i].in_cu) || (r[i].cxx_runtime && !cxx_runtime) || (kernel && !r[i].kernel))
             continue;
         if (r[i].demangled && !dem && !(dem = tlck_demangle(name)))
             continue;
@@ -137,7 +167,7 @@ const struct tlck_origin *tlck_host_origin(const struct tlck_function *fn, int c
 {
     char buf[512];
     const char *base = tlck_clone_base(fn->name, buf, sizeof buf);
-    return match(HOST_RULES, sizeof HOST_RULES / sizeof *HOST_RULES, base, fn->cu_unit != 0, cxx_runtime);
+    return match(HOST_RULES, sizeof HOST_RULES / sizeof *HOST_RULES, base, fn->cu_unit != 0, cxx_runtime, 0);
 }
 
 const struct tlck_origin *tlck_outside_units_origin(const struct tlck_function *fn)
@@ -145,9 +175,36 @@ const struct tlck_origin *tlck_outside_units_origin(const struct tlck_function *
     return fn->cu_unit == 0 ? &OUTSIDE_UNITS : NULL;
 }
 
-const struct tlck_origin *tlck_device_origin(const char *name)
+const struct tlck_origin *tlck_device_origin(const char *name, int is_kernel)
 {
-    return name ? match(DEVICE_RULES, sizeof DEVICE_RULES / sizeof *DEVICE_RULES, name, 1, 0) : NULL;
+    return name ? match(DEVICE_RULES, sizeof DEVICE_RULES / sizeof *DEVICE_RULES, name, 1, 0, is_kernel) : NULL;
+}
+
+/* Itanium mangling names the deleting destructor D0 and the complete-object / base-object ones D1 / D2, each
+ * followed by the E closing the nested name. A D0 clone is the compiler's only when a sibling of the same class
+ * sits in the same image with rows: then the destructor's code was built with line info, and a D0 without
+ * rows says nothing about the build (a build without -lineinfo leaves the siblings without rows too). */
+const struct tlck_origin *tlck_deleting_dtor_origin(const struct tlck_function *funcs, size_t n,
+                                                    const struct tlck_function *fn)
+{
+    if (!fn->name || fn->has_lines || fn->is_kernel || strncmp(fn->name, "_Z", 2) != 0)
+        return NULL;
+    size_t len = strlen(fn->name);
+    char *sib = malloc(len + 1);
+    if (!sib)
+        return NULL;
+    const struct tlck_origin *found = NULL;
+    for (const char *p = strstr(fn->name, "D0E"); p && !found; p = strstr(p + 1, "D0E")) {
+        for (char d = '1'; d <= '2' && !found; d++) {
+            memcpy(sib, fn->name, len + 1);
+            sib[p - fn->name + 1] = d;
+            for (size_t i = 0; i < n && !found; i++)
+                if (funcs[i].has_lines && funcs[i].name && strcmp(funcs[i].name, sib) == 0)
+                    found = &DELETING_DTOR;
+        }
+    }
+    free(sib);
+    return found;
 }
 
 const struct tlck_origin *tlck_cu_origin(const struct tlck_cu *cu)

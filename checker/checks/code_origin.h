@@ -30,8 +30,13 @@ int tlck_defines_cxx_runtime(const struct tlck_file *f);
 /* For the release profile: a function that no compile unit covers is of "objects linked without -g"; NULL when
  * a unit covers it. */
 const struct tlck_origin *tlck_outside_units_origin(const struct tlck_function *fn);
-/* The origin of a device function (nvcc's arithmetic helpers such as __cuda_sm20_div_u64); NULL: the user's. */
-const struct tlck_origin *tlck_device_origin(const char *name);
+/* The origin of a device function (nvcc's arithmetic helpers such as __cuda_sm20_div_u64, libcudadevrt's device
+ * API); NULL: the user's. is_kernel: it is a __global__ function (only a few vendor rows match kernels). */
+const struct tlck_origin *tlck_device_origin(const char *name, int is_kernel);
+/* fn, a device function without rows among funcs[0..n) (its image's), is a compiler-generated deleting
+ * destructor (D0) whose D1/D2 sibling has rows: the toolchain's, not the build's; NULL otherwise. */
+const struct tlck_origin *tlck_deleting_dtor_origin(const struct tlck_function *funcs, size_t n,
+                                                    const struct tlck_function *fn);
 /* A DWARF compile unit that the CUDA toolchain generates (the device link's crt/link.stub), NULL otherwise. */
 const struct tlck_origin *tlck_cu_origin(const struct tlck_cu *cu);
 

@@ -59,11 +59,33 @@ static void report_missing(const struct tlck_file *f, struct missing *m, size_t 
     }
 }
 
+/* Whose a device function without rows is when not the user's: nvcc's helpers, a vendor library's code, a
+ * compiler-made deleting destructor; NULL for the user's own (and for any function with rows). */
+static const struct tlck_origin *fn_origin(const struct tlck_image *img, const struct tlck_function *fn)
+{
+    if (fn->has_lines)
+        return NULL;
+    const struct tlck_origin *o = tlck_device_origin(fn->name, fn->is_kernel);
+    return o ? o : tlck_deleting_dtor_origin(img->funcs, img->nfuncs, fn);
+}
+
+/* An image all of whose functions are a vendor library's (libcudadevrt's own cubins and PTX, which nvcc -rdc
+ * links in as a relocatable fatbin of their own): its lack of line info is the vendor's, not the build's. */
+static int vendor_image(const struct tlck_image *img)
+{
+    for (size_t k = 0; k < img->nfuncs; k++) {
+        const struct tlck_origin *o = fn_origin(img, &img->funcs[k]);
+        if (!o || o->kind != TLCK_ORIGIN_VENDOR)
+            return 0;
+    }
+    return img->nfuncs > 0;
+}
+
 static void cubin_coverage(const struct tlck_file *f, const struct tlck_image *img, struct tlck_findings *out)
 {
     size_t total = 0, covered = 0;
     for (size_t k = 0; k < img->nfuncs; k++) {
-        if (!img->funcs[k].has_lines && !img->funcs[k].is_kernel && tlck_device_origin(img->funcs[k].name))
+        if (fn_origin(img, &img->funcs[k]))
             continue;
         total++;
         covered += img->funcs[k].has_lines;
@@ -183,6 +205,12 @@ void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, 
             continue; /* the split took its .loc out with its cubin's line sections */
         if (img->dev.lines_split && !img->dev.line_store)
             continue; /* said once for the file above */
+        if (vendor_image(img)) { /* its functions said once per origin below, its image never the build's fault */
+            for (size_t k = 0; k < img->nfuncs; k++)
+                if (first_sight(&seen, img->funcs[k].name))
+                    tlck_origin_add(&helpers, fn_origin(img, &img->funcs[k]), img->funcs[k].name);
+            continue;
+        }
         if (img->kind == TLCK_IMAGE_PTX) {
             ptx++;
             ptx_lines += img->dev.has_lineinfo || split_ptx == 1;
@@ -192,8 +220,8 @@ void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, 
         cubins_lines += img->dev.has_lineinfo;
         for (size_t k = 0; k < img->nfuncs; k++) {
             const struct tlck_function *fn = &img->funcs[k];
-            const struct tlck_origin *o = fn->has_lines || fn->is_kernel ? NULL : tlck_device_origin(fn->name);
-            if (o) { /* nvcc's own helper: counted once per file and name below, never the user's finding */
+            const struct tlck_origin *o = fn_origin(img, fn);
+            if (o) { /* not the user's code: counted once per file and name below, never the user's finding */
                 if (first_sight(&seen, fn->name))
                     tlck_origin_add(&helpers, o, fn->name);
                 continue;
@@ -216,7 +244,7 @@ void tlck_line_tables_device(const struct tlck_file *f, enum tlck_severity sev, 
         for (size_t i = 0; i < f->ndevices; i++) {
             const struct tlck_image *img = &f->devices[i];
             if (img->kind == TLCK_IMAGE_PTX && !img->dev.error && !img->dev.has_lineinfo && img->nfuncs &&
-                !ptx_split(f, img))
+                !ptx_split(f, img) && !vendor_image(img))
                 tlck_emit(out, "line-tables", sev, f->display, NULL, HINT,
                         "PTX image %s has no .loc/.file line directives", img->label);
         }

@@ -6,7 +6,12 @@
 #   - its sm_80 relocatable cubins carry both .rel.debug_line and .rela.debug_line (readelf): they have line
 #     rows (nvdisasm -gi annotates them) and --list / --symbolize / the audit must see them;
 #   - nvcc names the host unit <stem>.compute_90.cudafe1.cpp (readelf): its provenance record must match it;
-#   - host addresses of the executable are host code (addr2line), device images or not.
+#   - host addresses of the executable are host code (addr2line), device images or not;
+#   - dynamic parallelism (cdpSimpleQuicksort's shape: -rdc=true -lcudadevrt): NVIDIA's device runtime, host stubs
+#     (nm on libcudadevrt.a) and device API in its own fatbin (readelf -s on its cubins), is reported as
+#     libcudadevrt's, never as the user's missing line info;
+#   - a __device__ virtual destructor deleted on the device (newdelete's shape): the deleting destructor (D0,
+#     cuobjdump -elf) that cicc gives no .loc is the compiler's, while a build without -lineinfo still fails.
 . "$(dirname "$0")/../lib/harness.sh"
 have ccache || { skip "ccache not installed"; exit 0; }
 have_nvcc || { skip "nvcc not found (CUDA_HOME / PATH)"; exit 0; }
@@ -162,3 +167,139 @@ mline=$(addr2line -e sample "$main" | sed 's/.*://')
 check "--symbolize sample $main: exit 0, host main at sample.cu:$mline, no 'no code section' per device image" sh -c \
   "[ $rc = 0 ] && grep -q '^$main (host, main+0x0):' main.txt && grep -q '#0 .*sample\.cu:$mline in main\$' main.txt &&
    ! grep -q 'no code section' main.err"
+
+# ---- item: dynamic parallelism, linked with libcudadevrt (cdpSimpleQuicksort's shape)
+cat > cdp.cu <<'EOF'
+#include <cstdio>
+__global__ void child(int *d, int n)
+{
+    if (threadIdx.x < n)
+        d[threadIdx.x] *= 2;
+}
+__global__ void parent(int *d, int n)
+{
+    if (threadIdx.x == 0) {
+        child<<<1, n>>>(d, n);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess)
+            printf("launch failed %d\n", (int)e);
+    }
+}
+int main()
+{
+    int *d = nullptr;
+    if (cudaMalloc(&d, 64 * sizeof(int)) != cudaSuccess) {
+        printf("no device\n");
+        return 0;
+    }
+    parent<<<1, 1>>>(d, 64);
+    cudaDeviceSynchronize();
+    return 0;
+}
+EOF
+DEVRT=$CUDA_HOME/lib64/libcudadevrt.a
+# shellcheck disable=SC2086
+if [ ! -f "$DEVRT" ]; then
+  skip "libcudadevrt.a not in $CUDA_HOME/lib64: dynamic parallelism not built"
+elif ! { "$W" ccache nvcc $G -rdc=true -c cdp.cu -o cdp.o && nvcc $G -dlink cdp.o -lcudadevrt -o cdp_dlink.o &&
+         g++ cdp.o cdp_dlink.o -L"$CUDA_HOME/lib64" -lcudadevrt -lcudart_static -lpthread -ldl -lrt -o cdp; } > cdp.log 2>&1; then
+  fail "dynamic parallelism: trueline-cc ccache nvcc -rdc=true, device link and host link with -lcudadevrt"
+  sed 's/^/    | /' cdp.log | tail -20
+else
+  trueline-check --no-color --verbose cdp > cdp.txt 2>&1; rc=$?
+  check "dynamic parallelism (-lcudadevrt): audit exits 0 with 0 errors, 0 warnings" sh -c \
+    "[ $rc = 0 ] && grep -q '^1 file(s) checked: 0 error(s), 0 warning(s)' cdp.txt" ||
+    grep -E ': (error|warning) ' cdp.txt | head -10 | sed 's/^/    | /'
+  # oracle, host: the functions libcudadevrt.a defines (nm) that the executable carries (nm), less nvcc's own
+  # registration code that every .cu gets (reported as nvcc's host stubs)
+  nm --defined-only "$DEVRT" | awk '$2 ~ /^[Tt]$/ { print $3 }' | grep -Ev '^_ZL[0-9]+_*(__sti__|__nv_|nv_)' |
+    sort -u > devrt_host.nm
+  nm --defined-only cdp | awk '$2 ~ /^[Tt]$/ { print $3 }' | sort -u | comm -12 - devrt_host.nm > devrt_host.in
+  nh=$(wc -l < devrt_host.in)
+  ex=$(sed -n 's/.* functions of libcudadevrt have no line info;.*(e\.g\. \(.*\))$/\1/p' cdp.txt)
+  check "host: '$nh functions of libcudadevrt' (nm on libcudadevrt.a and on the executable), e.g. one of nm -C's names" \
+    sh -c "[ $nh -gt 0 ] && grep -q 'info \[line-tables\] $nh functions of libcudadevrt have no line info' cdp.txt &&
+           [ -n \"\$1\" ] && nm -C --defined-only '$DEVRT' | grep -qF -- \"\$1\"" _ "$ex"
+  if [ -n "$CUOBJDUMP" ]; then
+    # oracle, device: the functions of libcudadevrt.a's own cubins (cuobjdump -xelf, readelf -s), less nvcc's
+    # arithmetic helpers it carries too (reported as nvcc's)
+    mkdir -p devrt && (cd devrt && ar x "$DEVRT" && "$CUOBJDUMP" -xelf all ./*.o > /dev/null 2>&1)
+    for c in devrt/*.cubin; do readelf -sW "$c" 2>/dev/null | awk '$4 == "FUNC" && $0 !~ / UND / { print $NF }'; done |
+      grep -v '^__cuda_sm[0-9]' | sort -u > devrt_dev.names
+    nd=$(wc -l < devrt_dev.names)
+    dex=$(sed -n 's/.* device functions\{0,1\} of libcudadevrt ha[sv]e\{0,1\} no line rows;.*(e\.g\. \(.*\))$/\1/p' cdp.txt)
+    check "device: '$nd device functions of libcudadevrt' (readelf -s on its cubins), e.g. one of them" \
+      sh -c "[ $nd -gt 10 ] && grep -q 'info \[line-tables\] $nd device functions of libcudadevrt have no line rows' cdp.txt &&
+             [ -n \"\$1\" ] && grep -qxF -- \"\$1\" devrt_dev.names" _ "$dex"
+    lacks "device: none of libcudadevrt's functions, nor its PTX without .loc, is the user's error" cdp.txt \
+      'error .*(has no line rows|PTX image .* has no \.loc)' '^1 file\(s\) checked'
+  else
+    skip "cuobjdump (pip install nvidia-cuda-cuobjdump) absent: libcudadevrt's device functions not compared"
+  fi
+fi
+
+# ---- item: a __device__ virtual destructor, deleted on the device (newdelete's shape)
+cat > newdel.cu <<'EOF'
+#include <cstdio>
+template <typename T> class Container {
+  public:
+    __device__ Container() {}
+    __device__ virtual ~Container() {}
+    __device__ virtual void push(T e) = 0;
+};
+template <typename T> class Vector : public Container<T> {
+  public:
+    __device__ Vector(int max) : m_size(0), m_max(max) { m_data = new T[max]; }
+    __device__ ~Vector() { delete[] m_data; }
+    __device__ void push(T e) { if (m_size < m_max) m_data[m_size++] = e; }
+  private:
+    int m_size, m_max;
+    T *m_data;
+};
+__global__ void vectorTest(int *out)
+{
+    Container<int> *c = new Vector<int>(4);
+    c->push(threadIdx.x);
+    delete c;
+    out[threadIdx.x] = 1;
+}
+int main()
+{
+    int *d = nullptr;
+    if (cudaMalloc(&d, 64) != cudaSuccess) {
+        printf("no device\n");
+        return 0;
+    }
+    vectorTest<<<1, 16>>>(d);
+    cudaDeviceSynchronize();
+    return 0;
+}
+EOF
+LINK="-L$CUDA_HOME/lib64 -lcudart_static -lpthread -ldl -lrt"
+# shellcheck disable=SC2086
+# -rdc=true as CMake's CUDA_SEPARABLE_COMPILATION builds it: whole-program compilation inlines the D0 away
+if ! { "$W" ccache nvcc $G -rdc=true -c newdel.cu -o newdel.o && nvcc $G -dlink newdel.o -o newdel_dlink.o &&
+       g++ newdel.o newdel_dlink.o $LINK -o newdel &&
+       nvcc $G -rdc=true -c newdel.cu -o newdel_plain.o && nvcc $G -dlink newdel_plain.o -o newdel_plain_dlink.o &&
+       g++ newdel_plain.o newdel_plain_dlink.o $LINK -o newdel_plain; } > newdel.log 2>&1; then
+  fail "virtual device destructor: trueline-cc ccache nvcc -rdc=true, and plain nvcc without -lineinfo"
+  sed 's/^/    | /' newdel.log | tail -20
+elif [ -z "$CUOBJDUMP" ]; then
+  skip "cuobjdump (pip install nvidia-cuda-cuobjdump) absent: the deleting destructors not compared"
+else
+  trueline-check --no-color --verbose newdel > newdel.txt 2>&1; rc=$?
+  # oracle: the deleting destructors (Itanium D0) among the cubins' functions, as cuobjdump -elf lists them
+  "$CUOBJDUMP" -elf newdel | grep -oE '_Z[A-Za-z0-9_]*D0Ev' | sort -u > d0.names
+  n0=$(wc -l < d0.names)
+  check "virtual device destructor: audit exits 0 with 0 errors, 0 warnings" sh -c \
+    "[ $rc = 0 ] && grep -q '^1 file(s) checked: 0 error(s), 0 warning(s)' newdel.txt" ||
+    grep -E ': (error|warning) ' newdel.txt | head -10 | sed 's/^/    | /'
+  dex=$(sed -n 's/.* of compiler-generated deleting destructors ha[sv]e\{0,1\} no line rows;.*(e\.g\. \(.*\))$/\1/p' newdel.txt)
+  check "the $n0 deleting destructors (D0, cuobjdump -elf) are info of compiler-generated deleting destructors, e.g. one of them" \
+    sh -c "[ $n0 -ge 1 ] && grep -Eq 'info \[line-tables\] $n0 device functions? of compiler-generated deleting destructors' newdel.txt &&
+           [ -n \"\$1\" ] && grep -qxF -- \"\$1\" d0.names" _ "$dex"
+  trueline-check --no-color newdel_plain > newdel_plain.txt 2>&1; rc=$?
+  check "the same program built without -lineinfo (plain nvcc) still fails line-tables" sh -c \
+    "[ $rc != 0 ] && grep -q 'error \[line-tables\] .*device code has no line information' newdel_plain.txt &&
+     ! grep -q 'deleting destructors' newdel_plain.txt"
+fi
