@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,31 @@ static void release_payload(const struct tlck_fatbin_entry *fe)
         madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
+/* Walking the containers read every entry's header, and the kernel maps a file's pages around each fault in
+ * batches (fault-around): with entries a few KB apart that made the whole fatbin span resident (250 MB of
+ * libnccl.so.2) before any image was read. Drop it again; each entry's pages come back, one entry at a time,
+ * when it is hashed or decompressed, and go again after (release_payload). Same rule: a read-only file mapping. */
+static void release_span(const struct tlck_device_refs *refs)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (size_t i = 0; i < refs->n; i++) {
+        const struct tlck_fatbin_entry *fe = &refs->v[i].fe;
+        if (!fe->payload)
+            continue;
+        if ((uintptr_t)fe->payload < lo)
+            lo = (uintptr_t)fe->payload;
+        if ((uintptr_t)fe->payload + fe->payload_size > hi)
+            hi = (uintptr_t)fe->payload + fe->payload_size;
+    }
+    if (page <= 0 || hi <= lo)
+        return;
+    lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    hi &= ~((uintptr_t)page - 1);
+    if (hi > lo)
+        madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 /* Decompresses and summarizes one image (an input whose summaries are all in the image cache never gets here). */
 static int summarize_image(const struct job *j, const struct tlck_device_ref *r, struct tlck_image *img,
                            struct tlck_fatbin_scratch *s)
@@ -375,8 +401,11 @@ struct tlck_device_read *tlck_device_read_start(struct tlck_file *f, const tl_el
                            .ctx = ctx, .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload),
                            .largest = tlck_device_largest_image(&r->refs, ctx->image_cap) };
     atomic_init(&r->job.next, 0);
+    if (r->job.release_pages)
+        release_span(&r->refs);
     if (r->rc == 0 && worth_caching(&r->refs, ctx)) {
-        r->cache_key = tlck_image_cache_key(ctx->image_cache, &r->refs, ctx->image_cap, ctx->budget.cap);
+        r->cache_key = tlck_image_cache_key(ctx->image_cache, &r->refs, ctx->image_cap, ctx->budget.cap,
+                                            r->job.release_pages ? release_payload : NULL);
         if (from_cache(r))
             return r;
         r->cache_put = 1;
