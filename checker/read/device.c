@@ -129,6 +129,7 @@ struct job {
     struct tlck_read_ctx *ctx; /* the input's: image cap, budget and deadline, shared with the helpers */
     int release_pages;
     size_t largest;            /* the largest compressed image within the cap: each helper's buffer size */
+    pthread_mutex_t huge;      /* held while an image over HUGE_IMAGE is decompressed and summarized */
     atomic_size_t next;
 };
 
@@ -260,7 +261,11 @@ static void check_sm(const struct tlck_device_ref *r, struct tlck_image *img)
         img->dev.error = tlck_asprintf("cubin is sm_%u but its fatbin entry says arch %u", img->dev.sm, r->fe.arch);
 }
 
-static void summarize(const struct job *j, size_t i, struct tlck_fatbin_scratch *s)
+/* Images past this are decompressed one at a time: two helpers each holding one of libnccl.so.2's largest
+ * images kept its read over 256 MB resident. Smaller images, nearly all of them, still go in parallel. */
+#define HUGE_IMAGE ((unsigned long long)32 << 20)
+
+static void summarize(struct job *j, size_t i, struct tlck_fatbin_scratch *s)
 {
     const struct tlck_device_ref *r = &j->refs->v[i];
     struct tlck_image *img = &j->out[i];
@@ -268,8 +273,16 @@ static void summarize(const struct job *j, size_t i, struct tlck_fatbin_scratch 
     tl_error err;
     if (tl_budget_check(&j->ctx->budget, &err) != 0)
         img->dev.error = strdup(err.msg); /* the rest is skipped quickly; the loader reports the input */
-    else if (summarize_image(j, r, img, s) == 0)
-        check_sm(r, img);
+    else {
+        int huge = r->fe.codec != TLCK_CODEC_NONE && r->fe.size > HUGE_IMAGE;
+        if (huge)
+            pthread_mutex_lock(&j->huge);
+        if (summarize_image(j, r, img, s) == 0)
+            check_sm(r, img);
+        tlck_fatbin_scratch_shrink(s); /* before another huge image may start */
+        if (huge)
+            pthread_mutex_unlock(&j->huge);
+    }
     set_label(r, img);
     tlck_fatbin_scratch_shrink(s);
     if (j->release_pages)
@@ -401,6 +414,7 @@ struct tlck_device_read *tlck_device_read_start(struct tlck_file *f, const tl_el
                            .ctx = ctx, .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload),
                            .largest = tlck_device_largest_image(&r->refs, ctx->image_cap) };
     atomic_init(&r->job.next, 0);
+    pthread_mutex_init(&r->job.huge, NULL);
     if (r->job.release_pages)
         release_span(&r->refs);
     if (r->rc == 0 && worth_caching(&r->refs, ctx)) {
@@ -437,6 +451,8 @@ int tlck_device_read_finish(struct tlck_device_read *r)
             bad->dev.codec = "none";
         }
     }
+    if (r->job.refs)
+        pthread_mutex_destroy(&r->job.huge);
     tlck_device_refs_free(&r->refs);
     free(r);
     return rc;
