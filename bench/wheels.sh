@@ -3,7 +3,9 @@
 # release profile, the verdict included) against `auditwheel show` on the same wheel, which answers the platform
 # question alone. Per wheel: best-of-RUNS wall seconds, the peak RSS of that run, trueline's exit status, the
 # platform tag each calls the wheel consistent with, and the speed ratio (auditwheel's time / trueline's: above
-# 1 is trueline faster). Prints the "## wheels" section of bench/recorded/benchmarks.md.
+# 1 is trueline faster), and the memory ratio (trueline's peak RSS / auditwheel's, same run) against the goal:
+# at most GOAL_MB (256) on any wheel; a wheel over it is marked "OVER" and the script exits 1.
+# Prints the "## wheels" section of bench/recorded/benchmarks.md.
 # Usage: bench/wheels.sh WHEEL...   (RUNS=3 by default; TRUELINE_BUILD selects the build)
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +15,8 @@ tc=$build/bin/trueline-check
 [ $# -gt 0 ] || { echo "usage: bench/wheels.sh WHEEL..." >&2; exit 2; }
 command -v auditwheel >/dev/null || { echo "bench/wheels.sh: auditwheel not installed (pip install auditwheel)" >&2; exit 2; }
 runs=${RUNS:-3}
+goal_mb=${GOAL_MB:-256}
+over=0
 tmp=$(mktemp -d); tf=$tmp/time; trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME=$tmp/xdg # no image cache from an earlier run
 # measure OUT CMD...: best-of-runs "SECONDS KB RC" of CMD, its stdout in OUT
@@ -32,13 +36,19 @@ echo "Measured by \`bench/wheels.sh\` on $(date -u +%Y-%m-%d), $(nproc) CPUs, lo
   "at the start; best of $runs run(s), wall seconds; RSS = peak resident set; speed = auditwheel's time / trueline's."
 echo "trueline-check runs with no option (a wheel's default: the release profile); auditwheel $(auditwheel --version 2>/dev/null | head -1 | awk '{ print $2 }')."
 echo
-echo "| wheel | MiB | trueline s | trueline RSS MiB | exit | auditwheel s | auditwheel RSS MiB | speed | tag (trueline / auditwheel) |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| wheel | MiB | trueline s | trueline RSS MiB | exit | auditwheel s | auditwheel RSS MiB | speed | RSS ratio | tag (trueline / auditwheel) |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for w in "$@"; do
   read -r ts tr trc < <(measure "$tmp/t.txt" "$tc" "$w")
   read -r as ar _ < <(measure "$tmp/a.txt" auditwheel show "$w")
   ttag=$(sed -n 's/^  platform: the files satisfy \([a-z0-9_]*\)_x86_64;.*/\1/p' "$tmp/t.txt" | head -1)
   atag=$(tr '\n' ' ' < "$tmp/a.txt" | sed -n 's/.*consistent with the following platform tag: *"\([a-z0-9_]*\)_x86_64".*/\1/p')
   echo "| $(basename "$w" | cut -d- -f1,2) | $(mb $(( $(stat -c %s "$w") / 1024 ))) | $ts | $(mb "$tr") | $trc | $as | $(mb "$ar") |" \
-    "$(awk -v a="$as" -v t="$ts" 'BEGIN { if (t > 0) printf "%.2fx", a / t; else print "n/a" }') | ${ttag:--} / ${atag:--} |"
+    "$(awk -v a="$as" -v t="$ts" 'BEGIN { if (t > 0) printf "%.2fx", a / t; else print "n/a" }') |" \
+    "$(awk -v a="$ar" -v t="$tr" -v g="$goal_mb" 'BEGIN { printf "%.1fx%s", (a > 0 ? t / a : 0), (t / 1024 > g ? " OVER" : "") }') |" \
+    "${ttag:--} / ${atag:--} |"
+  [ "$(mb "$tr")" -le "$goal_mb" ] || over=1
 done
+echo
+echo "Memory goal: at most $goal_mb MiB peak RSS on every wheel ($([ $over = 0 ] && echo met || echo NOT met))."
+exit $over

@@ -186,6 +186,10 @@ void tlck_audit_run(const struct tlck_options *o, const struct tlck_check_run *c
     r->skipped_links = in->skipped_links;
     r->skipped_file_links = in->skipped_file_links;
     r->skipped_sdists = in->skipped_sdists;
+    r->links = in->links; /* the results own them: the inputs are freed before the report */
+    r->nlinks = in->nlinks;
+    in->links = NULL;
+    in->nlinks = 0;
     r->files = calloc(in->n ? in->n : 1, sizeof *r->files);
     r->findings = calloc(in->n ? in->n : 1, sizeof *r->findings);
     w->o = o;
@@ -265,6 +269,7 @@ void tlck_results_free(struct tlck_results *r)
     }
     free(r->files);
     free(r->findings);
+    tlck_package_links_free(r->links, r->nlinks);
     memset(r, 0, sizeof *r);
 }
 

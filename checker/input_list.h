@@ -24,6 +24,12 @@ struct tlck_input {
     char *error;        /* could not be opened/walked: reported as a bad input */
 };
 
+/* A package named on the command line through a link of another name: it is judged as the file it points to. */
+struct tlck_package_link {
+    char *link;    /* the path given */
+    char *package; /* the package it points to (the report's package path) */
+};
+
 struct tlck_inputs {
     struct tlck_input *v;
     size_t n, cap;
@@ -31,6 +37,7 @@ struct tlck_inputs {
     size_t skipped_links;  /* links to directories a scan did not enter (set follow_symlinks to enter them) */
     size_t skipped_file_links; /* links to files a scan did not follow (their targets are checked where found) */
     size_t skipped_sdists;     /* source distributions (.tar.gz, .zip of sources) a scan left out */
+    struct tlck_package_link *links; size_t nlinks; /* packages given through a link of another name */
     int follow_symlinks;   /* set before tlck_inputs_expand */
     const struct tlck_options *o; /* set before tlck_inputs_expand: --max-input-mb and --timeout bound what
                                    * listing a package decompresses; NULL: the defaults */

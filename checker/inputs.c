@@ -220,9 +220,23 @@ static void expand_path(struct tlck_inputs *out, const char *path, int top, stru
                          ? realpath(path, NULL)
                          : NULL;
         const char *b = strrchr(path, '/'), *rb = real ? strrchr(real, '/') : NULL;
-        if (real && strcmp(b ? b + 1 : path, rb ? rb + 1 : real) != 0)
+        if (real && strcmp(b ? b + 1 : path, rb ? rb + 1 : real) != 0) {
             fprintf(stderr, "trueline-check: %s: a link to the package %s; judged as that file, by its name\n", path,
                     real);
+            /* the report says it too (text and JSON), next to the package */
+            struct tlck_package_link *l = realloc(out->links, (out->nlinks + 1) * sizeof *l);
+            if (l) {
+                out->links = l;
+                l[out->nlinks].link = strdup(path);
+                l[out->nlinks].package = strdup(real);
+                if (l[out->nlinks].link && l[out->nlinks].package)
+                    out->nlinks++;
+                else {
+                    free(l[out->nlinks].link);
+                    free(l[out->nlinks].package);
+                }
+            }
+        }
         struct tlck_container c = { .path = real ? real : path, .display = real ? real : path, .top = top,
                                      .format_of = tlck_input_format_of };
         fmt->expand(out, &c);
@@ -257,6 +271,15 @@ int tlck_inputs_all_packages(const char *const *paths, size_t npaths)
     return npaths > 0;
 }
 
+void tlck_package_links_free(struct tlck_package_link *l, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(l[i].link);
+        free(l[i].package);
+    }
+    free(l);
+}
+
 void tlck_inputs_free(struct tlck_inputs *in)
 {
     for (size_t i = 0; i < in->n; i++) {
@@ -268,6 +291,7 @@ void tlck_inputs_free(struct tlck_inputs *in)
     for (size_t i = 0; i < in->ncursors; i++)
         tlck_package_cursor_free(in->cursors[i]);
     free(in->cursors);
+    tlck_package_links_free(in->links, in->nlinks);
     memset(in, 0, sizeof *in);
 }
 

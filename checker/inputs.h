@@ -15,6 +15,8 @@ void tlck_inputs_expand(struct tlck_inputs *out, const char *const *paths, size_
  * or .tar.bz2, that starts like one): what makes the release profile an audit's default (profile.h). */
 int tlck_inputs_all_packages(const char *const *paths, size_t npaths);
 void tlck_inputs_free(struct tlck_inputs *in);
+/* Frees n links and the array (the results own them after the audit). */
+void tlck_package_links_free(struct tlck_package_link *l, size_t n);
 
 /* The bytes of one input, mapped read-only: the whole file, or an archive member's window of it; a package
  * member's are decompressed into a buffer of their own (owned), freed by tlck_input_unmap. */

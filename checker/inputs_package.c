@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "input_formats.h"
+#include "member_spill.h"
 #include "model.h"
 #include "read/read_ctx.h"
 #include "trueline/file_kind.h"
@@ -198,7 +200,7 @@ struct lister {
 };
 
 static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, const tl_budget *budget,
-                    const unsigned char *pre, size_t npre, struct tlck_input_bytes *b, tl_error *err);
+                    const unsigned char *pre, size_t npre, int may_spill, struct tlck_input_bytes *b, tl_error *err);
 
 /* A package member that is a container of another format (a static archive): its bytes are decompressed whole,
  * bounded by the package's budget, and handed to that format's row, as a file named on the command line is; its
@@ -208,7 +210,7 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
 {
     struct tlck_input_bytes b = { 0 };
     tl_error err;
-    if (read_all(s->a, e, src, &L->ctx.budget, s->head, s->nhead, &b, &err) != 0 ||
+    if (read_all(s->a, e, src, &L->ctx.budget, s->head, s->nhead, 0, &b, &err) != 0 ||
         tl_budget_take(&L->ctx.budget, "the package's static archives", (size_t)src, b.size, 0, &err) != 0) {
         add_member_error(L->out, disp, L->path, strdup(err.msg));
         free(b.owned);
@@ -541,16 +543,63 @@ static int over(tl_error *err, unsigned long long size, size_t cap, size_t limit
                    "can honestly give (%u:1): a decompression bomb", size, src, ratio);
 }
 
+/* Decompresses the current member into an unlinked temporary file and maps it (member_spill.h), under the
+ * same bounds as read_all. */
+static int spill_all(struct archive *a, size_t cap, size_t limit, unsigned ratio, unsigned long long src,
+                     const tl_budget *budget, const unsigned char *pre, size_t npre, struct tlck_input_bytes *b,
+                     tl_error *err)
+{
+    int fd = tlck_spill_open(err);
+    if (fd < 0)
+        return -1;
+    enum { CHUNK = 1 << 20 };
+    unsigned char *buf = malloc(CHUNK);
+    size_t len = npre;
+    if (!buf) {
+        close(fd);
+        return tl_fail(err, "no memory for a member's buffer");
+    }
+    if (tlck_spill_write(fd, pre, npre, err) != 0)
+        goto fail;
+    for (;;) {
+        la_ssize_t k = archive_read_data(a, buf, CHUNK);
+        if (k == 0)
+            break;
+        if (k < 0) {
+            tl_fail(err, "cannot decompress the member: %s", why(a));
+            goto fail;
+        }
+        if ((size_t)k > cap - len) {
+            over(err, (unsigned long long)len + (size_t)k, cap, limit, ratio, src);
+            goto fail;
+        }
+        if (tlck_spill_write(fd, buf, (size_t)k, err) != 0)
+            goto fail;
+        len += (size_t)k;
+        if (tl_budget_check(budget, err) != 0)
+            goto fail;
+    }
+    free(buf);
+    return tlck_spill_map(fd, len, b, err);
+fail:
+    free(buf);
+    close(fd);
+    return -1;
+}
+
 /* Reads the current member of a whole into b->owned (its first npre bytes, read already, are pre), bounded by
- * the budget's cap and the codec's ratio. */
+ * the budget's cap and the codec's ratio; a member declaring more than tlck_spill_threshold() bytes goes to a
+ * mapped temporary file instead where may_spill (b->map then holds it). */
 static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, const tl_budget *budget,
-                    const unsigned char *pre, size_t npre, struct tlck_input_bytes *b, tl_error *err)
+                    const unsigned char *pre, size_t npre, int may_spill, struct tlck_input_bytes *b, tl_error *err)
 {
     unsigned ratio;
     size_t limit = budget ? budget->cap : TL_BUDGET_DEFAULT, cap = member_cap(a, src, limit, &ratio);
     unsigned long long declared = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : 0;
     if (declared > cap)
         return over(err, declared, cap, limit, ratio, src);
+    if (may_spill && declared > tlck_spill_threshold())
+        return spill_all(a, cap, limit, ratio, src, budget, pre, npre, b, err);
     size_t len = npre, alloc = declared > npre ? (size_t)declared : 65536;
     unsigned char *buf = malloc(alloc);
     if (!buf)
@@ -656,7 +705,8 @@ static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *i
     if (!e)
         return -1;
     c->next = want + 1;
-    if (read_all(a, e, c->src, budget, NULL, 0, b, err) != 0)
+    /* A member whose windows are inputs (a static archive) is kept on the heap for them. */
+    if (read_all(a, e, c->src, budget, NULL, 0, !in->is_member, b, err) != 0)
         return -1;
     if (!in->is_member)
         return 0;

@@ -145,6 +145,26 @@ static const struct tlck_blacklist_row *row_of(const struct tlck_blacklist *b, c
     return NULL;
 }
 
+const char **tlck_blacklist_names(const struct tlck_blacklist *b, const char *tag, const struct tlck_file *f,
+                                  const char *lib, size_t *n)
+{
+    *n = 0;
+    const struct tlck_blacklist_row *r = b && tag && lib ? row_of(b, tag, lib) : NULL;
+    if (!r)
+        return NULL;
+    const char **v = malloc((f->ndynsyms ? f->ndynsyms : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < f->ndynsyms; i++) {
+        const struct tlck_symbol *s = &f->dynsyms[i];
+        /* the same test as tlck_blacklist_hit's */
+        if (!s->name || !s->name[0] || s->shndx != 0 || s->bind == STB_WEAK_ || !listed(r->symbols, s->name))
+            continue;
+        v[(*n)++] = s->name;
+    }
+    return v;
+}
+
 int tlck_blacklist_hit(const struct tlck_blacklist *b, const char *tag, const struct tlck_file *f,
                        struct tlck_blacklist_hit *hit)
 {

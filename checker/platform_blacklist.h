@@ -43,6 +43,11 @@ struct tlck_blacklist_hit {
 int tlck_blacklist_hit(const struct tlck_blacklist *b, const char *tag, const struct tlck_file *f,
                        struct tlck_blacklist_hit *hit);
 
+/* Every symbol of f that tag's row for lib forbids, in .dynsym order (pointers to f's strings; free the array
+ * alone); NULL with *n 0 when none or no memory. The complete list that hit->names abbreviates. */
+const char **tlck_blacklist_names(const struct tlck_blacklist *b, const char *tag, const struct tlck_file *f,
+                                  const char *lib, size_t *n);
+
 /* Whether f is a Python extension module as auditwheel tells it: its file name up to the first '.' is MOD and it
  * defines the function PyInit_MOD, initMOD or _cffi_pypyinit_MOD in .dynsym. auditwheel tests the blacklist of
  * every extension module of a wheel, and of every other ELF member no member needs (DT_NEEDED) by file name. */

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,7 @@ struct job {
     struct tlck_read_ctx *ctx; /* the input's: image cap, budget and deadline, shared with the helpers */
     int release_pages;
     size_t largest;            /* the largest compressed image within the cap: each helper's buffer size */
+    pthread_mutex_t huge;      /* held while an image over HUGE_IMAGE is decompressed and summarized */
     atomic_size_t next;
 };
 
@@ -207,6 +209,31 @@ static void release_payload(const struct tlck_fatbin_entry *fe)
         madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
+/* Walking the containers read every entry's header, and the kernel maps a file's pages around each fault in
+ * batches (fault-around): with entries a few KB apart that made the whole fatbin span resident (250 MB of
+ * libnccl.so.2) before any image was read. Drop it again; each entry's pages come back, one entry at a time,
+ * when it is hashed or decompressed, and go again after (release_payload). Same rule: a read-only file mapping. */
+static void release_span(const struct tlck_device_refs *refs)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (size_t i = 0; i < refs->n; i++) {
+        const struct tlck_fatbin_entry *fe = &refs->v[i].fe;
+        if (!fe->payload)
+            continue;
+        if ((uintptr_t)fe->payload < lo)
+            lo = (uintptr_t)fe->payload;
+        if ((uintptr_t)fe->payload + fe->payload_size > hi)
+            hi = (uintptr_t)fe->payload + fe->payload_size;
+    }
+    if (page <= 0 || hi <= lo)
+        return;
+    lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    hi &= ~((uintptr_t)page - 1);
+    if (hi > lo)
+        madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 /* Decompresses and summarizes one image (an input whose summaries are all in the image cache never gets here). */
 static int summarize_image(const struct job *j, const struct tlck_device_ref *r, struct tlck_image *img,
                            struct tlck_fatbin_scratch *s)
@@ -234,7 +261,11 @@ static void check_sm(const struct tlck_device_ref *r, struct tlck_image *img)
         img->dev.error = tlck_asprintf("cubin is sm_%u but its fatbin entry says arch %u", img->dev.sm, r->fe.arch);
 }
 
-static void summarize(const struct job *j, size_t i, struct tlck_fatbin_scratch *s)
+/* Images past this are decompressed one at a time: two helpers each holding one of libnccl.so.2's largest
+ * images kept its read over 256 MB resident. Smaller images, nearly all of them, still go in parallel. */
+#define HUGE_IMAGE ((unsigned long long)32 << 20)
+
+static void summarize(struct job *j, size_t i, struct tlck_fatbin_scratch *s)
 {
     const struct tlck_device_ref *r = &j->refs->v[i];
     struct tlck_image *img = &j->out[i];
@@ -242,8 +273,16 @@ static void summarize(const struct job *j, size_t i, struct tlck_fatbin_scratch 
     tl_error err;
     if (tl_budget_check(&j->ctx->budget, &err) != 0)
         img->dev.error = strdup(err.msg); /* the rest is skipped quickly; the loader reports the input */
-    else if (summarize_image(j, r, img, s) == 0)
-        check_sm(r, img);
+    else {
+        int huge = r->fe.codec != TLCK_CODEC_NONE && r->fe.size > HUGE_IMAGE;
+        if (huge)
+            pthread_mutex_lock(&j->huge);
+        if (summarize_image(j, r, img, s) == 0)
+            check_sm(r, img);
+        tlck_fatbin_scratch_shrink(s); /* before another huge image may start */
+        if (huge)
+            pthread_mutex_unlock(&j->huge);
+    }
     set_label(r, img);
     tlck_fatbin_scratch_shrink(s);
     if (j->release_pages)
@@ -375,8 +414,12 @@ struct tlck_device_read *tlck_device_read_start(struct tlck_file *f, const tl_el
                            .ctx = ctx, .release_pages = in_readonly_file_map(r->refs.v[0].fe.payload),
                            .largest = tlck_device_largest_image(&r->refs, ctx->image_cap) };
     atomic_init(&r->job.next, 0);
+    pthread_mutex_init(&r->job.huge, NULL);
+    if (r->job.release_pages)
+        release_span(&r->refs);
     if (r->rc == 0 && worth_caching(&r->refs, ctx)) {
-        r->cache_key = tlck_image_cache_key(ctx->image_cache, &r->refs, ctx->image_cap, ctx->budget.cap);
+        r->cache_key = tlck_image_cache_key(ctx->image_cache, &r->refs, ctx->image_cap, ctx->budget.cap,
+                                            r->job.release_pages ? release_payload : NULL);
         if (from_cache(r))
             return r;
         r->cache_put = 1;
@@ -408,6 +451,8 @@ int tlck_device_read_finish(struct tlck_device_read *r)
             bad->dev.codec = "none";
         }
     }
+    if (r->job.refs)
+        pthread_mutex_destroy(&r->job.huge);
     tlck_device_refs_free(&r->refs);
     free(r);
     return rc;

@@ -197,6 +197,13 @@ void tlck_fatbin_scratch_shrink(struct tlck_fatbin_scratch *s)
 {
     if (s->cap > SCRATCH_KEEP && !s->reserved)
         release(s);
+    else if (s->mapped && s->used > SCRATCH_KEEP) {
+        /* A reserved buffer keeps its address space, not the pages a huge image touched past SCRATCH_KEEP: with
+         * one such buffer per thread they held 250 MB of libnccl.so.2's read resident to the end. The next huge
+         * image faults them in again (zeroed huge pages); the common small image never reaches them. */
+        madvise(s->buf + SCRATCH_KEEP, s->cap - SCRATCH_KEEP, MADV_DONTNEED);
+    }
+    s->used = 0;
 }
 
 void tlck_fatbin_scratch_free(struct tlck_fatbin_scratch *s)
@@ -268,6 +275,7 @@ int tlck_fatbin_image(const struct tlck_fatbin_entry *e, struct tlck_fatbin_scra
         return -1;
     if (grow(s, (size_t)e->size) != 0)
         return tl_fail(err, "out of memory for %llu bytes", (unsigned long long)e->size);
+    s->used = (size_t)e->size;
     if ((e->codec == TLCK_CODEC_ZSTD ? unzstd(e, s, err) : unlz4(e, s->buf, err)) != 0)
         return -1;
     *out = s->buf;

@@ -56,6 +56,7 @@ struct tlck_fatbin_scratch {
     size_t cap;
     int mapped;                    /* buf is an anonymous mapping (large buffers), not malloc's */
     int reserved;                  /* sized once for the largest image to come: kept until freed */
+    size_t used;                   /* bytes the latest image wrote into buf */
     void *zstd;                    /* ZSTD_DCtx */
 };
 void tlck_fatbin_scratch_free(struct tlck_fatbin_scratch *s);

@@ -366,7 +366,7 @@ struct tlck_image_cache_stats tlck_image_cache_stats(const struct tlck_image_cac
 }
 
 tl_hash128 tlck_image_cache_key(const struct tlck_image_cache *c, const struct tlck_device_refs *refs, size_t image_cap,
-                               size_t input_cap)
+                               size_t input_cap, void (*done)(const struct tlck_fatbin_entry *))
 {
     tl_hasher *h = tl_hasher_new();
     uint64_t caps[2] = { image_cap, input_cap };
@@ -380,6 +380,8 @@ tl_hash128 tlck_image_cache_key(const struct tlck_image_cache *c, const struct t
         if (fe->options)
             tl_hasher_update(h, fe->options, fe->options_len);
         tl_hasher_update(h, fe->payload, fe->payload_size);
+        if (done)
+            done(fe);
     }
     return tl_hasher_final(h);
 }

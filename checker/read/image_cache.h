@@ -35,9 +35,11 @@ void tlck_image_cache_close(struct tlck_image_cache *c);
 
 /* The key of the summaries of one input's device images: every entry's header fields and compressed bytes, and
  * the bounds they were read under (a summary stored under looser bounds must not hide what tighter ones
- * refuse: the result of a run never depends on what the cache holds). */
+ * refuse: the result of a run never depends on what the cache holds). done, when not NULL, is called on each
+ * entry once its bytes are hashed (the device reader lets the kernel drop a file mapping's pages there, so that
+ * hashing a 400 MB fatbin section does not hold it all resident). */
 tl_hash128 tlck_image_cache_key(const struct tlck_image_cache *c, const struct tlck_device_refs *refs, size_t image_cap,
-                               size_t input_cap);
+                               size_t input_cap, void (*done)(const struct tlck_fatbin_entry *));
 /* Fills what the summaries add to n images already described from their entry headers (device.c's
  * describe): 1 on a hit, 0 on a miss (no image touched). */
 int tlck_image_cache_get(struct tlck_image_cache *c, tl_hash128 key, struct tlck_image *imgs, size_t n);

@@ -109,6 +109,9 @@ static void json_packages(struct tlck_jw *w, const struct tlck_results *r)
         tlck_jw_break(w, "\n  ");
         tlck_jw_object(w, NULL);
         tlck_jw_str(w, "path", s->path);
+        const char *link = tlck_package_link_of(r, s->path);
+        if (link) /* only then: the key is absent for a package given as itself */
+            tlck_jw_str(w, "given_as_link", link);
         tlck_jw_array(w, "members");
         for (size_t k = s->first; k < s->first + s->n; k++)
             tlck_jw_str(w, NULL, r->files[k].display);

@@ -180,7 +180,13 @@ void tlck_package_json_verdict(struct tlck_jw *w, const struct tlck_results *r, 
             tlck_jw_str(w, "tag", v.bl_tag);
             tlck_jw_str(w, "file", v.bl_file);
             tlck_jw_str(w, "library", v.bl_lib);
-            tlck_jw_str(w, "symbols", v.bl_symbols);
+            tlck_jw_array(w, "symbols"); /* complete: the text's bl_symbols stops at what fits a line */
+            if (v.bl_nall)
+                for (size_t i = 0; i < v.bl_nall; i++)
+                    tlck_jw_str(w, NULL, v.bl_all[i]);
+            else
+                tlck_jw_str(w, NULL, v.bl_symbols); /* "*": the tag blacklists the library as a whole */
+            tlck_jw_end(w);
             tlck_jw_end(w);
         } else {
             tlck_jw_null(w, "blacklisted");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "input_list.h"
 #include "checks/symbol_versions.h"
 
 int tlck_is_package_member(const struct tlck_file *f)
@@ -49,4 +50,12 @@ struct tlck_package_summary *tlck_package_summaries(const struct tlck_results *r
         i = j;
     }
     return v;
+}
+
+const char *tlck_package_link_of(const struct tlck_results *r, const char *path)
+{
+    for (size_t i = 0; i < r->nlinks; i++)
+        if (strcmp(r->links[i].package, path) == 0)
+            return r->links[i].link;
+    return NULL;
 }

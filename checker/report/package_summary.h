@@ -20,4 +20,8 @@ struct tlck_package_summary *tlck_package_summaries(const struct tlck_results *r
 /* Whether r->files[i] is a member of a package: its display name is "PACKAGE!member". */
 int tlck_is_package_member(const struct tlck_file *f);
 
+/* The path the user gave for the package at path when it was a link of another name (judged as the file it points
+ * to, by that file's name); NULL when it was given as itself. */
+const char *tlck_package_link_of(const struct tlck_results *r, const char *path);
+
 #endif

@@ -288,6 +288,8 @@ static void judge_platform(const struct judge *j, const struct tlck_policy *p, s
         snprintf(v->bl_file, sizeof v->bl_file, "%s", member_name(f));
         snprintf(v->bl_lib, sizeof v->bl_lib, "%s", hit.lib);
         snprintf(v->bl_symbols, sizeof v->bl_symbols, "%s", hit.names);
+        free(v->bl_all);
+        v->bl_all = tlck_blacklist_names(j->bl, row->tag, f, hit.lib, &v->bl_nall);
     }
     for (size_t i = start; i < t.n; i++) {
         const struct tlck_platform *row = &t.v[i];
@@ -347,5 +349,6 @@ void tlck_package_verdict(const struct tlck_results *r, size_t first, size_t n, 
 void tlck_package_verdict_free(struct tlck_package_verdict *v)
 {
     free(v->m);
+    free(v->bl_all);
     memset(v, 0, sizeof *v);
 }

@@ -31,6 +31,7 @@ struct tlck_package_verdict {
     /* auditwheel's symbol blacklist: the least compatible tag it rules out ("" when it rules out none; then also
      * every more compatible tag), the member, the library and the symbols of that tag's first hit */
     char bl_tag[64], bl_file[256], bl_lib[64], bl_symbols[256];
+    const char **bl_all; size_t bl_nall; /* every symbol of that hit ("*" alone for a whole library): for JSON */
     char sass[256], ptx[256];            /* archs present in the package, space-separated ("sm_80 sm_90") */
     size_t arch_findings;                /* unsuppressed cuda-arch findings at warning or above */
     struct tlck_member_facts *m;  size_t nm;

@@ -5,6 +5,8 @@
 #include "model.h"
 #include "options.h"
 
+struct tlck_package_link; /* input_list.h */
+
 struct tlck_check_run;
 
 /* The results of an audit, in input order (deterministic whatever -j was). */
@@ -18,6 +20,7 @@ struct tlck_results {
     size_t skipped_links;                       /* links to directories a directory scan did not enter */
     size_t skipped_file_links;                  /* links to files a directory scan did not follow */
     size_t skipped_sdists;                      /* source distributions a directory scan left out */
+    struct tlck_package_link *links; size_t nlinks; /* packages given through a link of another name (owned) */
     size_t packages_not_met;                    /* packages whose files do not meet the tag their name claims */
     const struct tlck_policy *policy;             /* the audit's: configured severities, [report] settings */
     const struct tlck_check_run *checks;          /* the audit's prepared checks (their tables), NULL in tools */

@@ -304,6 +304,9 @@ int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_
         if (s->claimed[0])
             fprintf(out, "; the file name claims %s", s->claimed);
         fputc('\n', out);
+        const char *link = tlck_package_link_of(r, s->path);
+        if (link)
+            fprintf(out, "  given as %s, a link to this package: judged as this file, by its name\n", link);
         tlck_package_text_block(out, r, s);
     }
     tlck_package_text_table(out, r, pkg, npkg);

@@ -92,14 +92,48 @@ contains "gz: the blacklisted-symbols line" gz.txt \
 check "gz: JSON platform.blacklisted names the file, library, symbol and tag" sh -c "
   [ \"\$(python3 -c '
 import json; b = json.load(open(\"gz.json\"))[\"packages\"][0][\"verdict\"][\"platform\"][\"blacklisted\"]
-print(b[\"file\"], b[\"library\"], b[\"symbols\"], b[\"tag\"])')\" = 'gz/$EXT libz.so.1 gzflags manylinux_2_41' ]"
+print(b[\"file\"], b[\"library\"], *b[\"symbols\"], b[\"tag\"])')\" = 'gz/$EXT libz.so.1 gzflags manylinux_2_41' ]"
 check "gz: SARIF carries the same blacklisted object in the run's property bag" sh -c "
   [ \"\$(python3 -c '
 import json; p = json.load(open(\"gz.sarif\"))[\"runs\"][0][\"properties\"][\"trueline-packages\"][0]
-print(p[\"verdict\"][\"platform\"][\"blacklisted\"][\"symbols\"])')\" = gzflags ]"
+print(*p[\"verdict\"][\"platform\"][\"blacklisted\"][\"symbols\"])')\" = gzflags ]"
 contains "gz: symbol-versions error against the claimed tag names the symbol and the library" gz.txt \
   "$GZ!gz/$EXT: error \\[symbol-versions\\] imports gzflags from libz\\.so\\.1, which manylinux_2_17 blacklists"
 same "gz: exit 1 (the error)" 1 "$(cat gz.rc)"
+
+# --- every blacklisted zlib symbol at once: the JSON list is complete where the text line is cut -------------
+# The fixture imports each symbol auditwheel's policy data blacklists in libz.so.1 for manylinux_2_17 (a shared
+# object may leave references unbound); the oracle is nm -D's undefined symbols that the policy of the tag the
+# verdict names blacklists.
+if syms=$(python3 -c '
+import json, os, auditwheel
+d = json.load(open(os.path.join(os.path.dirname(auditwheel.__file__), "policy", "manylinux-policy.json")))
+print(" ".join(sorted(next(p for p in d if p["name"] == "manylinux_2_17")["blacklist"]["libz.so.1"])))' 2>/dev/null) &&
+   [ "$(echo $syms | wc -w)" -gt 12 ]; then
+  { echo 'const char *zlibVersion(void);'; for s in $syms; do [ $s = zlibVersion ] || echo "extern char $s[];"; done
+    printf 'void *PyInit__m(void) { return (void *)((long)zlibVersion()'; for s in $syms; do [ $s = zlibVersion ] || printf ' + (long)%s' "$s"; done
+    echo '); }'; } > many.c
+  mkdir -p many
+  premise "fixtures: many imports $(echo $syms | wc -w) blacklisted zlib symbols (nm -D: U)" sh -c "
+    gcc -shared -fPIC -O1 many.c -o many/$EXT -Wl,--no-as-needed -lz && [ \$(nm -D many/$EXT | grep -c '^ *U ') -gt 12 ]"
+  MANY=many-1.0-cp311-cp311-manylinux_2_17_x86_64.whl
+  mkwheel $MANY "many/$EXT=many/$EXT"
+  trueline-check --profile release --format json --output many.json $MANY 2> /dev/null
+  trueline-check --profile release $MANY > many.txt 2>&1
+  contains "many: the text line is cut short" many.txt "blacklisted symbols: .* and [0-9]+ more"
+  check "many: JSON blacklisted.symbols is every imported symbol the named tag's policy blacklists (nm -D, policy)" \
+    python3 -c '
+import json, os, subprocess, sys, auditwheel
+b = json.load(open("many.json"))["packages"][0]["verdict"]["platform"]["blacklisted"]
+d = json.load(open(os.path.join(os.path.dirname(auditwheel.__file__), "policy", "manylinux-policy.json")))
+bl = set(next(p for p in d if p["name"] == b["tag"])["blacklist"]["libz.so.1"])
+nm = subprocess.run(["nm", "-D", "many/'"$EXT"'"], capture_output=True, text=True).stdout.split("\n")
+und = {l.split()[1].split("@")[0] for l in nm if l.split()[:1] == ["U"]}
+want = und & bl
+sys.exit(not (len(want) > 12 and sorted(b["symbols"]) == sorted(want) and len(b["symbols"]) == len(want)))'
+else
+  skip "many: no auditwheel policy data"
+fi
 
 # --- uncompress2: blacklisted up to manylinux_2_31 ----------------------------------------------------------
 want=$(policy_without libz.so.1 uncompress2)

@@ -91,6 +91,18 @@ contains "a link to a wheel: said to be one, naming its target" link.txt \
 contains "... judged by the target's name (the claim is read from it)" link.txt \
   'the file name claims manylinux_2_17_x86_64: NOT met'
 same "... exit 1" 1 "$rc"
+trueline-check latest.whl > link-out.txt 2> /dev/null
+contains "... the text report says it too (stdout)" link-out.txt \
+  "given as latest\\.whl, a link to this package: judged as this file, by its name"
+trueline-check --format json latest.whl > link.json 2> /dev/null
+check "... JSON: the package's given_as_link is the path given, its path the target (readlink -f)" python3 -c '
+import json, os, sys
+p = json.load(open("link.json"))["packages"][0]
+sys.exit(not (p["given_as_link"] == "latest.whl" and p["path"] == os.path.realpath("latest.whl")))'
+trueline-check --format json $BAD > nolink.json 2> /dev/null
+check "... a package given as itself has no given_as_link" python3 -c '
+import json, sys
+sys.exit("given_as_link" in json.load(open("nolink.json"))["packages"][0])'
 mkdir -p dir && cp $OK dir/ && cp sd-1.0.tar.gz dir/ && ln -sf "$PWD/$OK" dir/again.whl
 rc=$(run dir.txt trueline-check dir)
 contains "a directory scan says what it skipped: the link and the sdist" dir.txt \
