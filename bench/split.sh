@@ -11,6 +11,9 @@
 #   c. a C++ library at -O3 (open-source-parsers/jsoncpp, src/lib_json), host only: trueline-cc's forced -g1 then
 #      `trueline-check --split`, against the same build without -g; split time and peak memory against
 #      `eu-strip -g -f` and `objcopy --only-keep-debug` + `objcopy --strip-debug` on the same file.
+# For a and b, the documented full workflow is a row of its own: line_info_store for the device line info, then
+# `trueline-check --split` on the linked file for the host DWARF (the forced -g1 the device-only split keeps).
+# SPLIT_PROJECTS="a b c" (the default) picks the projects measured.
 # Sources: CUDA_SAMPLES_SRC and JSONCPP_SRC name checkouts (a project whose source is not given is said so and
 # left out). Sizes: the file, and its deflate size as a wheel member (python zipfile, level 6). Times: wall
 # seconds and peak RSS from /usr/bin/time (builds once each, cold ccache; splits best of 3).
@@ -42,26 +45,33 @@ best3() { local best="" rss="" t m; for _ in 1 2 3; do read -r t m < <(timed "$@
 # prints the size table rows of TARGET (a file under the tree) and the build times
 three_ways() {
   local name=$1 maker=$2 target=$3 v t m
-  for v in default store bare; do
+  for v in default store bare none; do
     rm -rf "$work/$name-$v" "$work/cc-$name-$v"; "$maker" "$work/$name-$v"
     local env=(CCACHE_DIR="$work/cc-$name-$v")
     [ "$v" = store ] && env+=(TRUELINE_WRAPPER_LINE_INFO_STORE="$work/store-$name")
     [ "$v" = bare ] && env+=(TRUELINE_WRAPPER_DEVICE_LINEINFO=false)
+    # no line info at all, the issue's baseline: no -lineinfo and the build's own host flags (no -g)
+    [ "$v" = none ] && env+=(TRUELINE_WRAPPER_DEVICE_LINEINFO=false TRUELINE_WRAPPER_HOST_DEBUG=keep)
     read -r t m < <(timed "$work/$name-$v" env "${env[@]}" make -j2) || { echo "| $name: the $v build failed | | | | |"; return 1; }
     eval "bt_$v=$t"
   done
   # the fourth way: the default build's file split after the link, in place (same size; zeros compress away)
   cp "$work/$name-default/$target" "$work/$name-after.bin"
   "$tck" --split --device-only --in-place --debug-store "$work/store-$name-after" "$work/$name-after.bin" >/dev/null
-  local d="$work/$name-default/$target" s="$work/$name-store/$target" b="$work/$name-bare/$target" a="$work/$name-after.bin"
+  # the full workflow: the line_info_store build's file, its host DWARF split out after the link
+  "$tck" --split --debug-store "$work/store-$name" --output-dir "$work/$name-full" "$work/$name-store/$target" >/dev/null
+  local d="$work/$name-default/$target" s="$work/$name-store/$target" b="$work/$name-none/$target" a="$work/$name-after.bin"
+  local full; full="$work/$name-full/$(basename "$target")"
   local bf bz; bf=$(fsize "$b"); bz=$(zsize "$b")
   for row in "default (forced -lineinfo):$d" "line_info_store (split before the link):$s" \
-             "trueline-check --split on the linked file:$a" "device_lineinfo = false:$b"; do
+             "line_info_store + trueline-check --split (host) on the linked file:$full" \
+             "trueline-check --split on the linked file:$a" "device_lineinfo = false (host -g1 kept):$work/$name-bare/$target" \
+             "no line info (device_lineinfo = false, host_debug = keep; no -g):$b"; do
     local f=${row#*:} fs fz; fs=$(fsize "$f"); fz=$(zsize "$f")
     echo "| ${row%%:*} | $(kb "$fs") KiB ($(pct "$fs" "$bf")) | $(kb "$(secsize "$f" .nv_fatbin)") KiB | $(kb "$fz") KiB ($(pct "$fz" "$bz")) |"
   done
   echo
-  echo "Build wall time on a cold ccache (make -j2): default $bt_default s, line_info_store $bt_store s, device_lineinfo = false $bt_bare s; the store holds $(find "$work/store-$name" -type f | wc -l) device parts."
+  echo "Build wall time on a cold ccache (make -j2): default $bt_default s, line_info_store $bt_store s, device_lineinfo = false $bt_bare s, no line info $bt_none s; the store holds $(find "$work/store-$name" -type f | wc -l) device parts."
 }
 
 samples_tree() { # a: cuda-samples kernels as one shared library
@@ -114,23 +124,31 @@ NJ
 {
   echo "## split"
   echo
-  echo "Measured by \`bench/split.sh\` on $(date -u +%Y-%m-%d), $(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the start; $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/nvcc \1/p'), $(ccache --version | head -1). Sizes in KiB; in brackets the difference to the build without line info; deflate = the file compressed as a wheel member (zlib level 6)."
+  echo "Measured by \`bench/split.sh\` on $(date -u +%Y-%m-%d), $(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the start; $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/nvcc \1/p'), $(ccache --version | head -1). Sizes in KiB; in brackets the difference to the build without line info (no -lineinfo, no -g); deflate = the file compressed as a wheel member (zlib level 6)."
   echo
+  want() { case " ${SPLIT_PROJECTS:-a b c} " in *" $1 "*) return 0;; esac; return 1; }
   if [ -n "${CUDA_SAMPLES_SRC:-}" ] && [ -d "$CUDA_SAMPLES_SRC/Samples" ]; then
+    if want a; then
     echo "### a. CUDA library: NVIDIA/cuda-samples kernels (histogram64/256, scan, convolutionSeparable) as libsamples.so, sm_80 + sm_90 (+ compute_90 PTX), -O3"
     echo
     echo "| build | libsamples.so | .nv_fatbin | deflate |"
     echo "|---|---|---|---|"
     three_ways samples samples_tree libsamples.so
     echo
-    if command -v ninja >/dev/null; then
+    fi
+    if ! want b; then
+      :
+    elif command -v ninja >/dev/null; then
       echo "### b. PyTorch extension recipe: torch's build.ninja shape, cuda-samples sortingNetworks (bitonicSort.cu, oddEvenMergeSort.cu) + ext.cpp as ext.so, in a wheel"
       echo
       echo "| build | ext.so | .nv_fatbin | deflate |"
       echo "|---|---|---|---|"
       three_ways ext extension_tree ext.so
-      for v in default store bare; do eval "w_$v=\$(fsize \"$work/ext-$v/ext-1.0-cp311-cp311-linux_x86_64.whl\")"; done
-      echo "Wheel sizes (zip as written by tests/lib/mkwheel.py): default $(kb "$w_default") KiB, line_info_store $(kb "$w_store") KiB ($(pct "$w_store" "$w_bare")), device_lineinfo = false $(kb "$w_bare") KiB."
+      for v in default store bare none; do eval "w_$v=\$(fsize \"$work/ext-$v/ext-1.0-cp311-cp311-linux_x86_64.whl\")"; done
+      whl=ext-1.0-cp311-cp311-linux_x86_64.whl
+      "$tck" --split --debug-store "$work/store-ext" --output-dir "$work/ext-fullwhl" "$work/ext-store/$whl" >/dev/null
+      w_full=$(fsize "$work/ext-fullwhl/$whl")
+      echo "Wheel sizes (zip as written by tests/lib/mkwheel.py): default $(kb "$w_default") KiB ($(pct "$w_default" "$w_none")), line_info_store $(kb "$w_store") KiB ($(pct "$w_store" "$w_none")), line_info_store + trueline-check --split of the wheel $(kb "$w_full") KiB ($(pct "$w_full" "$w_none")), device_lineinfo = false $(kb "$w_bare") KiB ($(pct "$w_bare" "$w_none")), no line info $(kb "$w_none") KiB."
       echo
     else
       echo "b. not measured: ninja not installed."; echo
@@ -138,7 +156,9 @@ NJ
   else
     echo "a, b. not measured: CUDA_SAMPLES_SRC does not name a checkout of NVIDIA/cuda-samples."; echo
   fi
-  if [ -n "${JSONCPP_SRC:-}" ] && [ -d "$JSONCPP_SRC/src/lib_json" ]; then
+  if ! want c; then
+    :
+  elif [ -n "${JSONCPP_SRC:-}" ] && [ -d "$JSONCPP_SRC/src/lib_json" ]; then
     echo "### c. C++ library: open-source-parsers/jsoncpp (src/lib_json) as libjsoncpp.so, g++ -O3, host only"
     echo
     for v in g1 nog g; do

@@ -147,6 +147,8 @@ struct tlck_file {
     uint64_t debug_bytes;                /* sizes (sh_size, as stored) of the file's own .debug_* and .zdebug_*
                                           * sections; a separate debug file's are not counted */
     uint64_t debug_line_bytes;           /* of them, .debug_line's (or .zdebug_line's) */
+    uint64_t split_debug_bytes;          /* the same two of the separate debug file found for it (a debug store, */
+    uint64_t split_debug_line_bytes;     /* --debug-dir, DEBUGINFOD_URLS): what a split took out of the file */
     uint64_t line_rows;                  /* host line rows of linked code (all units), end-of-sequence rows included */
     uint64_t line_rows_discarded;        /* rows of code the linker discarded (runs at address 0, -1, -2): they
                                           * describe no byte of the file, so line_rows leaves them out */

@@ -128,8 +128,9 @@ static int has_section(const tl_elf *e, const char *name)
     return tl_elf_section(e, name, &sh) && sh.sh_type != SHT_NOBITS;
 }
 
-/* What the file's own debug sections take (a shipped file's cost of carrying them), as stored. */
-static void count_debug_bytes(struct tlck_file *f, const tl_elf *e)
+/* What the debug sections of e take, as stored: the file's own are what the shipped file pays for carrying
+ * them; a separate debug file's are what the split (or eu-strip -f) took out of it. */
+static void count_debug_bytes(const tl_elf *e, uint64_t *bytes, uint64_t *line_bytes)
 {
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
@@ -137,9 +138,9 @@ static void count_debug_bytes(struct tlck_file *f, const tl_elf *e)
         const char *name = gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS ? tl_elf_section_name(e, &sh) : NULL;
         if (!name || (strncmp(name, ".debug_", 7) != 0 && strncmp(name, ".zdebug_", 8) != 0))
             continue;
-        f->debug_bytes += sh.sh_size;
+        *bytes += sh.sh_size;
         if (strcmp(name + (name[1] == 'z' ? 8 : 7), "line") == 0)
-            f->debug_line_bytes += sh.sh_size;
+            *line_bytes += sh.sh_size;
     }
 }
 
@@ -166,7 +167,7 @@ int tlck_read_host(struct tlck_file *f, const tl_elf *e, const struct tlck_read_
         return -1;
     }
     tlck_read_comments(f, e);
-    count_debug_bytes(f, e);
+    count_debug_bytes(e, &f->debug_bytes, &f->debug_line_bytes);
     if (tlck_read_dynamic(f, e, &err) != 0) {
         f->error = strdup(err.msg);
         return -1;
@@ -176,8 +177,10 @@ int tlck_read_host(struct tlck_file *f, const tl_elf *e, const struct tlck_read_
     int separate = 0;
     if (!has_section(e, ".debug_info") && !has_section(e, ".debug_line") && e->ehdr.e_type != ET_REL)
         separate = tlck_find_debug_file(f, e, o, &dbg);
-    if (separate)
+    if (separate) {
         dbg.budget = e->budget;
+        count_debug_bytes(&dbg, &f->split_debug_bytes, &f->split_debug_line_bytes);
+    }
     const tl_elf *src = separate ? &dbg : e;
     /* A stripped file keeps .dynsym only; its debug file keeps .symtab (objcopy --only-keep-debug). */
     if (tlck_read_functions(&f->host, separate ? &dbg : e, &err) != 0 || (separate && f->host.nfuncs == 0 &&

@@ -113,8 +113,11 @@ static void std_exports(const struct judged *j, struct item *it)
 
 static void line_info(const struct judged *j, struct item *it)
 {
-    char text[TLCK_VERDICT_TEXT_MAX];
-    snprintf(it->facts, sizeof it->facts, "line info: %s", tlck_package_line_info_text(&j->v->total, text, sizeof text));
+    char text[TLCK_VERDICT_TEXT_MAX], split[TLCK_VERDICT_TEXT_MAX];
+    const char *saved = tlck_package_split_text(&j->v->total, split, sizeof split);
+    snprintf(it->facts, sizeof it->facts, "line info: %s%s%s",
+             tlck_package_line_info_text(&j->v->total, text, sizeof text),
+             saved ? "\nline info split out (saved, in the debug store): " : "", saved ? saved : "");
 }
 
 /* The test cases of a package's suite, in the text block's order; a new verdict item is a row. */

@@ -67,6 +67,32 @@ const char *tlck_package_line_info_text(const struct tlck_member_facts *t, char 
     return buf;
 }
 
+static uint64_t split_total(const struct tlck_member_facts *m)
+{
+    return m->split_host_debug + m->split_device_stored;
+}
+
+const char *tlck_package_split_text(const struct tlck_member_facts *t, char *buf, size_t n)
+{
+    if (!t->split_host_debug && !t->split_host_missing && !t->split_images)
+        return NULL;
+    char a[32], b[32], c[32], d[32], e[32], host[160] = "", dev[160] = "", missing[200] = "";
+    if (t->split_host_debug)
+        snprintf(host, sizeof host, "host .debug_* %s, of it .debug_line %s, in separate debug files",
+                 human(b, t->split_host_debug), human(c, t->split_host_debug_line));
+    if (t->split_images)
+        snprintf(dev, sizeof dev, "device line sections %s (~%s as stored) of %u split cubin(s)",
+                 human(d, t->split_device_lines), human(e, t->split_device_stored), t->split_images);
+    /* what was split out but not found has no size to add: the figure leaves it out and says so */
+    if (t->split_host_missing || t->split_images_missing)
+        snprintf(missing, sizeof missing, "not counted (store not given, or no part in it): host line info of %u "
+                                          "file(s), line info of %u cubin(s)",
+                 t->split_host_missing, t->split_images_missing);
+    snprintf(buf, n, "%s (%s%s%s%s%s)", human(a, split_total(t)), host, host[0] && dev[0] ? "; " : "", dev,
+             (host[0] || dev[0]) && missing[0] ? "; " : "", missing);
+    return buf;
+}
+
 void tlck_package_text_block(FILE *out, const struct tlck_results *r, const struct tlck_package_summary *s)
 {
     struct tlck_package_verdict v;
@@ -86,6 +112,8 @@ void tlck_package_text_block(FILE *out, const struct tlck_results *r, const stru
         fprintf(out, "  device: %s\n", tlck_package_device_text(&v, line, sizeof line));
     fprintf(out, "  std:: exports: %zu\n", t->std_exports);
     fprintf(out, "  line info: %s\n", tlck_package_line_info_text(t, line, sizeof line));
+    if (tlck_package_split_text(t, line, sizeof line))
+        fprintf(out, "  line info split out (saved, in the debug store): %s\n", line);
     int w = 4;
     for (size_t i = 0; i < v.nm; i++) {
         size_t len = strlen(member_name(r, &v.m[i]));
@@ -160,6 +188,17 @@ static void json_facts(struct tlck_jw *w, const struct tlck_member_facts *m)
     tlck_jw_uint(w, "ptx_loc", m->ptx_lines);
     tlck_jw_uint(w, "device_stored_estimate", m->device_lines_stored);
     tlck_jw_uint(w, "total", line_total(m));
+    tlck_jw_end(w);
+    /* what a split took out (and the debug store holds): the bytes the shipped member saved */
+    tlck_jw_object(w, "split_out_bytes");
+    tlck_jw_uint(w, "host_debug", m->split_host_debug);
+    tlck_jw_uint(w, "host_debug_line", m->split_host_debug_line);
+    tlck_jw_uint(w, "cubin", m->split_device_lines);
+    tlck_jw_uint(w, "cubin_stored_estimate", m->split_device_stored);
+    tlck_jw_uint(w, "total", split_total(m));
+    tlck_jw_uint(w, "split_cubins", m->split_images);
+    tlck_jw_uint(w, "split_cubins_not_found", m->split_images_missing);
+    tlck_jw_uint(w, "host_files_not_found", m->split_host_missing);
     tlck_jw_end(w);
 }
 

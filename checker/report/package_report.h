@@ -19,6 +19,9 @@ const char *tlck_package_platform_text(const struct tlck_package_verdict *v, cha
 const char *tlck_package_blacklist_text(const struct tlck_package_verdict *v, char *buf, size_t n);
 const char *tlck_package_device_text(const struct tlck_package_verdict *v, char *buf, size_t n);
 const char *tlck_package_line_info_text(const struct tlck_member_facts *t, char *buf, size_t n);
+/* What a split took out of the members and the debug store holds ("10.2 KiB (host .debug_* ...)"); NULL when
+ * no member had its line info split out. */
+const char *tlck_package_split_text(const struct tlck_member_facts *t, char *buf, size_t n);
 
 void tlck_package_text_block(FILE *out, const struct tlck_results *r, const struct tlck_package_summary *s);
 /* One row per package; nothing when there is none. */

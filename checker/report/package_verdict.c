@@ -39,6 +39,9 @@ static void member_facts(const struct tlck_file *f, struct tlck_member_facts *m,
 {
     m->host_debug = f->debug_bytes;
     m->host_debug_line = f->debug_line_bytes;
+    m->split_host_debug = f->split_debug_bytes;
+    m->split_host_debug_line = f->split_debug_line_bytes;
+    m->split_host_missing = f->split_build_id != NULL;
     for (size_t i = 0; i < f->ndevices; i++) {
         const struct tlck_image *img = &f->devices[i];
         const struct tlck_device_info *d = &img->dev;
@@ -47,6 +50,14 @@ static void member_facts(const struct tlck_file *f, struct tlck_member_facts *m,
             (img->kind == TLCK_IMAGE_PTX ? ptx : sass)[d->sm][suffix] = 1;
         if (d->size)
             m->device_lines_stored += (uint64_t)((double)d->line_bytes * (double)d->stored_size / (double)d->size);
+        if (img->kind == TLCK_IMAGE_CUBIN && d->lines_split && !d->error) {
+            m->split_images++;
+            m->split_images_missing += !d->line_store;
+            m->split_device_lines += d->split_line_bytes;
+            if (d->size) /* the store part's lines, compressed as the shipped image is (an estimate) */
+                m->split_device_stored +=
+                    (uint64_t)((double)d->split_line_bytes * (double)d->stored_size / (double)d->size);
+        }
         /* images are counted as line-tables counts them: those with device code (a host-only .cu's image and
          * the device link's container have none for line rows to describe), so the report has one denominator */
         if (img->nfuncs == 0 || img->dev.error)
@@ -85,6 +96,10 @@ static void add_facts(struct tlck_member_facts *t, const struct tlck_member_fact
     t->host_debug += m->host_debug, t->host_debug_line += m->host_debug_line;
     t->cubin_lines += m->cubin_lines, t->ptx_lines += m->ptx_lines;
     t->device_lines_stored += m->device_lines_stored;
+    t->split_host_debug += m->split_host_debug, t->split_host_debug_line += m->split_host_debug_line;
+    t->split_device_lines += m->split_device_lines, t->split_device_stored += m->split_device_stored;
+    t->split_host_missing += m->split_host_missing;
+    t->split_images += m->split_images, t->split_images_missing += m->split_images_missing;
 }
 
 static void arch_list(char *buf, size_t n, unsigned char set[][3], const char *prefix)

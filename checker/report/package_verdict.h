@@ -18,6 +18,13 @@ struct tlck_member_facts {
     uint64_t host_debug, host_debug_line;/* .debug_* (and of them .debug_line) bytes, as stored */
     uint64_t cubin_lines, ptx_lines;     /* device line info, uncompressed (tlck_device_info.line_bytes) */
     uint64_t device_lines_stored;        /* the same, scaled by each image's stored/uncompressed ratio */
+    /* line info split out of the member (--split, eu-strip -f, the wrapper's line_info_store): what the debug
+     * store (or debug directory, or server) holds for it, which is what the split saved the shipped member */
+    uint64_t split_host_debug, split_host_debug_line; /* .debug_* (and .debug_line) of its separate debug file */
+    uint64_t split_device_lines;         /* line sections of its split cubins' store parts, uncompressed */
+    uint64_t split_device_stored;        /* the same, scaled by each shipped image's stored/uncompressed ratio */
+    unsigned split_host_missing;         /* 1: host DWARF split out and no debug file found (store not given) */
+    unsigned split_images, split_images_missing; /* cubins shipped without line info; of them, no store part */
 };
 
 struct tlck_package_verdict {

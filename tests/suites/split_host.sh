@@ -176,6 +176,18 @@ if have debuginfod && have debuginfod-find; then
     eu-addr2line -f -e app_gcc $addrs > a2l.orig 2>&1
     check "eu-addr2line through DEBUGINFOD_URLS: the unsplit build's line" sh -c "grep -q ':[1-9]' a2l.orig && cmp -s a2l.orig a2l.dbi"
   fi
+  # gdb asks before it uses a server ("Enable debuginfod for this session?"), and -batch answers no: enabled
+  # with -iex, before the file is loaded (an -ex comes after the load, when the lookup has already been made)
+  if have gdb && ldd "$(command -v gdb)" 2>/dev/null | grep -q libdebuginfod; then
+    gdb -batch -nx -ex "info line main" app_gcc > gdb.orig 2>&1
+    DEBUGINFOD_CACHE_PATH="$T/dcache-gdb" DEBUGINFOD_URLS=http://127.0.0.1:$port \
+      gdb -batch -nx -iex "set debuginfod enabled on" -ex "info line main" out/app_gcc > gdb.dbi 2>&1
+    same "gdb through DEBUGINFOD_URLS (debuginfod enabled by -iex): the unsplit build's line for main" \
+      "$(grep '^Line [1-9]' gdb.orig)" "$(grep '^Line [1-9]' gdb.dbi)"
+    contains "gdb through DEBUGINFOD_URLS: the debug file came from the server" gdb.dbi "Downloading separate debug info"
+  else
+    skip "gdb through debuginfod: gdb missing or built without libdebuginfod"
+  fi
   kill $DPID 2>/dev/null
 else
   skip "debuginfod / debuginfod-find missing"

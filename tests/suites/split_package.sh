@@ -60,6 +60,46 @@ else
   skip "wheel: no python venv with pip here"
 fi
 
+# The verdict of the split wheel audited with the store states what the split took out: the debug file's
+# .debug_* sizes as readelf lists them, no more than the member shrank by (python's zipfile); without the
+# store it says the host line info was split out and not counted
+cat > secsum.py <<'PY'
+# the summed sizes of the sections of argv[2:] whose names match argv[1], as readelf -SW lists them
+import re, subprocess, sys
+total = 0
+for f in sys.argv[2:]:
+    for line in subprocess.run(['readelf', '-SW', f], capture_output=True, text=True).stdout.splitlines():
+        m = re.match(r'\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+\S+\s+\S+\s+([0-9a-f]+)', line)
+        if m and re.search(sys.argv[1], m.group(1)) and m.group(2) != 'NOBITS':
+            total += int(m.group(3), 16)
+print(total)
+PY
+cat > splitjson.py <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["packages"][0]["verdict"]["total"]["split_out_bytes"][sys.argv[2]])
+PY
+$C --format json --debug-store store "out/$W" > vj.json 2> vj.err
+host_oracle=$(python3 secsum.py '^\.debug_' "store/.build-id/${id:0:2}/${id:2}.debug")
+same "verdict JSON: host bytes split out = the debug file's .debug_* (readelf)" "$(python3 splitjson.py vj.json host_debug)" "$host_oracle"
+same "verdict JSON: host .debug_line split out = the debug file's (readelf)" \
+  "$(python3 splitjson.py vj.json host_debug_line)" "$(python3 secsum.py '^\.debug_line$' "store/.build-id/${id:0:2}/${id:2}.debug")"
+shrink=$(python3 -c 'import sys, zipfile; n = "pkg/libw.so"
+print(zipfile.ZipFile(sys.argv[1]).getinfo(n).file_size - zipfile.ZipFile(sys.argv[2]).getinfo(n).file_size)' "$W" "out/$W")
+check "verdict: the host bytes split out ($host_oracle) are no more than the member shrank by ($shrink)" \
+  [ "$host_oracle" -gt 0 ] && [ "$host_oracle" -le "$shrink" ]
+$C --debug-store store "out/$W" > vt.out 2> vt.err
+contains "verdict text: the bytes split out, from the store" vt.out \
+  "line info split out \(saved, in the debug store\): .*host \.debug_\* $host_oracle B"
+$C --format junit --debug-store store "out/$W" > vju.xml 2> vju.err
+contains "verdict JUnit: the line info item states the bytes split out" vju.xml \
+  "name=\"line info\".*line info split out \(saved, in the debug store\): .*$host_oracle B"
+$C "out/$W" > vn.out 2> vn.err
+contains "verdict without the store: split out, not counted" vn.out \
+  "line info split out .*not counted \(store not given.*host line info of 1 file"
+$C "$W" > vo.out 2> vo.err
+lacks "verdict of the unsplit wheel: nothing split out" vo.out "line info split out"
+
 # Bad members: named, exit 2, no package written; the other input of the run is still split
 echo 'not ELF' > fake.so
 B1=bad-1.0-cp311-cp311-manylinux_2_17_x86_64.whl B2=noid-1.0-cp311-cp311-manylinux_2_17_x86_64.whl
@@ -142,6 +182,16 @@ CU
       check "CUDA: eu-elflint on the split library" eu-elflint --gnu-ld dout/libk.so
       check "CUDA: eu-elflint on the split object" eu-elflint dout/k.o
     fi
+    # the verdict of a split wheel with device code: the store parts' line sections as readelf lists them
+    python3 "$MKWHEEL" cu-1.0-cp311-cp311-manylinux_2_17_x86_64.whl cu/libk.so=libk.so
+    $C --split --debug-store wstore --output-dir wout cu-1.0-cp311-cp311-manylinux_2_17_x86_64.whl > wk.out 2>&1
+    $C --format json --debug-store wstore wout/cu-1.0-cp311-cp311-manylinux_2_17_x86_64.whl > wk.json 2> wk.err
+    parts=$(for f in $(find wstore -name '*.debug'); do readelf -h "$f" | grep -q 'NVIDIA CUDA' && echo "$f"; done)
+    dev_oracle=$(python3 secsum.py '^\.(debug_line|nv_debug_line_sass)$' $parts)
+    check "CUDA verdict: device parts in the store ($dev_oracle bytes of line sections)" [ "${dev_oracle:-0}" -gt 0 ]
+    same "CUDA verdict JSON: device line bytes split out = the store parts' line sections (readelf)" \
+      "$(python3 splitjson.py wk.json cubin)" "$dev_oracle"
+    same "CUDA verdict JSON: every split cubin's part found" "$(python3 splitjson.py wk.json split_cubins_not_found)" 0
     # an object whose fatbin is pointed into past its start cannot shrink: refused, named; at +0 it can
     objcopy --dump-section .nv_fatbin=fb.bin k.o k.copy
     printf '.section .nv_fatbin,"a"\nfb:\n.incbin "fb.bin"\n.data\n.quad fb+8\n' > inside.s
