@@ -14,6 +14,7 @@
 #include "compiler.h"
 #include "depth_guard.h"
 #include "explain.h"
+#include "families.h"
 #include "fingerprint.h"
 #include "force.h"
 #include "memo.h"
@@ -148,12 +149,18 @@ static void reversed_order(const char *cache, const char *how)
             cache, cache, how, cache, cache, cache, cache, cache);
 }
 
+/* argv[i] is the value of the option before it (`-o --trueline-explain` names the object): the compiler's. */
+static int is_operand(char **argv, int i)
+{
+    return i > 1 && argv[i - 1][0] == '-' && tlcc_family_any_takes_value(argv[i - 1]);
+}
+
 /* Removes trueline-cc's own options so the compiler never sees them. */
 static int take_option(int *argc, char **argv, const char *opt)
 {
     int found = 0;
     for (int i = 1; i < *argc;) {
-        if (strcmp(argv[i], opt) == 0) {
+        if (strcmp(argv[i], opt) == 0 && !is_operand(argv, i)) {
             memmove(argv + i, argv + i + 1, (size_t)(*argc - i) * sizeof *argv);
             (*argc)--;
             found = 1;
@@ -243,7 +250,7 @@ static const struct {
 static int check_own_options(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--trueline-", 11) != 0)
+        if (strncmp(argv[i], "--trueline-", 11) != 0 || is_operand(argv, i))
             continue;
         size_t k = 0;
         while (k < NOWN && strcmp(argv[i], own_options[k].name) != 0)
