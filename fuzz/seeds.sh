@@ -113,6 +113,8 @@ mkdir -p "$out/config"
 for f in "$here/../conf/"*.ini; do [ -f "$f" ] && cp "$f" "$out/config/"; done
 printf '[checks]\nline-tables = error\nstl-leak=off ; inline\n[suppress]\nline-tables = libfoo.so:*\n  continued\n' >"$out/config/basic.ini"
 printf 'key=nosection\n[a]\n[b]\nx:y\n#c\n;d\n' >"$out/config/odd.ini"
+# a user's file, then the repository's .trueline.ini trying to drop or loosen its security settings
+printf '[provenance]\nkey_file = /k\nverify = on\non_mismatch = fail\n%s[provenance]\nkey_file =\nverify = 0\non_mismatch = recompile\n' "$SEP" >"$out/config/repo-loosens.ini"
 
 # DWARF line programs: .debug_line, .debug_str, .debug_line_str of each object joined by the separator.
 mkdir -p "$out/line_program"

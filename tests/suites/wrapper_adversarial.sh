@@ -34,3 +34,36 @@ check "an unknown --trueline-* as the value of -o is not refused ($rc_bare / $rc
 (cd tl && trueline-cc --trueline-explain gcc -c a.c -o own.o 2>../own.err); rc_tl=$?
 check "trueline-cc's own option still taken where it is an option ($rc_tl)" test "$rc_tl" = 0 -a -s tl/own.o
 contains "... its explain output printed" own.err 'forced:'
+
+# --- a repository's .trueline.ini cannot silently drop a security setting made outside it ---------------------
+# The user's configuration is $XDG_CONFIG_HOME/trueline/config.ini (the harness points XDG_CONFIG_HOME into $T).
+rm -rf repo; mkdir -p repo "$XDG_CONFIG_HOME/trueline" key; cp a.c repo/
+head -c 32 /dev/urandom > key/k1; head -c 32 /dev/urandom > key/k2; chmod 600 key/k1 key/k2
+user_ini=$XDG_CONFIG_HOME/trueline/config.ini
+printf '[provenance]\nkey_file = %s\n[wrapper]\nexplain = true\n' "$T/key/k1" > "$user_ini"
+printf '[provenance]\nkey_file =\n' > repo/.trueline.ini
+(cd repo && trueline-cc gcc -c a.c -o drop.o 2>../drop.err); rc=$?
+check "repository's file empties the user's key_file: refused, exit 2 ($rc), nothing compiled" test "$rc" = 2 -a ! -e repo/drop.o
+contains "... the message names both files and the key" drop.err '\.trueline\.ini:2: \[provenance\] key_file = .*config\.ini:2'
+printf '[provenance]\nkey_file = %s\n' "$T/key/k2" > repo/.trueline.ini
+(cd repo && trueline-cc gcc -c a.c -o swap.o 2>../swap.err); rc=$?
+check "repository's file swaps the key for its own: refused ($rc)" test "$rc" = 2 -a ! -e repo/swap.o
+printf '[wrapper]\non_error = passthrough\n[provenance]\nverify = false\n' > repo/.trueline.ini
+printf '[provenance]\nkey_file = %s\nverify = true\n' "$T/key/k1" > "$user_ini"
+(cd repo && trueline-cc gcc -c a.c -o loose.o 2>../loose.err); rc=$?
+check "repository's file turns verify off (with on_error = passthrough): refused all the same ($rc)" \
+  test "$rc" = 2 -a ! -e repo/loose.o
+contains "... naming verify" loose.err '\[provenance\] verify = false would loosen'
+# what stays allowed: tightening, settings of its own, and the merge itself (the user's explain still applies)
+printf '[provenance]\nverify = false\n[wrapper]\nexplain = true\n' > "$user_ini"
+printf '[provenance]\nverify = true\nkey_file = %s\n[wrapper]\nhost_debug = g2\n' "$T/key/k2" > repo/.trueline.ini
+(cd repo && trueline-cc gcc -c a.c -o tight.o 2>../tight.err); rc=$?
+check "repository's file tightens verify and adds a key: compiled ($rc)" test "$rc" = 0 -a -s repo/tight.o
+contains "... the user's explain = true merged in (explain printed)" tight.err '^trueline-cc: forced: -g2$'
+printf '[provenance]\nkey_file =\n' > repo/.trueline.ini
+printf '[provenance]\nkey_file = %s\n' "$T/key/k1" > "$user_ini"
+(cd repo && TRUELINE_PROVENANCE_KEY_FILE= trueline-cc gcc -c a.c -o envd.o 2>../envd.err); rc=$?
+check "the environment is the user's own: TRUELINE_PROVENANCE_KEY_FILE= decides, compiled ($rc)" test "$rc" = 0 -a -s repo/envd.o
+rm -f "$user_ini"
+(cd repo && trueline-cc gcc -c a.c -o alone.o 2>../alone.err); rc=$?
+check "no user or system setting: the repository's file is free to leave key_file empty ($rc)" test "$rc" = 0 -a -s repo/alone.o
