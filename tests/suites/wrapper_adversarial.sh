@@ -67,3 +67,17 @@ check "the environment is the user's own: TRUELINE_PROVENANCE_KEY_FILE= decides,
 rm -f "$user_ini"
 (cd repo && trueline-cc gcc -c a.c -o alone.o 2>../alone.err); rc=$?
 check "no user or system setting: the repository's file is free to leave key_file empty ($rc)" test "$rc" = 0 -a -s repo/alone.o
+
+# --- a FIFO where the memo (or a statistics counter) goes must not block the compile --------------------------
+rm -rf fifo; mkdir -p fifo/cache/trueline/provenance-stats; cp a.c fifo/
+mkfifo fifo/cache/trueline/memo-v2
+(cd fifo && gcc -c a.c -o bare.o); premise "bare gcc compiles a.c" test -s fifo/bare.o
+(cd fifo && XDG_CACHE_HOME=$T/fifo/cache timeout 20 trueline-cc gcc -c a.c -o f.o 2>../fifo.err); rc=$?
+check "a FIFO as the memo file: the compile finishes (exit $rc, 124 = blocked) and writes its object" test "$rc" = 0 -a -s fifo/f.o
+check "... the memo saved as a regular file over the FIFO" test -f fifo/cache/trueline/memo-v2 -a ! -p fifo/cache/trueline/memo-v2
+(cd fifo && XDG_CACHE_HOME=$T/fifo/cache timeout 20 trueline-cc gcc -c a.c -o f2.o 2>/dev/null); rc=$?
+check "... and the next compile reads it (exit $rc)" test "$rc" = 0 -a -s fifo/f2.o
+rm -rf fifo/cache; mkdir -p fifo/cache/trueline/provenance-stats
+for c in verified mismatch no_note recompiled stamped unbound; do mkfifo fifo/cache/trueline/provenance-stats/$c; done
+(cd fifo && XDG_CACHE_HOME=$T/fifo/cache timeout 20 trueline-cc gcc -c a.c -o s.o 2>/dev/null); rc=$?
+check "FIFOs as the statistics counters: the compile finishes (exit $rc, 124 = blocked)" test "$rc" = 0 -a -s fifo/s.o
