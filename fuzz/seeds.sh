@@ -148,6 +148,8 @@ printf '\000-E\0-M\0a.c\0-g0\0-o\0-%s%s' "$SEP" "$SEP" >"$out/argv/preprocess"
 printf '\000-c\0a.c\0-o%s%s' "$SEP" "$SEP" >"$out/argv/dangling-o"
 printf '\002-c\0k.cu\0-I%s%s' "$SEP" "$SEP" >"$out/argv/dangling-I-nvcc"
 printf '\000-c\0a.c\0-o\0--trueline-explain%s%s' "$SEP" "$SEP" >"$out/argv/trueline-operand"
+# -optf naming a file of NUL bytes (the shape of -optf /dev/zero, cut to what the target reads)
+{ printf '\002-c\0k.cu\0-optf\0F%s' "$SEP"; head -c 4096 /dev/zero; printf %s "$SEP"; } >"$out/argv/optf-zeros"
 
 # Device images: fatbin containers (standalone, and cut out of a host object's .nv_fatbin), cubins, PTX.
 mkdir -p "$out/fatbin" "$out/cubin" "$out/ptx"

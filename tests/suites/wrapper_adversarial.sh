@@ -81,3 +81,21 @@ rm -rf fifo/cache; mkdir -p fifo/cache/trueline/provenance-stats
 for c in verified mismatch no_note recompiled stamped unbound; do mkfifo fifo/cache/trueline/provenance-stats/$c; done
 (cd fifo && XDG_CACHE_HOME=$T/fifo/cache timeout 20 trueline-cc gcc -c a.c -o s.o 2>/dev/null); rc=$?
 check "FIFOs as the statistics counters: the compile finishes (exit $rc, 124 = blocked)" test "$rc" = 0 -a -s fifo/s.o
+
+# --- nvcc -optf naming an endless file: bounded memory, a clear error -----------------------------------------
+if have_nvcc; then
+  printf '__global__ void k(int *p) { *p = 1; }\n' > k.cu
+  # a 4 GiB address-space cap keeps an unbounded reader from taking the machine; the bound must answer first
+  ( ulimit -v 4194304; timeout 60 trueline-cc nvcc -optf /dev/zero -c k.cu -o z.o 2>zero.err ); rc=$?
+  check "nvcc -optf /dev/zero: trueline-cc stops with exit 2 ($rc; 124 = still reading)" test "$rc" = 2 -a ! -e z.o
+  contains "... naming the file and the bound it hit" zero.err '/dev/zero: options file larger than [0-9]+ MiB'
+  if [ -x /usr/bin/time ]; then
+    ( ulimit -v 4194304; /usr/bin/time -f %M -o zero.rss trueline-cc nvcc -optf /dev/zero -c k.cu -o z.o 2>/dev/null )
+    kb=$(tail -1 zero.rss)
+    check "... its peak memory stays under 256 MB (${kb} KB)" test "${kb:-999999999}" -lt 262144
+  else skip "/usr/bin/time not installed: the peak memory of -optf /dev/zero"; fi
+  head -c 2000000 /dev/zero | tr '\0' ' ' > big.optf; echo '-DBIG=1' >> big.optf
+  trueline-cc --trueline-explain --trueline-print-fingerprint nvcc -optf big.optf -c k.cu >/dev/null 2>big.err; rc=$?
+  check "a 2 MB options file (spaces, then -DBIG=1) is still read whole ($rc)" test "$rc" = 0
+  contains "... its last word folded in" big.err 'folded: options file big.optf: -DBIG=1$'
+else skip "nvcc not installed: -optf /dev/zero"; fi
