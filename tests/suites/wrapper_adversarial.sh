@@ -99,3 +99,19 @@ if have_nvcc; then
   check "a 2 MB options file (spaces, then -DBIG=1) is still read whole ($rc)" test "$rc" = 0
   contains "... its last word folded in" big.err 'folded: options file big.optf: -DBIG=1$'
 else skip "nvcc not installed: -optf /dev/zero"; fi
+
+# --- a full disk while stamping leaves no object behind (as the compiler leaves none) -------------------------
+# The file size limit (ulimit -f, SIGXFSZ ignored: writes past it fail with EFBIG) stands in for a full disk:
+# set between the compiler's object and the stamped one, the compiler's write fits and the stamp's does not.
+rm -rf full; mkdir -p full; cp a.c full/
+(cd full && trap '' XFSZ && ulimit -f 0 && gcc -c a.c -o bare.o 2>/dev/null); rc_bare=$?
+premise "bare gcc that cannot write its object fails ($rc_bare) and leaves none" test "$rc_bare" != 0 -a ! -e full/bare.o
+(cd full && TRUELINE_PROVENANCE_STAMP=false trueline-cc gcc -c a.c -o s0.o && trueline-cc gcc -c a.c -o s1.o)
+s0=$(stat -c %s full/s0.o 2>/dev/null || echo 0); s1=$(stat -c %s full/s1.o 2>/dev/null || echo 0)
+blocks=$(( (s0 + 1023) / 1024 ))
+if [ "$s0" -gt 0 ] && [ "$s1" -gt $(( blocks * 1024 )) ]; then
+  (cd full && trap '' XFSZ && ulimit -f "$blocks" && trueline-cc gcc -c a.c -o f.o 2>../full.err); rc=$?
+  check "no room for the stamp (limit $blocks KiB, object $s0 B, stamped $s1 B): the compile fails ($rc)" test "$rc" != 0
+  check "... and no object is left for make to call up to date" test ! -e full/f.o
+  contains "... the message says the stamp failed and the output was removed" full.err 'f\.o: cannot add \.note\.trueline: .*f\.o removed'
+else skip "the stamp does not cross a KiB boundary here (object $s0 B, stamped $s1 B)"; fi
