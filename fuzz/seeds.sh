@@ -113,6 +113,8 @@ mkdir -p "$out/config"
 for f in "$here/../conf/"*.ini; do [ -f "$f" ] && cp "$f" "$out/config/"; done
 printf '[checks]\nline-tables = error\nstl-leak=off ; inline\n[suppress]\nline-tables = libfoo.so:*\n  continued\n' >"$out/config/basic.ini"
 printf 'key=nosection\n[a]\n[b]\nx:y\n#c\n;d\n' >"$out/config/odd.ini"
+# a user's file, then the repository's .trueline.ini trying to drop or loosen its security settings
+printf '[provenance]\nkey_file = /k\nverify = on\non_mismatch = fail\n%s[provenance]\nkey_file =\nverify = 0\non_mismatch = recompile\n' "$SEP" >"$out/config/repo-loosens.ini"
 
 # DWARF line programs: .debug_line, .debug_str, .debug_line_str of each object joined by the separator.
 mkdir -p "$out/line_program"
@@ -142,6 +144,12 @@ printf '\002-c\0k.cu\0-o\0k.o\0-optf\0F\0-Xcompiler\0-fPIC\0-G%s-arch=sm_90 "-DX
 printf '\000-c\0a.cpp\0-g\0-O2\0-MD\0-MF\0a.d\0@F%s-I"dir with space" \\\n-DQ=\x27a b\x27 @F\n%s' "$SEP" "$SEP" >"$out/argv/gcc"
 printf '\001-c\0b.c\0-o\0b.o\0@F%s-gline-tables-only -O1%s#+-g0 s/-O1/-O3/ x-Werror ^-DZ' "$SEP" "$SEP" >"$out/argv/clang"
 printf '\000-E\0-M\0a.c\0-g0\0-o\0-%s%s' "$SEP" "$SEP" >"$out/argv/preprocess"
+# hostile ends: a value-taking option last (it must not take the forced -g1), --trueline-* as an operand
+printf '\000-c\0a.c\0-o%s%s' "$SEP" "$SEP" >"$out/argv/dangling-o"
+printf '\002-c\0k.cu\0-I%s%s' "$SEP" "$SEP" >"$out/argv/dangling-I-nvcc"
+printf '\000-c\0a.c\0-o\0--trueline-explain%s%s' "$SEP" "$SEP" >"$out/argv/trueline-operand"
+# -optf naming a file of NUL bytes (the shape of -optf /dev/zero, cut to what the target reads)
+{ printf '\002-c\0k.cu\0-optf\0F%s' "$SEP"; head -c 4096 /dev/zero; printf %s "$SEP"; } >"$out/argv/optf-zeros"
 
 # Device images: fatbin containers (standalone, and cut out of a host object's .nv_fatbin), cubins, PTX.
 mkdir -p "$out/fatbin" "$out/cubin" "$out/ptx"

@@ -22,6 +22,7 @@ static int add_entry(void *user, const char *section, const char *key, const cha
         cfg->cap = cap;
     }
     struct tl_config_entry *e = &cfg->entries[cfg->n++];
+    e->file = cfg->nfiles - 1; /* the file being parsed, registered by tl_config_load_file */
     e->section = strdup(section);
     e->key = strdup(key);
     e->value = strdup(value ? value : "");
@@ -56,7 +57,21 @@ static int parse_handler(void *user, const char *section, const char *key, const
     return add_entry(p->cfg, section, key, value, p->line);
 }
 
-int tl_config_load_file(tl_config *cfg, const char *path, tl_error *err)
+/* Registers path as the file whose entries come next (repo: a file the repository controls). */
+static int add_file(tl_config *cfg, const char *path, int repo)
+{
+    char **f = realloc(cfg->files, (size_t)(cfg->nfiles + 1) * sizeof *f);
+    int *r = f ? realloc(cfg->file_repo, (size_t)(cfg->nfiles + 1) * sizeof *r) : NULL;
+    if (f)
+        cfg->files = f;
+    if (!r || !(f[cfg->nfiles] = strdup(path)))
+        return -1;
+    cfg->file_repo = r;
+    r[cfg->nfiles++] = repo;
+    return 0;
+}
+
+static int load_one(tl_config *cfg, const char *path, int repo, tl_error *err)
 {
     /* a configuration file is small: 1 MiB bounds a mistake such as naming a log or a core */
     tl_error why = { 0 };
@@ -68,6 +83,10 @@ int tl_config_load_file(tl_config *cfg, const char *path, tl_error *err)
         close(fd);
         return tl_fail(err, "%s: cannot open config: %s", path, strerror(errno));
     }
+    if (add_file(cfg, path, repo) != 0) {
+        fclose(f);
+        return tl_fail(err, "out of memory");
+    }
     struct parse_ctx p = { cfg, f, 0, 1 };
     int rc = ini_parse_stream(read_line, &p, parse_handler, &p);
     fclose(f);
@@ -78,6 +97,11 @@ int tl_config_load_file(tl_config *cfg, const char *path, tl_error *err)
     free(cfg->path);
     cfg->path = strdup(path);
     return 0;
+}
+
+int tl_config_load_file(tl_config *cfg, const char *path, tl_error *err)
+{
+    return load_one(cfg, path, 0, err);
 }
 
 int tl_config_load(tl_config *cfg, tl_error *err)
@@ -95,15 +119,21 @@ int tl_config_load(tl_config *cfg, tl_error *err)
         return tl_fail(err, "out of memory");
     memcpy(xdg, base, bl);
     memcpy(xdg + bl, rest, rl + 1);
-    const char *order[] = { ".trueline.ini", xdg, "/etc/trueline.ini" };
+    /* Merged, least specific first, so a later file's entry wins (tl_config_get reads the last): a file read
+     * alone used to drop every setting of the others, the provenance key among them (tl_config_guard says what
+     * the repository's own file may not loosen). */
+    const char *order[] = { "/etc/trueline.ini", xdg, ".trueline.ini" };
     int rc = 0;
-    for (size_t i = 0; i < sizeof order / sizeof *order; i++)
-        if (access(order[i], F_OK) == 0) {
-            rc = tl_config_load_file(cfg, order[i], err);
-            break;
-        }
+    for (size_t i = 0; i < sizeof order / sizeof *order && rc == 0; i++)
+        if (access(order[i], F_OK) == 0)
+            rc = load_one(cfg, order[i], i == 2, err);
     free(xdg);
     return rc;
+}
+
+const char *tl_config_entry_file(const tl_config *cfg, const struct tl_config_entry *e)
+{
+    return e->file >= 0 && e->file < cfg->nfiles ? cfg->files[e->file] : "config";
 }
 
 /* TRUELINE_<SECTION>_<KEY>, upper case, '-' and '.' as '_'. By hand: it runs for every key looked up
@@ -173,8 +203,8 @@ void tl_config_origin(const tl_config *cfg, const char *section, const char *key
     const struct tl_config_entry *e = entry_of(cfg, section, key);
     if (getenv(name))
         snprintf(buf, n, "%s", name);
-    else if (e && cfg->path)
-        snprintf(buf, n, "%s:%d", cfg->path, e->line);
+    else if (e && e->file >= 0 && e->file < cfg->nfiles)
+        snprintf(buf, n, "%s:%d", cfg->files[e->file], e->line);
     else
         snprintf(buf, n, "%s", cfg && cfg->path ? cfg->path : "default");
 }
@@ -186,7 +216,7 @@ void tl_config_value_origin(const tl_config *cfg, const char *section, const cha
      * later entry overrides */
     for (int i = 0; cfg && i < cfg->n; i++)
         if (cfg->entries[i].value == value) {
-            snprintf(buf, n, "%s:%d", cfg->path ? cfg->path : "config", cfg->entries[i].line);
+            snprintf(buf, n, "%s:%d", tl_config_entry_file(cfg, &cfg->entries[i]), cfg->entries[i].line);
             return;
         }
     char name[256]; /* otherwise the environment's override */
@@ -256,7 +286,7 @@ int tl_config_check_keys(const tl_config *cfg, const struct tl_config_section *k
         list[0] = 0;
         for (int j = 0; s->keys[j] && o < sizeof list; j++)
             o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", j ? ", " : "", s->keys[j]);
-        return tl_fail(err, "%s:%d: [%s] %s: unknown key (the keys of [%s]: %s)", cfg->path ? cfg->path : "config",
+        return tl_fail(err, "%s:%d: [%s] %s: unknown key (the keys of [%s]: %s)", tl_config_entry_file(cfg, e),
                        e->line, e->section, e->key, s->name, list);
     }
     return 0;
@@ -278,6 +308,10 @@ void tl_config_free(tl_config *cfg)
         free(cfg->entries[i].value);
     }
     free(cfg->entries);
+    for (int i = 0; i < cfg->nfiles; i++)
+        free(cfg->files[i]);
+    free(cfg->files);
+    free(cfg->file_repo);
     free(cfg->path);
     memset(cfg, 0, sizeof *cfg);
 }

@@ -71,6 +71,11 @@ void tlcc_nvcc_optf_split(const char *s, tlcc_strv *out)
     free(w);
 }
 
+/* What one options file may hold. nvcc -optf /dev/zero grew trueline-cc by half a gigabyte a second (bare nvcc
+ * stops reading at a few megabytes and waits); real options files are kilobytes, the largest link lines a few
+ * megabytes. */
+#define OPTF_MAX_BYTES (64u << 20)
+
 static char *read_text(const char *path, tl_error *err)
 {
     FILE *f = fopen(path, "r");
@@ -82,6 +87,13 @@ static char *read_text(const char *path, tl_error *err)
     char *buf = malloc(cap);
     while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
         n += r;
+        if (n > OPTF_MAX_BYTES) {
+            fclose(f);
+            free(buf);
+            tl_fail(err, "%s: options file larger than %u MiB (a device such as /dev/zero, or not an options file)",
+                    path, OPTF_MAX_BYTES >> 20);
+            return NULL;
+        }
         if (cap - n < 2) {
             char *nb = realloc(buf, cap *= 2);
             if (!nb) {

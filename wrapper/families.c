@@ -113,6 +113,14 @@ int tlcc_family_answers_to(const char *base)
     return 0;
 }
 
+int tlcc_family_any_takes_value(const char *opt)
+{
+    for (size_t i = 0; i < NFAM; i++)
+        if (listed(families[i].takes_value, opt, 0))
+            return 1;
+    return 0;
+}
+
 enum tlcc_family tlcc_family_by_name(const char *path)
 {
     const char *slash = strrchr(path, '/'), *b = slash ? slash + 1 : path;

@@ -51,6 +51,9 @@ typedef struct tlcc_family_desc {
 
 /* Whether trueline-cc answers to this name as a link (a row's answers_to). */
 int tlcc_family_answers_to(const char *base);
+/* Whether some family's driver takes the next argument as this option's value (-o, -I, -Xcompiler ...):
+ * before the family is known, the argument after it is an operand, never trueline-cc's own option. */
+int tlcc_family_any_takes_value(const char *opt);
 /* The row of f (TLCC_FAM_OTHER's for an unknown value). */
 const tlcc_family_desc *tlcc_family_of(enum tlcc_family f);
 const char *tlcc_family_name(enum tlcc_family f);

@@ -128,7 +128,14 @@ void tlcc_analyze(tlcc_invocation *inv, tlcc_memo *memo)
             }
             continue;
         }
-        if (in_list(s, takes) && next) {
+        if (in_list(s, takes) && !next) {
+            /* A value-taking option at the very end would take a forced flag appended after it as its value
+             * (an object named -g1; -I -g1 compiling without line info under a record saying "forced -g1"):
+             * force nothing, so the compiler meets the same dangling option and refuses it as it would bare. */
+            no_force(inv, "a dangling option at the end takes no value");
+            continue;
+        }
+        if (in_list(s, takes)) {
             if (strcmp(s, "-o") == 0 || strcmp(s, "--output-file") == 0)
                 set_str(&inv->output, next);
             else if (strcmp(s, "-x") == 0 || strcmp(s, "--x") == 0)

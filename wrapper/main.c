@@ -14,6 +14,7 @@
 #include "compiler.h"
 #include "depth_guard.h"
 #include "explain.h"
+#include "families.h"
 #include "fingerprint.h"
 #include "force.h"
 #include "memo.h"
@@ -84,6 +85,21 @@ static const struct tl_config_section wrapper_sections[] = {
     { "wrapper", wrapper_keys }, { "fingerprint", fingerprint_keys }, { "provenance", provenance_keys }, { NULL, NULL }
 };
 
+/* The security settings the repository's own .trueline.ini may tighten, never loosen (lib/config_guard.c):
+ * on_error = passthrough would run the cache unverified whenever the wrapper fails. */
+static const char *const mismatch_order[] = { "recompile", "fail", NULL };
+static const char *const on_error_order[] = { "passthrough", "fail", NULL };
+static const struct tl_config_guard wrapper_guards[] = {
+    { "provenance", "key_file", NULL },
+    { "provenance", "stamp", tl_config_guard_bool },
+    { "provenance", "links", tl_config_guard_bool },
+    { "provenance", "verify", tl_config_guard_bool },
+    { "provenance", "verify_in_cache", tl_config_guard_bool },
+    { "provenance", "on_mismatch", mismatch_order },
+    { "wrapper", "on_error", on_error_order },
+    { NULL, NULL, NULL },
+};
+
 /* The values main reads up front ([provenance] among them), and the keys of our sections, checked before anything
  * runs: a typo fails like a broken file ([wrapper] on_error) instead of silently meaning a default (a bad
  * yes/no used to read as "on", TRUELINE_EXPLAIN=false turned explain on). Nothing here reads a file or
@@ -148,12 +164,18 @@ static void reversed_order(const char *cache, const char *how)
             cache, cache, how, cache, cache, cache, cache, cache);
 }
 
+/* argv[i] is the value of the option before it (`-o --trueline-explain` names the object): the compiler's. */
+static int is_operand(char **argv, int i)
+{
+    return i > 1 && argv[i - 1][0] == '-' && tlcc_family_any_takes_value(argv[i - 1]);
+}
+
 /* Removes trueline-cc's own options so the compiler never sees them. */
 static int take_option(int *argc, char **argv, const char *opt)
 {
     int found = 0;
     for (int i = 1; i < *argc;) {
-        if (strcmp(argv[i], opt) == 0) {
+        if (strcmp(argv[i], opt) == 0 && !is_operand(argv, i)) {
             memmove(argv + i, argv + i + 1, (size_t)(*argc - i) * sizeof *argv);
             (*argc)--;
             found = 1;
@@ -243,7 +265,7 @@ static const struct {
 static int check_own_options(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--trueline-", 11) != 0)
+        if (strncmp(argv[i], "--trueline-", 11) != 0 || is_operand(argv, i))
             continue;
         size_t k = 0;
         while (k < NOWN && strcmp(argv[i], own_options[k].name) != 0)
@@ -368,7 +390,9 @@ int main(int argc, char **argv)
     tlcc_prov_config prov = { 0 };
     int memo_on = 1;
     int cfg_loaded = tl_config_load(&cfg, &cfg_err) == 0;
-    int cfg_bad = !cfg_loaded || check_config(&cfg, &explain, &memo_on, &prov, &cfg_err) != 0;
+    /* never through on_error = passthrough: that would run the cache the loosened setting was meant to guard */
+    int guard_bad = cfg_loaded && tl_config_guard(&cfg, wrapper_guards, &cfg_err) != 0;
+    int cfg_bad = guard_bad || !cfg_loaded || check_config(&cfg, &explain, &memo_on, &prov, &cfg_err) != 0;
 
     tlcc_invocation inv = { 0 };
     inv.explain = explain;
@@ -388,6 +412,9 @@ int main(int argc, char **argv)
     } else if (crc != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
         rc = crc == -2 ? TL_EXIT_BAD_INPUT : crc == -3 ? 126 : 127;
+    } else if (guard_bad) {
+        fprintf(stderr, "trueline-cc: error: %s\ntrueline-cc: the compile was not run\n", cfg_err.msg);
+        rc = TL_EXIT_BAD_INPUT;
     } else if (cfg_bad) {
         rc = wrapper_failed(&inv, &cfg, cfg_loaded, cfg_err.msg);
     } else {

@@ -110,12 +110,14 @@ static void parse(tlcc_memo *m, const char *p, const char *end)
 /* Maps the file; with an index (and !all) its records are found through it on demand, else all are read. */
 static void load(tlcc_memo *m, const char *path, int all)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO put where the memo goes would block the open (and every compile) forever; anything
+     * but a regular file reads as no memo, and the next save renames a regular one over it. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return;
     struct stat st;
     struct mapping *maps;
-    if (fstat(fd, &st) == 0 && st.st_size > 0 && st.st_size < (64 << 20) &&
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < (64 << 20) &&
         (maps = realloc(m->maps, (size_t)(m->nmaps + 1) * sizeof *maps))) {
         m->maps = maps;
         size_t len = (size_t)st.st_size;

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -78,7 +79,7 @@ static int copy_section(Elf_Scn *scn, const void *extra, size_t extra_len, unsig
 }
 
 static int stamp_elf(Elf *elf, size_t file_size, const unsigned char *rec, size_t rec_len, tl_error *err,
-                     const char *path)
+                     const char *path, int *written)
 {
     GElf_Ehdr eh;
     size_t shstrndx;
@@ -125,7 +126,11 @@ static int stamp_elf(Elf *elf, size_t file_size, const unsigned char *rec, size_
         else {
             size_t sha = eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
             eh.e_shoff = align_up(end, sha);
-            rc = gelf_update_ehdr(elf, &eh) && elf_update(elf, ELF_C_WRITE) >= 0 ? 0 : -1;
+            rc = gelf_update_ehdr(elf, &eh) ? 0 : -1;
+            if (rc == 0 && elf_update(elf, ELF_C_WRITE) < 0) {
+                *written = 1; /* some of it may be on disk: the file is no longer what the compiler wrote */
+                rc = -1;
+            }
         }
     }
 out:
@@ -147,6 +152,19 @@ int tlcc_stamp_file(const char *path, const tl_note *n, size_t argv_max, tl_erro
     return rc;
 }
 
+/* A stamp that failed while writing (a full disk, a quota, a file size limit) leaves an object that is neither
+ * the compiler's nor stamped, newer than its source: make would call it up to date. The compiler removes an
+ * output it could not write; so does the stamp, and the compile fails. */
+static int remove_damaged(const char *path, tl_error *err)
+{
+    char why[TL_ERR_MAX];
+    snprintf(why, sizeof why, "%s", err->msg);
+    if (unlink(path) == 0 || errno == ENOENT)
+        return tl_fail(err, "%s; %s removed (a partly written output is never left behind)", why, path);
+    return tl_fail(err, "%s; %s could not be removed either: %s (delete it before the next build)", why, path,
+                   strerror(errno));
+}
+
 int tlcc_stamp_record(const char *path, const unsigned char *rec, size_t rec_len, tl_error *err)
 {
     if (elf_version(EV_CURRENT) == EV_NONE)
@@ -159,16 +177,19 @@ int tlcc_stamp_record(const char *path, const unsigned char *rec, size_t rec_len
             close(fd);
         return tl_fail(err, "%s: cannot open for stamping: %s", path, strerror(e));
     }
-    int rc;
+    int rc, written = 0;
     Elf *elf = elf_begin(fd, ELF_C_RDWR, NULL);
     if (!elf || elf_kind(elf) != ELF_K_ELF)
         rc = tl_fail(err, "%s: not an ELF file, not stamped", path);
     else
-        rc = stamp_elf(elf, (size_t)st.st_size, rec, rec_len, err, path);
+        rc = stamp_elf(elf, (size_t)st.st_size, rec, rec_len, err, path, &written);
     if (elf)
         elf_end(elf);
-    close(fd);
-    return rc;
+    if (close(fd) != 0 && rc == 0) { /* NFS reports a failed write at close */
+        rc = tl_fail(err, "%s: cannot write %s: %s", path, TL_NOTE_SECTION, strerror(errno));
+        written = 1;
+    }
+    return rc != 0 && written ? remove_damaged(path, err) : rc;
 }
 
 /* Fills the record's placeholders once it is in the file: the content digest leaves the record section
@@ -229,6 +250,8 @@ int tlcc_stamp_sealed(const char *path, const unsigned char *rec, size_t rec_len
     if (fd < 0)
         return tl_fail(err, "%s: cannot open to seal the record: %s", path, strerror(errno));
     int rc = seal(fd, path, rec, rec_len, key, err);
-    close(fd);
-    return rc;
+    if (close(fd) != 0 && rc == 0)
+        rc = tl_fail(err, "%s: cannot write the sealed record: %s", path, strerror(errno));
+    /* the record is in the file by now: unsealed or half sealed, it binds nothing */
+    return rc != 0 ? remove_damaged(path, err) : 0;
 }

@@ -8,20 +8,27 @@
 struct tl_config_entry {
     char *section, *key, *value;
     int line; /* the entry's line in the file (1-based) */
+    int file; /* index in files */
 };
 
 typedef struct tl_config {
-    char *path; /* the file that was loaded, NULL when none was found */
+    char *path; /* the last file loaded (the most specific), NULL when none was found */
     struct tl_config_entry *entries;
     int n, cap;
+    char **files;   /* every file loaded, in load order */
+    int *file_repo; /* per file: 1 for ./.trueline.ini, the file the repository being built controls */
+    int nfiles;
 } tl_config;
 
-/* Lookup order: $TRUELINE_CONFIG, ./.trueline.ini, $XDG_CONFIG_HOME/trueline/config.ini
- * (~/.config when unset), /etc/trueline.ini. The first that exists is loaded; none is fine.
+/* $TRUELINE_CONFIG alone when set (named explicitly: missing is an error). Otherwise every one of
+ * /etc/trueline.ini, $XDG_CONFIG_HOME/trueline/config.ini (~/.config when unset) and ./.trueline.ini that
+ * exists, merged in that order: a later file's entry for a key wins over an earlier one's; none is fine.
  * A file that exists but does not parse is an error naming file and line. */
 int tl_config_load(tl_config *cfg, tl_error *err);
-/* Loads one file (used by the checker's --config and by tests). */
+/* Loads one file (used by the checker's --config and by tests); its entries win over those loaded before. */
 int tl_config_load_file(tl_config *cfg, const char *path, tl_error *err);
+/* The file an entry was read from. */
+const char *tl_config_entry_file(const tl_config *cfg, const struct tl_config_entry *e);
 /* Value of section.key: the environment variable TRUELINE_<SECTION>_<KEY> (upper case, '-' and '.'
  * as '_') wins over the file; NULL when neither has it. The last occurrence in the file wins. */
 const char *tl_config_get(const tl_config *cfg, const char *section, const char *key);
@@ -55,6 +62,17 @@ int tl_config_check_keys(const tl_config *cfg, const struct tl_config_section *k
 /* Calls fn for each entry of section in file order (environment overrides are not enumerated). */
 void tl_config_each(const tl_config *cfg, const char *section,
                     void (*fn)(const char *key, const char *value, int line, void *ctx), void *ctx);
+/* A security setting: what the repository's own file (./.trueline.ini) may not loosen. order: its values from
+ * loosest to strictest (tl_config_guard_bool for a yes/no key, stricter when on); NULL: a value set outside the
+ * repository may not be replaced at all (a key file). A table ends with { NULL }. */
+struct tl_config_guard {
+    const char *section, *key;
+    const char *const *order;
+};
+extern const char *const tl_config_guard_bool[];
+/* -1 with err naming both files and lines when the repository's file, deciding a guarded key, loosens or
+ * replaces what /etc, the user's file or $TRUELINE_CONFIG set; the environment's value is the user's own. */
+int tl_config_guard(const tl_config *cfg, const struct tl_config_guard *rows, tl_error *err);
 void tl_config_free(tl_config *cfg);
 
 #endif
