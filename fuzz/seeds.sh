@@ -43,6 +43,10 @@ objcopy --compress-debug-sections=zlib-gabi "$work/gcc-g.o" "$work/zlib.o"
 objcopy --compress-debug-sections=zstd "$work/gcc-g.o" "$work/zstd.o" 2>/dev/null
 objcopy --compress-debug-sections=zlib-gabi "$work/liba.so" "$work/zlib.so"
 ar rcs "$work/lib.a" "$work/gcc-g.o" "$work/gcc-nodebug.o"
+# adversarial shapes: a .debug_info zero-filled in place (libdwarf reads it as no units at all; an error, exit 2)
+objcopy --dump-section .debug_info="$work/info.bin" "$work/gcc-g.o" "$work/discard.o" 2>/dev/null &&
+  head -c "$(stat -c %s "$work/info.bin")" /dev/zero >"$work/info0.bin" &&
+  objcopy --update-section .debug_info="$work/info0.bin" "$work/gcc-g.o" "$work/zero-info.o" 2>/dev/null
 printf '!<arch>\n' >"$work/empty.a"
 
 # --- device fixtures (only with nvcc) ------------------------------------------------------------------------
@@ -90,7 +94,7 @@ host=("$work/gcc-g.o" "$work/gcc-dwarf4.o" "$work/gcc-dwarf2.o" "$work/gcc-m32.o
       "$work/clang-g.o" "$work/gxx.o" "$work/zlib.o" "$work/zstd.o" "$work/zlib.so")
 dev=("$work/k.cubin" "$work/k-G.cubin" "$work/k.fatbin" "$work/k-z.fatbin" "$work/k.o")
 seed elf_file "${host[@]}" "$work/k.cubin" "$(stripped "$work/liba.so")"
-seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a"
+seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a" "$work/zero-info.o"
 # the split takes linked files (host debug sections out) and objects (device line info out)
 seed split "$work/zlib.so" "$work/liba.so" "$work/gcc-g.o" "$work/k.o"
 
