@@ -168,6 +168,10 @@ if [ -n "$tlcc" ] && (cd "$work" && XDG_CACHE_HOME="$work/cache" "$tlcc" gcc -c 
   section "$work/stamped.o" .note.trueline >"$out/note/stamped"
   mkdir -p "$out/hook_note" && cp "$work/stamped.o" "$out/hook_note/stamped.o"
   mkdir -p "$out/provenance" && cp "$work/stamped.o" "$out/provenance/stamped.o"
+  # adversarial shape: the stamped object with its code changed after stamping (the record must not bind it)
+  objcopy --dump-section .text="$work/text.bin" "$work/stamped.o" "$work/discard.o" 2>/dev/null &&
+    head -c "$(stat -c %s "$work/text.bin")" /dev/zero >"$work/text0.bin" &&
+    objcopy --update-section .text="$work/text0.bin" "$work/stamped.o" "$out/provenance/tampered.o" 2>/dev/null
   mkdir -p "$out/memo" && cp "$work/cache/trueline/memo-v2" "$out/memo/gcc" 2>/dev/null
 fi
 # Image-cache files: the summaries trueline-check keeps for a compressed fatbin (cubin and PTX images).

@@ -44,3 +44,29 @@ for mode in zero ff; do
 done
 trueline-check dw.o >dw_ok.txt 2>&1; rc=$?
 check "the intact object reads with 0 unreadable (exit $rc)" sh -c "[ $rc -le 1 ] && grep -q ' 0 unreadable' dw_ok.txt"
+
+# --- --provenance checks the record's content binding, as --attest does: a tampered object is not genuine ---
+premise "trueline-cc gcc stamps st.o" trueline-cc gcc -c dw.c -o st.o
+premise "tampered.o: one byte of st.o's .text (located by readelf) flipped" python3 - <<'PY'
+import re, subprocess
+for l in subprocess.check_output(['readelf', '-SW', 'st.o'], text=True).splitlines():
+    m = re.search(r'\]\s+\.text\s+\S+\s+[0-9a-f]+\s+([0-9a-f]+)\s+([0-9a-f]+)', l)
+    if m and int(m.group(2), 16):
+        off = int(m.group(1), 16)
+        break
+b = bytearray(open('st.o', 'rb').read()); b[off] ^= 0xff; open('tampered.o', 'wb').write(b)
+PY
+premise "... objdump disassembles different code in the two" bash -c \
+    '! cmp -s <(objdump -d st.o | tail -n +4) <(objdump -d tampered.o | tail -n +4)'
+trueline-check --provenance st.o >prov_ok.txt 2>&1; rc=$?
+exit_was "--provenance of the object as stamped: exit 0" 0 $rc prov_ok.txt 'provenance record'
+contains "... its record binds its bytes (content matches)" prov_ok.txt '^  cc .* matches$'
+trueline-check --provenance tampered.o st.o >prov_bad.txt 2>&1; rc=$?
+exit_was "--provenance of a tampered object: exit 1, not a genuine record" 1 $rc prov_bad.txt 'provenance record'
+contains "... its record is shown as not binding (content differs)" prov_bad.txt '^  cc .* differs$'
+contains "... and said in words" prov_bad.txt 'changed after its record was written'
+trueline-check --provenance --format json tampered.o >prov_bad.json 2>&1
+check "... JSON says content differs" python3 -c '
+import json, sys
+d = json.load(open("prov_bad.json"))
+sys.exit(0 if d[0]["records"][0]["content"] == "differs" else 1)'
