@@ -94,7 +94,9 @@ host=("$work/gcc-g.o" "$work/gcc-dwarf4.o" "$work/gcc-dwarf2.o" "$work/gcc-m32.o
       "$work/clang-g.o" "$work/gxx.o" "$work/zlib.o" "$work/zstd.o" "$work/zlib.so")
 dev=("$work/k.cubin" "$work/k-G.cubin" "$work/k.fatbin" "$work/k-z.fatbin" "$work/k.o")
 seed elf_file "${host[@]}" "$work/k.cubin" "$(stripped "$work/liba.so")"
-seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a" "$work/zero-info.o"
+# a member named with control bytes (ESC [2K, CR): the text report escapes them
+(cd "$work" && cp gcc-nodebug.o "$(printf 'ev\033[2K\rok.o')" && ar rc ctl-name.a "$(printf 'ev\033[2K\rok.o')") 2>/dev/null
+seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a" "$work/zero-info.o" "$work/ctl-name.a"
 # the split takes linked files (host debug sections out) and objects (device line info out)
 seed split "$work/zlib.so" "$work/liba.so" "$work/gcc-g.o" "$work/k.o"
 

@@ -70,3 +70,14 @@ check "... JSON says content differs" python3 -c '
 import json, sys
 d = json.load(open("prov_bad.json"))
 sys.exit(0 if d[0]["records"][0]["content"] == "differs" else 1)'
+
+# --- control characters in a member's name are escaped in the text report, never written raw ---
+evil=$'ev\033[2K\rok.o'
+premise "an archive whose member name holds ESC [2K and CR" sh -c "cp dw.o \"\$0\" && ar rc evil.a \"\$0\"" "$evil"
+premise "... ar t lists that name with its control bytes (the oracle)" sh -c 'ar t evil.a | grep -q "$(printf "\033")"'
+trueline-check evil.a >evil.txt 2>/dev/null
+check "the text report holds no ESC, CR or other control byte but newline (bytes)" python3 -c '
+import sys
+b = open("evil.txt", "rb").read()
+sys.exit(1 if not b or any((c < 32 and c not in (9, 10)) or c == 127 for c in b) else 0)'
+contains "... the member is named with its control bytes escaped" evil.txt '^evil\.a\(ev\\x1b\[2K\\x0dok\.o\): '
