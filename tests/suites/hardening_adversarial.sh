@@ -81,3 +81,20 @@ import sys
 b = open("evil.txt", "rb").read()
 sys.exit(1 if not b or any((c < 32 and c not in (9, 10)) or c == 127 for c in b) else 0)'
 contains "... the member is named with its control bytes escaped" evil.txt '^evil\.a\(ev\\x1b\[2K\\x0dok\.o\): '
+
+# --- the member bound is "more than 100000": exactly 100000 members are within it, one more is not ---
+premise "zips of 100000 and 100001 one-byte members" python3 - <<'PY'
+import zipfile
+for n in (100000, 100001):
+    with zipfile.ZipFile('m%d.zip' % n, 'w', zipfile.ZIP_STORED) as z:
+        for i in range(n):
+            z.writestr('d/%d.txt' % i, b'x')
+PY
+premise "... python's zipfile counts 100000 members in m100000.zip (the oracle)" python3 -c '
+import sys, zipfile
+sys.exit(0 if len(zipfile.ZipFile("m100000.zip").namelist()) == 100000 else 1)'
+trueline-check m100000.zip >m100000.txt 2>&1
+lacks "exactly 100000 members: not called more than 100000" m100000.txt 'more than 100000 members' 'file\(s\) checked'
+trueline-check m100001.zip >m100001.txt 2>&1; rc=$?
+exit_was "100001 members: exit 2" 2 $rc m100001.txt 'file\(s\) checked'
+contains "... said to be more than 100000" m100001.txt '^m100001\.zip: error: cannot read: more than 100000 members'
