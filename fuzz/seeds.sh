@@ -96,7 +96,10 @@ dev=("$work/k.cubin" "$work/k-G.cubin" "$work/k.fatbin" "$work/k-z.fatbin" "$wor
 seed elf_file "${host[@]}" "$work/k.cubin" "$(stripped "$work/liba.so")"
 # a member named with control bytes (ESC [2K, CR): the text report escapes them
 (cd "$work" && cp gcc-nodebug.o "$(printf 'ev\033[2K\rok.o')" && ar rc ctl-name.a "$(printf 'ev\033[2K\rok.o')") 2>/dev/null
-seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a" "$work/zero-info.o" "$work/ctl-name.a"
+# a fatbin whose PTX entry is nothing but .entry lines (each a function the reader allocates within the budget)
+command -v zstd >/dev/null && python3 "$here/../tests/lib/ptx_entry_bomb.py" 20000 "$work/ptx-entries.fatbin" 2>/dev/null
+seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a" "$work/zero-info.o" "$work/ctl-name.a" \
+  "$work/ptx-entries.fatbin"
 # the split takes linked files (host debug sections out) and objects (device line info out)
 seed split "$work/zlib.so" "$work/liba.so" "$work/gcc-g.o" "$work/k.o"
 

@@ -221,7 +221,7 @@ static int summarize_image(const struct job *j, const struct tlck_device_ref *r,
     if (r->fe.kind == TLCK_FATBIN_KIND_ELF)
         return tlck_cubin_summarize(p, n, j->display, &j->ctx->budget, img);
     if (r->fe.kind == TLCK_FATBIN_KIND_PTX)
-        return tlck_ptx_summarize((const char *)p, n, img);
+        return tlck_ptx_summarize((const char *)p, n, &j->ctx->budget, img);
     img->dev.error = tlck_asprintf("entry kind %u is neither PTX (1) nor ELF (2)", r->fe.kind);
     return -1;
 }

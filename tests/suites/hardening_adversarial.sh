@@ -98,3 +98,14 @@ lacks "exactly 100000 members: not called more than 100000" m100000.txt 'more th
 trueline-check m100001.zip >m100001.txt 2>&1; rc=$?
 exit_was "100001 members: exit 2" 2 $rc m100001.txt 'file\(s\) checked'
 contains "... said to be more than 100000" m100001.txt '^m100001\.zip: error: cannot read: more than 100000 members'
+
+# --- PTX .entry functions count in the input's budget: a 2 KB fatbin of .entry lines is refused, not allocated ---
+if have zstd; then
+    premise "a fatbin whose zstd PTX entry is 2.5 million .entry lines" python3 "$TRUELINE_ROOT/tests/lib/ptx_entry_bomb.py" 2500000 entries.fatbin
+    trueline-check --max-input-mb 32 entries.fatbin >entries.txt 2>&1; rc=$?
+    exit_was "PTX .entry functions past --max-input-mb 32: exit 2" 2 $rc entries.txt 'file\(s\) checked'
+    contains "... the bound is named, and what asked past it" entries.txt \
+        '^entries\.fatbin: error: cannot read: PTX \.entry (functions|names) would bring .* over the limit of 32 MiB'
+else
+    skip "PTX .entry budget: the zstd command is not installed"
+fi
