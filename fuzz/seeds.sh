@@ -98,8 +98,11 @@ seed elf_file "${host[@]}" "$work/k.cubin" "$(stripped "$work/liba.so")"
 (cd "$work" && cp gcc-nodebug.o "$(printf 'ev\033[2K\rok.o')" && ar rc ctl-name.a "$(printf 'ev\033[2K\rok.o')") 2>/dev/null
 # a fatbin whose PTX entry is nothing but .entry lines (each a function the reader allocates within the budget)
 command -v zstd >/dev/null && python3 "$here/../tests/lib/ptx_entry_bomb.py" 20000 "$work/ptx-entries.fatbin" 2>/dev/null
+# and that fatbin under 8 section headers that share its bytes (read once, named as damage)
+[ -s "$work/ptx-entries.fatbin" ] && python3 "$here/../tests/lib/shared_fatbin.py" "$work/ptx-entries.fatbin" 8 \
+  "$work/shared-fatbin.o" 2>/dev/null
 seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a" "$work/zero-info.o" "$work/ctl-name.a" \
-  "$work/ptx-entries.fatbin"
+  "$work/ptx-entries.fatbin" "$work/shared-fatbin.o"
 # the split takes linked files (host debug sections out) and objects (device line info out)
 seed split "$work/zlib.so" "$work/liba.so" "$work/gcc-g.o" "$work/k.o"
 

@@ -109,3 +109,19 @@ if have zstd; then
 else
     skip "PTX .entry budget: the zstd command is not installed"
 fi
+
+# --- fatbin section headers that share bytes: named, and their fatbin is not decompressed once per header ---
+if have zstd; then
+    premise "a fatbin of 200000 PTX .entry lines" python3 "$TRUELINE_ROOT/tests/lib/ptx_entry_bomb.py" 200000 one.fatbin
+    premise "an object with 200 .nv_fatbin headers over that one fatbin" python3 "$TRUELINE_ROOT/tests/lib/shared_fatbin.py" one.fatbin 200 shared.o
+    premise "... readelf lists 200 .nv_fatbin sections at one offset (the oracle)" python3 -c '
+import re, subprocess, sys
+offs = re.findall(r"\]\s+\.nv_fatbin\s+\S+\s+[0-9a-f]+\s+([0-9a-f]+)", subprocess.check_output(["readelf", "-SW", "shared.o"], text=True))
+sys.exit(0 if len(offs) == 200 and len(set(offs)) == 1 else 1)'
+    timeout 60 trueline-check shared.o >shared.txt 2>&1; rc=$?
+    check "shared fatbin headers: done within 60 s with the error exit status (exit $rc)" [ $rc -eq 1 ]
+    contains "... the shared headers are named as damage" shared.txt \
+        'shared\.o: error .*200 fatbin section headers share bytes with another'
+else
+    skip "shared fatbin headers: the zstd command is not installed"
+fi
