@@ -118,8 +118,8 @@ if have zstd; then
 import re, subprocess, sys
 offs = re.findall(r"\]\s+\.nv_fatbin\s+\S+\s+[0-9a-f]+\s+([0-9a-f]+)", subprocess.check_output(["readelf", "-SW", "shared.o"], text=True))
 sys.exit(0 if len(offs) == 200 and len(set(offs)) == 1 else 1)'
-    timeout 60 trueline-check shared.o >shared.txt 2>&1; rc=$?
-    check "shared fatbin headers: done within 60 s with the error exit status (exit $rc)" [ $rc -eq 1 ]
+    timeout 10 trueline-check shared.o >shared.txt 2>&1; rc=$?
+    check "shared fatbin headers: done within 10 s (it was read once per header: 20 s, 6.6 GB) with the error exit status (exit $rc)" [ $rc -eq 1 ]
     contains "... the shared headers are named as damage" shared.txt \
         'shared\.o: error .*200 fatbin section headers share bytes with another'
 else
