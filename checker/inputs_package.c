@@ -210,6 +210,12 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
 {
     struct tlck_input_bytes b = { 0 };
     tl_error err;
+    if (L->members >= TLCK_PACKAGE_MAX_MEMBERS) { /* no room left: max_members 0 would mean no bound */
+        add_member_error(L->out, disp, L->path, tlck_asprintf("more than %u members in the package; this archive "
+                                                            "is not checked", TLCK_PACKAGE_MAX_MEMBERS));
+        L->stopped = 1;
+        return;
+    }
     if (read_all(s->a, e, src, &L->ctx.budget, s->head, s->nhead, 0, &b, &err) != 0 ||
         tl_budget_take(&L->ctx.budget, "the package's static archives", (size_t)src, b.size, 0, &err) != 0) {
         add_member_error(L->out, disp, L->path, strdup(err.msg));
@@ -225,9 +231,7 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
         windows += L->out->v[k].is_member && !L->out->v[k].error;
     for (size_t k = first; k < L->out->n; k++)
         L->out->v[k].pkg_windows = windows;
-    L->members += L->out->n - first;
-    if (L->members >= TLCK_PACKAGE_MAX_MEMBERS)
-        L->stopped = 1;
+    L->members += L->out->n - first; /* a member after these, if any, is the one beyond the bound */
     free(b.owned);
 }
 
@@ -267,12 +271,6 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
     struct tlck_package_cursor *cursor = NULL; /* made with the first member read again when loaded */
     tl_error err;
     for (size_t i = 0; !L->stopped; i++) {
-        if (L->members >= TLCK_PACKAGE_MAX_MEMBERS) {
-            add_member_error(out, prefix, path, tlck_asprintf("more than %u members; the rest are not checked",
-                                                            TLCK_PACKAGE_MAX_MEMBERS));
-            L->stopped = 1;
-            return;
-        }
         if (tl_budget_check(&L->ctx.budget, &err) != 0) {
             add_member_error(out, prefix, path, tlck_asprintf("%s; the members after its member %zu are not "
                                                               "checked", err.msg, i));
@@ -293,6 +291,13 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
         }
         if (archive_entry_filetype(e) != AE_IFREG)
             continue;
+        /* counted when a member beyond the bound is actually there: exactly the bound is within it */
+        if (L->members >= TLCK_PACKAGE_MAX_MEMBERS) {
+            add_member_error(out, prefix, path, tlck_asprintf("more than %u members; the rest are not checked",
+                                                            TLCK_PACKAGE_MAX_MEMBERS));
+            L->stopped = 1;
+            return;
+        }
         L->members++;
         const char *name = archive_entry_pathname(e);
         seen_add(seen, name);

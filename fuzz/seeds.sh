@@ -43,6 +43,10 @@ objcopy --compress-debug-sections=zlib-gabi "$work/gcc-g.o" "$work/zlib.o"
 objcopy --compress-debug-sections=zstd "$work/gcc-g.o" "$work/zstd.o" 2>/dev/null
 objcopy --compress-debug-sections=zlib-gabi "$work/liba.so" "$work/zlib.so"
 ar rcs "$work/lib.a" "$work/gcc-g.o" "$work/gcc-nodebug.o"
+# adversarial shapes: a .debug_info zero-filled in place (libdwarf reads it as no units at all; an error, exit 2)
+objcopy --dump-section .debug_info="$work/info.bin" "$work/gcc-g.o" "$work/discard.o" 2>/dev/null &&
+  head -c "$(stat -c %s "$work/info.bin")" /dev/zero >"$work/info0.bin" &&
+  objcopy --update-section .debug_info="$work/info0.bin" "$work/gcc-g.o" "$work/zero-info.o" 2>/dev/null
 printf '!<arch>\n' >"$work/empty.a"
 
 # --- device fixtures (only with nvcc) ------------------------------------------------------------------------
@@ -90,7 +94,15 @@ host=("$work/gcc-g.o" "$work/gcc-dwarf4.o" "$work/gcc-dwarf2.o" "$work/gcc-m32.o
       "$work/clang-g.o" "$work/gxx.o" "$work/zlib.o" "$work/zstd.o" "$work/zlib.so")
 dev=("$work/k.cubin" "$work/k-G.cubin" "$work/k.fatbin" "$work/k-z.fatbin" "$work/k.o")
 seed elf_file "${host[@]}" "$work/k.cubin" "$(stripped "$work/liba.so")"
-seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a"
+# a member named with control bytes (ESC [2K, CR): the text report escapes them
+(cd "$work" && cp gcc-nodebug.o "$(printf 'ev\033[2K\rok.o')" && ar rc ctl-name.a "$(printf 'ev\033[2K\rok.o')") 2>/dev/null
+# a fatbin whose PTX entry is nothing but .entry lines (each a function the reader allocates within the budget)
+command -v zstd >/dev/null && python3 "$here/../tests/lib/ptx_entry_bomb.py" 20000 "$work/ptx-entries.fatbin" 2>/dev/null
+# and that fatbin under 8 section headers that share its bytes (read once, named as damage)
+[ -s "$work/ptx-entries.fatbin" ] && python3 "$here/../tests/lib/shared_fatbin.py" "$work/ptx-entries.fatbin" 8 \
+  "$work/shared-fatbin.o" 2>/dev/null
+seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a" "$work/zero-info.o" "$work/ctl-name.a" \
+  "$work/ptx-entries.fatbin" "$work/shared-fatbin.o"
 # the split takes linked files (host debug sections out) and objects (device line info out)
 seed split "$work/zlib.so" "$work/liba.so" "$work/gcc-g.o" "$work/k.o"
 
@@ -172,6 +184,10 @@ if [ -n "$tlcc" ] && (cd "$work" && XDG_CACHE_HOME="$work/cache" "$tlcc" gcc -c 
   section "$work/stamped.o" .note.trueline >"$out/note/stamped"
   mkdir -p "$out/hook_note" && cp "$work/stamped.o" "$out/hook_note/stamped.o"
   mkdir -p "$out/provenance" && cp "$work/stamped.o" "$out/provenance/stamped.o"
+  # adversarial shape: the stamped object with its code changed after stamping (the record must not bind it)
+  objcopy --dump-section .text="$work/text.bin" "$work/stamped.o" "$work/discard.o" 2>/dev/null &&
+    head -c "$(stat -c %s "$work/text.bin")" /dev/zero >"$work/text0.bin" &&
+    objcopy --update-section .text="$work/text0.bin" "$work/stamped.o" "$out/provenance/tampered.o" 2>/dev/null
   mkdir -p "$out/memo" && cp "$work/cache/trueline/memo-v2" "$out/memo/gcc" 2>/dev/null
 fi
 # Image-cache files: the summaries trueline-check keeps for a compressed fatbin (cubin and PTX images).

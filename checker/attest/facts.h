@@ -6,12 +6,7 @@
 #include <stddef.h>
 
 #include "attest/keys.h"
-
-/* Whether a compile record still binds the object it sits in ("ch", lib/content_digest.c). */
-#define TLCK_BIND_MATCHES "matches"        /* the object's bytes are the ones the record was sealed over */
-#define TLCK_BIND_DIFFERS "differs"        /* changed after the record was written */
-#define TLCK_BIND_ABSENT "absent"          /* a record written before records carried a digest */
-#define TLCK_BIND_LINKED "not checkable: linked" /* the record's object was linked into this file */
+#include "record_binding.h" /* TLCK_BIND_*: whether a compile record still binds its object */
 
 /* Whether a record's MAC verifies with the record key given to --attest (--record-key). */
 #define TLCK_MAC_VERIFIED "verified"

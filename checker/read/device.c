@@ -58,9 +58,73 @@ static int collect_entry(const struct tlck_fatbin_entry *e, void *ctx)
     return 0;
 }
 
+struct fatbin_range {
+    uint64_t off, end;
+    size_t index;
+};
+
+static int by_offset(const void *a, const void *b)
+{
+    const struct fatbin_range *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int is_fatbin_section(const tl_elf *e, const GElf_Shdr *sh)
+{
+    if (sh->sh_type == SHT_NOBITS)
+        return 0;
+    const char *name = tl_elf_section_name(e, sh);
+    for (size_t k = 0; name && k < sizeof fatbin_sections / sizeof *fatbin_sections; k++)
+        if (strcmp(name, fatbin_sections[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Section headers whose fatbin bytes overlap another's (no linker writes them; a forged file pointed many headers
+ * at one fatbin so that it was decompressed once per header: 49 KB took 145 s). Returns a flag per section
+ * index (1: overlaps), or NULL when there are none; *n_bad counts them. Sorted, so that many headers cost n log n. */
+static unsigned char *overlapping_sections(const tl_elf *e, size_t *n_bad)
+{
+    size_t shnum = 0, n = 0;
+    *n_bad = 0;
+    if (elf_getshdrnum(e->elf, &shnum) != 0 || shnum == 0)
+        return NULL;
+    struct fatbin_range *r = calloc(shnum, sizeof *r);
+    unsigned char *bad = calloc(shnum, 1);
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while (r && bad && (scn = elf_nextscn(e->elf, scn)) != NULL)
+        if (gelf_getshdr(scn, &sh) && is_fatbin_section(e, &sh) && sh.sh_size && n < shnum)
+            r[n++] = (struct fatbin_range){ sh.sh_offset, sh.sh_offset + sh.sh_size, elf_ndxscn(scn) };
+    if (r && bad && n > 1) {
+        qsort(r, n, sizeof *r, by_offset);
+        uint64_t end = r[0].end;
+        size_t last = 0; /* the range that reaches furthest so far */
+        for (size_t i = 1; i < n; i++) {
+            if (r[i].off < end) {
+                *n_bad += !bad[r[i].index] + !bad[r[last].index];
+                bad[r[i].index] = bad[r[last].index] = 1;
+            }
+            if (r[i].end > end)
+                end = r[i].end, last = i;
+        }
+    }
+    free(r);
+    if (!*n_bad) {
+        free(bad);
+        return NULL;
+    }
+    return bad;
+}
+
 static int enumerate_elf(const tl_elf *e, struct tlck_device_refs *refs, tl_error *err)
 {
     int rc = 0;
+    size_t n_bad = 0;
+    unsigned char *bad = overlapping_sections(e, &n_bad);
+    if (bad)
+        rc = tl_fail(err, "%zu fatbin section headers share bytes with another (a linker never writes that): their "
+                     "device code is not read", n_bad);
     for (size_t k = 0; k < sizeof fatbin_sections / sizeof *fatbin_sections; k++) {
         unsigned next_container = 0;
         Elf_Scn *scn = NULL;
@@ -68,7 +132,7 @@ static int enumerate_elf(const tl_elf *e, struct tlck_device_refs *refs, tl_erro
         /* Every section of that name: a relocatable object may carry several (one per COMDAT group). */
         while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
             if (!gelf_getshdr(scn, &sh) || strcmp(tl_elf_section_name(e, &sh), fatbin_sections[k]) != 0 ||
-                sh.sh_type == SHT_NOBITS)
+                sh.sh_type == SHT_NOBITS || (bad && bad[elf_ndxscn(scn)]))
                 continue;
             tl_bytes b;
             tl_error werr;
@@ -85,6 +149,7 @@ static int enumerate_elf(const tl_elf *e, struct tlck_device_refs *refs, tl_erro
             tl_bytes_free(&b); /* raw bytes point into the file: entries stay valid */
         }
     }
+    free(bad);
     return rc;
 }
 
@@ -248,7 +313,7 @@ static int summarize_image(const struct job *j, const struct tlck_device_ref *r,
     if (r->fe.kind == TLCK_FATBIN_KIND_ELF)
         return tlck_cubin_summarize(p, n, j->display, &j->ctx->budget, img);
     if (r->fe.kind == TLCK_FATBIN_KIND_PTX)
-        return tlck_ptx_summarize((const char *)p, n, img);
+        return tlck_ptx_summarize((const char *)p, n, &j->ctx->budget, img);
     img->dev.error = tlck_asprintf("entry kind %u is neither PTX (1) nor ELF (2)", r->fe.kind);
     return -1;
 }

@@ -440,6 +440,7 @@ struct units {
     struct tlck_image part;
     size_t dropped, unread;
     int status;
+    int malformed; /* status says .debug_info itself is damaged (not a missing dwz file) */
     tl_error err, alt_err;
 };
 
@@ -453,6 +454,7 @@ static void walk_units(struct units *u)
     obj_init(&ob, u->ds);
     if (obj_open(&ob, &iface, &dbg, why, sizeof why) != DW_DLV_OK) {
         u->status = tl_fail(&u->err, "libdwarf cannot read .debug_info: %s", why);
+        u->malformed = 1;
         return;
     }
     struct walk w = { .dbg = dbg, .img = &u->part, .is_rel = u->e->ehdr.e_type == ET_REL, .budget = u->e->budget,
@@ -466,10 +468,20 @@ static void walk_units(struct units *u)
         Dwarf_Sig8 sig;
         int rc = dwarf_next_cu_header_d(dbg, 1, &hlen, &version, &abbrev, &asz, &lsz, &esz, &sig, &typeoff, &next,
                                         &cutype, &derr);
-        if (rc == DW_DLV_NO_ENTRY)
+        if (rc == DW_DLV_NO_ENTRY) {
+            /* libdwarf stops quietly at a unit_length of 0 (a zero-filled section reads as no units at all):
+             * units that end before the section does leave bytes nobody read, which readelf calls corrupt */
+            size_t info_n = tlck_debug_section(u->ds, ".debug_info")->bytes.n;
+            if (at < info_n && u->status == 0) {
+                u->status = tl_fail(&u->err, "malformed .debug_info: its units end at offset %llu of %zu bytes",
+                                    (unsigned long long)at, info_n);
+                u->malformed = 1;
+            }
             break;
+        }
         if (rc != DW_DLV_OK) {
             u->status = tl_fail(&u->err, "malformed .debug_info: %s", dwarf_errmsg(derr));
+            u->malformed = 1;
             break;
         }
         Dwarf_Unsigned here = at;
@@ -546,15 +558,18 @@ static size_t split_bytes(void)
 }
 
 int tlck_read_dwarf_info(struct tlck_image *img, const struct tlck_debug_sections *ds, const struct tlck_dwarf_alt *alt,
-                       const tl_elf *e, tl_error *err)
+                       const tl_elf *e, tl_error *err, int *malformed)
 {
+    *malformed = 0;
     const struct tlck_debug_section *info = tlck_debug_section(ds, ".debug_info");
     if (!info)
         return 0;
     img->has_debug_info = 1;
     const char *bad = bad_list_section(ds);
-    if (bad)
+    if (bad) {
+        *malformed = 1;
         return tl_fail(err, "malformed %s: a unit runs past the section end", bad);
+    }
     struct units u[2] = { { .ds = ds, .alt = alt, .e = e, .from = 0, .to = (Dwarf_Off)-1 },
                           { .ds = ds, .alt = alt, .e = e, .to = (Dwarf_Off)-1 } };
     pthread_t t;
@@ -575,15 +590,19 @@ int tlck_read_dwarf_info(struct tlck_image *img, const struct tlck_debug_section
         if (append_part(img, &u[k].part) != 0 && status == 0)
             status = tl_fail(err, "out of memory for the units of .debug_info");
         tlck_image_free(&u[k].part); /* what append_part could not move */
-        if (status == 0 && u[k].status != 0)
+        if (status == 0 && u[k].status != 0) {
             status = tl_fail(err, "%s", u[k].err.msg); /* the first half's, when both failed alike */
+            *malformed = u[k].malformed;
+        }
         unread += u[k].unread;
         dropped += u[k].dropped;
         if (!alt_msg && u[k].alt_err.msg[0])
             alt_msg = u[k].alt_err.msg;
     }
-    if (status == 0 && unread)
+    if (status == 0 && unread) {
         status = tl_fail(err, "libdwarf cannot read the first entry of %zu units of .debug_info", unread);
+        *malformed = 1;
+    }
     if (status == 0 && dropped && !(alt && alt->name))
         status = tl_fail(err, "%zu subprograms are named in a supplementary DWARF file (dwz) that the file does not "
                          "name (no .gnu_debugaltlink or .debug_sup): they are not compared", dropped);

@@ -57,13 +57,13 @@ struct dwarf_job {
     const struct tlck_dwarf_alt *alt;
     const tl_elf *e;
     tl_error err;
-    int rc;
+    int rc, malformed;
 };
 
 static void *dwarf_thread(void *arg)
 {
     struct dwarf_job *j = arg;
-    j->rc = tlck_read_dwarf_info(j->img, j->ds, j->alt, j->e, &j->err);
+    j->rc = tlck_read_dwarf_info(j->img, j->ds, j->alt, j->e, &j->err, &j->malformed);
     return NULL;
 }
 
@@ -104,7 +104,12 @@ static void read_debug(struct tlck_file *f, const tl_elf *dbg, const char *path,
     struct tlck_line_cover *lc = tlck_line_cover_decode(&ds, is_rel);
     if (threaded)
         pthread_join(t, NULL);
-    if (job.rc != 0) {
+    if (job.rc != 0 && job.malformed && !f->error) {
+        /* a damaged .debug_info is a damaged input (exit 2, as readelf calls it corrupt): a warning would let a
+         * file whose subprograms were never read pass with exit 0 */
+        img->dwarf_read_error = 1;
+        f->error = tlck_asprintf("%s", job.err.msg);
+    } else if (job.rc != 0) {
         img->dwarf_read_error = 1;
         tlck_file_warn(f, "%s", job.err.msg);
     }

@@ -62,9 +62,11 @@ int tlck_find_dwarf_alt(struct tlck_file *f, const tl_elf *e, const char *path, 
 int tlck_elf_build_id(const tl_elf *e, char *hex, size_t hexn);
 
 /* libdwarf: CUs (name, producer, language, version, stmt_list) and subprograms with code. alt may be NULL.
- * Subprograms whose names lie in a supplementary file that is missing are left out, and said in err (-1). */
+ * Subprograms whose names lie in a supplementary file that is missing are left out, and said in err (-1).
+ * *malformed: the -1 is for .debug_info itself being damaged (a bad unit header, units that stop before the
+ * section ends, a zero-filled section), which makes the input unreadable rather than partly checked. */
 int tlck_read_dwarf_info(struct tlck_image *img, const struct tlck_debug_sections *ds, const struct tlck_dwarf_alt *alt,
-                       const tl_elf *e, tl_error *err);
+                       const tl_elf *e, tl_error *err, int *malformed);
 
 /* Own line decoder: rows -> covered address ranges (decode: touches nothing but its result, so it can run
  * beside tlck_read_dwarf_info), then per-function coverage and per-CU rows (apply: needs the CUs; frees lc).

@@ -38,8 +38,10 @@ static void target(struct tlck_device_info *d, const char *p, const char *end)
             d->is_debug = 1;
 }
 
-/* ".visible .entry _Z5kernAPfPKfi(" → the name */
-static void entry(struct tlck_image *img, size_t *cap, const char *p, const char *end)
+/* ".visible .entry _Z5kernAPfPKfi(" → the name. Every function and name counts in the input's budget: a
+ * 98 KB fatbin of PTX that is nothing but .entry lines asked for 11.4 GB of them. -1: the budget refused (err). */
+static int entry(struct tlck_image *img, size_t *cap, const char *p, const char *end, tl_budget *budget,
+                 tl_error *err)
 {
     const char *e = NULL;
     for (const char *q = p; q + 7 <= end; q++)
@@ -48,21 +50,29 @@ static void entry(struct tlck_image *img, size_t *cap, const char *p, const char
             break;
         }
     if (!e)
-        return;
+        return 0;
     e = skip_ws(e, end);
     const char *s = e;
     while (e < end && *e != '(' && *e != ' ' && *e != '\t' && *e != '\r')
         e++;
-    if (e == s || tlck_grow((void **)&img->funcs, cap, img->nfuncs + 1, sizeof *img->funcs) != 0)
-        return;
+    if (e == s)
+        return 0;
+    size_t old = *cap;
+    if (tlck_grow((void **)&img->funcs, cap, img->nfuncs + 1, sizeof *img->funcs) != 0)
+        return tl_fail(err, "PTX .entry functions: out of memory");
+    if ((*cap > old && tl_budget_take(budget, "PTX .entry functions", 0, (unsigned long long)(*cap - old) *
+                                      sizeof *img->funcs, 0, err) != 0) ||
+        tl_budget_take(budget, "PTX .entry names", 0, (unsigned long long)(e - s) + 1, 0, err) != 0)
+        return -1;
     struct tlck_function *f = &img->funcs[img->nfuncs++];
     memset(f, 0, sizeof *f);
     f->name = strndup(s, (size_t)(e - s));
     f->is_kernel = 1;
     img->dev.nkernels++;
+    return 0;
 }
 
-int tlck_ptx_summarize(const char *text, size_t n, struct tlck_image *img)
+int tlck_ptx_summarize(const char *text, size_t n, tl_budget *budget, struct tlck_image *img)
 {
     struct tlck_device_info *d = &img->dev;
     const char *end = text + n;
@@ -72,6 +82,7 @@ int tlck_ptx_summarize(const char *text, size_t n, struct tlck_image *img)
         end--;
     int has_version = 0, has_target = 0, has_loc = 0, has_file = 0;
     size_t cap = 0;
+    tl_error err;
     for (const char *p = text; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
@@ -87,8 +98,10 @@ int tlck_ptx_summarize(const char *text, size_t n, struct tlck_image *img)
                 has_file = 1, d->line_bytes += (uint64_t)(le - p) + (nl != NULL);
             else if (directive(s, le, ".section") && memmem(s, (size_t)(le - s), ".debug_info", 11))
                 d->is_debug = 1;
-            else
-                entry(img, &cap, s, le);
+            else if (entry(img, &cap, s, le, budget, &err) != 0) {
+                d->error = tlck_asprintf("%s", err.msg);
+                return -1;
+            }
         }
         p = nl ? nl + 1 : end;
     }

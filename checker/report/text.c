@@ -16,6 +16,7 @@
 #include "report/package_report.h"
 #include "report/package_summary.h"
 #include "report/report.h"
+#include "report/text_escape.h"
 #include "report/text_wrap.h"
 
 #define LIST_SHOWN 5
@@ -264,11 +265,8 @@ static size_t hidden_details(const struct tlck_results *r)
     return n;
 }
 
-int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_options *o)
+static int text_body(FILE *out, const struct tlck_results *r, const struct tlck_options *o, const struct style st)
 {
-    int color = o->color < 0 ? isatty(fileno(out)) : o->color;
-    struct style st = { color ? "\033[31m" : "", color ? "\033[33m" : "", color ? "\033[0m" : "",
-                        tlck_text_width(out) };
     struct shown_hints hints = { 0 };
     size_t npkg, p = 0;
     struct tlck_package_summary *pkg = tlck_package_summaries(r, &npkg);
@@ -344,4 +342,27 @@ int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_
     }
     free(sum);
     return 0;
+}
+
+/* The report is written whole into memory, then out through the escaping of control characters: a name from an
+ * input never reaches the terminal or log raw, whichever line it is printed in. */
+int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_options *o)
+{
+    int color = o->color < 0 ? isatty(fileno(out)) : o->color;
+    struct style st = { color ? "\033[31m" : "", color ? "\033[33m" : "", color ? "\033[0m" : "",
+                        tlck_text_width(out) };
+    const char *colours[] = { st.red, st.yel, st.off };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return -1;
+    int rc = text_body(m, r, o, st);
+    if (fclose(m) != 0) {
+        free(text);
+        return -1;
+    }
+    tlck_text_write_escaped(out, text, len, colours, 3);
+    free(text);
+    return rc;
 }

@@ -55,24 +55,6 @@ static const char *base(const char *p)
     return s ? s + 1 : p;
 }
 
-/* Does the object still match its one compile record's content digest? Only a relocatable object is the
- * object its record was sealed over; a linked file holds records of objects that no longer exist alone. */
-static const char *binding(const struct tlck_file *f, const struct tlck_provenance *n, size_t ncompile,
-                           const struct tlck_input_bytes *b)
-{
-    if (n->is_link || f->elf_type != ET_REL || ncompile != 1)
-        return n->content_hash ? TLCK_BIND_LINKED : TLCK_BIND_ABSENT;
-    if (!n->content_hash)
-        return TLCK_BIND_ABSENT;
-    char hex[TL_HASH_HEX_LEN + 1];
-    elf_version(EV_CURRENT);
-    Elf *elf = elf_memory((char *)b->data, b->size);
-    int ok = elf && tl_object_content_digest(elf, hex) == 0;
-    if (elf)
-        elf_end(elf);
-    return ok && strcmp(hex, n->content_hash) == 0 ? TLCK_BIND_MATCHES : TLCK_BIND_DIFFERS;
-}
-
 static const char *mac_state(const struct tlck_provenance *n, const struct tlck_record_key *rk)
 {
     if (!n->mac)
@@ -108,7 +90,7 @@ static int add_object(struct tlck_attestation *a, const struct tlck_file *f, con
         r->lineinfo_forced = n->lineinfo_forced;
         r->device_debug = n->device_debug;
         r->keyed = n->mac != NULL;
-        r->binding = strdup(binding(f, n, ncompile, b));
+        r->binding = strdup(tlck_record_binding(f, n, ncompile, b));
         r->mac = strdup(mac_state(n, rk));
         if (!r->kind || !r->binding || !r->mac)
             return -1;

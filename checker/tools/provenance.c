@@ -1,5 +1,8 @@
 /* --provenance FILE...: the per-object table of `.note.trueline` records (text, or --format json), plus
- * the DWARF compile units no record names. Exit 2 when an input could not be read, else 0. */
+ * the DWARF compile units no record names, and whether each record still binds the object's bytes (the content
+ * digest, as --attest checks it). Exit 2 when an input could not be read, 1 when a record no longer binds its
+ * object (changed after it was written: the record describes other code), else 0. */
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +10,8 @@
 #include "checks/provenance.h"
 #include "inputs.h"
 #include "load.h"
+#include "read/read_ctx.h"
+#include "record_binding.h"
 #include "report/json_write.h"
 #include "tools/tools.h"
 
@@ -34,7 +39,7 @@ static int widest(int w, const char *s)
 
 /* Columns as wide as their longest value: a source path or nvcc's version string ("Cuda compilation tools,
  * release 13.0, V13.0.88") cut to a fixed width misread as another version. */
-static void text_file(FILE *out, const struct tlck_file *f)
+static void text_file(FILE *out, const struct tlck_file *f, const char *const *bind)
 {
     fprintf(out, "%s: %zu provenance record%s\n", f->display, f->nnotes, f->nnotes == 1 ? "" : "s");
     int ws = 6, wv = 7, wl = 9; /* "SOURCE", "VERSION", "LINE INFO" */
@@ -45,14 +50,18 @@ static void text_file(FILE *out, const struct tlck_file *f)
         wl = widest(wl, line_info(&f->notes[i], li));
     }
     if (f->nnotes)
-        fprintf(out, "  %-4s %-*s %-6s %-*s %-16s %-*s %s\n", "KIND", ws, "SOURCE", "COMP", wv, "VERSION",
-                "FINGERPRINT", wl, "LINE INFO", "-G");
+        fprintf(out, "  %-4s %-*s %-6s %-*s %-16s %-*s %-3s %s\n", "KIND", ws, "SOURCE", "COMP", wv, "VERSION",
+                "FINGERPRINT", wl, "LINE INFO", "-G", "CONTENT");
     for (size_t i = 0; i < f->nnotes; i++) {
         const struct tlck_provenance *n = &f->notes[i];
-        fprintf(out, "  %-4s %-*s %-6s %-*s %-16.16s %-*s %s\n", n->is_link ? "link" : n->at_link ? "cc@l" : "cc",
+        fprintf(out, "  %-4s %-*s %-6s %-*s %-16.16s %-*s %-3s %s\n", n->is_link ? "link" : n->at_link ? "cc@l" : "cc",
                 ws, source_of(n), str(n->compiler), wv, str(n->compiler_version), str(n->fingerprint), wl,
-                line_info(n, li), n->device_debug ? "yes" : "no");
+                line_info(n, li), n->device_debug ? "yes" : "no", bind[i]);
     }
+    for (size_t i = 0; i < f->nnotes; i++)
+        if (strcmp(bind[i], TLCK_BIND_DIFFERS) == 0)
+            fprintf(out, "  error: the object changed after its record was written (content digest differs): the "
+                         "record describes other code\n");
     size_t missing = 0;
     for (size_t c = 0; c < f->host.ncus; c++) {
         const struct tlck_cu *cu = &f->host.cus[c];
@@ -66,7 +75,7 @@ static void text_file(FILE *out, const struct tlck_file *f)
         fprintf(out, "  warning: %s\n", f->warning);
 }
 
-static void json_record(struct tlck_jw *w, const struct tlck_provenance *n)
+static void json_record(struct tlck_jw *w, const struct tlck_provenance *n, const char *bind)
 {
     tlck_jw_break(w, "\n    ");
     tlck_jw_object(w, NULL);
@@ -85,17 +94,18 @@ static void json_record(struct tlck_jw *w, const struct tlck_provenance *n)
     tlck_jw_int(w, "argc", n->argc_total);
     tlck_jw_str(w, "argv", n->argv);
     tlck_jw_str(w, "wrapper_version", n->wrapper_version);
+    tlck_jw_str(w, "content", bind);
     tlck_jw_end(w);
 }
 
-static void json_file(struct tlck_jw *w, const struct tlck_file *f)
+static void json_file(struct tlck_jw *w, const struct tlck_file *f, const char *const *bind)
 {
     tlck_jw_break(w, "\n  ");
     tlck_jw_object(w, NULL);
     tlck_jw_str(w, "file", f->display);
     tlck_jw_array(w, "records");
     for (size_t i = 0; i < f->nnotes; i++)
-        json_record(w, &f->notes[i]);
+        json_record(w, &f->notes[i], bind[i]);
     tlck_jw_end(w);
     tlck_jw_array(w, "unrecorded_units");
     for (size_t c = 0; c < f->host.ncus; c++) {
@@ -105,6 +115,29 @@ static void json_file(struct tlck_jw *w, const struct tlck_file *f)
     }
     tlck_jw_end(w);
     tlck_jw_end(w);
+}
+
+/* Each record's binding (TLCK_BIND_*). The bytes are read only where a digest can be checked: the one compile
+ * record of a relocatable object. */
+static int binding_of(const struct tlck_input *in, const struct tlck_options *o, const struct tlck_file *f,
+                      const char **bind)
+{
+    size_t ncompile = tlck_compile_records(f);
+    struct tlck_input_bytes b = { 0 };
+    int mapped = 0;
+    if (ncompile == 1 && f->elf_type == ET_REL) {
+        struct tlck_read_ctx ctx;
+        tl_error err;
+        tlck_read_ctx_init(&ctx, o);
+        if (tlck_input_map(in, &b, &ctx.budget, &err) != 0)
+            return -1;
+        mapped = 1;
+    }
+    for (size_t i = 0; i < f->nnotes; i++)
+        bind[i] = tlck_record_binding(f, &f->notes[i], ncompile, &b);
+    if (mapped)
+        tlck_input_unmap(&b);
+    return 0;
 }
 
 int tlck_tool_provenance(const struct tlck_options *o)
@@ -125,14 +158,23 @@ int tlck_tool_provenance(const struct tlck_options *o)
     for (size_t i = 0; i < in.n; i++) {
         struct tlck_file f;
         tlck_load_file(&in.v[i], o, &f);
+        const char **bind = f.error ? NULL : calloc(f.nnotes + 1, sizeof *bind);
+        if (!f.error && (!bind || binding_of(&in.v[i], o, &f, bind) != 0))
+            f.error = tlck_strdup(bind ? "cannot read the object's bytes to check its record's content digest"
+                                       : "out of memory");
         if (f.error) {
             fprintf(stderr, "trueline-check: %s: %s\n", f.display, f.error);
             rc = 2;
-        } else if (json) {
-            json_file(&w, &f);
         } else {
-            text_file(out, &f);
+            for (size_t k = 0; k < f.nnotes; k++)
+                if (strcmp(bind[k], TLCK_BIND_DIFFERS) == 0 && rc == 0)
+                    rc = 1;
+            if (json)
+                json_file(&w, &f, bind);
+            else
+                text_file(out, &f, bind);
         }
+        free(bind);
         tlck_file_free(&f);
     }
     if (json) {

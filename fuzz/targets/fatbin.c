@@ -28,7 +28,7 @@ static int fb_entry(const struct tlck_fatbin_entry *e, void *ctx)
         if (e->kind == TLCK_FATBIN_KIND_ELF)
             tlck_cubin_summarize(img, n, "fuzz", NULL, &im);
         else if (e->kind == TLCK_FATBIN_KIND_PTX)
-            tlck_ptx_summarize((const char *)img, n, &im);
+            tlck_ptx_summarize((const char *)img, n, NULL, &im);
         tlck_image_free(&im);
     }
     return ++c->n >= 64;

@@ -9,7 +9,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     struct tlck_image im;
     memset(&im, 0, sizeof im);
-    (void)tlck_ptx_summarize(text, size, &im);
+    /* a small budget, so that the refusal of .entry functions past it is reached too */
+    tl_budget b;
+    tl_budget_init(&b, (size_t)1 << 20, 0);
+    (void)tlck_ptx_summarize(text, size, &b, &im);
     tlck_image_free(&im);
     free(text);
     return 0;

@@ -239,7 +239,7 @@ if have_nvcc; then
   printf '__global__ void k(int *p){p[threadIdx.x]*=2;}\n' > k.cu
   trueline-cc nvcc -arch=sm_90 -G -Xcompiler=-fPIC -c k.cu -o kG.o
   trueline-check --provenance kG.o > kg.txt
-  contains "nvcc object stamped, -G recorded" kg.txt 'cc +k\.cu +nvcc .* yes$'
+  contains "nvcc object stamped, -G recorded" kg.txt 'cc +k\.cu +nvcc .* yes +matches$'
   trueline-check --checks provenance --fail-on warning kG.o > kgc.txt 2>&1
   contains "-G object reported" kgc.txt 'k\.cu was compiled with -G'
   trueline-check --checks provenance --release kG.o > kgr.txt 2>&1; rc=$?

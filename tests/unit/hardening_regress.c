@@ -141,7 +141,7 @@ static void describe_ptx(const uint8_t *data, size_t size, char *out, size_t out
 {
     struct tlck_image im;
     memset(&im, 0, sizeof im);
-    int rc = tlck_ptx_summarize((const char *)data, size, &im);
+    int rc = tlck_ptx_summarize((const char *)data, size, NULL, &im);
     appendf(out, outn, "status %d, sm %u, %u kernels, lineinfo %u, error: %s", rc, im.dev.sm, im.dev.nkernels,
             (unsigned)im.dev.has_lineinfo, im.dev.error ? im.dev.error : "none");
     tlck_image_free(&im);
