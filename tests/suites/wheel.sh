@@ -120,7 +120,7 @@ contains "its package summary: the symbol versions allow the tag the file name c
 # nm finds defined in them (static functions included). A function of trueline's own that lacked rows would not be
 # among them (the few names both define, xxHash's inline functions, have rows in trueline's copy).
 archives=()
-for l in dwarf elf archive nettle lzma bz2 zstd lz4 xxhash inih iberty z sodium c gcc gcc_eh; do
+for l in dwarf elf archive nettle lzma bz2 zstd lz4 xxhash inih iberty z sodium jansson c gcc gcc_eh; do
   a=$(gcc -print-file-name="lib$l.a"); [ -f "$a" ] && archives+=("$a")
 done
 nm --defined-only "${archives[@]}" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u > third_party.txt
