@@ -17,7 +17,9 @@ unset DEBUGINFOD_URLS
 # keyed as the split keys them (whether a stripped image and a core's relocated copy find them is what is
 # tested), and the split's own cubin writers for a second, real, stripped cubin and store.
 O=$TRUELINE_BUILD/obj/checker
+# (under make asan the objects are instrumented: the helper links the sanitizer runtimes as they were built)
 premise "the split helper builds against the build's objects" ${CC:-cc} -std=c11 -D_GNU_SOURCE \
+  ${TRUELINE_SANITIZED:+-fsanitize=address,undefined} \
   -I"$TRUELINE_ROOT/include" -I"$TRUELINE_ROOT/checker" "$L/split_helper.c" "$O/read/device_identity.o" \
   "$O/read/store_lookup.o" "$O/read/debug_store.o" "$O/split/cubin_strip.o" "$O/split/cubin_layout.o" \
   "$TRUELINE_BUILD/lib/libtrueline.a" -lelf -lxxhash -lzstd -lz -ldl -o split_helper
