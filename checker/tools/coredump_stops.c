@@ -301,7 +301,8 @@ int cd_collect_stops(struct cd_report *r, tl_error *err)
     size_t first = 0;
     while (first < r->nstops && r->stops[first].kind != CD_STOP_RESIDENT)
         first++;
-    qsort(r->stops + first, r->nstops - first, sizeof *r->stops, by_kernel);
+    if (r->nstops - first > 1) /* r->stops is NULL when no warp stopped: no arithmetic on it */
+        qsort(r->stops + first, r->nstops - first, sizeof *r->stops, by_kernel);
     free(r->index); /* stop numbers moved; the index was only for grouping */
     r->index = NULL;
     r->index_n = 0;
