@@ -171,6 +171,9 @@ static void provenance_free(struct tlck_provenance *p)
     free(p->driver);
     free(p->output);
     free(p->argv);
+    for (int i = 0; i < p->nargs; i++)
+        free(p->args[i]);
+    free(p->args);
 }
 
 void tlck_file_free(struct tlck_file *f)

@@ -26,6 +26,10 @@ static void free_record(struct tlck_att_record *r)
     free(r->argv);
     free(r->binding);
     free(r->mac);
+    for (size_t i = 0; i < r->nargs; i++)
+        free(r->args[i]);
+    free(r->args);
+    free(r->cwd);
 }
 
 void tlck_att_free(struct tlck_attestation *a)

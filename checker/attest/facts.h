@@ -21,6 +21,8 @@ struct tlck_att_record {
     int keyed;               /* carries a MAC ([provenance] key_file at build time) */
     char *mac;               /* TLCK_MAC_*: whether that MAC was checked, and how it came out */
     char *binding;           /* TLCK_BIND_* */
+    char **args; size_t nargs; /* the compile's arguments as recorded, and its directory: --attest asks */
+    char *cwd;                 /* trueline-cc what this very compile fingerprints now (not in the statement) */
 };
 
 struct tlck_att_object {
@@ -38,6 +40,7 @@ struct tlck_att_component {
  * has the same fingerprint (components listed), else components unknown. */
 struct tlck_att_toolchain {
     char *fingerprint, *driver, *compiler_version;
+    const struct tlck_att_record *first; /* the first compile record with it (borrowed), NULL when read back */
     int resolved;
     struct tlck_att_component *comp; size_t ncomp;
 };

@@ -58,12 +58,29 @@ static char *wrapper_path(const char *self_exe)
     return strdup("trueline-cc");
 }
 
-/* The compile the query describes: the driver compiling one source (never run: the query only fingerprints). */
-static int query(const char *wrapper, const char *driver, struct answer *q)
+/* The compile the query describes: the recorded compile's arguments, asked in its directory (what selects
+ * the toolchain rides on them: nvcc's -ccbin that CMake adds from CUDAHOSTCXX, gcc's -B, --sysroot, a
+ * -specs file), else the driver compiling one source. Never run: the query only fingerprints. */
+static int query(const char *wrapper, const char *driver, const struct tlck_att_record *as_recorded,
+                 struct answer *q)
 {
     memset(q, 0, sizeof *q);
+    size_t nargs = as_recorded ? as_recorded->nargs : 0;
     const char *src = strstr(driver, "nvcc") ? "trueline-attest-probe.cu" : "trueline-attest-probe.c";
-    char *argv[] = { (char *)wrapper, "--trueline-toolchain", (char *)driver, "-c", (char *)src, NULL };
+    const char **argv = calloc(nargs + 6, sizeof *argv);
+    if (!argv)
+        return -1;
+    size_t n = 0;
+    argv[n++] = wrapper;
+    argv[n++] = "--trueline-toolchain";
+    argv[n++] = driver;
+    for (size_t i = 0; i < nargs; i++)
+        argv[n++] = as_recorded->args[i];
+    if (!nargs) {
+        argv[n++] = "-c";
+        argv[n++] = src;
+    }
+    const char *dir = nargs ? as_recorded->cwd : NULL;
     int fds[2];
     if (pipe(fds) != 0)
         return -1;
@@ -71,15 +88,19 @@ static int query(const char *wrapper, const char *driver, struct answer *q)
     if (pid < 0) {
         close(fds[0]);
         close(fds[1]);
+        free(argv);
         return -1;
     }
     if (pid == 0) {
         dup2(fds[1], 1);
         close(fds[0]);
         close(fds[1]);
-        execvp(wrapper, argv);
+        if (dir && chdir(dir) != 0) /* the build tree is gone: relative names then resolve from here */
+            dir = NULL;
+        execvp(wrapper, (char *const *)argv);
         _exit(127);
     }
+    free(argv);
     close(fds[1]);
     FILE *in = fdopen(fds[0], "r");
     char *line = NULL;
@@ -104,7 +125,8 @@ static int query(const char *wrapper, const char *driver, struct answer *q)
     int status = 0;
     waitpid(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !q->fingerprint) {
-        fprintf(stderr, "trueline-check: --attest: %s --trueline-toolchain %s gave no fingerprint (exit %d): its "
+        if (!nargs) /* a replay that fails is followed by the driver's own query, which speaks */
+            fprintf(stderr, "trueline-check: --attest: %s --trueline-toolchain %s gave no fingerprint (exit %d): its "
                         "fingerprints stay unresolved\n", wrapper, driver, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         answer_free(q);
         return -1;
@@ -143,8 +165,17 @@ static int add_fingerprint(struct tlck_attestation *a, const struct tlck_att_rec
     if (!t || !(t->fingerprint = strdup(r->fingerprint)))
         return -1;
     t->driver = r->driver ? strdup(r->driver) : NULL;
+    t->first = r;
     t->compiler_version = r->compiler_version ? strdup(r->compiler_version) : NULL;
     return 0;
+}
+
+static int all_resolved(const struct tlck_attestation *a)
+{
+    for (size_t i = 0; i < a->ntc; i++)
+        if (!a->tc[i].resolved)
+            return 0;
+    return 1;
 }
 
 int tlck_att_resolve_toolchains(struct tlck_attestation *a, const char *const *drivers, size_t ndrivers,
@@ -169,9 +200,15 @@ int tlck_att_resolve_toolchains(struct tlck_attestation *a, const char *const *d
         }
     char *wrapper = wrapper_path(self_exe);
     int rc = 0;
-    for (size_t k = 0; wrapper && rc == 0 && k < nasked; k++) {
+    /* each fingerprint's first record asked as recorded, then the drivers as such for what is still open */
+    for (size_t k = 0; wrapper && rc == 0 && k < a->ntc + nasked; k++) {
+        const struct tlck_att_record *r = k < a->ntc ? a->tc[k].first : NULL;
+        if (k < a->ntc && (a->tc[k].resolved || !r || !r->nargs || !a->tc[k].driver))
+            continue;
+        if (k >= a->ntc && all_resolved(a))
+            break;
         struct answer q;
-        if (query(wrapper, asked[k], &q) != 0)
+        if (query(wrapper, k < a->ntc ? a->tc[k].driver : asked[k - a->ntc], r, &q) != 0)
             continue;
         for (size_t i = 0; rc == 0 && i < a->ntc; i++) {
             struct tlck_att_toolchain *t = &a->tc[i];

@@ -54,6 +54,8 @@ static void take(tl_note *n, void *ctx)
         p->mac_input_len = n->mac_input_len;
         p->argv = join_argv(n);
         p->argc_total = n->argc_total;
+        if (p->argv) /* the vector too, moved */
+            p->args = n->argv, p->nargs = n->argc, n->argv = NULL, n->argc = 0;
         p->lineinfo_forced = n->lineinfo_forced != 0;
         p->device_debug = n->device_debug != 0;
         p->is_link = n->type == TL_NOTE_LINK;

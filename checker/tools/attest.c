@@ -87,6 +87,12 @@ static int add_object(struct tlck_attestation *a, const struct tlck_file *f, con
         r->fingerprint = dup0(n->fingerprint);
         r->lineinfo_level = dup0(n->lineinfo_level);
         r->argv = dup0(n->argv);
+        r->cwd = dup0(n->cwd);
+        for (int k = 0; k < n->nargs; k++) {
+            char **slot = tlck_att_push(&r->args, &r->nargs, sizeof *r->args);
+            if (!slot || !(*slot = strdup(n->args[k])))
+                return -1;
+        }
         r->lineinfo_forced = n->lineinfo_forced;
         r->device_debug = n->device_debug;
         r->keyed = n->mac != NULL;

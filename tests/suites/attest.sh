@@ -203,6 +203,16 @@ if have_nvcc && have cmake && have ccache; then
   same "cuda: both toolchains (nvcc, the C++ compiler) resolved here" "$(q cuda.json "[d['annotations'].get('components') for d in $DEPS if 'components' in d['annotations']]")" "[]"
   check "cuda: two fingerprints, each with components" test "$(q cuda.json "len(set(d['annotations']['toolchainFingerprint'] for d in $DEPS))")" = 2
   expect_rc "cuda: verifies" 0 $C --verify-attestation cuda.intoto.jsonl --public-key rel.pub bld/libkernels.so
+  # nvcc told its host compiler (-ccbin, as CMake adds it from CUDAHOSTCXX): the fingerprint covers that
+  # compiler, so the query must ask with the recorded arguments, from the recorded directory
+  mkdir -p ccb && printf '__global__ void k(int *p) { *p = 1; }\n' > ccb/k.cu
+  (cd ccb && trueline-cc "$CUDA_HOME/bin/nvcc" -ccbin "$(command -v g++)" -arch=sm_80 -c k.cu -o k.o) > ccb.log 2>&1
+  premise "nvcc -ccbin g++ object built" test -s ccb/k.o
+  $C --attest --signing-key rel --output ccb.intoto.jsonl ccb/k.o > ccb.out 2>&1
+  payload ccb.intoto.jsonl > ccb.json
+  same "cuda -ccbin g++: the toolchain resolved here" "$(q ccb.json "[d['annotations'].get('components') for d in $DEPS if 'components' in d['annotations']]")" "[]"
+  contains "cuda -ccbin g++: its components are g++'s" <(q ccb.json "'\n'.join(d['annotations']['role']+' '+d['name'] for d in $DEPS)") \
+    "^host driver .*g\+\+"
 else
   skip "cuda: nvcc, cmake or ccache missing"
 fi
