@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +37,14 @@ struct work {
      * as timed out) without racing the worker that still holds it: results are published under mu, never
      * written in place. */
     pthread_mutex_t mu;
-    unsigned char *state;   /* 0 pending/running, 1 done, 2 abandoned */
+    unsigned char *state;   /* 0 pending/running, 1 done, 2 abandoned, 3 deferred: read again when the others are done */
     atomic_size_t done;
     struct slot *slots;
     size_t nslots, capslots;
     atomic_size_t live;     /* worker threads still in worker() */
     int progress;
     pthread_mutex_t progress_lock;
+    tl_pool pool;           /* the run's memory budget, shared by the workers (--max-run-mb) */
 };
 
 /* What a worker is busy with, for the watchdog. */
@@ -76,11 +78,22 @@ static long long now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void check_one(struct work *w, size_t i)
+static void check_one(struct work *w, size_t i, int last_try)
 {
     struct tlck_file f;
     struct tlck_findings fs = { 0 };
-    tlck_load_file(&w->in->v[i], w->o, &f);
+    if (tlck_load_file_in(&w->in->v[i], w->o, &w->pool, &f) == TLCK_LOAD_DEFERRED && !last_try) {
+        /* it gave way to inputs read at the same time that hold the run's budget: read alone at the end, it
+         * gets what it would have had at -j1, so the report does not depend on -j */
+        tlck_file_free(&f);
+        pthread_mutex_lock(&w->mu);
+        if (w->state[i] == 0) {
+            w->state[i] = 3;
+            atomic_fetch_add(&w->done, 1);
+        }
+        pthread_mutex_unlock(&w->mu);
+        return;
+    }
     if (!f.error)
         tlck_check_run_file(w->checks, &f, &fs);
     tlck_suppress_apply(&fs, w->checks->p);
@@ -110,7 +123,7 @@ static void *worker(void *arg)
     while ((i = atomic_fetch_add(&w->next, 1)) < w->in->n) {
         atomic_store(&s->since_ms, now_ms());
         atomic_store(&s->idx, i);
-        check_one(w, i);
+        check_one(w, i, 0);
         atomic_store(&s->idx, SIZE_MAX);
     }
     atomic_fetch_sub(&w->live, 1);
@@ -199,6 +212,10 @@ void tlck_audit_run(const struct tlck_options *o, const struct tlck_check_run *c
     w->state = calloc(in->n ? in->n : 1, 1);
     pthread_mutex_init(&w->mu, NULL);
     pthread_mutex_init(&w->progress_lock, NULL);
+    /* one budget for the run: what one input may hold unless --max-run-mb says more (or less) */
+    unsigned long long run_mb = o->max_run_mb ? o->max_run_mb : o->max_input_mb;
+    tl_pool_init(&w->pool, run_mb > (SIZE_MAX >> 20) ? SIZE_MAX : (size_t)run_mb << 20);
+    w->pool.cap_origin = o->max_run_mb ? "--max-run-mb" : "--max-input-mb, also the run's with no --max-run-mb";
     int big = 0;
     for (size_t i = 0; i < in->n && !big; i++)
         big = in->v[i].size > ((size_t)50 << 20) || (!in->v[i].is_member && input_size(in->v[i].path) > (50ull << 20));
@@ -232,6 +249,12 @@ void tlck_audit_run(const struct tlck_options *o, const struct tlck_check_run *c
         if (!w->slots[k].abandoned)
             pthread_join(t[k], NULL);
     free(t);
+    for (size_t i = 0; i < in->n; i++)
+        if (w->state[i] == 3) { /* deferred: one at a time now, with the run's budget to itself */
+            w->state[i] = 0;
+            atomic_fetch_sub(&w->done, 1);
+            check_one(w, i, 1);
+        }
     if (w->progress)
         tlck_progress_done();
     if (o->baseline && tlck_baseline_apply(r, o->baseline) != 0)
@@ -254,6 +277,7 @@ void tlck_audit_run(const struct tlck_options *o, const struct tlck_check_run *c
     }
     pthread_mutex_destroy(&w->mu);
     pthread_mutex_destroy(&w->progress_lock);
+    tl_pool_destroy(&w->pool);
     free(w->state);
     free(w->slots);
     free(w);

@@ -295,7 +295,7 @@ void tlck_inputs_free(struct tlck_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
-int tlck_input_map(const struct tlck_input *in, struct tlck_input_bytes *b, const tl_budget *budget, tl_error *err)
+int tlck_input_map(const struct tlck_input *in, struct tlck_input_bytes *b, tl_budget *budget, tl_error *err)
 {
     memset(b, 0, sizeof *b);
     if (in->error)

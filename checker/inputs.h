@@ -28,7 +28,7 @@ struct tlck_input_bytes {
     void *owned;
 };
 /* Fails (err names why) for inputs that carry an error, unmappable files and members past the archive's end. */
-int tlck_input_map(const struct tlck_input *in, struct tlck_input_bytes *b, const tl_budget *budget, tl_error *err);
+int tlck_input_map(const struct tlck_input *in, struct tlck_input_bytes *b, tl_budget *budget, tl_error *err);
 void tlck_input_unmap(struct tlck_input_bytes *b);
 
 #endif

@@ -14,6 +14,7 @@
 #include "input_formats.h"
 #include "member_spill.h"
 #include "model.h"
+#include "package_codec.h"
 #include "read/read_ctx.h"
 #include "trueline/file_kind.h"
 #include "trueline/limits.h"
@@ -110,6 +111,12 @@ struct tlck_package_cursor {
      * last of its windows is read, so that it is decompressed once, not once per window. */
     unsigned char *kept;
     size_t kept_len, kept_index, kept_left;
+    unsigned long long given; /* what the members read through it decompressed to, together (member_bound) */
+    /* The package's clock, kept by the cursor of its top level (root; NULL in that one): --timeout bounds a
+     * package with all its members, from the first of them loaded. */
+    struct tlck_package_cursor *root;
+    int started;
+    struct timespec deadline;
 };
 
 static void cursor_close(struct tlck_package_cursor *c)
@@ -141,7 +148,7 @@ void tlck_package_cursor_free(struct tlck_package_cursor *c)
     free(c);
 }
 
-static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out)
+static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out, struct tlck_package_cursor *root)
 {
     struct tlck_package_cursor *c = calloc(1, sizeof *c);
     if (!c || tlck_grow((void **)&out->cursors, &out->ccap, out->ncursors + 1, sizeof *out->cursors) != 0) {
@@ -149,8 +156,25 @@ static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out)
         return NULL;
     }
     pthread_mutex_init(&c->lock, NULL);
+    c->root = root;
     out->cursors[out->ncursors++] = c;
     return c;
+}
+
+void tlck_package_deadline(const struct tlck_input *in, tl_budget *budget)
+{
+    struct tlck_package_cursor *c = in->cursor;
+    if (!c || !budget->seconds)
+        return;
+    struct tlck_package_cursor *r = c->root ? c->root : c;
+    pthread_mutex_lock(&r->lock);
+    if (!r->started) {
+        r->started = 1;
+        r->deadline = budget->deadline; /* the first member's, which starts now */
+    }
+    budget->deadline = r->deadline;
+    pthread_mutex_unlock(&r->lock);
+    budget->deadline_origin = "--timeout, which bounds a package with all its members";
 }
 
 static void add_member_error(struct tlck_inputs *out, const char *display, const char *path, char *msg)
@@ -197,10 +221,12 @@ struct lister {
     struct tlck_read_ctx ctx;
     size_t members;
     int stopped;
+    struct tlck_package_cursor *root; /* the top level's cursor, which keeps the package's clock */
 };
 
-static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, const tl_budget *budget,
-                    const unsigned char *pre, size_t npre, int may_spill, struct tlck_input_bytes *b, tl_error *err);
+static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, unsigned long long before,
+                    tl_budget *budget, const unsigned char *pre, size_t npre, int may_spill,
+                    struct tlck_input_bytes *b, tl_error *err);
 
 /* A package member that is a container of another format (a static archive): its bytes are decompressed whole,
  * bounded by the package's budget, and handed to that format's row, as a file named on the command line is; its
@@ -216,8 +242,9 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
         L->stopped = 1;
         return;
     }
-    if (read_all(s->a, e, src, &L->ctx.budget, s->head, s->nhead, 0, &b, &err) != 0 ||
-        tl_budget_take(&L->ctx.budget, "the package's static archives", (size_t)src, b.size, 0, &err) != 0) {
+    /* read_all counts it in the listing's budget, and it stays counted: the package's static archives together
+     * are bounded, as one input's sections are */
+    if (read_all(s->a, e, src, 0, &L->ctx.budget, s->head, s->nhead, 0, &b, &err) != 0) {
         add_member_error(L->out, disp, L->path, strdup(err.msg));
         free(b.owned);
         return;
@@ -258,6 +285,29 @@ static char *deep_member_read(struct lister *L, struct member_stream *s)
     if (inner)
         archive_read_free(inner);
     return found;
+}
+
+/* The rest of the current member of a compressed stream (a tar.bz2, conda's tar.zst), read in chunks rather
+ * than skipped by libarchive in one call: skipping decompresses it all the same, and this way the deadline is
+ * looked at while it does, and so is what the stream has given against its compressed bytes (src) at the
+ * codec's ratio. 0, or -1 with err saying which bound. A zip's members are skipped by seeking: nothing to do. */
+static int drain(struct lister *L, struct archive *a, struct member_stream *s, unsigned long long src, tl_error *err)
+{
+    if (archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE)
+        return 0;
+    const struct tlck_member_codec *codec = tlck_member_codec(a);
+    size_t bound = tl_decompress_bound((size_t)src, codec->ratio);
+    for (;;) {
+        if (tl_budget_check(&L->ctx.budget, err) != 0)
+            return -1;
+        unsigned long long given = (unsigned long long)archive_filter_bytes(a, 0);
+        if (given > bound)
+            return tl_fail(err, "the package decompresses to %llu bytes or more, more than its %llu compressed "
+                           "bytes can honestly give (%s, %u:1): a decompression bomb", given, src, codec->name,
+                           codec->ratio);
+        if (archive_read_data(a, s->buf, sizeof s->buf) <= 0)
+            return 0; /* the end of the member, or an error the next header read reports */
+    }
 }
 
 /* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path, `src`
@@ -339,7 +389,7 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
             free(example);
         } else if (fmt && (fmt->load || fmt->expand)) {
             if (!cursor)
-                cursor = cursor_new(out);
+                cursor = depth ? cursor_new(out, L->root) : L->root;
             where.cursor = cursor;
             if (!cursor) {
                 add_member_error(out, disp, path, strdup("no memory for a package reader"));
@@ -354,6 +404,10 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
             } else {
                 expand_member(L, fmt, s, e, src, disp, &where);
             }
+        }
+        if (!L->stopped && drain(L, a, s, src, &err) != 0) {
+            add_member_error(out, disp, path, tlck_asprintf("%s; the members after it are not checked", err.msg));
+            L->stopped = 1;
         }
         free(s);
         free(disp);
@@ -493,6 +547,7 @@ void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c
             L->path = path;
             L->format_of = c->format_of;
             tlck_read_ctx_init(&L->ctx, out->o);
+            L->root = cursor_new(out, NULL);
             list(L, a, path, 0, 0, (unsigned long long)st.st_size, named, &seen);
             free(L);
         }
@@ -522,37 +577,49 @@ static struct archive_entry *seek_entry(struct archive *a, size_t index, const t
     return e;
 }
 
-/* The most a member may hold when `src` compressed bytes carry it through the filter of a: the codec's ratio
- * (a declared or actual size past it cannot be honest) and --max-input-mb, whichever is lower. */
-static size_t member_cap(struct archive *a, unsigned long long src, size_t limit, unsigned *ratio)
+/* What bounds one member: what the budget leaves (--max-input-mb), and what the compressed bytes holding it can
+ * honestly give at its codec's ratio, less what the members of the same package read before it took of that. */
+struct member_bound {
+    size_t limit;                  /* the budget's cap */
+    const char *limit_origin;      /* the option that set it */
+    size_t cap;                    /* the lower of the two */
+    const struct tlck_member_codec *codec;
+    unsigned long long src;        /* compressed bytes holding the package's members */
+    unsigned long long before;     /* bytes its members decompressed to before this one */
+};
+
+static void member_bound(struct archive *a, unsigned long long src, unsigned long long before, size_t limit,
+                         struct member_bound *m)
 {
-    int f = archive_filter_code(a, 0);
-    *ratio = f == ARCHIVE_FILTER_ZSTD ? TL_ZSTD_MAX_RATIO
-           : f == ARCHIVE_FILTER_BZIP2 || f == ARCHIVE_FILTER_XZ || f == ARCHIVE_FILTER_LZMA ? 0 /* no useful bound */
-           : TL_ZLIB_MAX_RATIO; /* zip's deflate (stored is 1:1), gzip */
-    size_t cap = limit;
-    if (*ratio) {
-        size_t b = tl_decompress_bound((size_t)src, *ratio);
-        if (b < cap)
-            cap = b;
-    }
-    return cap;
+    m->limit = limit;
+    m->limit_origin = "--max-input-mb";
+    m->codec = tlck_member_codec(a);
+    m->src = src;
+    m->before = before;
+    size_t b = tl_decompress_bound((size_t)src, m->codec->ratio);
+    b = before < b ? b - (size_t)before : 0;
+    m->cap = b < limit ? b : limit;
 }
 
-static int over(tl_error *err, unsigned long long size, size_t cap, size_t limit, unsigned ratio, unsigned long long src)
+static int over(tl_error *err, unsigned long long size, const struct member_bound *m)
 {
-    if (cap == limit)
-        return tl_fail(err, "member decompresses to %llu bytes or more, over the bound of %zu MiB (--max-input-mb)",
-                       size, cap >> 20);
+    if (m->cap == m->limit)
+        return tl_fail(err, "member decompresses to %llu bytes or more, over the bound of %zu MiB (%s)", size,
+                       m->cap >> 20, m->limit_origin);
+    if (m->before)
+        return tl_fail(err, "member decompresses to %llu bytes or more after the package's members before it gave "
+                       "%llu: more than the %llu compressed bytes holding them can honestly give (%s, %u:1): "
+                       "members sharing their bytes, a decompression bomb", size, m->before, m->src,
+                       m->codec->name, m->codec->ratio);
     return tl_fail(err, "member decompresses to %llu bytes or more, more than the %llu compressed bytes holding it "
-                   "can honestly give (%u:1): a decompression bomb", size, src, ratio);
+                   "can honestly give (%s, %u:1): a decompression bomb", size, m->src, m->codec->name,
+                   m->codec->ratio);
 }
 
 /* Decompresses the current member into an unlinked temporary file and maps it (member_spill.h), under the
  * same bounds as read_all. */
-static int spill_all(struct archive *a, size_t cap, size_t limit, unsigned ratio, unsigned long long src,
-                     const tl_budget *budget, const unsigned char *pre, size_t npre, struct tlck_input_bytes *b,
-                     tl_error *err)
+static int spill_all(struct archive *a, const struct member_bound *m, const tl_budget *budget,
+                     const unsigned char *pre, size_t npre, struct tlck_input_bytes *b, tl_error *err)
 {
     int fd = tlck_spill_open(err);
     if (fd < 0)
@@ -574,8 +641,8 @@ static int spill_all(struct archive *a, size_t cap, size_t limit, unsigned ratio
             tl_fail(err, "cannot decompress the member: %s", why(a));
             goto fail;
         }
-        if ((size_t)k > cap - len) {
-            over(err, (unsigned long long)len + (size_t)k, cap, limit, ratio, src);
+        if ((size_t)k > m->cap - len) {
+            over(err, (unsigned long long)len + (size_t)k, m);
             goto fail;
         }
         if (tlck_spill_write(fd, buf, (size_t)k, err) != 0)
@@ -593,53 +660,80 @@ fail:
 }
 
 /* Reads the current member of a whole into b->owned (its first npre bytes, read already, are pre), bounded by
- * the budget's cap and the codec's ratio; a member declaring more than tlck_spill_threshold() bytes goes to a
- * mapped temporary file instead where may_spill (b->map then holds it). */
-static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, const tl_budget *budget,
-                    const unsigned char *pre, size_t npre, int may_spill, struct tlck_input_bytes *b, tl_error *err)
+ * the budget's cap and the codec's ratio (`before`: what the package's members read earlier gave, counted
+ * against the same compressed bytes); a member declaring more than tlck_spill_threshold() bytes goes to a
+ * mapped temporary file instead where may_spill (b->map then holds it). A member on the heap is taken from the
+ * budget (and so from the run's, tl_pool), given back when the input is done with it. */
+static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, unsigned long long before,
+                    tl_budget *budget, const unsigned char *pre, size_t npre, int may_spill,
+                    struct tlck_input_bytes *b, tl_error *err)
 {
-    unsigned ratio;
-    size_t limit = budget ? budget->cap : TL_BUDGET_DEFAULT, cap = member_cap(a, src, limit, &ratio);
+    struct member_bound m;
+    member_bound(a, src, before, budget ? budget->cap : TL_BUDGET_DEFAULT, &m);
+    if (budget && budget->cap_origin)
+        m.limit_origin = budget->cap_origin;
     unsigned long long declared = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : 0;
-    if (declared > cap)
-        return over(err, declared, cap, limit, ratio, src);
+    if (declared > m.cap)
+        return over(err, declared, &m);
     if (may_spill && declared > tlck_spill_threshold())
-        return spill_all(a, cap, limit, ratio, src, budget, pre, npre, b, err);
-    size_t len = npre, alloc = declared > npre ? (size_t)declared : 65536;
+        return spill_all(a, &m, budget, pre, npre, b, err);
+    size_t len = npre, alloc = declared > npre ? (size_t)declared : 65536, taken = 0;
+    /* the buffer is counted as it is allocated: what three workers hold at once is what the run's budget sees */
+    if (tl_budget_take(budget, "a package member", 0, alloc, 0, err) != 0)
+        return -1;
+    taken = alloc;
     unsigned char *buf = malloc(alloc);
-    if (!buf)
+    if (!buf) {
+        tl_budget_give(budget, taken);
         return tl_fail(err, "no memory for a member of %zu bytes", alloc);
+    }
     if (npre)
         memcpy(buf, pre, npre);
     for (;;) {
-        if (len == alloc) {
-            if (alloc >= cap) {
-                free(buf);
-                return over(err, (unsigned long long)alloc + 1, cap, limit, ratio, src);
-            }
-            size_t grown = alloc > cap / 2 ? cap : alloc * 2;
-            unsigned char *nb = realloc(buf, grown);
-            if (!nb) {
-                free(buf);
-                return tl_fail(err, "no memory for a member of %zu bytes", grown);
-            }
-            buf = nb;
-            alloc = grown;
+        unsigned char probe[4096];
+        size_t room = alloc - len;
+        /* a full buffer reads on into a probe first: a member whose declared size was right ends here without
+         * a larger buffer (and a larger share of the budget) asked for nothing */
+        la_ssize_t k = archive_read_data(a, room ? buf + len : probe, room ? room : sizeof probe);
+        if (k < 0 || tl_budget_check(budget, err) != 0) {
+            if (k < 0)
+                tl_fail(err, "cannot decompress the member: %s", why(a));
+            free(buf);
+            tl_budget_give(budget, taken);
+            return -1;
         }
-        la_ssize_t k = archive_read_data(a, buf + len, alloc - len);
         if (k == 0)
             break;
-        if (k < 0) {
-            tl_fail(err, "cannot decompress the member: %s", why(a));
+        if (room) {
+            len += (size_t)k;
+            continue;
+        }
+        if (alloc >= m.cap || (size_t)k > m.cap - alloc) {
             free(buf);
+            tl_budget_give(budget, taken);
+            return over(err, (unsigned long long)alloc + (size_t)k, &m);
+        }
+        size_t grown = alloc > m.cap / 2 ? m.cap : alloc * 2;
+        if (grown < alloc + (size_t)k)
+            grown = alloc + (size_t)k;
+        if (tl_budget_take(budget, "a package member", 0, grown - alloc, 0, err) != 0) {
+            free(buf);
+            tl_budget_give(budget, taken);
             return -1;
         }
+        taken += grown - alloc;
+        unsigned char *nb = realloc(buf, grown);
+        if (!nb) {
+            free(buf);
+            tl_budget_give(budget, taken);
+            return tl_fail(err, "no memory for a member of %zu bytes", grown);
+        }
+        buf = nb;
+        alloc = grown;
+        memcpy(buf + len, probe, (size_t)k);
         len += (size_t)k;
-        if (tl_budget_check(budget, err) != 0) {
-            free(buf);
-            return -1;
-        }
     }
+    tl_budget_give(budget, taken - len); /* what the buffer holds counts, not what growing it asked for */
     b->owned = buf;
     b->data = buf;
     b->size = len;
@@ -694,7 +788,7 @@ static int kept_window(struct tlck_package_cursor *c, const struct tlck_input *i
     return 0;
 }
 
-static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *in, const tl_budget *budget,
+static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *in, tl_budget *budget,
                        struct tlck_input_bytes *b,
                        tl_error *err)
 {
@@ -711,8 +805,9 @@ static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *i
         return -1;
     c->next = want + 1;
     /* A member whose windows are inputs (a static archive) is kept on the heap for them. */
-    if (read_all(a, e, c->src, budget, NULL, 0, !in->is_member, b, err) != 0)
+    if (read_all(a, e, c->src, c->given, budget, NULL, 0, !in->is_member, b, err) != 0)
         return -1;
+    c->given += b->size;
     if (!in->is_member)
         return 0;
     cursor_drop_kept(c);
@@ -724,7 +819,7 @@ static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *i
     return kept_window(c, in, b, err);
 }
 
-int tlck_package_member_read(const struct tlck_input *in, struct tlck_input_bytes *b, const tl_budget *budget,
+int tlck_package_member_read(const struct tlck_input *in, struct tlck_input_bytes *b, tl_budget *budget,
                              tl_error *err)
 {
     struct tlck_package_cursor *c = in->cursor;

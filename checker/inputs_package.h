@@ -25,8 +25,11 @@ void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c
 
 /* Decompresses the member `in` names into b (b->owned holds it); fails, err naming why, on a member over the
  * budget's cap (--max-input-mb) or past the codec's ratio, a corrupt stream, or the budget's deadline. */
-int tlck_package_member_read(const struct tlck_input *in, struct tlck_input_bytes *b, const tl_budget *budget,
+int tlck_package_member_read(const struct tlck_input *in, struct tlck_input_bytes *b, tl_budget *budget,
                              tl_error *err);
+/* A package member's budget takes the package's deadline: the one its first member loaded started (--timeout
+ * bounds a package with all its members, not each of them). Nothing for other inputs or without a deadline. */
+void tlck_package_deadline(const struct tlck_input *in, tl_budget *budget);
 
 /* Closes the reader members of one package share (tlck_inputs_free). */
 void tlck_package_cursor_free(struct tlck_package_cursor *c);

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "input_formats.h"
+#include "inputs_package.h"
 #include "read/read_ctx.h"
 #include "read/readers.h"
 #include "read/store_lines.h"
@@ -34,7 +35,20 @@ static void test_stall(const char *display, const tl_budget *budget)
     }
 }
 
+/* What the input held of the run's budget goes back to it (its buffers are freed by now). */
+static int finish(struct tlck_read_ctx *ctx, int rc)
+{
+    tl_budget_release(&ctx->budget);
+    free(ctx);
+    return rc;
+}
+
 int tlck_load_file(const struct tlck_input *in, const struct tlck_options *o, struct tlck_file *f)
+{
+    return tlck_load_file_in(in, o, NULL, f);
+}
+
+int tlck_load_file_in(const struct tlck_input *in, const struct tlck_options *o, tl_pool *pool, struct tlck_file *f)
 {
     memset(f, 0, sizeof *f);
     f->display = strdup(in->display);
@@ -45,12 +59,20 @@ int tlck_load_file(const struct tlck_input *in, const struct tlck_options *o, st
         return -1;
     }
     tlck_read_ctx_init(ctx, o);
+    if (pool) {
+        ctx->budget.pool = pool;
+        if (ctx->budget.cap > pool->cap) { /* one input never holds more than the run may */
+            ctx->budget.cap = pool->cap;
+            ctx->budget.cap_origin = pool->cap_origin;
+        }
+    }
+    if (in->pkg_depth)
+        tlck_package_deadline(in, &ctx->budget); /* a package's members share its time */
     struct tlck_input_bytes b;
     tl_error err;
     if (tlck_input_map(in, &b, &ctx->budget, &err) != 0) {
         f->error = strdup(err.msg);
-        free(ctx);
-        return -1;
+        return finish(ctx, -1);
     }
     const unsigned char *data = b.data;
     size_t size = b.size;
@@ -74,6 +96,12 @@ int tlck_load_file(const struct tlck_input *in, const struct tlck_options *o, st
         free(f->error);
         f->error = strdup("the file changed (shrank) while it was being read; not audited");
     }
+    if (tl_budget_deferred(&ctx->budget)) {
+        /* it gave way to inputs read at the same time: the caller reads it again once they are done */
+        free(f->error);
+        f->error = strdup(tl_budget_reason(&ctx->budget));
+        return finish(ctx, TLCK_LOAD_DEFERRED);
+    }
     if (!f->error && tl_budget_hit(&ctx->budget)) {
         /* a section was left out (over a bound, or no memory for it): the audit of this input is incomplete */
         f->error = tlck_asprintf("%s; not audited", tl_budget_reason(&ctx->budget));
@@ -82,6 +110,5 @@ int tlck_load_file(const struct tlck_input *in, const struct tlck_options *o, st
         /* Readers stop early at the deadline; whatever they built is incomplete, so the input is unreadable. */
         f->error = strdup(err.msg);
     }
-    free(ctx);
-    return f->error ? -1 : rc;
+    return finish(ctx, f->error ? -1 : rc);
 }

@@ -35,7 +35,7 @@ static const char *lz4_version(char *buf, size_t n)
 
 enum { O_FORMAT = 256, O_OUTPUT, O_FAIL_ON, O_CHECKS, O_POLICY, O_CONFIG, O_BASELINE, O_WRITE_BASELINE,
        O_DEBUG_DIR, O_RELEASE, O_LIST, O_EXTRACT, O_SYMBOLIZE, O_SM, O_COREDUMP, O_BINARY, O_SOURCE_DIR,
-       O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB,
+       O_PROVENANCE, O_LIST_CHECKS, O_PROGRESS, O_NO_PROGRESS, O_COLOR, O_NO_COLOR, O_VERSION, O_MAX_MB, O_MAX_RUN_MB,
        O_TIMEOUT, O_HOST_ONLY, O_ALLOW_EMPTY, O_FOLLOW_SYMLINKS, O_PROFILE, O_IMAGE_CACHE, O_NO_IMAGE_CACHE,
        O_SPLIT, O_DEBUG_STORE, O_OUTPUT_DIR, O_IN_PLACE, O_DEVICE_ONLY, O_KEYGEN, O_ATTEST, O_SIGNING_KEY,
        O_VERIFY_ATTESTATION, O_PUBLIC_KEY, O_REQUIRE, O_TOOLCHAIN, O_RECORD_KEY };
@@ -90,6 +90,7 @@ static const struct opt_doc opt_docs[] = {
     { NULL, required_argument, 'j', "N", "parallel files (default: CPUs)" },
     { "timeout", required_argument, O_TIMEOUT, "S", "give up on one input after S seconds (exit 2; others go on)" },
     { "max-input-mb", required_argument, O_MAX_MB, "N", "bound what one input's sections (or one fatbin entry) decompress to" },
+    { "max-run-mb", required_argument, O_MAX_RUN_MB, "N", "bound what the inputs read at once (-j) hold together (default: as one input)" },
     { "progress", no_argument, O_PROGRESS, NULL, "progress on stderr (default: on a TTY, for long runs)" },
     { "no-progress", no_argument, O_NO_PROGRESS, NULL, "no progress" },
     { "color", no_argument, O_COLOR, NULL, "colour in the text report (default: when stdout is a TTY)" },
@@ -237,6 +238,13 @@ static int parse_option(struct tlck_options *o, int c, const char *arg)
         o->max_input_mb = strtoull(arg, &end, 10);
         if (*end || !*arg || *arg == '-') {
             fprintf(stderr, "trueline-check: --max-input-mb: '%s' is not a number of MiB\n", arg);
+            return -1;
+        }
+        return 0;
+    case O_MAX_RUN_MB:
+        o->max_run_mb = strtoull(arg, &end, 10);
+        if (*end || !*arg || *arg == '-' || o->max_run_mb == 0) {
+            fprintf(stderr, "trueline-check: --max-run-mb: '%s' is not a number of MiB (1 or more)\n", arg);
             return -1;
         }
         return 0;

@@ -44,6 +44,7 @@ struct tlck_options {
     const char *debug_store;                     /* --debug-store DIR, else [audit] debug_store: where split-out
                                                   * line info is (read/debug_store.h); NULL: DEBUGINFOD_URLS only */
     unsigned long long max_input_mb;             /* per-input memory bound for decompression (0 = default) */
+    unsigned long long max_run_mb;               /* what the inputs read at once (-j) hold together (0: as one input) */
     unsigned timeout_s;                          /* per-input time bound (0 = none) */
     const char *output_dir;                      /* --split --output-dir DIR: the shipped copies */
     int in_place;                                /* --split --in-place: each FILE rewritten itself */

@@ -12,12 +12,27 @@ size_t tl_decompress_bound(size_t n, unsigned ratio)
     return n * ratio + slack;
 }
 
+void tl_pool_init(tl_pool *p, size_t cap)
+{
+    memset(p, 0, sizeof *p);
+    p->cap = cap ? cap : TL_BUDGET_DEFAULT;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->room, NULL);
+}
+
+void tl_pool_destroy(tl_pool *p)
+{
+    pthread_cond_destroy(&p->room);
+    pthread_mutex_destroy(&p->lock);
+}
+
 void tl_budget_init(tl_budget *b, size_t cap, unsigned seconds)
 {
     memset(b, 0, sizeof *b);
     b->cap = cap ? cap : TL_BUDGET_DEFAULT;
     atomic_init(&b->held, 0);
     atomic_init(&b->hit, 0);
+    atomic_init(&b->deferred, 0);
     b->seconds = seconds;
     if (seconds) {
         clock_gettime(CLOCK_MONOTONIC, &b->deadline);
@@ -40,6 +55,57 @@ static void record(tl_budget *b, const char *msg)
     int expected = 0;
     if (atomic_compare_exchange_strong(&b->hit, &expected, 1))
         snprintf(b->reason, sizeof b->reason, "%s", msg);
+}
+
+static int expired_at(const struct timespec *d)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > d->tv_sec || (now.tv_sec == d->tv_sec && now.tv_nsec >= d->tv_nsec);
+}
+
+/* Takes n bytes of the run's pool for b, waiting while other inputs hold what is missing. Waiting cannot
+ * deadlock: when every other holder waits as well, the input asking gives way (deferred) and says so. */
+static int pool_take(tl_budget *b, const char *what, size_t n, tl_error *err)
+{
+    tl_pool *p = b->pool;
+    char msg[320], o[80];
+    int rc = 0;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        if (n <= p->cap - p->held) {
+            p->holders += b->pool_held == 0 && n;
+            b->pool_held += n;
+            p->held += n;
+            break;
+        }
+        unsigned others = p->holders - (b->pool_held != 0);
+        if (others == 0 || p->waiting >= others || (b->seconds && expired_at(&b->deadline))) {
+            /* what is missing is held by inputs that wait themselves (or by nobody): this one gives way */
+            snprintf(msg, sizeof msg, "%s would bring what the inputs read at the same time hold to %zu bytes, "
+                     "over the limit of %zu MiB for the run%s", what, p->held + n, p->cap >> 20,
+                     origin(p->cap_origin, o, sizeof o));
+            if (others && !(b->seconds && expired_at(&b->deadline)))
+                atomic_store(&b->deferred, 1);
+            record(b, msg);
+            rc = tl_fail(err, "%s", msg);
+            break;
+        }
+        /* others hold what is missing and some of them are still reading: wait for them to give it back (the
+         * deadline is looked at now and then) */
+        p->waiting++;
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&p->room, &p->lock, &until);
+        p->waiting--;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return rc;
 }
 
 int tl_budget_take(tl_budget *b, const char *what, size_t n, unsigned long long size, unsigned ratio, tl_error *err)
@@ -70,7 +136,39 @@ int tl_budget_take(tl_budget *b, const char *what, size_t n, unsigned long long 
             return tl_fail(err, "%s", msg);
         }
     } while (!atomic_compare_exchange_weak(&b->held, &held, held + (size_t)size));
+    if (b->pool && pool_take(b, what, (size_t)size, err) != 0) {
+        atomic_fetch_sub(&b->held, (size_t)size);
+        return -1;
+    }
     return 0;
+}
+
+void tl_budget_give(tl_budget *b, size_t n)
+{
+    if (!b || !n)
+        return;
+    atomic_fetch_sub(&b->held, n);
+    tl_pool *p = b->pool;
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    n = n < b->pool_held ? n : b->pool_held;
+    b->pool_held -= n;
+    p->held -= n;
+    p->holders -= b->pool_held == 0 && n;
+    pthread_cond_broadcast(&p->room);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void tl_budget_release(tl_budget *b)
+{
+    if (b && b->pool)
+        tl_budget_give(b, b->pool_held);
+}
+
+int tl_budget_deferred(const tl_budget *b)
+{
+    return b && atomic_load(&b->deferred);
 }
 
 void tl_budget_oom(tl_budget *b, const char *what, unsigned long long size)

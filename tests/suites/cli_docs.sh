@@ -27,7 +27,7 @@ for o in --list --extract --symbolize --coredump --provenance --list-checks --ti
 done
 # each documented option is accepted: getopt names an option it does not know
 accepts_check() { # OPTION: no "unrecognized option" from trueline-check
-  local arg=; case $1 in --format) arg=json;; --fail-on) arg=error;; --checks) arg=line-tables;; --sm|-j|--timeout|--max-input-mb) arg=1;;
+  local arg=; case $1 in --format) arg=json;; --fail-on) arg=error;; --checks) arg=line-tables;; --sm|-j|--timeout|--max-input-mb|--max-run-mb) arg=1;;
     --extract|--debug-dir|--source-dir) arg=.;; --output|--write-baseline) arg=out.txt;; --baseline|--binary|--config|--policy) arg=x;; esac
   trueline-check "$1" ${arg:+"$arg"} /nonexistent-input >/dev/null 2>err.txt </dev/null
   ! grep -qiE 'unrecognized option|invalid option' err.txt
