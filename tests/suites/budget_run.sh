@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# One time and memory budget per package and per run: --timeout bounds a package with all its members (not each
+# member anew); every codec a member can come in has a ratio bound (bzip2 and xz too), and the members of one
+# package together are bounded by the bytes holding them, so an overlapping-member zip is an error; -j workers
+# share one memory budget (--max-run-mb, by default --max-input-mb's 4 GiB), measured as max RSS.
+. "$(dirname "$0")/../lib/harness.sh"
+cd "$T" || exit 1
+
+mkwheel() { python3 "$TRUELINE_ROOT/tests/lib/mkwheel.py" "$@"; }
+for i in 1 2 3 4; do printf 'int f%d(int x) { return x + %d; }\n' $i $i > f$i.c; done
+premise "fixtures: four -g shared libraries (gcc)" sh -c 'for i in 1 2 3 4; do gcc -g -shared -fPIC f$i.c -o libf$i.so || exit 1; done'
+
+# --- an overlapping-member zip: many central entries, one deflate stream -----------------------------------
+OW=overlap-1.0-py3-none-manylinux_2_17_x86_64.whl
+python3 "$TRUELINE_ROOT/tests/lib/overlap_zip.py" $OW 30 libf1.so 30
+# the oracle: python's zipfile, as pip reads the wheel, gets every member in full out of a few KiB
+python3 - $OW > oracle.txt <<'PY'
+import os, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+n = z.namelist()
+print(len(n), sum(len(z.read(m)) for m in n[:2]) // os.path.getsize(sys.argv[1]))
+PY
+read -r members ratio < oracle.txt
+premise "fixture: zipfile reads 30 members, two of them over 1032x the zip's size ($members, ${ratio}x)" \
+  sh -c "[ '$members' = 30 ] && [ '$ratio' -gt 1032 ]"
+start=$(date +%s)
+timeout -k 5 120 trueline-check -j1 --timeout 2 $OW > out 2> err; rc=$?
+took=$(( $(date +%s) - start ))
+exit_was "overlapping members: exit 2, not clean" 2 $rc out "decompression bomb|time limit"
+contains "... an error naming the package and a member" out "^$OW!pkg/m0[0-9]*\.so: error: cannot read: .*(decompression bomb|time limit)"
+contains "... the members past the bound are unreadable" out "^30 file\(s\) checked: .* [1-9][0-9]* unreadable"
+check "... within the time limit's reach (${took} s)" [ "$took" -le 10 ]
+
+# --- --timeout bounds a package with its members -----------------------------------------------------------
+SW=slow-1.0-py3-none-manylinux_2_17_x86_64.whl
+mkwheel $SW slow/libf1.so=libf1.so slow/libf2.so=libf2.so slow/libf3.so=libf3.so slow/libf4.so=libf4.so
+start=$(date +%s)
+# each member spins until its deadline (checker/load.c's TRUELINE_TEST_STALL): per member, 4 x 2 s
+TRUELINE_TEST_STALL=poll:slow/ timeout -k 5 60 trueline-check -j1 --timeout 2 $SW libf4.so > out 2> err; rc=$?
+took=$(( $(date +%s) - start ))
+exit_was "members past the package's deadline: exit 2" 2 $rc out "time limit"
+contains "... the member is named with the limit" out "^$SW!slow/libf1\.so: error: cannot read: time limit of 2 s exceeded"
+contains "... the members after it are refused too" out "^$SW!slow/libf4\.so: error: cannot read: time limit of 2 s exceeded"
+check "... one limit for the package, not one per member (${took} s for 4 members of 2 s)" [ "$took" -lt 6 ]
+lacks "... the other input is still read" out "^libf4\.so: error" "error: cannot read: time limit"
+
+# --- a ratio bound for every codec ---------------------------------------------------------------------------
+head -c 50331648 /dev/zero > zeros
+cat libf2.so zeros > padded.so
+python3 "$TRUELINE_ROOT/tests/lib/mkconda.py" bomb-1.0-0.tar.bz2 lib/libpad.so=padded.so
+python3 - > zips.txt <<'PY'
+import os, tarfile, zipfile
+# the oracle: python's own readers say what each member holds against the package's size
+t = tarfile.open("bomb-1.0-0.tar.bz2")
+m = t.getmember("lib/libpad.so")
+print("bz2", m.size // os.path.getsize("bomb-1.0-0.tar.bz2"))
+# (xz and lzma are bounded too, but near their format's own ratio: zeros cannot pass it)
+for name, method in (("bzip2", zipfile.ZIP_BZIP2),):
+    w = "z%s-1.0-py3-none-manylinux_2_17_x86_64.whl" % name
+    with zipfile.ZipFile(w, "w", method) as z:
+        z.write("padded.so", "pkg/libpad.so")
+    print(name, zipfile.ZipFile(w).getinfo("pkg/libpad.so").file_size // os.path.getsize(w))
+PY
+while read -r codec r; do
+  case $codec in bz2) f=bomb-1.0-0.tar.bz2 label=bzip2;; *) f=z$codec-1.0-py3-none-manylinux_2_17_x86_64.whl label=$codec;; esac
+  premise "fixture $f: its member is over 8192x the package's size (${r}x)" [ "$r" -gt 8192 ]
+  trueline-check $f > out 2> err; rc=$?
+  exit_was "$label member past its ratio: exit 2" 2 $rc out "decompression bomb"
+  contains "... an error naming the member and the codec" out "^$f(![a-z]+/libpad\.so)?: error: cannot read: .*\($label, [0-9]+:1\): a decompression bomb"
+done < zips.txt
+# the same codecs on an honest member: read, no bound in the way
+python3 "$TRUELINE_ROOT/tests/lib/mkconda.py" fine-1.0-0.tar.bz2 lib/libf3.so=libf3.so
+python3 -c 'import zipfile; zipfile.ZipFile("fine-1.0-py3-none-manylinux_2_17_x86_64.whl", "w", zipfile.ZIP_BZIP2).write("libf3.so", "pkg/libf3.so")
+zipfile.ZipFile("finx-1.0-py3-none-manylinux_2_17_x86_64.whl", "w", zipfile.ZIP_LZMA).write("libf3.so", "pkg/libf3.so")'
+trueline-check fine-1.0-0.tar.bz2 fine-1.0-py3-none-manylinux_2_17_x86_64.whl finx-1.0-py3-none-manylinux_2_17_x86_64.whl \
+  > out 2> err; rc=$?
+exit_was "honest bzip2 and lzma members: read (exit 0)" 0 $rc out "error"
+contains "... all three members checked" out "^3 file\(s\) checked: .* 0 unreadable"
+
+# --- one memory budget for the run, shared by the -j workers ---------------------------------------------------
+head -c 41943040 /dev/zero > zeros40
+for i in 1 2 3; do
+  cat libf$i.so zeros40 > big$i.so
+  mkwheel big$i-1.0-py3-none-manylinux_2_17_x86_64.whl big/libbig$i.so=big$i.so
+done
+BIG="big1-1.0-py3-none-manylinux_2_17_x86_64.whl big2-1.0-py3-none-manylinux_2_17_x86_64.whl big3-1.0-py3-none-manylinux_2_17_x86_64.whl"
+# each member's 40 MiB stays on the heap while its load waits 3 s (TRUELINE_TEST_STALL=wait): three workers
+# would hold 120 MiB at once; a 100 MiB budget lets two of them
+maxrss() { sed -n 's/.*Maximum resident set size (kbytes): //p' "$1"; }
+TRUELINE_TEST_STALL=wait:big/ /usr/bin/time -v trueline-check -j1 --max-input-mb 100 $BIG > out1 2> time1; rc1=$?
+TRUELINE_TEST_STALL=wait:big/ /usr/bin/time -v trueline-check -j3 --max-input-mb 100 $BIG > out3 2> time3; rc3=$?
+r1=$(maxrss time1); r3=$(maxrss time3)
+premise "fixture: -j1 reads the three members (exit $rc1, max RSS ${r1} KiB)" sh -c "[ $rc1 -eq 0 ] && [ '${r1:-0}' -gt 40960 ]"
+exit_was "-j3 under one 100 MiB budget: every input read (the third waits)" 0 $rc3 out3 "error"
+check "-j3 holds at most two 40 MiB members at once (max RSS ${r3} KiB, -j1 ${r1} KiB)" \
+  [ "${r3:-999999999}" -lt $(( ${r1:-0} + 61440 )) ]
+check "-j3's report is -j1's" same_bytes out1 out3
+TRUELINE_TEST_STALL=wait:big/ trueline-check -j3 --max-input-mb 100 --max-run-mb 200 $BIG > out3b 2>&1; rc=$?
+exit_was "--max-run-mb raises the run's budget (exit 0)" 0 $rc out3b "error"
+trueline-check --max-run-mb 10 big1-1.0-py3-none-manylinux_2_17_x86_64.whl > out 2> err; rc=$?
+exit_was "an input over the run's budget: exit 2" 2 $rc out "MiB"
+contains "... named with the run's limit and its option" out "^big1-1\.0-py3-none-manylinux_2_17_x86_64\.whl!big/libbig1\.so: error: cannot read: .*(limit|bound) of 10 MiB \(--max-run-mb\)"
+expect_rc "--max-run-mb 0 is a usage error" 2 trueline-check --max-run-mb 0 libf1.so
