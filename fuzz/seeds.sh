@@ -118,7 +118,18 @@ with zipfile.ZipFile(sys.argv[2] + '/demo-1.0-py3-none-manylinux_2_17_x86_64.whl
     z.writestr('demo/liba.so', so); z.writestr('demo/__init__.py', 'x = 1\n'); z.writestr('n.zip', inner.getvalue())
 with tarfile.open(sys.argv[2] + '/foo-1.0-0.tar.bz2', 'w:bz2') as t:
     ti = tarfile.TarInfo('lib/liba.so'); ti.size = len(so); t.addfile(ti, io.BytesIO(so))
+# bounded work: a zip whose members use bzip2 and lzma (ratio rows of checker/package_codec.c), and a .tar.bz2
+# whose member is mostly zeros (about 4000:1: mutations of its sizes cross bzip2's 8192:1 bound)
+for name, method in (('bz', zipfile.ZIP_BZIP2), ('lz', zipfile.ZIP_LZMA)):
+    with zipfile.ZipFile(sys.argv[2] + '/%s-1.0-py3-none-manylinux_2_17_x86_64.whl' % name, 'w', method) as z:
+        z.writestr('demo/liba.so', so)
+with tarfile.open(sys.argv[2] + '/zeros-1.0-0.tar.bz2', 'w:bz2') as t:
+    pad = so + bytes(8 << 20)
+    ti = tarfile.TarInfo('lib/liba.so'); ti.size = len(pad); t.addfile(ti, io.BytesIO(pad))
 PY
+# an overlapping-member zip: eight central entries sharing one deflate stream (tests/lib/overlap_zip.py)
+[ -s "$work/liba.so" ] && python3 "$here/../tests/lib/overlap_zip.py" \
+  "$out/package/overlap-1.0-py3-none-manylinux_2_17_x86_64.whl" 8 "$(stripped "$work/liba.so")" 1
 
 # INI config: the shipped defaults when present, plus quirks inih accepts (continuations, inline comments).
 mkdir -p "$out/config"

@@ -11,8 +11,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_file ff;
     fuzz_file_open(&ff, data, size);
-    tl_budget budget;
-    tl_budget_init(&budget, (size_t)64 << 20, 0);
     struct tlck_inputs in = { 0 };
     struct tlck_container c = { .path = ff.path, .display = ff.path, .top = 1,
                                  .format_of = tlck_input_format_of };
@@ -20,6 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < in.n && i < 64; i++) {
         struct tlck_input_bytes b;
         tl_error err;
+        tl_budget budget; /* one per member, as the loader makes one per input */
+        tl_budget_init(&budget, (size_t)64 << 20, 0);
         if (tlck_input_map(&in.v[i], &b, &budget, &err) == 0) {
             fuzz_touch(b.data, b.size);
             tlck_input_unmap(&b);
