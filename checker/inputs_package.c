@@ -694,7 +694,10 @@ static int read_all(struct archive *a, struct archive_entry *e, unsigned long lo
         size_t room = alloc - len;
         /* a full buffer reads on into a probe first: a member whose declared size was right ends here without
          * a larger buffer (and a larger share of the budget) asked for nothing */
-        la_ssize_t k = archive_read_data(a, room ? buf + len : probe, room ? room : sizeof probe);
+        /* at most 1 MiB a call: archive_read_data fills what it is given, block after block, and the deadline is
+         * looked at between calls */
+        la_ssize_t k = archive_read_data(a, room ? buf + len : probe, room ? (room < (1u << 20) ? room : 1u << 20)
+                                                                           : sizeof probe);
         if (k < 0 || tl_budget_check(budget, err) != 0) {
             if (k < 0)
                 tl_fail(err, "cannot decompress the member: %s", why(a));
