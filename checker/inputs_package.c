@@ -17,6 +17,7 @@
 #include "model.h"
 #include "package_codec.h"
 #include "read/read_ctx.h"
+#include "trueline/elf_file.h"
 #include "trueline/file_kind.h"
 #include "trueline/limits.h"
 
@@ -132,9 +133,17 @@ static void cursor_close(struct tlck_package_cursor *c)
     c->next = 0;
 }
 
+/* What tlck_input_unmap does, here without a dependency on inputs.c (which depends on this file). */
+static void bytes_free(struct tlck_input_bytes *b)
+{
+    tl_unmap_file(b->map, b->map_len);
+    free(b->owned);
+    memset(b, 0, sizeof *b);
+}
+
 static void cursor_drop_kept(struct tlck_package_cursor *c)
 {
-    tlck_input_unmap(&c->kept);
+    bytes_free(&c->kept);
     c->kept_left = 0;
 }
 
@@ -246,7 +255,7 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
      * are bounded, as one input's sections are */
     if (read_all(s->a, e, src, 0, &L->ctx.budget, s->head, s->nhead, 0, &b, &err) != 0) {
         add_member_error(L->out, disp, L->path, strdup(err.msg));
-        tlck_input_unmap(&b);
+        bytes_free(&b);
         return;
     }
     struct tlck_container c = { .path = L->path, .display = disp, .data = b.data, .size = b.size,
@@ -259,7 +268,7 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
     for (size_t k = first; k < L->out->n; k++)
         L->out->v[k].pkg_windows = windows;
     L->members += L->out->n - first; /* a member after these, if any, is the one beyond the bound */
-    tlck_input_unmap(&b);
+    bytes_free(&b);
 }
 
 /* The first member of the package s streams that trueline-check would read (a row of input_formats.c knows its
