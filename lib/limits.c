@@ -80,12 +80,19 @@ static int pool_take(tl_budget *b, const char *what, size_t n, tl_error *err)
             break;
         }
         unsigned others = p->holders - (b->pool_held != 0);
-        if (others == 0 || p->waiting >= others || (b->seconds && expired_at(&b->deadline))) {
+        if (b->seconds && expired_at(&b->deadline)) {
+            snprintf(msg, sizeof msg, "time limit of %u s exceeded%s while %s waited for memory other inputs hold",
+                     b->seconds, origin(b->deadline_origin, o, sizeof o), what);
+            record(b, msg);
+            rc = tl_fail(err, "%s", msg);
+            break;
+        }
+        if (others == 0 || p->waiting >= others) {
             /* what is missing is held by inputs that wait themselves (or by nobody): this one gives way */
             snprintf(msg, sizeof msg, "%s would bring what the inputs read at the same time hold to %zu bytes, "
                      "over the limit of %zu MiB for the run%s", what, p->held + n, p->cap >> 20,
                      origin(p->cap_origin, o, sizeof o));
-            if (others && !(b->seconds && expired_at(&b->deadline)))
+            if (others)
                 atomic_store(&b->deferred, 1);
             record(b, msg);
             rc = tl_fail(err, "%s", msg);

@@ -63,7 +63,8 @@ typedef struct tl_budget {
 void tl_budget_init(tl_budget *b, size_t cap, unsigned seconds);
 /* Fails (-1, err naming what and how big) when `what` would decompress n compressed bytes to `size` bytes past the
  * codec's ratio (corruption), or past what is left of b (a bound: recorded as hit); 0 when it may go ahead, and
- * the size is counted. b NULL: the ratio and TL_BUDGET_DEFAULT for this one buffer only. */
+ * the size is counted. b NULL: the ratio and TL_BUDGET_DEFAULT for this one buffer only. With b->pool the size is
+ * taken from the run's pool too, waiting while other inputs hold what is missing (tl_pool). */
 int tl_budget_take(tl_budget *b, const char *what, size_t n, unsigned long long size, unsigned ratio, tl_error *err);
 /* Gives back n bytes counted by tl_budget_take (a buffer freed before the input is done). */
 void tl_budget_give(tl_budget *b, size_t n);
