@@ -101,6 +101,33 @@ else
 fi
 TRUELINE_TEST_STALL=wait:big/ trueline-check -j3 --max-input-mb 100 --max-run-mb 200 $BIG > out3b 2>&1; rc=$?
 exit_was "--max-run-mb raises the run's budget (exit 0)" 0 $rc out3b "error"
+# Two inputs that each hold part of an 11 MiB run budget (a 4.9 MiB member) and each want more (.debug_info,
+# zlib, over 2 MiB): the first waits for the second, which gives way and is read again alone once the first is
+# done. TRUELINE_TEST_STALL=wait pauses the second 3 s after each mapping, so being read twice shows in the time.
+python3 - "$T/bigdbg.c" <<'PY'
+import sys
+with open(sys.argv[1], 'w') as f:
+    for i in range(25000):
+        f.write('struct s%d { int a%d; long b%d; char c%d[3]; } v%d;\n' % (i, i, i, i, i))
+PY
+if gcc -g -c bigdbg.c -o bigdbg.o && objcopy --compress-debug-sections=zlib-gabi bigdbg.o bigdbgz.o; then
+  AW=adefer-1.0-py3-none-manylinux_2_17_x86_64.whl BW=bdefer-1.0-py3-none-manylinux_2_17_x86_64.whl
+  mkwheel $AW a/big.o=bigdbgz.o; mkwheel $BW b/big.o=bigdbgz.o
+  size=$(stat -c %s bigdbgz.o)
+  info=$(printf '%d' "0x$(readelf -S -W bigdbg.o | sed -n 's/.*\] \.debug_info  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\).*/\1/p')")
+  # two members fit in 11 MiB, two members and one .debug_info do not, one member and its .debug_info do
+  premise "fixture: 2 x $size + $info bytes over 11 MiB, $size + $info within it" \
+    sh -c "[ $((2 * size)) -le 11534336 ] && [ $((2 * size + info)) -gt 11534336 ] && [ $((size + info)) -le 11534336 ]"
+  trueline-check -j1 --max-input-mb 11 $AW $BW > d1 2>&1; rc1=$?
+  start=$(date +%s)
+  TRUELINE_TEST_STALL=wait:bdefer timeout -k 5 60 trueline-check -j2 --max-input-mb 11 $AW $BW > d2 2>&1; rc=$?
+  took=$(( $(date +%s) - start ))
+  exit_was "two inputs wanting more than the run's budget at once: both read, no deadlock (-j1 gave $rc1)" 0 $rc d2 "error"
+  check "... the report is -j1's" same_bytes d1 d2
+  check "... the one that gave way was read again, alone (${took} s: two 3 s pauses)" [ "$took" -ge 6 ]
+else
+  skip "an input giving way: gcc or objcopy cannot build the compressed-debug object"
+fi
 trueline-check --max-run-mb 10 big1-1.0-py3-none-manylinux_2_17_x86_64.whl > out 2> err; rc=$?
 exit_was "an input over the run's budget: exit 2" 2 $rc out "MiB"
 contains "... named with the run's limit and its option" out "^big1-1\.0-py3-none-manylinux_2_17_x86_64\.whl!big/libbig1\.so: error: cannot read: .*(limit|bound) of 10 MiB \(--max-run-mb\)"
