@@ -114,6 +114,7 @@ struct tlck_package_cursor {
     struct tlck_input_bytes kept;
     size_t kept_index, kept_left;
     unsigned long long given; /* what the members read through it decompressed to, together (member_bound) */
+    unsigned ratio_max;       /* the highest ratio of their codecs */
     /* The package's clock, kept by the cursor of its top level (root; NULL in that one): --timeout bounds a
      * package with all its members, from the first of them loaded. */
     struct tlck_package_cursor *root;
@@ -234,7 +235,7 @@ struct lister {
 };
 
 static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, unsigned long long before,
-                    tl_budget *budget, const unsigned char *pre, size_t npre, int may_spill,
+                    unsigned seen, tl_budget *budget, const unsigned char *pre, size_t npre, int may_spill,
                     struct tlck_input_bytes *b, tl_error *err);
 
 /* A package member that is a container of another format (a static archive): its bytes are decompressed whole,
@@ -253,7 +254,7 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
     }
     /* read_all counts it in the listing's budget, and it stays counted: the package's static archives together
      * are bounded, as one input's sections are */
-    if (read_all(s->a, e, src, 0, &L->ctx.budget, s->head, s->nhead, 0, &b, &err) != 0) {
+    if (read_all(s->a, e, src, 0, 0, &L->ctx.budget, s->head, s->nhead, 0, &b, &err) != 0) {
         add_member_error(L->out, disp, L->path, strdup(err.msg));
         bytes_free(&b);
         return;
@@ -586,40 +587,54 @@ static struct archive_entry *seek_entry(struct archive *a, size_t index, const t
     return e;
 }
 
-/* What bounds one member: what the budget leaves (--max-input-mb), and what the compressed bytes holding it can
- * honestly give at its codec's ratio, less what the members of the same package read before it took of that. */
+/* What bounds one member: what the budget leaves (--max-input-mb); what the compressed bytes holding it can
+ * honestly give at its codec's ratio; and what is left of what they can give all the package's members together,
+ * after the members read before it, at the highest ratio of the codecs seen (members of an honest archive lie
+ * in disjoint compressed bytes, so together they cannot pass it; members sharing their bytes can). */
 struct member_bound {
     size_t limit;                  /* the budget's cap */
     const char *limit_origin;      /* the option that set it */
-    size_t cap;                    /* the lower of the two */
+    size_t cap;                    /* the lowest of the three */
+    int which;                     /* 0: the budget, 1: the member's own ratio, 2: the members' together */
     const struct tlck_member_codec *codec;
+    unsigned together;             /* the ratio the members together are held to */
     unsigned long long src;        /* compressed bytes holding the package's members */
     unsigned long long before;     /* bytes its members decompressed to before this one */
 };
 
-static void member_bound(struct archive *a, unsigned long long src, unsigned long long before, size_t limit,
-                         struct member_bound *m)
+static void member_bound(struct archive *a, unsigned long long src, unsigned long long before, unsigned seen,
+                         size_t limit, struct member_bound *m)
 {
     m->limit = limit;
     m->limit_origin = "--max-input-mb";
     m->codec = tlck_member_codec(a);
+    m->together = seen > m->codec->ratio ? seen : m->codec->ratio;
     m->src = src;
     m->before = before;
-    size_t b = tl_decompress_bound((size_t)src, m->codec->ratio);
-    b = before < b ? b - (size_t)before : 0;
-    m->cap = b < limit ? b : limit;
+    size_t own = tl_decompress_bound((size_t)src, m->codec->ratio);
+    size_t all = tl_decompress_bound((size_t)src, m->together);
+    all = before < all ? all - (size_t)before : 0;
+    m->cap = limit;
+    m->which = 0;
+    if (own < m->cap) {
+        m->cap = own;
+        m->which = 1;
+    }
+    if (all < m->cap) {
+        m->cap = all;
+        m->which = 2;
+    }
 }
 
 static int over(tl_error *err, unsigned long long size, const struct member_bound *m)
 {
-    if (m->cap == m->limit)
+    if (m->which == 0)
         return tl_fail(err, "member decompresses to %llu bytes or more, over the bound of %zu MiB (%s)", size,
                        m->cap >> 20, m->limit_origin);
-    if (m->before)
+    if (m->which == 2)
         return tl_fail(err, "member decompresses to %llu bytes or more after the package's members before it gave "
-                       "%llu: more than the %llu compressed bytes holding them can honestly give (%s, %u:1): "
-                       "members sharing their bytes, a decompression bomb", size, m->before, m->src,
-                       m->codec->name, m->codec->ratio);
+                       "%llu: more than the %llu compressed bytes holding them can honestly give (%u:1): members "
+                       "sharing their bytes, a decompression bomb", size, m->before, m->src, m->together);
     return tl_fail(err, "member decompresses to %llu bytes or more, more than the %llu compressed bytes holding it "
                    "can honestly give (%s, %u:1): a decompression bomb", size, m->src, m->codec->name,
                    m->codec->ratio);
@@ -690,11 +705,11 @@ static unsigned char *buf_grow(unsigned char *p, size_t old, size_t n)
  * bytes goes to a mapped temporary file instead where may_spill. A member in memory is taken from the budget
  * (and so from the run's, tl_pool) as its buffer grows; the input gives it back when it is done. */
 static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, unsigned long long before,
-                    tl_budget *budget, const unsigned char *pre, size_t npre, int may_spill,
+                    unsigned seen, tl_budget *budget, const unsigned char *pre, size_t npre, int may_spill,
                     struct tlck_input_bytes *b, tl_error *err)
 {
     struct member_bound m;
-    member_bound(a, src, before, budget ? budget->cap : TL_BUDGET_DEFAULT, &m);
+    member_bound(a, src, before, seen, budget ? budget->cap : TL_BUDGET_DEFAULT, &m);
     if (budget && budget->cap_origin)
         m.limit_origin = budget->cap_origin;
     unsigned long long declared = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : 0;
@@ -835,9 +850,12 @@ static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *i
         return -1;
     c->next = want + 1;
     /* A member whose windows are inputs (a static archive) is kept in memory for them. */
-    if (read_all(a, e, c->src, c->given, budget, NULL, 0, !in->is_member, b, err) != 0)
+    unsigned ratio = tlck_member_codec(a)->ratio;
+    if (read_all(a, e, c->src, c->given, c->ratio_max, budget, NULL, 0, !in->is_member, b, err) != 0)
         return -1;
     c->given += b->size;
+    if (ratio > c->ratio_max)
+        c->ratio_max = ratio;
     if (!in->is_member)
         return 0;
     cursor_drop_kept(c);

@@ -9,6 +9,7 @@
  * a bzip2 or zstd stream. gzip's and zip's deflate share the first row, which is also the fallback. */
 static const struct tlck_member_codec codecs[] = {
     { "deflate", ARCHIVE_FILTER_GZIP, "(deflation", TL_ZLIB_MAX_RATIO },
+    { "stored", -1, "(uncompressed)", 1 }, /* a zip entry kept as is: its bytes are the member */
     { "zstd", ARCHIVE_FILTER_ZSTD, "(zstd)", TL_ZSTD_MAX_RATIO },
     { "lz4", ARCHIVE_FILTER_LZ4, NULL, TL_LZ4_MAX_RATIO },
     { "bzip2", ARCHIVE_FILTER_BZIP2, "(bzip", TL_DENSE_MAX_RATIO }, /* libarchive 3.6 says "bzip" */

@@ -31,6 +31,32 @@ contains "... an error naming the package and a member" out "^$OW!pkg/m0[0-9]*\.
 contains "... the members past the bound are unreadable" out "^30 file\(s\) checked: .* [1-9][0-9]* unreadable"
 check "... within the time limit's reach (${took} s)" [ "$took" -le 10 ]
 
+# the same with the bytes stored as they are (method 0): a stored member gives 1 byte per byte, so two of them
+# from one stretch of the zip are already one too many
+OS=overlapstored-1.0-py3-none-manylinux_2_17_x86_64.whl
+python3 "$TRUELINE_ROOT/tests/lib/overlap_zip.py" $OS 20 libf1.so 1 stored
+python3 - $OS > oracle.txt <<'PY'
+import os, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+print(sum(z.getinfo(m).file_size for m in z.namelist()[:2]) > os.path.getsize(sys.argv[1]))
+PY
+premise "fixture: zipfile reads two stored members holding more than the whole zip" grep -qx True oracle.txt
+trueline-check -j1 $OS > out 2> err; rc=$?
+exit_was "overlapping stored members: exit 2" 2 $rc out "decompression bomb"
+contains "... the member past the 1:1 bound is named" out "^$OS!pkg/m0001\.so: error: cannot read: .*\(1:1\): members sharing their bytes"
+# an honest zip mixing codecs: a bzip2 member at about 3000:1 (within bzip2's bound), then a deflate one; the
+# members together are held to the highest ratio of their codecs, so the second is not taken for a bomb
+python3 - <<'PY'
+import zipfile
+so = open('libf1.so', 'rb').read()
+with zipfile.ZipFile('mixed-1.0-py3-none-manylinux_2_17_x86_64.whl', 'w') as z:
+    z.writestr(zipfile.ZipInfo('pkg/libzeros.so'), so + bytes(12 << 20), compress_type=zipfile.ZIP_BZIP2)
+    z.writestr(zipfile.ZipInfo('pkg/libf1.so'), so, compress_type=zipfile.ZIP_DEFLATED)
+PY
+trueline-check -j1 mixed-1.0-py3-none-manylinux_2_17_x86_64.whl > out 2> err; rc=$?
+exit_was "a zip mixing bzip2 and deflate members: both read (exit 0)" 0 $rc out "error"
+contains "... both members checked" out "^2 file\(s\) checked: .* 0 unreadable"
+
 # --- --timeout bounds a package with its members -----------------------------------------------------------
 SW=slow-1.0-py3-none-manylinux_2_17_x86_64.whl
 mkwheel $SW slow/libf1.so=libf1.so slow/libf2.so=libf2.so slow/libf3.so=libf3.so slow/libf4.so=libf4.so
