@@ -165,7 +165,7 @@ void tlcc_analyze(tlcc_invocation *inv, tlcc_memo *memo)
         const tlcc_opt *o = tlcc_opt_find(fam->options, s, TLCC_OPT_JOINED | TLCC_OPT_EQ | TLCC_OPT_PREFIX, &v);
         if (!o)
             continue;
-        if (!v && (o->flags & TLCC_OPT_SEPARATE) && strcmp(o->name, s) == 0) {
+        if (!v && (o->flags & TLCC_OPT_SEPARATE)) { /* spelt alone (no SEPARATE row is a PREFIX one) */
             if (!next) {
                 /* A value-taking option at the very end would take a forced flag appended after it as its
                  * value (an object named -g1; -I -g1 compiling without line info under a record saying "forced

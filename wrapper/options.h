@@ -58,7 +58,8 @@ extern const tlcc_opt_table *const tlcc_opt_tables[];
 const tlcc_opt *tlcc_opt_exact(const tlcc_opt_table *t, const char *s, size_t n);
 /* The row one argument is: its exact spelling, else the longest row with a bit of `want` that matches the
  * start of it (TLCC_OPT_JOINED: followed by a value; TLCC_OPT_EQ: followed by '=' and a value;
- * TLCC_OPT_PREFIX: followed by anything). *value: the joined value, NULL for an exact or a PREFIX match. */
+ * TLCC_OPT_PREFIX: followed by anything). *value: the joined value, NULL for an exact or a PREFIX match (so a
+ * row that is not TLCC_OPT_PREFIX found with *value NULL was spelt exactly). */
 const tlcc_opt *tlcc_opt_find(const tlcc_opt_table *t, const char *arg, unsigned want, const char **value);
 /* Whether some family's table has arg spelt exactly, with all of the bits of `flags`. */
 int tlcc_opt_any_exact(const char *arg, size_t n, unsigned flags);
