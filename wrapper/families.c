@@ -19,7 +19,7 @@ static const tlcc_family_desc families[] = {
         .sccache_steps = 1,
         .folds = TLCC_FOLD_NVCC_ENV | TLCC_FOLD_OPTF, /* nvcc knows no @file */
         .options = &tlcc_opts_nvcc, .source_exts = nvcc_sources, .runs_host_compiler = 1,
-        .device_lineinfo = 1,
+        .device_lineinfo = "-lineinfo",
         /* the '=' form: ccache treats a separate "-Xcompiler -g1" pair as uncacheable (ccache #1325) */
         .host_flag = "-Xcompiler=-",
         .closure = TLCC_CLOSURE_NVCC, .sub_tools = none,

@@ -41,7 +41,8 @@ typedef struct tlcc_family_desc {
     const char *const *source_exts; /* what a source file's name ends with */
     int runs_host_compiler;   /* it compiles host code with another compiler, found as nvcc finds it (-ccbin,
                                  NVCC_CCBIN, gcc on its PATH): host flags are forced in that compiler's spelling */
-    int device_lineinfo;      /* device code gets -lineinfo unless -G or -lineinfo is given */
+    const char *device_lineinfo; /* the flag that gives device code line info, added unless an option the table
+                                    marks TLCC_OPT_DEVICE_DEBUG or TLCC_OPT_LINE_INFO is given; NULL: none */
     const char *host_flag;    /* prefix of a forced host debug flag ("-", "-Xcompiler=-"); NULL: nothing forced */
     const char *g1;           /* how it spells host_debug = g1 (clang: gline-tables-only) */
     /* fingerprint (fingerprint.c) */

@@ -212,8 +212,8 @@ int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err)
         else if (inv->has_lineinfo)
             tlcc_strv_push(&inv->notes, "-lineinfo already present");
         else {
-            tlcc_strv_push(&inv->args, "-lineinfo");
-            tlcc_strv_push(&inv->forced, "-lineinfo");
+            tlcc_strv_push(&inv->args, fam->device_lineinfo);
+            tlcc_strv_push(&inv->forced, fam->device_lineinfo);
         }
     }
     if (strcmp(level, "keep") == 0)
