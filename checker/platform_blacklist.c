@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "platform_table.h"
+#include "conf_file.h"
 
 #define STB_WEAK_ 2
 #define STT_FUNC_ 2
