@@ -18,8 +18,8 @@ int tlck_package_pass_prepare(struct tlck_package_pass *pp, const struct tlck_ch
 {
     memset(pp, 0, sizeof *pp);
     pp->checks = checks;
-    int rc = tlck_platforms_load(&pp->platforms, tlck_symbol_versions_floors(symbol_versions(checks)),
-                                 pp->platforms_path, sizeof pp->platforms_path, err);
+    int rc = tlck_platforms_load(&pp->platforms, tlck_symbol_versions_floors(symbol_versions(checks)), NULL, 0,
+                                 err);
     if (rc < 0)
         return -1;
     pp->have_platforms = rc == 0;

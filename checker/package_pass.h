@@ -3,7 +3,6 @@
  * every emitter renders the same facts and none of them computes or loads anything. */
 #ifndef TLCK_PACKAGE_PASS_H
 #define TLCK_PACKAGE_PASS_H
-#include <limits.h>
 #include "check_run.h"
 #include "platform_table.h"
 #include "report/report.h"
@@ -12,7 +11,6 @@ struct tlck_package_pass {
     const struct tlck_check_run *checks;
     struct tlck_platforms platforms; /* platform_libs.tsv joined with symbol-versions' manylinux.tsv rows */
     int have_platforms;              /* 0: platform_libs.tsv was not found */
-    char platforms_path[PATH_MAX + 64]; /* where it was found */
 };
 
 /* Once per audit, after the checks were prepared and before any input is read: loads the platform tables. -1

@@ -1,5 +1,6 @@
 #include "platform_table.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,11 +105,12 @@ int tlck_platforms_load(struct tlck_platforms *t, const struct tlck_floors *floo
     if (!fp)
         return 1;
     struct libs_read c = { t, 0 };
-    int rc = tlck_tsv_each(fp, libs_row, &c), bad = ferror(fp);
+    int rc = tlck_tsv_each(fp, libs_row, &c), bad = ferror(fp) ? errno : 0;
     fclose(fp);
     if (rc != 0 || bad) {
         tlck_platforms_free(t);
-        return tl_fail(err, "%s: %s", path, bad ? "cannot be read" : "out of memory reading the table");
+        return bad ? tl_fail(err, "%s: cannot be read: %s", path, strerror(bad))
+                   : tl_fail(err, "%s: out of memory reading the table", path);
     }
     for (size_t i = 0; floors && i < floors->n; i++)
         for (size_t k = 0; k < t->n; k++)
