@@ -309,7 +309,7 @@ static int check_format(const struct tlck_options *o)
                                         [TLCK_MODE_COREDUMP] = "--coredump", [TLCK_MODE_PROVENANCE] = "--provenance",
                                         [TLCK_MODE_SPLIT] = "--split" };
     const char *name = (size_t)o->mode < sizeof tool / sizeof *tool ? tool[o->mode] : NULL;
-    if (name && !f->tools) {
+    if (name && f->tool == TLCK_TOOL_NONE) {
         fprintf(stderr, "trueline-check: %s writes %s, not %s\n", name,
                 tlck_output_format_names(names, sizeof names, NULL, 1), o->format);
         return -1;
