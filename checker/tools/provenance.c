@@ -12,6 +12,7 @@
 #include "load.h"
 #include "read/read_ctx.h"
 #include "record_binding.h"
+#include "report/formats.h"
 #include "report/json_write.h"
 #include "tools/tools.h"
 
@@ -144,7 +145,7 @@ int tlck_tool_provenance(const struct tlck_options *o)
 {
     struct tlck_inputs in = { .o = o };
     tlck_inputs_expand(&in, o->inputs, o->ninputs);
-    int json = o->format && strcmp(o->format, "json") == 0, rc = 0; /* text or json: main.c checked it */
+    int json = tlck_tool_output(o) == TLCK_TOOL_JSON, rc = 0; /* text or json: main.c checked it */
     FILE *out = o->output ? fopen(o->output, "w") : stdout;
     if (!out) {
         fprintf(stderr, "trueline-check: %s: cannot write\n", o->output);
