@@ -65,6 +65,31 @@ static const char *mac_state(const struct tlck_provenance *n, const struct tlck_
                                                                                            : TLCK_MAC_WRONG;
 }
 
+/* The forced flags, one per element (the record joins them with spaces; none holds one), and the variables
+ * folded into the argv, known where the record carries its argv (they are written with it). */
+static int record_flags(struct tlck_att_record *r, const struct tlck_provenance *n)
+{
+    const char *li = n->lineinfo_forced && n->lineinfo_level ? n->lineinfo_level : "";
+    while (*li) {
+        size_t len = strcspn(li, " ");
+        char flag[256];
+        if (len && len < sizeof flag) {
+            memcpy(flag, li, len);
+            flag[len] = 0;
+            if (tlck_att_add_forced(r, flag) != 0)
+                return -1;
+        }
+        li += len + (li[len] == ' ');
+    }
+    r->folded_known = n->argv != NULL;
+    for (int k = 0; k < n->nfolded_env; k++) {
+        const char *v = n->folded_env[k], *eq = strchr(v, '='); /* the decoder kept only NAME=VALUE */
+        if (tlck_att_add_folded(r, v, (size_t)(eq - v), eq + 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int add_object(struct tlck_attestation *a, const struct tlck_file *f, const struct tlck_input_bytes *b,
                       const struct tlck_record_key *rk)
 {
@@ -94,6 +119,8 @@ static int add_object(struct tlck_attestation *a, const struct tlck_file *f, con
                 return -1;
         }
         r->lineinfo_forced = n->lineinfo_forced;
+        if (record_flags(r, n) != 0)
+            return -1;
         r->device_debug = n->device_debug;
         r->keyed = n->mac != NULL;
         r->binding = strdup(tlck_record_binding(f, n, ncompile, b));
