@@ -180,6 +180,63 @@ expect_rc "wheel: --require recorded fails on it" 1 $C --verify-attestation whl.
 contains "wheel: and names the member" <($C --verify-attestation whl.intoto.jsonl --public-key rel.pub --require recorded "$W" 2>&1) \
   "policy: .*pkg/libraw.so: .*\(recorded\)"
 
+# --- flags folded from the environment: recorded apart from the argv, under the record's MAC ---
+# The oracle is the environment set here: Python reads the same variables and builds the list the statement
+# must hold, exactly (names, values, order: prepend before append as the wrapper folds them).
+folded() { q "$1" "[(f['variable'], f['value']) for r in $OBJ[\"$2\"]['records'] for f in r['foldedFlags']]"; }
+want_env() { python3 -c 'import os,sys; print([(v, os.environ[v]) for v in sys.argv[1:]])' "$@"; }
+CCC_OVERRIDE_OPTIONS='# +-DFOLDED_BY_CCC=1' trueline-cc gcc -O2 -fPIC -c a.c -o g-ccc.o
+if have_nvcc; then
+  printf '__global__ void k(int *p) { *p = 1; }\n' > fe.cu
+  export NVCC_PREPEND_FLAGS='-DPRE=1 -Xcompiler -Wall' NVCC_APPEND_FLAGS='-DPOST="a b"'
+  TRUELINE_PROVENANCE_KEY_FILE=$T/mac.key trueline-cc "$CUDA_HOME/bin/nvcc" -arch=sm_80 -c fe.cu -o fe.o > fe.log 2>&1
+  want=$(want_env NVCC_PREPEND_FLAGS NVCC_APPEND_FLAGS)
+  unset NVCC_PREPEND_FLAGS NVCC_APPEND_FLAGS
+  premise "nvcc object built with NVCC_PREPEND_FLAGS and NVCC_APPEND_FLAGS set" test -s fe.o
+  $C --attest --signing-key rel --record-key mac.key --output fe.intoto.jsonl fe.o g-ccc.o > fe.out 2>&1
+  payload fe.intoto.jsonl > fe.json
+  same "folded: the statement lists exactly the variables set, with their values" "$(folded fe.json fe.o)" "$want"
+  same "folded: the record's MAC (covering them) verifies" "$(q fe.json "$OBJ['fe.o']['records'][0]['mac']")" "verified"
+  same "forced: the forced flags are a list of trueline-cc's additions (-lineinfo was not given)" \
+    "$(q fe.json "'-lineinfo' in $OBJ['fe.o']['records'][0]['forcedFlags']")" "True"
+  $C --provenance fe.o > fe.prov 2>&1
+  contains "folded: --provenance names NVCC_PREPEND_FLAGS with its value" fe.prov \
+    "folded from the environment into fe.cu: NVCC_PREPEND_FLAGS=-DPRE=1 -Xcompiler -Wall$"
+  contains "folded: --provenance names NVCC_APPEND_FLAGS with its value" fe.prov \
+    "folded from the environment into fe.cu: NVCC_APPEND_FLAGS=-DPOST=\"a b\"$"
+  $C --provenance --format json fe.o > fe.prov.json 2>&1
+  same "folded: --provenance --format json has them as variable/value pairs" \
+    "$(q fe.prov.json "[(f['variable'], f['value']) for f in st[0]['records'][0]['folded_env']]")" "$want"
+  # one byte of a folded value changed: the record's MAC no longer verifies
+  python3 - fe.o fe-t.o <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read()); i = d.find(b'fe=NVCC_PREPEND_FLAGS=-DPRE=') + 28
+d[i] = ord('2'); open(sys.argv[2], 'wb').write(d)
+PY
+  $C --attest --signing-key rel --record-key mac.key --output fet.intoto.jsonl fe-t.o > fet.out 2>&1
+  payload fet.intoto.jsonl > fet.json
+  same "folded: a folded value changed in the file fails the record's MAC" "$(q fet.json "$OBJ['fe-t.o']['records'][0]['mac']")" "does not verify"
+else
+  skip "folded: nvcc missing (NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS not checked)"
+  $C --attest --signing-key rel --output fe.intoto.jsonl g-ccc.o > fe.out 2>&1
+  payload fe.intoto.jsonl > fe.json
+fi
+# gcc reads no CCC_OVERRIDE_OPTIONS (clang's driver does): nothing folded, and the statement says none
+same "folded: gcc with CCC_OVERRIDE_OPTIONS set folds nothing (an empty list, not an absent one)" "$(folded fe.json g-ccc.o)" "[]"
+check "folded: and the gcc object is not built with it" sh -c '! strings -a g-ccc.o | grep -q FOLDED_BY_CCC'
+if have clang; then
+  export CCC_OVERRIDE_OPTIONS='# +-DFOLDED_BY_CCC=1'
+  trueline-cc clang -O2 -fPIC -c a.c -o c-ccc.o > ccc.log 2>&1
+  want=$(want_env CCC_OVERRIDE_OPTIONS)
+  unset CCC_OVERRIDE_OPTIONS
+  $C --attest --signing-key rel --output ccc.intoto.jsonl c-ccc.o > ccc.out 2>&1
+  payload ccc.intoto.jsonl > ccc.json
+  same "folded: clang's CCC_OVERRIDE_OPTIONS is listed with its value" "$(folded ccc.json c-ccc.o)" "$want"
+  contains "folded: and its flag is in the recorded argv" <(q ccc.json "$OBJ['c-ccc.o']['records'][0]['effectiveArgv']") "-DFOLDED_BY_CCC=1"
+else
+  skip "folded: clang missing (CCC_OVERRIDE_OPTIONS folding not checked)"
+fi
+
 # --- a CMake CUDA library through trueline-cc;ccache ---
 if have_nvcc && have cmake && have ccache; then
   . "$TRUELINE_ROOT/tests/lib/accept_projects.sh"
