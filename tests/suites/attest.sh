@@ -270,6 +270,13 @@ if have_nvcc && have cmake && have ccache; then
   same "cuda -ccbin g++: the toolchain resolved here" "$(q ccb.json "[d['annotations'].get('components') for d in $DEPS if 'components' in d['annotations']]")" "[]"
   contains "cuda -ccbin g++: its components are g++'s" <(q ccb.json "'\n'.join(d['annotations']['role']+' '+d['name'] for d in $DEPS)") \
     "^host driver .*g\+\+"
+  # nvcc off PATH (torch's PYTORCH_NVCC names it by path): --toolchain PATH/nvcc is asked the record's own
+  # arguments, -ccbin included; asked without them it would fingerprint gcc as the host compiler, and differ
+  nonvcc=$(tr : '\n' <<<"$PATH" | while read -r d; do [ -x "$d/nvcc" ] || echo "$d"; done | paste -sd:)
+  PATH=$nonvcc $C --attest --signing-key rel --output ccb2.intoto.jsonl --toolchain "$CUDA_HOME/bin/nvcc" ccb/k.o > ccb2.out 2>&1
+  payload ccb2.intoto.jsonl > ccb2.json
+  same "cuda -ccbin g++, nvcc off PATH, --toolchain names it: resolved with the record's arguments" \
+    "$(q ccb2.json "[d['annotations'].get('components') for d in $DEPS if 'components' in d['annotations']]")" "[]"
 else
   skip "cuda: nvcc, cmake or ccache missing"
 fi
