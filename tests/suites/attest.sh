@@ -15,12 +15,7 @@ cd "$T" || exit 1
 unset TRUELINE_PROVENANCE_KEY_FILE
 $C --keygen probe > probe.out 2>&1
 if grep -q "not built in" probe.out; then skip "attestations not built in (libsodium or jansson missing)"; exit 0; fi
-
-# payload FILE.intoto.jsonl > statement.json: the first envelope's statement, decoded by Python
-payload() { python3 -c 'import json,base64,sys; sys.stdout.buffer.write(base64.b64decode(json.loads(open(sys.argv[1]).readline())["payload"]))' "$1"; }
-# jq-like query over a statement with Python: q FILE EXPR (st = the statement)
-q() { python3 -c 'import json,sys; st=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+. "$TRUELINE_ROOT/tests/lib/attest_helpers.sh" # payload, q, sha, sslib_python
 
 # --- keys ---
 $C --keygen rel > keygen.out 2>&1
@@ -282,11 +277,7 @@ else
 fi
 
 # --- the independent implementation: securesystemslib from PyPI ---
-PY=
-if python3 -c 'import securesystemslib.dsse, cryptography' 2>/dev/null; then PY=python3
-elif python3 -m venv venv > /dev/null 2>&1 && timeout 300 venv/bin/pip install -q securesystemslib cryptography > pip.log 2>&1; then
-  PY=venv/bin/python
-fi
+PY=$(sslib_python "$T/venv")
 if [ -n "$PY" ]; then
   same "securesystemslib: computes the same keyid" "$($PY "$PYA" keyid rel.pub)" "$kid"
   contains "securesystemslib: verifies trueline's envelope and subjects" <($PY "$PYA" verify ab.intoto.jsonl rel.pub libab.so a.o 2>&1) "^verified$"
