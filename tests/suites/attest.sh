@@ -216,6 +216,19 @@ else
   $C --attest --signing-key rel --output fe.intoto.jsonl g-ccc.o > fe.out 2>&1
   payload fe.intoto.jsonl > fe.json
 fi
+# forced flags are the argv's own elements: one holding a space (a build directory with one, in the prefix map
+# trueline-cc forces through a cache) stays one flag, and together they are the record's line-info flags
+if have ccache; then
+  mkdir -p "sp ace" && cp a.c "sp ace/" && (cd "sp ace" && CCACHE_DIR=$T/ccache trueline-cc ccache gcc -O2 -c a.c -o sp.o) > sp.log 2>&1
+  $C --attest --signing-key rel --output sp.intoto.jsonl "sp ace/sp.o" > sp.out 2>&1
+  payload sp.intoto.jsonl > sp.json
+  SPR="$OBJ['sp ace/sp.o']['records'][0]"
+  same "forced: the flags joined are the record's line-info flags" "$(q sp.json "' '.join($SPR['forcedFlags'])")" "$(q sp.json "$SPR['lineInfoFlags']")"
+  same "forced: a flag holding a space is one element (each starts with -)" \
+    "$(q sp.json "[f for f in $SPR['forcedFlags'] if not f.startswith('-')] + [n for n in [len($SPR['forcedFlags'])] if n < 2]")" "[]"
+else
+  skip "forced: ccache missing (a forced flag holding a space not checked)"
+fi
 # gcc reads no CCC_OVERRIDE_OPTIONS (clang's driver does): nothing folded, and the statement says none
 same "folded: gcc with CCC_OVERRIDE_OPTIONS set folds nothing (an empty list, not an absent one)" "$(folded fe.json g-ccc.o)" "[]"
 check "folded: and the gcc object is not built with it" sh -c '! strings -a g-ccc.o | grep -q FOLDED_BY_CCC'
