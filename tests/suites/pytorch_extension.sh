@@ -154,6 +154,15 @@ else
   bad=0; n=0; while IFS=$'\t' read -r _ role p s; do n=$((n + 1)); [ "$(sha "$p")" = "$s" ] || { bad=1; echo "    | $role $p"; }; done < ext.deps
   check "attest ext.so: every component's sha256 is sha256sum's ($n components)" test $bad = 0 -a $n -gt 3
   same "attest ext.so: nothing folded from the environment (none was set)" "$(q ext.json "[f for r in $RECS for f in r['foldedFlags']]")" "[]"
+  # the records' directory is gone (the build tree removed, the library kept): the replay then runs from here
+  cp wrapped/ext.so kept-ext.so && mv wrapped wrapped.gone
+  trueline-check --attest --signing-key rel --output kept.intoto.jsonl --require line-info,one-toolchain kept-ext.so \
+    > kept.out 2>&1; rc=$?
+  mv wrapped.gone wrapped
+  payload kept.intoto.jsonl > kept.json
+  same "attest ext.so with its build directory removed: both toolchains still resolved" \
+    "$(q kept.json "sorted((d['annotations']['driver'], d['annotations'].get('components', 'resolved')) for d in $DEPS if d['annotations'].get('role') in (None, 'cc1plus', 'cicc'))")" \
+    "$(q ext.json "sorted((d['annotations']['driver'], d['annotations'].get('components', 'resolved')) for d in $DEPS if d['annotations'].get('role') in (None, 'cc1plus', 'cicc'))")"
   PY=$(sslib_python "$T/venv")
   if [ -n "$PY" ]; then
     contains "attest ext.so: securesystemslib verifies the envelope and ext.so's digest" \
