@@ -57,6 +57,8 @@ static void take(tl_note *n, void *ctx)
         p->argc_total = n->argc_total;
         if (p->argv) /* the vector too, moved */
             p->args = n->argv, p->nargs = n->argc, n->argv = NULL, n->argc = 0;
+        p->folded_env = n->folded_env, p->nfolded_env = n->nfolded_env;
+        n->folded_env = NULL, n->nfolded_env = 0;
         p->lineinfo_forced = n->lineinfo_forced != 0;
         p->device_debug = n->device_debug != 0;
         p->is_link = n->type == TL_NOTE_LINK;

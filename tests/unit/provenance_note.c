@@ -96,6 +96,40 @@ static void roundtrip(void)
     free(rec);
 }
 
+/* The variables folded into the argv ("fe"): kept in order with their values (which hold spaces and '='),
+ * before the MAC placeholder, left out with the argv; a value without a name is not one. */
+static void folded_env(void)
+{
+    tl_note n = sample();
+    char *fe[] = { "NVCC_PREPEND_FLAGS=-DX=1 -lineinfo", "NVCC_APPEND_FLAGS=", NULL };
+    n.folded_env = fe;
+    n.nfolded_env = 2;
+    n.seal_mac = 1;
+    unsigned char *rec;
+    size_t len, off, vlen, doff, covered;
+    tl_error err;
+    struct got g = { 0 };
+    UNIT_CHECK("encode", tl_note_encode(&n, TL_NOTE_ARGV_MAX_DEFAULT, &rec, &len, &err) == 0);
+    UNIT_CHECK("decode", tl_note_decode_all(rec, len, 0, keep, &g, &err) == 1);
+    UNIT_CHECK("both variables, in order", g.n == 1 && g.v[0]->nfolded_env == 2 &&
+                                               strcmp(g.v[0]->folded_env[0], fe[0]) == 0 &&
+                                               strcmp(g.v[0]->folded_env[1], fe[1]) == 0);
+    UNIT_CHECK("the MAC covers them", tl_note_field(rec, len, "fe", &off, &vlen) == 0 &&
+                                          tl_note_mac_span(rec, len, &doff, &covered) == 0 && off < doff + covered);
+    drop(&g);
+    free(rec);
+    UNIT_CHECK("encode with argv left out", tl_note_encode(&n, 0, &rec, &len, &err) == 0);
+    UNIT_CHECK("left out with the argv", tl_note_field(rec, len, "fe", &off, &vlen) != 0);
+    free(rec);
+    char *nameless[] = { "=-G", "-G", NULL };
+    n.folded_env = nameless;
+    UNIT_CHECK("encode a nameless one", tl_note_encode(&n, TL_NOTE_ARGV_MAX_DEFAULT, &rec, &len, &err) == 0);
+    tl_note_decode_all(rec, len, 0, keep, &g, &err);
+    UNIT_CHECK("decoded as no variable", g.n == 1 && g.v[0]->nfolded_env == 0);
+    drop(&g);
+    free(rec);
+}
+
 static void argv_hash(void)
 {
     char *a[] = { "-c", "k.c", "-o", "one.o" }, *b[] = { "-c", "k.c", "-otwo.o" }, *c[] = { "-c", "k.c", "-O2" };
@@ -276,4 +310,5 @@ static void stamp_and_verify(void)
     sh(cmd);
 }
 
-UNIT_MAIN(UNIT_CASE(roundtrip), UNIT_CASE(argv_hash), UNIT_CASE(stamp_and_verify), UNIT_CASE(note_sections))
+UNIT_MAIN(UNIT_CASE(roundtrip), UNIT_CASE(folded_env), UNIT_CASE(argv_hash), UNIT_CASE(stamp_and_verify),
+          UNIT_CASE(note_sections))
