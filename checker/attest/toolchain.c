@@ -82,8 +82,10 @@ static int query(const char *wrapper, const char *driver, const struct tlck_att_
     }
     const char *dir = nargs ? as_recorded->cwd : NULL;
     int fds[2];
-    if (pipe(fds) != 0)
+    if (pipe(fds) != 0) {
+        free(argv);
         return -1;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
