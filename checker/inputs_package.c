@@ -17,6 +17,7 @@
 #include "read/read_ctx.h"
 #include "trueline/file_kind.h"
 #include "trueline/limits.h"
+#include "zip_directory.h"
 
 /* archive.h leaves its errno values to the platform: on Linux an unrecognized format is EILSEQ, "misc" is -1. */
 #define PKG_ERRNO_FILE_FORMAT EILSEQ
@@ -35,11 +36,18 @@ static int zstd_magic(const unsigned char *m, size_t n)
     return n >= 4 && m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD;
 }
 
-static struct archive *reader_new(void)
+/* by_directory: the package is a zip whose central directory and local headers agree (zip_directory.h), read by
+ * its central directory as pip reads it, never by libarchive's fallback to the local headers. Otherwise a tar
+ * stream, a nested package (a stream cannot seek to its directory) or a zip without a central directory. */
+static struct archive *reader_new(int by_directory)
 {
     struct archive *a = archive_read_new();
     if (!a)
         return NULL;
+    if (by_directory) {
+        archive_read_support_format_zip_seekable(a);
+        return a;
+    }
     archive_read_support_filter_all(a);
     archive_read_support_format_zip(a);
     archive_read_support_format_tar(a);
@@ -104,6 +112,7 @@ struct tlck_package_cursor {
     pthread_mutex_t lock;
     struct archive *a, *inner;
     struct member_stream *s;
+    int by_directory;       /* how the package itself is read: reader_new */
     size_t next;            /* ordinal of the entry the next header read returns, in the innermost archive */
     unsigned long long src; /* compressed bytes of the innermost package, for the ratio bound */
     /* The member whose windows are inputs of their own (a static archive's members): its bytes, kept until the
@@ -141,7 +150,7 @@ void tlck_package_cursor_free(struct tlck_package_cursor *c)
     free(c);
 }
 
-static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out)
+static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out, int by_directory)
 {
     struct tlck_package_cursor *c = calloc(1, sizeof *c);
     if (!c || tlck_grow((void **)&out->cursors, &out->ccap, out->ncursors + 1, sizeof *out->cursors) != 0) {
@@ -149,6 +158,7 @@ static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out)
         return NULL;
     }
     pthread_mutex_init(&c->lock, NULL);
+    c->by_directory = by_directory;
     out->cursors[out->ncursors++] = c;
     return c;
 }
@@ -160,26 +170,6 @@ static void add_member_error(struct tlck_inputs *out, const char *display, const
         in->error = msg ? msg : strdup("unreadable");
     else
         free(msg);
-}
-
-/* The member names a pass over a package's local headers saw, for the comparison with its central directory. */
-struct seen_names {
-    char **v;
-    size_t n, cap;
-};
-
-static void seen_add(struct seen_names *s, const char *name)
-{
-    char *copy = s && name ? strdup(name) : NULL;
-    if (copy && tlck_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v) == 0)
-        s->v[s->n++] = copy;
-    else
-        free(copy);
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Packages are read this many levels deep: the package and one package inside it (conda's pkg-*.tar.zst, a wheel
@@ -195,6 +185,7 @@ struct lister {
     const char *path;
     const struct tlck_input_format *(*format_of)(const unsigned char *m, size_t n); /* the caller's dispatch */
     struct tlck_read_ctx ctx;
+    int by_directory; /* the package is read by its central directory (reader_new) */
     size_t members;
     int stopped;
 };
@@ -240,7 +231,7 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
  * that is no package) or no memory. Entries are read front to back, bounded by the package's deadline. */
 static char *deep_member_read(struct lister *L, struct member_stream *s)
 {
-    struct archive *inner = reader_new();
+    struct archive *inner = reader_new(0);
     struct archive_entry *e;
     struct member_stream *m = calloc(1, sizeof *m);
     char *found = NULL;
@@ -261,9 +252,9 @@ static char *deep_member_read(struct lister *L, struct member_stream *s)
 }
 
 /* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path, `src`
- * compressed bytes); seen (depth 0, NULL below) collects every member name the local headers show. */
+ * compressed bytes). */
 static void list(struct lister *L, struct archive *a, const char *prefix, int depth, size_t outer,
-                 unsigned long long src, int named, struct seen_names *seen)
+                 unsigned long long src, int named)
 {
     struct tlck_inputs *out = L->out;
     const char *path = L->path;
@@ -300,7 +291,6 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
         }
         L->members++;
         const char *name = archive_entry_pathname(e);
-        seen_add(seen, name);
         char *disp = tlck_asprintf("%s!%s", prefix, name ? name : "?");
         struct member_stream *s = disp ? calloc(1, sizeof *s) : NULL;
         if (!s) {
@@ -320,10 +310,10 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
             /* what it is cannot be told: it may be a library, so it is not passed over in silence */
             add_member_error(out, disp, path, tlck_asprintf("cannot decompress the member: %s", why(a)));
         } else if (package && depth + 1 < PKG_MAX_DEPTH) {
-            struct archive *inner = reader_new();
+            struct archive *inner = reader_new(0);
             unsigned long long isrc = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : src;
             if (inner && open_nested(inner, s) == ARCHIVE_OK)
-                list(L, inner, disp, depth + 1, i, isrc, 0, NULL);
+                list(L, inner, disp, depth + 1, i, isrc, 0);
             else
                 add_member_error(out, disp, path, tlck_asprintf("cannot read the nested package: %s", why(inner)));
             if (inner)
@@ -339,7 +329,7 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
             free(example);
         } else if (fmt && (fmt->load || fmt->expand)) {
             if (!cursor)
-                cursor = cursor_new(out);
+                cursor = cursor_new(out, L->by_directory);
             where.cursor = cursor;
             if (!cursor) {
                 add_member_error(out, disp, path, strdup("no memory for a package reader"));
@@ -360,111 +350,16 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
     }
 }
 
-/* A zip ends with its central directory, whose end record ("PK\5\6", 22 bytes plus a comment of up to 64 KiB)
- * pip and python's zipfile need; libarchive reads a zip without one from its local headers, silently. 1 when
- * path starts like a zip and no end record is found in its last 64 KiB + 22 bytes. */
-static int zip_without_end_record(const char *path)
+/* 1 when the file starts as a zip does (a local header, or the end record of an empty zip). */
+static int starts_like_zip(const char *path)
 {
+    unsigned char m[4] = { 0 };
     FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return 0;
-    unsigned char head[4] = { 0 }, *tail = malloc(65536 + 22);
-    int missing = 0;
-    if (tail && fread(head, 1, 4, fp) == 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4 &&
-        fseek(fp, 0, SEEK_END) == 0) {
-        long end = ftell(fp), start = end > 65536 + 22 ? end - (65536 + 22) : 0;
-        size_t n = 0;
-        if (end > 0 && fseek(fp, start, SEEK_SET) == 0)
-            n = fread(tail, 1, (size_t)(end - start), fp);
-        missing = 1;
-        for (size_t i = 0; n >= 22 && i <= n - 22 && missing; i++)
-            missing = !(tail[i] == 'P' && tail[i + 1] == 'K' && tail[i + 2] == 5 && tail[i + 3] == 6);
-    }
-    free(tail);
-    fclose(fp);
-    return missing;
-}
-
-static uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t le32(const unsigned char *p) { return le16(p) | le16(p + 2) << 16; }
-static uint64_t le64(const unsigned char *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
-
-#define CD_MAX ((uint64_t)256 << 20) /* a central directory larger than this is not compared */
-
-/* The file names a zip's central directory holds, what pip installs (libarchive's seekable zip reader folds
- * entries that share a local header, so it cannot say). The directory is found as python's zipfile finds it:
- * from the end record (or zip64's), ending where the end record starts. -1 when there is no readable one. */
-static int central_names(const char *path, struct seen_names *cd)
-{
-    FILE *fp = fopen(path, "rb");
-    unsigned char *tail = malloc(65536 + 22), *dir = NULL, z[56];
-    long size = fp && fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
-    long start = size > 65536 + 22 ? size - (65536 + 22) : 0, eocd = -1;
-    size_t n = 0;
-    int rc = -1;
-    if (tail && size >= 22 && fseek(fp, start, SEEK_SET) == 0)
-        n = fread(tail, 1, (size_t)(size - start), fp);
-    for (size_t i = n >= 22 ? n - 22 + 1 : 0; i-- > 0 && eocd < 0;)
-        if (le32(tail + i) == 0x06054b50)
-            eocd = start + (long)i;
-    if (eocd < 0)
-        goto done;
-    const unsigned char *e = tail + (eocd - start);
-    uint64_t cd_size = le32(e + 12), end = (uint64_t)eocd;
-    if ((le16(e + 10) == 0xFFFF || le32(e + 16) == 0xFFFFFFFFu) && eocd >= 20 && (size_t)(eocd - start) >= 20 &&
-        le32(e - 20) == 0x07064b50) { /* zip64: the locator before the end record points at zip64's end record */
-        uint64_t at = le64(e - 20 + 8);
-        if (at > (uint64_t)eocd || fseek(fp, (long)at, SEEK_SET) != 0 || fread(z, 1, 56, fp) != 56 ||
-            le32(z) != 0x06064b50)
-            goto done;
-        cd_size = le64(z + 40);
-        end = at;
-    }
-    if (cd_size > end || cd_size > CD_MAX || !(dir = malloc(cd_size ? (size_t)cd_size : 1)) ||
-        fseek(fp, (long)(end - cd_size), SEEK_SET) != 0 || fread(dir, 1, (size_t)cd_size, fp) != cd_size)
-        goto done;
-    for (uint64_t at = 0; at + 46 <= cd_size && le32(dir + at) == 0x02014b50;) {
-        uint64_t len = le16(dir + at + 28), next = at + 46 + len + le16(dir + at + 30) + le16(dir + at + 32);
-        if (next > cd_size)
-            break;
-        if (len && dir[at + 46 + len - 1] != '/') { /* a name ending in '/' is a directory */
-            char *name = strndup((const char *)dir + at + 46, (size_t)len);
-            seen_add(cd, name);
-            free(name);
-        }
-        at = next;
-    }
-    rc = 0;
-done:
-    free(tail);
-    free(dir);
+    int zip = fp && fread(m, 1, 4, fp) == 4 && m[0] == 'P' && m[1] == 'K' &&
+              ((m[2] == 3 && m[3] == 4) || (m[2] == 5 && m[3] == 6));
     if (fp)
         fclose(fp);
-    return rc;
-}
-
-/* pip installs what a zip's central directory names; the members here are read front to back from the local
- * headers. A name only the central directory has (its entry points into another member's bytes, or many entries
- * share one member's data, as zip bombs do) would be installed unchecked: named as an error (exit 2). */
-static void check_central_directory(struct tlck_inputs *out, const char *path, struct seen_names *seen)
-{
-    struct seen_names cd = { 0 };
-    size_t missing = 0;
-    const char *example = NULL;
-    if (seen->n) /* qsort and bsearch take no NULL array, even empty */
-        qsort(seen->v, seen->n, sizeof *seen->v, cmp_name);
-    if (central_names(path, &cd) == 0) /* no central directory: said already (zip_without_end_record) */
-        for (size_t i = 0; i < cd.n; i++)
-            if (!(seen->n && bsearch(&cd.v[i], seen->v, seen->n, sizeof *seen->v, cmp_name)) && !missing++)
-                example = cd.v[i];
-    if (missing)
-        add_member_error(out, path, path,
-                         tlck_asprintf("the zip's central directory names %zu member%s that its local headers do not "
-                                       "hold, e.g. %s (pip installs them); %s not checked", missing,
-                                       missing == 1 ? "" : "s", example, missing == 1 ? "it is" : "they are"));
-    for (size_t i = 0; i < cd.n; i++)
-        free(cd.v[i]);
-    free(cd.v);
+    return zip;
 }
 
 void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c)
@@ -475,32 +370,44 @@ void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c
         add_member_error(out, c->display, path, strdup("a package read from memory is not supported"));
         return;
     }
-    if (zip_without_end_record(path))
-        add_member_error(out, path, path,
-                         strdup("the zip's central directory is missing or cut short (pip cannot install it); its "
-                                "members were read from their local headers"));
-    struct archive *a = reader_new();
+    /* a zip is read as pip reads it, by its central directory; where its local headers say otherwise, which of
+     * them an installer or a reader takes is the author's choice: the package is an error, none of it checked */
+    int by_directory = 0;
+    char *problem = NULL;
+    switch (starts_like_zip(path) ? tlck_zip_directory_check(path, &problem) : TLCK_ZIP_NO_END_RECORD) {
+    case TLCK_ZIP_AGREES:
+        by_directory = 1;
+        break;
+    case TLCK_ZIP_DISAGREES:
+        add_member_error(out, path, path, tlck_asprintf("ambiguous zip (pip reads its central directory, a "
+                                                        "streaming reader its local headers): %s; none of its "
+                                                        "members is checked", problem ? problem : "(no memory to say more)"));
+        free(problem);
+        return;
+    case TLCK_ZIP_NO_END_RECORD:
+        if (starts_like_zip(path))
+            add_member_error(out, path, path,
+                             strdup("the zip's central directory is missing or cut short (pip cannot install it); "
+                                    "its members were read from their local headers"));
+        break;
+    }
+    struct archive *a = reader_new(by_directory);
     struct stat st;
     if (!a || stat(path, &st) != 0 || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
         /* libarchive learns the format on open: a scan's .bz2 log or stray zip-like file is not an input */
         if (named || !a || archive_errno(a) != PKG_ERRNO_FILE_FORMAT)
             add_member_error(out, path, path, tlck_asprintf("cannot read the package: %s", why(a)));
     } else {
-        struct seen_names seen = { 0 };
         struct lister *L = calloc(1, sizeof *L);
         if (L) {
             L->out = out;
             L->path = path;
             L->format_of = c->format_of;
+            L->by_directory = by_directory;
             tlck_read_ctx_init(&L->ctx, out->o);
-            list(L, a, path, 0, 0, (unsigned long long)st.st_size, named, &seen);
+            list(L, a, path, 0, 0, (unsigned long long)st.st_size, named);
             free(L);
         }
-        if ((archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP)
-            check_central_directory(out, path, &seen);
-        for (size_t i = 0; i < seen.n; i++)
-            free(seen.v[i]);
-        free(seen.v);
     }
     if (a)
         archive_read_free(a);
@@ -653,7 +560,7 @@ static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *i
     struct stat st;
     if (stat(in->path, &st) != 0)
         return tl_fail(err, "cannot access the package");
-    c->a = reader_new();
+    c->a = reader_new(c->by_directory);
     if (!c->a)
         return tl_fail(err, "no memory for a package reader");
     if (archive_read_open_filename(c->a, in->path, 65536) != ARCHIVE_OK)
@@ -667,7 +574,7 @@ static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *i
     if (archive_entry_size_is_set(e))
         c->src = (unsigned long long)archive_entry_size(e);
     c->s = calloc(1, sizeof *c->s);
-    c->inner = c->s ? reader_new() : NULL;
+    c->inner = c->s ? reader_new(0) : NULL;
     if (!c->inner)
         return tl_fail(err, "no memory for a package reader");
     c->s->a = c->a;

@@ -1,0 +1,21 @@
+/* A zip read the way its installer reads it. pip (python's zipfile) installs what the central directory names;
+ * a reader that streams the local headers front to back (libarchive falls back to one when the end record looks
+ * odd) may see other members. A zip is read by its central directory only when both views are one: every entry
+ * of the directory has its local header, with the same name, method, sizes and CRC, the members tile the bytes
+ * before the directory with no gap and no overlap, the end record is the only one, of a one-disk zip, and the
+ * directory holds exactly the entries it counts. */
+#ifndef TLCK_ZIP_DIRECTORY_H
+#define TLCK_ZIP_DIRECTORY_H
+
+enum tlck_zip_view {
+    TLCK_ZIP_AGREES,        /* the central directory and the local headers name the same members, byte for byte */
+    TLCK_ZIP_NO_END_RECORD, /* no end record in the last 64 KiB + 22 bytes: pip cannot install it at all */
+    TLCK_ZIP_DISAGREES,     /* *why says the first disagreement, naming the member */
+};
+
+/* Compares the central directory of the zip at path with its local headers. For TLCK_ZIP_DISAGREES (also when
+ * the file cannot be opened) *why says what, malloc'd for the caller to free; NULL when no memory was left to
+ * say it. Bounded work: one read of the directory (at most 256 MiB) and one of each local header. */
+enum tlck_zip_view tlck_zip_directory_check(const char *path, char **why);
+
+#endif
