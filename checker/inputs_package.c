@@ -185,7 +185,7 @@ struct lister {
     const char *path;
     const struct tlck_input_format *(*format_of)(const unsigned char *m, size_t n); /* the caller's dispatch */
     struct tlck_read_ctx ctx;
-    int by_directory; /* the package is read by its central directory (reader_new) */
+    int by_directory; /* the package is read by its central directory (reader_new); -1: not at all */
     size_t members;
     int stopped;
 };
@@ -362,6 +362,37 @@ static int starts_like_zip(const char *path)
     return zip;
 }
 
+/* Whether the zip at path is read by its central directory (1), from its local headers (0: it has no end
+ * record, named here), or not at all (-1: its views disagree, or they could not be compared; named here). The
+ * comparison counts against the listing's deadline. */
+static int zip_reading(struct tlck_inputs *out, const char *path, const tl_budget *budget)
+{
+    char *problem = NULL;
+    const char *say = "(no memory to say more)";
+    switch (tlck_zip_directory_check(path, budget, &problem)) {
+    case TLCK_ZIP_AGREES:
+        return 1;
+    case TLCK_ZIP_NO_END_RECORD:
+        add_member_error(out, path, path,
+                         strdup("the zip's central directory is missing or cut short (pip cannot install it); its "
+                                "members were read from their local headers"));
+        return 0;
+    case TLCK_ZIP_DISAGREES:
+        say = problem ? problem : say;
+        add_member_error(out, path, path, tlck_asprintf("ambiguous zip (pip reads its central directory, a "
+                                                        "streaming reader its local headers): %s; none of its "
+                                                        "members is checked", say));
+        break;
+    case TLCK_ZIP_UNCOMPARED:
+        say = problem ? problem : say;
+        add_member_error(out, path, path, tlck_asprintf("cannot compare the zip's central directory with its local "
+                                                        "headers: %s; none of its members is checked", say));
+        break;
+    }
+    free(problem);
+    return -1;
+}
+
 void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c)
 {
     const char *path = c->path;
@@ -370,47 +401,32 @@ void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c
         add_member_error(out, c->display, path, strdup("a package read from memory is not supported"));
         return;
     }
-    /* a zip is read as pip reads it, by its central directory; where its local headers say otherwise, which of
-     * them an installer or a reader takes is the author's choice: the package is an error, none of it checked */
-    int by_directory = 0;
-    char *problem = NULL;
-    switch (starts_like_zip(path) ? tlck_zip_directory_check(path, &problem) : TLCK_ZIP_NO_END_RECORD) {
-    case TLCK_ZIP_AGREES:
-        by_directory = 1;
-        break;
-    case TLCK_ZIP_DISAGREES:
-        add_member_error(out, path, path, tlck_asprintf("ambiguous zip (pip reads its central directory, a "
-                                                        "streaming reader its local headers): %s; none of its "
-                                                        "members is checked", problem ? problem : "(no memory to say more)"));
-        free(problem);
+    struct lister *L = calloc(1, sizeof *L);
+    if (!L) {
+        add_member_error(out, path, path, strdup("no memory for a package reader"));
         return;
-    case TLCK_ZIP_NO_END_RECORD:
-        if (starts_like_zip(path))
-            add_member_error(out, path, path,
-                             strdup("the zip's central directory is missing or cut short (pip cannot install it); "
-                                    "its members were read from their local headers"));
-        break;
     }
-    struct archive *a = reader_new(by_directory);
+    L->out = out;
+    L->path = path;
+    L->format_of = c->format_of;
+    tlck_read_ctx_init(&L->ctx, out->o);
+    /* a zip is read as pip reads it, by its central directory; where its local headers say otherwise, which of
+     * them an installer or a reader takes is the author's choice: the package is an error, none of it read */
+    L->by_directory = starts_like_zip(path) ? zip_reading(out, path, &L->ctx.budget) : 0;
+    struct archive *a = L->by_directory >= 0 ? reader_new(L->by_directory) : NULL;
     struct stat st;
-    if (!a || stat(path, &st) != 0 || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
+    if (L->by_directory < 0) {
+        /* named already */
+    } else if (!a || stat(path, &st) != 0 || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
         /* libarchive learns the format on open: a scan's .bz2 log or stray zip-like file is not an input */
         if (named || !a || archive_errno(a) != PKG_ERRNO_FILE_FORMAT)
             add_member_error(out, path, path, tlck_asprintf("cannot read the package: %s", why(a)));
     } else {
-        struct lister *L = calloc(1, sizeof *L);
-        if (L) {
-            L->out = out;
-            L->path = path;
-            L->format_of = c->format_of;
-            L->by_directory = by_directory;
-            tlck_read_ctx_init(&L->ctx, out->o);
-            list(L, a, path, 0, 0, (unsigned long long)st.st_size, named);
-            free(L);
-        }
+        list(L, a, path, 0, 0, (unsigned long long)st.st_size, named);
     }
     if (a)
         archive_read_free(a);
+    free(L);
 }
 
 /* Moves a to its entry `index`; returns the entry or NULL (err says why). */

@@ -300,7 +300,8 @@ static char *read_end(const struct zfile *f, unsigned char *tail, uint64_t start
     return NULL;
 }
 
-static char *compare(const struct zfile *f, int *no_end)
+/* The first disagreement, or NULL; *view says what it is when it is not one (no end record, not compared). */
+static char *compare(const struct zfile *f, const tl_budget *budget, enum tlck_zip_view *view)
 {
     size_t n = f->size < TAIL_LEN ? (size_t)f->size : TAIL_LEN;
     uint64_t start = f->size - n;
@@ -310,13 +311,14 @@ static char *compare(const struct zfile *f, int *no_end)
     char *why = NULL, *disks = NULL;
     if (!tail || rd(f, start, tail, n) != 0) {
         why = say("cannot read the end of the zip");
+        *view = TLCK_ZIP_UNCOMPARED;
         goto done;
     }
     int found = 0;
     for (size_t i = 0; n >= END_LEN && i <= n - END_LEN && !found; i++)
         found = le32(tail + i) == SIG_END;
     if (!found) {
-        *no_end = 1;
+        *view = TLCK_ZIP_NO_END_RECORD;
         goto done;
     }
     if ((why = read_end(f, tail, start, n, &z, &disks)) != NULL)
@@ -330,16 +332,25 @@ static char *compare(const struct zfile *f, int *no_end)
     v = calloc(z.count ? (size_t)z.count : 1, sizeof *v);
     if (!dir || !v) {
         why = say("no memory for the central directory");
+        *view = TLCK_ZIP_UNCOMPARED;
         goto done;
     }
     if (rd(f, z.cd_offset, dir, (size_t)z.cd_size) != 0) {
         why = say("cannot read the central directory");
+        *view = TLCK_ZIP_UNCOMPARED;
         goto done;
     }
     if ((why = parse_directory(dir, z.cd_size, z.count, v)) != NULL)
         goto done;
-    for (uint64_t i = 0; i < z.count && !why; i++)
+    tl_error err;
+    for (uint64_t i = 0; i < z.count && !why; i++) {
+        if (i % 4096 == 0 && budget && tl_budget_check(budget, &err) != 0) {
+            why = say("%s", err.msg);
+            *view = TLCK_ZIP_UNCOMPARED;
+            break;
+        }
         why = check_local(f, &v[i]);
+    }
     if (why)
         goto done;
     /* the members must tile the bytes before the directory: what a reader front to back meets is what pip reads */
@@ -371,26 +382,23 @@ done:
     return why ? why : disks;
 }
 
-enum tlck_zip_view tlck_zip_directory_check(const char *path, char **why)
+enum tlck_zip_view tlck_zip_directory_check(const char *path, const tl_budget *budget, char **why)
 {
     struct zfile f = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
     struct stat st;
-    *why = NULL;
+    enum tlck_zip_view view = TLCK_ZIP_DISAGREES;
+    char *problem = NULL;
     if (f.fd < 0 || fstat(f.fd, &st) != 0) {
-        char *problem = say("cannot open it: %s", strerror(errno));
-        *why = problem == oom_msg ? NULL : problem;
-        if (f.fd >= 0)
-            close(f.fd);
-        return TLCK_ZIP_DISAGREES;
+        problem = say("cannot open it: %s", strerror(errno));
+        view = TLCK_ZIP_UNCOMPARED;
+    } else {
+        f.size = (uint64_t)st.st_size;
+        problem = compare(&f, budget, &view);
     }
-    f.size = (uint64_t)st.st_size;
-    int no_end = 0;
-    char *problem = compare(&f, &no_end);
-    close(f.fd);
-    if (no_end)
-        return TLCK_ZIP_NO_END_RECORD;
-    if (!problem)
-        return TLCK_ZIP_AGREES;
+    if (f.fd >= 0)
+        close(f.fd);
     *why = problem == oom_msg ? NULL : problem;
-    return TLCK_ZIP_DISAGREES;
+    if (view == TLCK_ZIP_NO_END_RECORD)
+        return view;
+    return problem ? view : TLCK_ZIP_AGREES;
 }

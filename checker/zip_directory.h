@@ -6,16 +6,19 @@
  * directory holds exactly the entries it counts. */
 #ifndef TLCK_ZIP_DIRECTORY_H
 #define TLCK_ZIP_DIRECTORY_H
+#include "trueline/limits.h"
 
 enum tlck_zip_view {
     TLCK_ZIP_AGREES,        /* the central directory and the local headers name the same members, byte for byte */
     TLCK_ZIP_NO_END_RECORD, /* no end record in the last 64 KiB + 22 bytes: pip cannot install it at all */
     TLCK_ZIP_DISAGREES,     /* *why says the first disagreement, naming the member */
+    TLCK_ZIP_UNCOMPARED,    /* *why says why the views could not be compared (the deadline, no memory, I/O) */
 };
 
-/* Compares the central directory of the zip at path with its local headers. For TLCK_ZIP_DISAGREES (also when
- * the file cannot be opened) *why says what, malloc'd for the caller to free; NULL when no memory was left to
- * say it. Bounded work: one read of the directory (at most 256 MiB) and one of each local header. */
-enum tlck_zip_view tlck_zip_directory_check(const char *path, char **why);
+/* Compares the central directory of the zip at path with its local headers. For TLCK_ZIP_DISAGREES and
+ * TLCK_ZIP_UNCOMPARED *why says what, malloc'd for the caller to free; NULL when no memory was left to say it.
+ * Bounded work: one read of the directory (at most 256 MiB) and one of each local header, within the budget's
+ * deadline (budget may be NULL: none). */
+enum tlck_zip_view tlck_zip_directory_check(const char *path, const tl_budget *budget, char **why);
 
 #endif
