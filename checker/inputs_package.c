@@ -113,6 +113,9 @@ struct tlck_package_cursor {
     struct archive *a, *inner;
     struct member_stream *s;
     int by_directory;       /* how the package itself is read: reader_new */
+    int nested_zip;         /* the nested package is a zip, decompressed whole (nested): 1 read by its central
+                             * directory, 2 from its local headers (it has no end record) */
+    struct tlck_input_bytes nested;
     size_t next;            /* ordinal of the entry the next header read returns, in the innermost archive */
     unsigned long long src; /* compressed bytes of the innermost package, for the ratio bound */
     /* The member whose windows are inputs of their own (a static archive's members): its bytes, kept until the
@@ -128,6 +131,7 @@ static void cursor_close(struct tlck_package_cursor *c)
     if (c->a)
         archive_read_free(c->a);
     free(c->s);
+    tlck_input_unmap(&c->nested);
     c->a = c->inner = NULL;
     c->s = NULL;
     c->next = 0;
@@ -150,7 +154,7 @@ void tlck_package_cursor_free(struct tlck_package_cursor *c)
     free(c);
 }
 
-static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out, int by_directory)
+static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out, int by_directory, int nested_zip)
 {
     struct tlck_package_cursor *c = calloc(1, sizeof *c);
     if (!c || tlck_grow((void **)&out->cursors, &out->ccap, out->ncursors + 1, sizeof *out->cursors) != 0) {
@@ -159,6 +163,7 @@ static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out, int by_di
     }
     pthread_mutex_init(&c->lock, NULL);
     c->by_directory = by_directory;
+    c->nested_zip = nested_zip;
     out->cursors[out->ncursors++] = c;
     return c;
 }
@@ -186,12 +191,18 @@ struct lister {
     const struct tlck_input_format *(*format_of)(const unsigned char *m, size_t n); /* the caller's dispatch */
     struct tlck_read_ctx ctx;
     int by_directory; /* the package is read by its central directory (reader_new); -1: not at all */
+    int nested_zip;   /* the package inside it being listed is a zip: as tlck_package_cursor.nested_zip */
     size_t members;
     int stopped;
 };
 
+/* Where read_all may put a member's bytes: the heap only, a mapped temporary file past tlck_spill_threshold(), or
+ * that file always (a zip inside a package, held while its members are read). */
+enum spill { SPILL_NEVER, SPILL_LARGE, SPILL_ALWAYS };
+
 static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, const tl_budget *budget,
-                    const unsigned char *pre, size_t npre, int may_spill, struct tlck_input_bytes *b, tl_error *err);
+                    const unsigned char *pre, size_t npre, enum spill may_spill, struct tlck_input_bytes *b,
+                    tl_error *err);
 
 /* A package member that is a container of another format (a static archive): its bytes are decompressed whole,
  * bounded by the package's budget, and handed to that format's row, as a file named on the command line is; its
@@ -207,7 +218,7 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
         L->stopped = 1;
         return;
     }
-    if (read_all(s->a, e, src, &L->ctx.budget, s->head, s->nhead, 0, &b, &err) != 0 ||
+    if (read_all(s->a, e, src, &L->ctx.budget, s->head, s->nhead, SPILL_NEVER, &b, &err) != 0 ||
         tl_budget_take(&L->ctx.budget, "the package's static archives", (size_t)src, b.size, 0, &err) != 0) {
         add_member_error(L->out, disp, L->path, strdup(err.msg));
         free(b.owned);
@@ -249,6 +260,85 @@ static char *deep_member_read(struct lister *L, struct member_stream *s)
     if (inner)
         archive_read_free(inner);
     return found;
+}
+
+/* Whether a zip is read by its central directory (1), from its local headers (0: it has no end record), or not
+ * at all (-1: its views disagree, or they could not be compared), by what zip_directory.h found (v, problem,
+ * freed here); anything but 1 is named as an error of `display`. */
+static int zip_verdict(struct tlck_inputs *out, const char *display, const char *path, enum tlck_zip_view v,
+                       char *problem)
+{
+    const char *say = problem ? problem : "(no memory to say more)";
+    int r = -1;
+    switch (v) {
+    case TLCK_ZIP_AGREES:
+        r = 1;
+        break;
+    case TLCK_ZIP_NO_END_RECORD:
+        add_member_error(out, display, path,
+                         strdup("the zip's central directory is missing or cut short (pip cannot install it); its "
+                                "members were read from their local headers"));
+        r = 0;
+        break;
+    case TLCK_ZIP_DISAGREES:
+        add_member_error(out, display, path, tlck_asprintf("ambiguous zip (pip reads its central directory, a "
+                                                           "streaming reader its local headers): %s; none of its "
+                                                           "members is checked", say));
+        break;
+    case TLCK_ZIP_UNCOMPARED:
+        add_member_error(out, display, path, tlck_asprintf("cannot compare the zip's central directory with its "
+                                                           "local headers: %s; none of its members is checked", say));
+        break;
+    }
+    free(problem);
+    return r;
+}
+
+static int zip_reading(struct tlck_inputs *out, const char *path, const tl_budget *budget)
+{
+    char *problem = NULL;
+    enum tlck_zip_view v = tlck_zip_directory_check(path, budget, &problem);
+    return zip_verdict(out, path, path, v, problem);
+}
+
+static void list(struct lister *L, struct archive *a, const char *prefix, int depth, size_t outer,
+                 unsigned long long src, int named);
+
+/* 1 when the bytes start as a zip does (a local header, or the end record of an empty zip). */
+static int starts_zip(const unsigned char *m, size_t n)
+{
+    return n >= 4 && m[0] == 'P' && m[1] == 'K' && ((m[2] == 3 && m[3] == 4) || (m[2] == 5 && m[3] == 6));
+}
+
+/* A zip inside the package (a wheel in a zip): pip reads its central directory as it reads the package's, so it
+ * is compared with its local headers as the package is, on its bytes decompressed whole (a large one into a
+ * mapped temporary file, member_spill.h), and listed from them by its central directory; its members are read
+ * the same way when they are loaded (cursor_open). Entry `outer` of the package, `src` compressed bytes. */
+static void list_nested_zip(struct lister *L, struct member_stream *s, struct archive_entry *e, const char *disp,
+                            size_t outer, unsigned long long src)
+{
+    struct tlck_input_bytes b = { 0 };
+    tl_error err;
+    if (read_all(s->a, e, src, &L->ctx.budget, s->head, s->nhead, SPILL_ALWAYS, &b, &err) != 0) {
+        add_member_error(L->out, disp, L->path, strdup(err.msg));
+        return;
+    }
+    char *problem = NULL;
+    enum tlck_zip_view v = tlck_zip_memory_check(b.data, b.size, &L->ctx.budget, &problem);
+    int by_directory = zip_verdict(L->out, disp, L->path, v, problem);
+    struct archive *inner = by_directory >= 0 ? reader_new(by_directory) : NULL;
+    if (by_directory < 0) {
+        /* named already */
+    } else if (inner && archive_read_open_memory(inner, b.data, b.size) == ARCHIVE_OK) {
+        L->nested_zip = by_directory ? 1 : 2;
+        list(L, inner, disp, 1, outer, (unsigned long long)b.size, 0);
+        L->nested_zip = 0;
+    } else {
+        add_member_error(L->out, disp, L->path, tlck_asprintf("cannot read the nested package: %s", why(inner)));
+    }
+    if (inner)
+        archive_read_free(inner);
+    tlck_input_unmap(&b);
 }
 
 /* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path, `src`
@@ -309,6 +399,8 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
         if (s->failed && s->nhead < 4) {
             /* what it is cannot be told: it may be a library, so it is not passed over in silence */
             add_member_error(out, disp, path, tlck_asprintf("cannot decompress the member: %s", why(a)));
+        } else if (package && depth + 1 < PKG_MAX_DEPTH && starts_zip(s->head, s->nhead)) {
+            list_nested_zip(L, s, e, disp, i, src);
         } else if (package && depth + 1 < PKG_MAX_DEPTH) {
             struct archive *inner = reader_new(0);
             unsigned long long isrc = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : src;
@@ -329,7 +421,7 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
             free(example);
         } else if (fmt && (fmt->load || fmt->expand)) {
             if (!cursor)
-                cursor = cursor_new(out, L->by_directory);
+                cursor = cursor_new(out, L->by_directory, depth ? L->nested_zip : 0);
             where.cursor = cursor;
             if (!cursor) {
                 add_member_error(out, disp, path, strdup("no memory for a package reader"));
@@ -350,47 +442,15 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
     }
 }
 
-/* 1 when the file starts as a zip does (a local header, or the end record of an empty zip). */
+/* 1 when the file starts as a zip does (starts_zip). */
 static int starts_like_zip(const char *path)
 {
     unsigned char m[4] = { 0 };
     FILE *fp = fopen(path, "rb");
-    int zip = fp && fread(m, 1, 4, fp) == 4 && m[0] == 'P' && m[1] == 'K' &&
-              ((m[2] == 3 && m[3] == 4) || (m[2] == 5 && m[3] == 6));
+    int zip = fp && fread(m, 1, 4, fp) == 4 && starts_zip(m, 4);
     if (fp)
         fclose(fp);
     return zip;
-}
-
-/* Whether the zip at path is read by its central directory (1), from its local headers (0: it has no end
- * record, named here), or not at all (-1: its views disagree, or they could not be compared; named here). The
- * comparison counts against the listing's deadline. */
-static int zip_reading(struct tlck_inputs *out, const char *path, const tl_budget *budget)
-{
-    char *problem = NULL;
-    const char *say = "(no memory to say more)";
-    switch (tlck_zip_directory_check(path, budget, &problem)) {
-    case TLCK_ZIP_AGREES:
-        return 1;
-    case TLCK_ZIP_NO_END_RECORD:
-        add_member_error(out, path, path,
-                         strdup("the zip's central directory is missing or cut short (pip cannot install it); its "
-                                "members were read from their local headers"));
-        return 0;
-    case TLCK_ZIP_DISAGREES:
-        say = problem ? problem : say;
-        add_member_error(out, path, path, tlck_asprintf("ambiguous zip (pip reads its central directory, a "
-                                                        "streaming reader its local headers): %s; none of its "
-                                                        "members is checked", say));
-        break;
-    case TLCK_ZIP_UNCOMPARED:
-        say = problem ? problem : say;
-        add_member_error(out, path, path, tlck_asprintf("cannot compare the zip's central directory with its local "
-                                                        "headers: %s; none of its members is checked", say));
-        break;
-    }
-    free(problem);
-    return -1;
 }
 
 void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c)
@@ -519,14 +579,15 @@ fail:
  * the budget's cap and the codec's ratio; a member declaring more than tlck_spill_threshold() bytes goes to a
  * mapped temporary file instead where may_spill (b->map then holds it). */
 static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, const tl_budget *budget,
-                    const unsigned char *pre, size_t npre, int may_spill, struct tlck_input_bytes *b, tl_error *err)
+                    const unsigned char *pre, size_t npre, enum spill may_spill, struct tlck_input_bytes *b,
+                    tl_error *err)
 {
     unsigned ratio;
     size_t limit = budget ? budget->cap : TL_BUDGET_DEFAULT, cap = member_cap(a, src, limit, &ratio);
     unsigned long long declared = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : 0;
     if (declared > cap)
         return over(err, declared, cap, limit, ratio, src);
-    if (may_spill && declared > tlck_spill_threshold())
+    if (may_spill == SPILL_ALWAYS || (may_spill == SPILL_LARGE && declared > tlck_spill_threshold()))
         return spill_all(a, cap, limit, ratio, src, budget, pre, npre, b, err);
     size_t len = npre, alloc = declared > npre ? (size_t)declared : 65536;
     unsigned char *buf = malloc(alloc);
@@ -587,6 +648,17 @@ static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *i
     struct archive_entry *e = seek_entry(c->a, in->pkg_index[0], budget, err);
     if (!e)
         return -1;
+    if (c->nested_zip) { /* as list_nested_zip listed it: decompressed whole, read by its central directory */
+        if (read_all(c->a, e, c->src, budget, NULL, 0, SPILL_ALWAYS, &c->nested, err) != 0)
+            return -1;
+        c->src = c->nested.size;
+        c->inner = reader_new(c->nested_zip == 1);
+        if (!c->inner)
+            return tl_fail(err, "no memory for a package reader");
+        if (archive_read_open_memory(c->inner, c->nested.data, c->nested.size) != ARCHIVE_OK)
+            return tl_fail(err, "cannot read the nested package: %s", why(c->inner));
+        return 0;
+    }
     if (archive_entry_size_is_set(e))
         c->src = (unsigned long long)archive_entry_size(e);
     c->s = calloc(1, sizeof *c->s);
@@ -617,6 +689,19 @@ static int kept_window(struct tlck_package_cursor *c, const struct tlck_input *i
     return 0;
 }
 
+/* Back to the first member of a nested zip held whole: it is reopened where it lies, not decompressed again. */
+static int rewind_nested(struct tlck_package_cursor *c, tl_error *err)
+{
+    archive_read_free(c->inner);
+    c->inner = reader_new(c->nested_zip == 1);
+    c->next = 0;
+    if (!c->inner)
+        return tl_fail(err, "no memory for a package reader");
+    if (archive_read_open_memory(c->inner, c->nested.data, c->nested.size) != ARCHIVE_OK)
+        return tl_fail(err, "cannot read the nested package: %s", why(c->inner));
+    return 0;
+}
+
 static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *in, const tl_budget *budget,
                        struct tlck_input_bytes *b,
                        tl_error *err)
@@ -624,6 +709,8 @@ static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *i
     size_t want = in->pkg_index[in->pkg_depth - 1];
     if (in->is_member && c->kept && c->kept_index == want)
         return kept_window(c, in, b, err);
+    if (c->a && c->next > want && c->nested.data && rewind_nested(c, err) != 0)
+        return -1;
     if (c->a && c->next > want)
         cursor_close(c);
     if (!c->a && cursor_open(c, in, budget, err) != 0)
@@ -634,7 +721,7 @@ static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *i
         return -1;
     c->next = want + 1;
     /* A member whose windows are inputs (a static archive) is kept on the heap for them. */
-    if (read_all(a, e, c->src, budget, NULL, 0, !in->is_member, b, err) != 0)
+    if (read_all(a, e, c->src, budget, NULL, 0, in->is_member ? SPILL_NEVER : SPILL_LARGE, b, err) != 0)
         return -1;
     if (!in->is_member)
         return 0;

@@ -49,8 +49,10 @@ static uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t
 static uint32_t le32(const unsigned char *p) { return le16(p) | le16(p + 2) << 16; }
 static uint64_t le64(const unsigned char *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
 
+/* The zip: a file, or bytes in memory (a zip inside a package, decompressed). */
 struct zfile {
     int fd;
+    const unsigned char *mem;
     uint64_t size;
 };
 
@@ -59,6 +61,10 @@ static int rd(const struct zfile *f, uint64_t off, void *buf, size_t n)
 {
     if (off > f->size || n > f->size - off)
         return -1;
+    if (f->mem) {
+        memcpy(buf, f->mem + off, n);
+        return 0;
+    }
     for (size_t got = 0; got < n;) {
         ssize_t k = pread(f->fd, (char *)buf + got, n - got, (off_t)(off + got));
         if (k < 0 && errno == EINTR)
@@ -113,7 +119,7 @@ static char *check_local(const struct zfile *f, struct zentry *e)
     unsigned char h[30];
     if (rd(f, e->off, h, sizeof h) != 0 || le32(h) != SIG_LOCAL)
         return say("the central directory puts member %.*s at offset %llu, where no local header is",
-                             NAME(e), (unsigned long long)e->off);
+                   NAME(e), (unsigned long long)e->off);
     uint32_t flags = le16(h + 6), nlen = le16(h + 26), xlen = le16(h + 28);
     unsigned char *nx = malloc((size_t)nlen + xlen + 1);
     if (!nx || rd(f, e->off + 30, nx, (size_t)nlen + xlen) != 0) {
@@ -125,19 +131,19 @@ static char *check_local(const struct zfile *f, struct zentry *e)
     zip64_extra(nx + nlen, xlen, &usize, &csize, NULL, NULL);
     if (nlen != e->nlen || memcmp(nx, e->name, nlen) != 0)
         why = say("the central directory names member %.*s, its local header %.*s", NAME(e), (int)nlen,
-                            (const char *)nx);
+                  (const char *)nx);
     else if (le16(h + 8) != e->method || (flags & FLAG_DESCRIPTOR) != (e->flags & FLAG_DESCRIPTOR))
         why = say("member %.*s is stored differently in its local header and the central directory",
-                            NAME(e));
+                  NAME(e));
     else if (!(flags & FLAG_DESCRIPTOR) && (le32(h + 14) != e->crc || csize != e->csize || usize != e->usize))
         why = say("member %.*s has another size or CRC in its local header (%llu bytes, %llu compressed, "
-                            "CRC %08x) than in the central directory (%llu, %llu, %08x)", NAME(e),
-                            (unsigned long long)usize, (unsigned long long)csize, (unsigned)le32(h + 14),
-                            (unsigned long long)e->usize, (unsigned long long)e->csize, (unsigned)e->crc);
+                  "CRC %08x) than in the central directory (%llu, %llu, %08x)", NAME(e),
+                  (unsigned long long)usize, (unsigned long long)csize, (unsigned)le32(h + 14),
+                  (unsigned long long)e->usize, (unsigned long long)e->csize, (unsigned)e->crc);
     else if ((flags & FLAG_DESCRIPTOR) && ((le32(h + 14) && le32(h + 14) != e->crc) ||
                                            (csize && csize != e->csize) || (usize && usize != e->usize)))
         why = say("member %.*s has another size or CRC in its local header than in the central directory",
-                            NAME(e));
+                  NAME(e));
     free(nx);
     if (why)
         return why;
@@ -180,21 +186,21 @@ static char *stray(const struct zfile *f, uint64_t at, uint64_t n, const struct 
     int got = rd(f, at, h, n < sizeof h ? (size_t)n : sizeof h) == 0;
     if (got && n >= 4 && le32(h) == SIG_CENTRAL)
         return say("a stray central-directory signature at offset %llu, %s: a reader of the local "
-                             "headers stops there, pip reads on to the central directory at offset %llu",
-                             (unsigned long long)at, where, (unsigned long long)(at + n));
+                   "headers stops there, pip reads on to the central directory at offset %llu",
+                   (unsigned long long)at, where, (unsigned long long)(at + n));
     if (got && n >= 30 && le32(h) == SIG_LOCAL) {
         uint32_t nlen = le16(h + 26);
         char *name = calloc(1, (size_t)nlen + 1);
         if (name && rd(f, at + 30, name, nlen) != 0)
             name[0] = 0;
         char *why = say("a local header at offset %llu, %s, holds member %s, which no entry of the central "
-                                  "directory points at (a reader of the local headers sees it, pip does not)",
-                                  (unsigned long long)at, where, name ? name : "?");
+                        "directory points at (a reader of the local headers sees it, pip does not)",
+                        (unsigned long long)at, where, name ? name : "?");
         free(name);
         return why;
     }
     return say("%llu bytes at offset %llu, %s, belong to no member of the central directory",
-                         (unsigned long long)n, (unsigned long long)at, where);
+               (unsigned long long)n, (unsigned long long)at, where);
 }
 
 /* The entries of the directory dir (cd_size bytes, `count` of them by the end record) into v. */
@@ -204,7 +210,7 @@ static char *parse_directory(const unsigned char *dir, uint64_t cd_size, uint64_
     for (uint64_t i = 0; i < count; i++) {
         if (at + 46 > cd_size || le32(dir + at) != SIG_CENTRAL)
             return say("the end record counts %llu members, the central directory holds %llu",
-                                 (unsigned long long)count, (unsigned long long)i);
+                       (unsigned long long)count, (unsigned long long)i);
         const unsigned char *c = dir + at;
         uint64_t nlen = le16(c + 28), xlen = le16(c + 30), next = at + 46 + nlen + xlen + le16(c + 32);
         if (next > cd_size)
@@ -222,17 +228,17 @@ static char *parse_directory(const unsigned char *dir, uint64_t cd_size, uint64_
         zip64_extra(c + 46 + nlen, (size_t)xlen, &e->usize, &e->csize, &e->off, &disk);
         if (disk != 0)
             return say("member %.*s is on disk %llu of a zip split over several disks", NAME(e),
-                                 (unsigned long long)disk);
+                       (unsigned long long)disk);
         at = next;
     }
     if (at == cd_size)
         return NULL;
     if (cd_size - at >= 4 && le32(dir + at) == SIG_CENTRAL)
         return say("the central directory holds more entries than the %llu its end record counts (a "
-                             "trailing central-directory signature at offset %llu of it)",
-                             (unsigned long long)count, (unsigned long long)at);
+                   "trailing central-directory signature at offset %llu of it)",
+                   (unsigned long long)count, (unsigned long long)at);
     return say("%llu bytes of the central directory after its last entry belong to none",
-                         (unsigned long long)(cd_size - at));
+               (unsigned long long)(cd_size - at));
 }
 
 /* The end records: where the central directory starts, its size and entry count, where it must end. */
@@ -253,12 +259,12 @@ static char *read_end(const struct zfile *f, unsigned char *tail, uint64_t start
     z->eocd = start + i;
     if (z->eocd + END_LEN + le16(e + 20) != f->size)
         return say("the end record at offset %llu is followed by %lld bytes its comment length does not "
-                             "account for", (unsigned long long)z->eocd,
-                             (long long)(f->size - z->eocd - END_LEN) - (long long)le16(e + 20));
+                   "account for", (unsigned long long)z->eocd,
+                   (long long)(f->size - z->eocd - END_LEN) - (long long)le16(e + 20));
     if (le16(e + 4) != 0 || le16(e + 6) != 0 || le16(e + 8) != le16(e + 10))
         *disks = say("the end record says disk %u, central directory on disk %u, %u of %u entries on "
-                               "this disk: a zip split over several disks, which readers take apart differently",
-                               le16(e + 4), le16(e + 6), le16(e + 8), le16(e + 10));
+                     "this disk: a zip split over several disks, which readers take apart differently",
+                     le16(e + 4), le16(e + 6), le16(e + 8), le16(e + 10));
     z->count = le16(e + 10);
     z->cd_size = le32(e + 12);
     z->cd_offset = le32(e + 16);
@@ -269,13 +275,13 @@ static char *read_end(const struct zfile *f, unsigned char *tail, uint64_t start
         uint64_t at = z->eocd - LOCATOR_LEN - END64_LEN; /* where python looks, whatever the locator says */
         if (le32(l + 4) != 0 || le32(l + 16) > 1)
             return say("the zip64 end locator says disk %u of %u: a zip split over several disks",
-                                 le32(l + 4), le32(l + 16));
+                       le32(l + 4), le32(l + 16));
         if (le64(l + 8) != at || rd(f, at, r, sizeof r) != 0 || le32(r) != SIG_END64)
             return say("the zip64 end record is not right before its locator (it says offset %llu)",
-                                 (unsigned long long)le64(l + 8));
+                       (unsigned long long)le64(l + 8));
         if (le32(r + 16) != 0 || le32(r + 20) != 0 || le64(r + 24) != le64(r + 32))
             return say("the zip64 end record says disk %u, central directory on disk %u: a zip split over "
-                                 "several disks", le32(r + 16), le32(r + 20));
+                       "several disks", le32(r + 16), le32(r + 20));
         uint64_t count = le64(r + 32), size = le64(r + 40), off = le64(r + 48);
         if ((z->count != 0xFFFF && z->count != count) || (z->cd_size != 0xFFFFFFFFu && z->cd_size != size) ||
             (z->cd_offset != 0xFFFFFFFFu && z->cd_offset != off))
@@ -289,14 +295,14 @@ static char *read_end(const struct zfile *f, unsigned char *tail, uint64_t start
     for (size_t k = 0; k + 4 <= n; k++)
         if (start + k >= z->cd_offset && start + k != z->eocd && le32(tail + k) == SIG_END)
             return say("a second end record at offset %llu (the one pip reads is at offset %llu)",
-                                 (unsigned long long)(start + k), (unsigned long long)z->eocd);
+                       (unsigned long long)(start + k), (unsigned long long)z->eocd);
     if (z->cd_offset > z->cd_end || z->cd_size != z->cd_end - z->cd_offset)
         return say("the central directory (%llu bytes at offset %llu by the end record) does not end "
-                             "where the end record starts (offset %llu)", (unsigned long long)z->cd_size,
-                             (unsigned long long)z->cd_offset, (unsigned long long)z->cd_end);
+                   "where the end record starts (offset %llu)", (unsigned long long)z->cd_size,
+                   (unsigned long long)z->cd_offset, (unsigned long long)z->cd_end);
     if (z->cd_size > CD_MAX)
         return say("a central directory of %llu bytes, over the bound of %llu MiB",
-                             (unsigned long long)z->cd_size, (unsigned long long)(CD_MAX >> 20));
+                   (unsigned long long)z->cd_size, (unsigned long long)(CD_MAX >> 20));
     return NULL;
 }
 
@@ -325,7 +331,7 @@ static char *compare(const struct zfile *f, const tl_budget *budget, enum tlck_z
         goto done;
     if (z.count > z.cd_size / 46) {
         why = say("the end record counts %llu members, more than its central directory of %llu bytes "
-                            "can hold", (unsigned long long)z.count, (unsigned long long)z.cd_size);
+                  "can hold", (unsigned long long)z.count, (unsigned long long)z.cd_size);
         goto done;
     }
     dir = malloc(z.cd_size ? (size_t)z.cd_size : 1);
@@ -360,7 +366,7 @@ static char *compare(const struct zfile *f, const tl_budget *budget, enum tlck_z
         struct zentry *e = &v[i], *prev = i ? &v[i - 1] : NULL;
         if (e->off < at)
             why = say("members %.*s and %.*s overlap at offset %llu (entries sharing bytes, as zip bombs "
-                                "have)", NAME(prev), NAME(e), (unsigned long long)e->off);
+                      "have)", NAME(prev), NAME(e), (unsigned long long)e->off);
         else if (e->off > at)
             why = stray(f, at, e->off - at, prev);
         at = e->end;
@@ -397,6 +403,17 @@ enum tlck_zip_view tlck_zip_directory_check(const char *path, const tl_budget *b
     }
     if (f.fd >= 0)
         close(f.fd);
+    *why = problem == oom_msg ? NULL : problem;
+    if (view == TLCK_ZIP_NO_END_RECORD)
+        return view;
+    return problem ? view : TLCK_ZIP_AGREES;
+}
+
+enum tlck_zip_view tlck_zip_memory_check(const unsigned char *p, size_t n, const tl_budget *budget, char **why)
+{
+    struct zfile f = { .fd = -1, .mem = p, .size = n };
+    enum tlck_zip_view view = TLCK_ZIP_DISAGREES;
+    char *problem = compare(&f, budget, &view);
     *why = problem == oom_msg ? NULL : problem;
     if (view == TLCK_ZIP_NO_END_RECORD)
         return view;

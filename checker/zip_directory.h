@@ -6,6 +6,7 @@
  * directory holds exactly the entries it counts. */
 #ifndef TLCK_ZIP_DIRECTORY_H
 #define TLCK_ZIP_DIRECTORY_H
+#include <stddef.h>
 #include "trueline/limits.h"
 
 enum tlck_zip_view {
@@ -20,5 +21,8 @@ enum tlck_zip_view {
  * Bounded work: one read of the directory (at most 256 MiB) and one of each local header, within the budget's
  * deadline (budget may be NULL: none). */
 enum tlck_zip_view tlck_zip_directory_check(const char *path, const tl_budget *budget, char **why);
+
+/* The same for a zip held in memory (a zip inside a package, decompressed whole). */
+enum tlck_zip_view tlck_zip_memory_check(const unsigned char *p, size_t n, const tl_budget *budget, char **why);
 
 #endif

@@ -171,6 +171,16 @@ except zipfile.BadZipFile as e: sys.exit("verlap" not in str(e))
 sys.exit(1)'
 else skip "zipfile's overlap oracle: no python >= 3.12"; fi
 
+# a wheel inside a zip is read as pip would read it once unpacked: the hostile one named, the clean one audited
+python3 -c 'import sys, zipfile
+with zipfile.ZipFile("dist.zip", "w", zipfile.ZIP_DEFLATED) as z:
+    for f in sys.argv[1:]: z.write(f)' disk1.whl "$W" || fail "premise: dist.zip"
+trueline-check dist.zip > out.txt 2> err.txt; rc=$?
+exit_was "a zip holding the hostile wheel and the clean one: exit 2" 2 $rc out.txt '^package dist\.zip: '
+contains "... the nested hostile wheel is named" err.txt '^trueline-check: dist\.zip!disk1\.whl: ambiguous zip .*end record says disk 1'
+lacks "... none of its members is audited" out.txt '^dist\.zip!disk1\.whl!' '^package dist\.zip: '
+contains "... the nested clean wheel's $n_clean library is audited" out.txt "^package dist\\.zip: $n_clean file\\(s\\) audited, 1 unreadable"
+
 # ordinary zips pass, every member zipfile lists that is a library audited
 premise "dd: its members carry data descriptors (zipfile's flag bit 3)" python3 -c '
 import sys, zipfile; sys.exit(not all(i.flag_bits & 8 for i in zipfile.ZipFile(sys.argv[1]).infolist()))' \
