@@ -190,7 +190,7 @@ struct lister {
     const char *path;
     const struct tlck_input_format *(*format_of)(const unsigned char *m, size_t n); /* the caller's dispatch */
     struct tlck_read_ctx ctx;
-    int by_directory; /* the package is read by its central directory (reader_new); -1: not at all */
+    int by_directory; /* the package is read by its central directory (reader_new); -1: not at all (zip_verdict) */
     int nested_zip;   /* the package inside it being listed is a zip: as tlck_package_cursor.nested_zip */
     size_t members;
     int stopped;
@@ -262,9 +262,9 @@ static char *deep_member_read(struct lister *L, struct member_stream *s)
     return found;
 }
 
-/* Whether a zip is read by its central directory (1), from its local headers (0: it has no end record), or not
- * at all (-1: its views disagree, or they could not be compared), by what zip_directory.h found (v, problem,
- * freed here); anything but 1 is named as an error of `display`. */
+/* Whether a zip is read by its central directory (1), from its local headers (0: it has no end record), not at
+ * all (-1: its views disagree, or they could not be compared) or has nothing to read (2: an empty zip), by what
+ * zip_directory.h found (v, problem, freed here); 0 and -1 are named as an error of `display`. */
 static int zip_verdict(struct tlck_inputs *out, const char *display, const char *path, enum tlck_zip_view v,
                        char *problem)
 {
@@ -273,6 +273,9 @@ static int zip_verdict(struct tlck_inputs *out, const char *display, const char 
     switch (v) {
     case TLCK_ZIP_AGREES:
         r = 1;
+        break;
+    case TLCK_ZIP_EMPTY:
+        r = 2;
         break;
     case TLCK_ZIP_NO_END_RECORD:
         add_member_error(out, display, path,
@@ -326,9 +329,9 @@ static void list_nested_zip(struct lister *L, struct member_stream *s, struct ar
     char *problem = NULL;
     enum tlck_zip_view v = tlck_zip_memory_check(b.data, b.size, &L->ctx.budget, &problem);
     int by_directory = zip_verdict(L->out, disp, L->path, v, problem);
-    struct archive *inner = by_directory >= 0 ? reader_new(by_directory) : NULL;
-    if (by_directory < 0) {
-        /* named already */
+    struct archive *inner = by_directory == 0 || by_directory == 1 ? reader_new(by_directory) : NULL;
+    if (by_directory < 0 || by_directory == 2) {
+        /* named already, or nothing in it */
     } else if (inner && archive_read_open_memory(inner, b.data, b.size) == ARCHIVE_OK) {
         L->nested_zip = by_directory ? 1 : 2;
         list(L, inner, disp, 1, outer, (unsigned long long)b.size, 0);
@@ -473,10 +476,10 @@ void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c
     /* a zip is read as pip reads it, by its central directory; where its local headers say otherwise, which of
      * them an installer or a reader takes is the author's choice: the package is an error, none of it read */
     L->by_directory = starts_like_zip(path) ? zip_reading(out, path, &L->ctx.budget) : 0;
-    struct archive *a = L->by_directory >= 0 ? reader_new(L->by_directory) : NULL;
+    struct archive *a = L->by_directory == 0 || L->by_directory == 1 ? reader_new(L->by_directory) : NULL;
     struct stat st;
-    if (L->by_directory < 0) {
-        /* named already */
+    if (L->by_directory < 0 || L->by_directory == 2) {
+        /* named already, or nothing in it */
     } else if (!a || stat(path, &st) != 0 || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
         /* libarchive learns the format on open: a scan's .bz2 log or stray zip-like file is not an input */
         if (named || !a || archive_errno(a) != PKG_ERRNO_FILE_FORMAT)

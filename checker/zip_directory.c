@@ -375,6 +375,8 @@ static char *compare(const struct zfile *f, const tl_budget *budget, enum tlck_z
         why = say("member %.*s runs into the central directory", NAME(&v[z.count - 1]));
     else if (!why && at < z.cd_offset)
         why = stray(f, at, z.cd_offset - at, z.count ? &v[z.count - 1] : NULL);
+    if (!why && z.count == 0)
+        *view = TLCK_ZIP_EMPTY;
 done:
     free(tail);
     free(dir);
@@ -404,7 +406,7 @@ enum tlck_zip_view tlck_zip_directory_check(const char *path, const tl_budget *b
     if (f.fd >= 0)
         close(f.fd);
     *why = problem == oom_msg ? NULL : problem;
-    if (view == TLCK_ZIP_NO_END_RECORD)
+    if (view == TLCK_ZIP_NO_END_RECORD || view == TLCK_ZIP_EMPTY)
         return view;
     return problem ? view : TLCK_ZIP_AGREES;
 }
@@ -415,7 +417,7 @@ enum tlck_zip_view tlck_zip_memory_check(const unsigned char *p, size_t n, const
     enum tlck_zip_view view = TLCK_ZIP_DISAGREES;
     char *problem = compare(&f, budget, &view);
     *why = problem == oom_msg ? NULL : problem;
-    if (view == TLCK_ZIP_NO_END_RECORD)
+    if (view == TLCK_ZIP_NO_END_RECORD || view == TLCK_ZIP_EMPTY)
         return view;
     return problem ? view : TLCK_ZIP_AGREES;
 }

@@ -11,6 +11,7 @@
 
 enum tlck_zip_view {
     TLCK_ZIP_AGREES,        /* the central directory and the local headers name the same members, byte for byte */
+    TLCK_ZIP_EMPTY,         /* it agrees, and names no member (libarchive's central-directory reader refuses it) */
     TLCK_ZIP_NO_END_RECORD, /* no end record in the last 64 KiB + 22 bytes: pip cannot install it at all */
     TLCK_ZIP_DISAGREES,     /* *why says the first disagreement, naming the member */
     TLCK_ZIP_UNCOMPARED,    /* *why says why the views could not be compared (the deadline, no memory, I/O) */

@@ -194,3 +194,9 @@ for w in dd z64 comment; do
   want=$(elf_members "$f")
   contains "... $w: its $want librar(y|ies) audited" out.txt "^package $f: $want file\\(s\\) audited"
 done
+# an empty zip (only its end record) has nothing to disagree about: no error of its own, as before
+python3 -c 'import zipfile; zipfile.ZipFile("empty.zip", "w").close()'
+premise "zipfile lists no member in empty.zip" python3 -c 'import sys, zipfile; sys.exit(len(zipfile.ZipFile("empty.zip").namelist()))'
+trueline-check --allow-empty empty.zip > out.txt 2> err.txt; rc=$?
+exit_was "an empty zip under --allow-empty: exit 0" 0 $rc out.txt '^0 file\(s\) checked: .* 0 unreadable'
+check "... and nothing said on stderr" [ ! -s err.txt ]
