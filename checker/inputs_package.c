@@ -15,6 +15,7 @@
 #include "member_spill.h"
 #include "model.h"
 #include "read/read_ctx.h"
+#include "trueline/elf_file.h"
 #include "trueline/file_kind.h"
 #include "trueline/limits.h"
 #include "zip_directory.h"
@@ -124,6 +125,15 @@ struct tlck_package_cursor {
     size_t kept_len, kept_index, kept_left;
 };
 
+/* Releases bytes read_all gave (the heap, or a mapped temporary file), as tlck_input_unmap does; inputs.c is not
+ * linked from here (it expands packages through this file). */
+static void bytes_release(struct tlck_input_bytes *b)
+{
+    tl_unmap_file(b->map, b->map_len);
+    free(b->owned);
+    memset(b, 0, sizeof *b);
+}
+
 static void cursor_close(struct tlck_package_cursor *c)
 {
     if (c->inner)
@@ -131,7 +141,7 @@ static void cursor_close(struct tlck_package_cursor *c)
     if (c->a)
         archive_read_free(c->a);
     free(c->s);
-    tlck_input_unmap(&c->nested);
+    bytes_release(&c->nested);
     c->a = c->inner = NULL;
     c->s = NULL;
     c->next = 0;
@@ -341,7 +351,7 @@ static void list_nested_zip(struct lister *L, struct member_stream *s, struct ar
     }
     if (inner)
         archive_read_free(inner);
-    tlck_input_unmap(&b);
+    bytes_release(&b);
 }
 
 /* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path, `src`
