@@ -159,6 +159,9 @@ struct tlck_file {
                                           * GNU build-id (hex), and no debug file found anywhere (none of another
                                           * build either); NULL otherwise */
     unsigned split_store_asked : 1;      /* with split_build_id: a debug store or DEBUGINFOD_URLS was asked */
+    unsigned no_section_headers : 1;     /* a linked file whose section header table was removed or zeroed: its
+                                          * dynamic symbols and needed libraries come from the dynamic segment;
+                                          * line info, DWARF and .note.trueline cannot be read */
 };
 
 /* A finding, as checks emit it; file/symbol/message are owned copies. */
