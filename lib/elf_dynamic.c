@@ -62,6 +62,9 @@ static const char *tag_name(int64_t tag)
     case DT_VERSYM: return "DT_VERSYM";
     case DT_VERNEED: return "DT_VERNEED";
     case DT_VERDEF: return "DT_VERDEF";
+    case DT_RELA: return "DT_RELA";
+    case DT_REL: return "DT_REL";
+    case DT_JMPREL: return "DT_JMPREL";
     default: return "a dynamic tag";
     }
 }
@@ -142,8 +145,30 @@ static int sysv_hash_count(const tl_elf *e, uint64_t addr, size_t *n, tl_error *
 
 struct tags {
     uint64_t symtab, strtab, strsz, syment, hash, gnu_hash, versym, verneed, verneednum, verdef, verdefnum;
-    unsigned have; /* bits: 1 symtab, 2 strtab, 4 hash, 8 gnu_hash, 16 versym, 32 verneed, 64 verdef, 128 syment */
+    uint64_t rela, relasz, rel, relsz, jmprel, pltrelsz, pltrel;
+    unsigned have; /* bits: 1 symtab, 2 strtab, 4 hash, 8 gnu_hash, 16 versym, 32 verneed, 64 verdef, 128 syment,
+                    * 256 rela, 512 rel, 1024 jmprel */
 };
+
+/* One past the highest symbol a relocation table names (0 when it names none): the symbols the loader binds. A
+ * GNU hash table counts only the symbols it hashes (those a file defines); the imports below its first hashed
+ * symbol are known to the loader through the relocations that name them (an executable that defines nothing has
+ * a GNU hash table of one symbol, its null entry). */
+static int reloc_count(const tl_elf *e, int64_t tag, uint64_t addr, uint64_t size, int rela, uint64_t *n,
+                       tl_error *err)
+{
+    tl_elf_range r;
+    int is64 = e->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+    unsigned w = is64 ? 8 : 4, ent = (rela ? 3 : 2) * w;
+    if (range_at(e, tag, addr, size, &r, NULL, err) != 0)
+        return -1;
+    for (uint64_t at = 0; at + ent <= r.size; at += ent) {
+        uint64_t info = rd(e, r.off + at + w, w), sym = is64 ? info >> 32 : info >> 8;
+        if (sym + 1 > *n)
+            *n = sym + 1;
+    }
+    return 0;
+}
 
 static int find_dynamic(const tl_elf *e, tl_elf_dynview *v, tl_error *err)
 {
@@ -187,6 +212,13 @@ static void read_tags(const tl_elf *e, tl_elf_dynview *v, struct tags *t)
         case DT_VERNEEDNUM: t->verneednum = val; break;
         case DT_VERDEF: t->verdef = val, t->have |= 64; break;
         case DT_VERDEFNUM: t->verdefnum = val; break;
+        case DT_RELA: t->rela = val, t->have |= 256; break;
+        case DT_RELASZ: t->relasz = val; break;
+        case DT_REL: t->rel = val, t->have |= 512; break;
+        case DT_RELSZ: t->relsz = val; break;
+        case DT_JMPREL: t->jmprel = val, t->have |= 1024; break;
+        case DT_PLTRELSZ: t->pltrelsz = val; break;
+        case DT_PLTREL: t->pltrel = val; break;
         default: break;
         }
     }
@@ -239,6 +271,17 @@ int tl_elf_dynview_read(const tl_elf *e, tl_elf_dynview *v, tl_error *err)
         /* no hash table (nothing can be looked up in it): the table runs to DT_STRTAB, as the link lays it out */
         v->nsyms = (t.have & 2) && t.strtab > t.symtab ? (size_t)((t.strtab - t.symtab) / sym_size) : 0;
         v->nsyms_from = "DT_STRTAB";
+    }
+    uint64_t bound = 0;
+    if ((t.have & 256 && reloc_count(e, DT_RELA, t.rela, t.relasz, 1, &bound, err) != 0) ||
+        (t.have & 512 && reloc_count(e, DT_REL, t.rel, t.relsz, 0, &bound, err) != 0) ||
+        (t.have & 1024 && reloc_count(e, DT_JMPREL, t.jmprel, t.pltrelsz, t.pltrel == DT_RELA, &bound, err) != 0))
+        return -1;
+    if (bound > v->nsyms) {
+        if (bound > e->size / sym_size) /* checked against the table's segment below; here so size_t holds it */
+            bound = e->size / sym_size + 1;
+        v->nsyms = (size_t)bound;
+        v->nsyms_from = "a relocation";
     }
     uint64_t left;
     if (range_at(e, DT_SYMTAB, t.symtab, 0, &v->symtab, &left, err) != 0)

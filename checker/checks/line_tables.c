@@ -212,8 +212,9 @@ static void no_section_headers(const struct tlck_file *f, int release, enum tlck
               "audit the file as it was linked, before its section header table was removed; strip debug sections "
               "with strip or --split instead, which keep the table",
               "no section headers (the section header table is missing or zeroed): line info, DWARF and the "
-              ".note.trueline record cannot be checked; its %zu dynamic symbols and %zu needed libraries were read "
-              "from the dynamic segment, as the loader reads them", f->ndynsyms, f->nneeded);
+              ".note.trueline record cannot be checked; its %zu dynamic symbol%s and %zu needed librar%s were read "
+              "from the dynamic segment, as the loader reads them", f->ndynsyms, f->ndynsyms == 1 ? "" : "s",
+              f->nneeded, f->nneeded == 1 ? "y" : "ies");
 }
 
 static void run(const struct tlck_file *f, const struct tlck_policy *p, const void *state, enum tlck_severity sev,

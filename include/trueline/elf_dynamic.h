@@ -21,7 +21,8 @@ typedef struct tl_elf_dynview {
     size_t ndyn;             /* entries in it, DT_NULL excluded */
     tl_elf_range symtab;     /* DT_SYMTAB: nsyms entries of syment bytes */
     size_t nsyms, syment;
-    const char *nsyms_from;  /* what gave the count: "DT_GNU_HASH", "DT_HASH", "DT_STRTAB" (the table's end) */
+    const char *nsyms_from;  /* what gave the count: "DT_GNU_HASH", "DT_HASH", "a relocation" (one that names a
+                              * symbol past the hash table's: imports), "DT_STRTAB" (no hash table: the table's end) */
     tl_elf_range strtab;     /* DT_STRTAB, DT_STRSZ bytes */
     tl_elf_range versym;     /* DT_VERSYM: nsyms half-words; size 0 when absent */
     tl_elf_range verneed;    /* DT_VERNEED to the end of its segment's file bytes (its size is not recorded) */
