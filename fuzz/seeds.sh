@@ -93,7 +93,18 @@ PY
 host=("$work/gcc-g.o" "$work/gcc-dwarf4.o" "$work/gcc-dwarf2.o" "$work/gcc-m32.o" "$work/gcc-nodebug.o"
       "$work/clang-g.o" "$work/gxx.o" "$work/zlib.o" "$work/zstd.o" "$work/zlib.so")
 dev=("$work/k.cubin" "$work/k-G.cubin" "$work/k.fatbin" "$work/k-z.fatbin" "$work/k.o")
-seed elf_file "${host[@]}" "$work/k.cubin" "$(stripped "$work/liba.so")"
+# linked files without section headers (removed, zeroed): read through the dynamic segment (lib/elf_dynamic.c)
+printf '#include <stdio.h>\nint main(void) { return puts("x"); }\n' >"$work/app.c"
+gcc -no-pie "$work/app.c" -o "$work/app" 2>/dev/null
+noshdr=()
+for f in "$(stripped "$work/liba.so")" "$(stripped "$work/app")"; do
+  [ -s "$f" ] || continue
+  for how in header zero; do
+    python3 "$here/../tests/lib/strip_shdrs.py" "$f" "$work/noshdr-$how-$(basename "$f")" $how 2>/dev/null &&
+      noshdr+=("$work/noshdr-$how-$(basename "$f")")
+  done
+done
+seed elf_file "${host[@]}" "$work/k.cubin" "$(stripped "$work/liba.so")" "${noshdr[@]}"
 # a member named with control bytes (ESC [2K, CR): the text report escapes them
 (cd "$work" && cp gcc-nodebug.o "$(printf 'ev\033[2K\rok.o')" && ar rc ctl-name.a "$(printf 'ev\033[2K\rok.o')") 2>/dev/null
 # a fatbin whose PTX entry is nothing but .entry lines (each a function the reader allocates within the budget)
@@ -102,7 +113,7 @@ command -v zstd >/dev/null && python3 "$here/../tests/lib/ptx_entry_bomb.py" 200
 [ -s "$work/ptx-entries.fatbin" ] && python3 "$here/../tests/lib/shared_fatbin.py" "$work/ptx-entries.fatbin" 8 \
   "$work/shared-fatbin.o" 2>/dev/null
 seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a" "$work/zero-info.o" "$work/ctl-name.a" \
-  "$work/ptx-entries.fatbin" "$work/shared-fatbin.o"
+  "$work/ptx-entries.fatbin" "$work/shared-fatbin.o" "${noshdr[@]}"
 # the split takes linked files (host debug sections out) and objects (device line info out)
 seed split "$work/zlib.so" "$work/liba.so" "$work/gcc-g.o" "$work/k.o"
 
