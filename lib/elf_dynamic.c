@@ -160,6 +160,8 @@ static int reloc_count(const tl_elf *e, int64_t tag, uint64_t addr, uint64_t siz
     tl_elf_range r;
     int is64 = e->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
     unsigned w = is64 ? 8 : 4, ent = (rela ? 3 : 2) * w;
+    if (size == 0) /* an empty table may sit at a segment's very end: nothing to map */
+        return 0;
     if (range_at(e, tag, addr, size, &r, NULL, err) != 0)
         return -1;
     for (uint64_t at = 0; at + ent <= r.size; at += ent) {
@@ -230,6 +232,8 @@ static int version_table(const tl_elf *e, int64_t tag, uint64_t addr, uint64_t c
                          tl_elf_range *r, size_t *n, tl_error *err)
 {
     uint64_t avail;
+    if (count == 0)
+        return 0;
     if (range_at(e, tag, addr, 0, r, &avail, err) != 0)
         return -1;
     if (count > avail / least)
@@ -251,7 +255,7 @@ int tl_elf_dynview_read(const tl_elf *e, tl_elf_dynview *v, tl_error *err)
     struct tags t = { 0 };
     read_tags(e, v, &t);
     size_t sym_size = e->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-    if (t.have & 2 && range_at(e, DT_STRTAB, t.strtab, t.strsz, &v->strtab, NULL, err) != 0)
+    if (t.have & 2 && t.strsz && range_at(e, DT_STRTAB, t.strtab, t.strsz, &v->strtab, NULL, err) != 0)
         return -1;
     if (!(t.have & 1))
         return 0; /* no dynamic symbols: the needed libraries and the soname are all there is */
@@ -275,7 +279,8 @@ int tl_elf_dynview_read(const tl_elf *e, tl_elf_dynview *v, tl_error *err)
     uint64_t bound = 0;
     if ((t.have & 256 && reloc_count(e, DT_RELA, t.rela, t.relasz, 1, &bound, err) != 0) ||
         (t.have & 512 && reloc_count(e, DT_REL, t.rel, t.relsz, 0, &bound, err) != 0) ||
-        (t.have & 1024 && reloc_count(e, DT_JMPREL, t.jmprel, t.pltrelsz, t.pltrel == DT_RELA, &bound, err) != 0))
+        (t.have & 1024 && reloc_count(e, DT_JMPREL, t.jmprel, t.pltrelsz,
+                                      t.pltrel ? t.pltrel == DT_RELA : !(t.have & 512), &bound, err) != 0))
         return -1;
     if (bound > v->nsyms) {
         if (bound > e->size / sym_size) /* checked against the table's segment below; here so size_t holds it */
@@ -283,6 +288,8 @@ int tl_elf_dynview_read(const tl_elf *e, tl_elf_dynview *v, tl_error *err)
         v->nsyms = (size_t)bound;
         v->nsyms_from = "a relocation";
     }
+    if (v->nsyms == 0)
+        return 0; /* nothing the loader can look up or bind: no table to map, no versions to read */
     uint64_t left;
     if (range_at(e, DT_SYMTAB, t.symtab, 0, &v->symtab, &left, err) != 0)
         return -1;
