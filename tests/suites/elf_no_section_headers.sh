@@ -69,6 +69,8 @@ lacks "the intact library gets no missing-sections finding" intact-libns.so.txt 
 trueline-check --no-color --profile build hdr-libns.so > build.txt 2>&1; rc=$?
 contains "build profile: said too (line-tables' severity)" build.txt '^hdr-libns\.so: error \[line-tables\] no section headers'
 exit_was "build profile: exit 1" 1 "$rc" build.txt 'file\(s\) checked'
+lacks "build profile: no guess that it was not built through trueline-cc (no record can be looked for)" build.txt \
+  '\[provenance\]' 'file\(s\) checked'
 printf '[checks]\nline-tables = off\n' > off.ini
 trueline-check --no-color --profile release --config off.ini hdr-libns.so > off.txt 2>&1; rc=$?
 lacks "line-tables switched off: not said" off.txt 'no section headers' 'file\(s\) checked'
