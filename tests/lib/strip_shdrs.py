@@ -4,6 +4,7 @@
 strip_shdrs.py IN OUT MODE [EDIT ...]
   MODE header: e_shoff, e_shnum and e_shstrndx set to 0 (the table's bytes stay, nothing points at them)
   MODE zero:   the header left as it is, the table's bytes overwritten with zeros
+  MODE sstrip: as header, and the file cut after the last segment's bytes (what ELFkickers' sstrip does)
   EDIT (lies told to the reader of the dynamic segment, applied after MODE):
     DT_NAME=VALUE    the value of the first dynamic entry with that tag (DT_STRSZ, DT_SYMTAB, DT_VERNEEDNUM, ...)
     gnu_bucket=V     DT_GNU_HASH's first bucket (a symbol index its chain starts at)
@@ -72,13 +73,15 @@ def main():
         sys.exit('%s: not a 64-bit little-endian ELF file' % src)
     shoff, = struct.unpack_from('<Q', data, 0x28)
     shentsize, shnum = struct.unpack_from('<HH', data, 0x3a)
-    if mode == 'header':
+    if mode in ('header', 'sstrip'):
         struct.pack_into('<Q', data, 0x28, 0)
         struct.pack_into('<HH', data, 0x3c, 0, 0)
+        if mode == 'sstrip':
+            del data[max(off + filesz for _, (_t, _f, off, _v, _p, filesz, _m, _a) in phdrs(data)):]
     elif mode == 'zero':
         data[shoff:shoff + shentsize * shnum] = bytes(shentsize * shnum)
     else:
-        sys.exit('mode must be header or zero')
+        sys.exit('mode must be header, zero or sstrip')
     for e in sys.argv[4:]:
         what, value = e.split('=', 1)
         edit(data, what, int(value, 0))

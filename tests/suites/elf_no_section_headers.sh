@@ -25,8 +25,9 @@ premise "fixtures: the library needs getrandom@GLIBC_2.25 and exports std::noshd
   readelf --dyn-syms -W libns.so | grep -q "getrandom@GLIBC_2.25" &&
   nm -DC --defined-only libns.so | grep -q "std::noshdr_exported"'
 for f in libns.so libsysv.so app; do
-  premise "fixtures: $f without section headers, two ways" sh -c \
-    "$STRIP_SHDRS $f hdr-$f header && $STRIP_SHDRS $f zero-$f zero && readelf -h hdr-$f | grep -q 'Number of section headers: *0'"
+  premise "fixtures: $f without section headers, three ways (sstrip: also cut after the last segment)" sh -c \
+    "$STRIP_SHDRS $f hdr-$f header && $STRIP_SHDRS $f zero-$f zero && $STRIP_SHDRS $f sstrip-$f sstrip &&
+     readelf -h hdr-$f | grep -q 'Number of section headers: *0' && [ \$(stat -c %s sstrip-$f) -lt \$(stat -c %s $f) ]"
 done
 
 # The oracles: symbol@version of every dynamic symbol as readelf reads the intact file's .dynsym, and for the
@@ -48,7 +49,7 @@ findings() { grep -E '^\S+: (error|warning|info) \[(stl-leak|symbol-versions)\]'
 
 for f in libns.so libsysv.so app; do
   trueline-check --no-color --profile release "$f" > intact-$f.txt 2>&1
-  for how in hdr zero; do
+  for how in hdr zero sstrip; do
     s=$how-$f
     trueline-check --no-color --profile release "$s" > $s.txt 2>&1; rc=$?
     exit_was "$s: release profile, the missing sections are an error (exit 1)" 1 "$rc" $s.txt 'file\(s\) checked'
