@@ -120,3 +120,31 @@ if have auditwheel; then
 else
   skip "wheel: no auditwheel"
 fi
+
+# --- the external-library rule reads DT_NEEDED from the dynamic segment ------------------------------------
+# an extension that needs a library the wheel does not ship (and no manylinux policy allows): only linux_x86_64
+printf 'int helper(void) { return 3; }\n' > h.c
+printf 'int helper(void);\nvoid *PyInit__h(void) { return (void *)(long)helper(); }\n' > hx.c
+HEXT=_h.cpython-311-x86_64-linux-gnu.so
+premise "fixtures: an extension that needs libhelper.so (readelf -d)" sh -c "gcc -shared -fPIC h.c -o libhelper.so &&
+  gcc -shared -fPIC hx.c -o $HEXT -L. -lhelper && readelf -d $HEXT | grep -q 'NEEDED.*libhelper.so' &&
+  $STRIP_SHDRS $HEXT hdr$HEXT header"
+HW=hx-1.0-cp311-cp311-manylinux_2_17_x86_64.whl
+python3 "$TRUELINE_ROOT/tests/lib/mkwheel.py" $HW "hx/$HEXT=$HEXT"
+python3 "$TRUELINE_ROOT/tests/lib/mkwheel.py" stripped/$HW "hx/$HEXT=hdr$HEXT"
+trueline-check --format json --output hi.json $HW > /dev/null 2>&1
+trueline-check --format json --output hs.json stripped/$HW > /dev/null 2>&1
+trueline-check --no-color stripped/$HW > hs.txt 2>&1
+same "needed library: the same platform as the intact wheel's" "$(verdict hi.json satisfied)" "$(verdict hs.json satisfied)"
+contains "needed library: the reason names libhelper.so, read from the dynamic segment" hs.txt \
+  "why not manylinux_2_17: hx/$HEXT needs libhelper\\.so, which the package does not ship"
+if have auditwheel; then
+  aw=$(timeout 120 auditwheel show "$HW" 2>/dev/null | tr '\n' ' ' | sed -n 's/.*consistent with the following platform tag: *"\([a-z0-9_]*\)_x86_64".*/\1/p')
+  if [ -n "$aw" ]; then
+    same "needed library: auditwheel's platform on the intact wheel ($aw)" "$aw" "$(verdict hs.json satisfied)"
+  else
+    skip "needed library: auditwheel show gave no tag"
+  fi
+else
+  skip "needed library: no auditwheel"
+fi
