@@ -203,6 +203,7 @@ void tlck_file_free(struct tlck_file *f)
     free(f->warning);
     free(f->debug_file);
     free(f->soname);
+    free(f->sections_hide);
     for (size_t i = 0; i < f->nneeded; i++)
         free(f->needed[i]);
     free(f->needed);

@@ -162,6 +162,9 @@ struct tlck_file {
     unsigned no_section_headers : 1;     /* a linked file whose section header table was removed or zeroed: its
                                           * dynamic symbols and needed libraries come from the dynamic segment;
                                           * line info, DWARF and .note.trueline cannot be read */
+    char *sections_hide;                 /* the section headers are there but hide a table the dynamic segment names
+                                          * (a section's type changed): what, as tl_elf_sections_hide says it; the
+                                          * dynamic symbols then come from the dynamic segment too */
 };
 
 /* A finding, as checks emit it; file/symbol/message are owned copies. */

@@ -2,6 +2,7 @@
  * tables. Read as ld.so reads it, with each range bounded by its segment and the file. */
 #include "trueline/elf_dynamic.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int tl_elf_sections_missing(const tl_elf *e)
@@ -189,6 +190,7 @@ static int find_dynamic(const tl_elf *e, tl_elf_dynview *v, tl_error *err)
                            (unsigned long long)ph.p_filesz, e->size);
         v->has_dynamic = 1;
         v->dynamic = (tl_elf_range){ ph.p_offset, ph.p_filesz };
+        v->dynamic_addr = ph.p_vaddr;
         return 0;
     }
     return 0;
@@ -225,6 +227,53 @@ static void read_tags(const tl_elf *e, tl_elf_dynview *v, struct tags *t)
         }
     }
     v->dynamic.size = (v->ndyn + 1) * 2 * w < v->dynamic.size ? (v->ndyn + 1) * 2 * w : v->dynamic.size;
+}
+
+/* A section of that type (or SHT_NOBITS: a debug file keeps the headers of what it left out) at addr. */
+static int section_at(const tl_elf *e, uint64_t addr, unsigned type)
+{
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(e->elf, scn)) != NULL)
+        if (gelf_getshdr(scn, &sh) && sh.sh_addr == addr && (sh.sh_type == type || sh.sh_type == SHT_NOBITS))
+            return 1;
+    return 0;
+}
+
+const char *tl_elf_sections_hide(const tl_elf *e, char *buf, size_t n)
+{
+    tl_elf_dynview v;
+    struct tags t = { 0 };
+    tl_error err;
+    memset(&v, 0, sizeof v);
+    if ((e->ehdr.e_type != ET_EXEC && e->ehdr.e_type != ET_DYN) || tl_elf_sections_missing(e) ||
+        find_dynamic(e, &v, &err) != 0 || !v.has_dynamic || !v.dynamic.size)
+        return NULL;
+    if (!section_at(e, v.dynamic_addr, SHT_DYNAMIC)) {
+        snprintf(buf, n, "no SHT_DYNAMIC section at PT_DYNAMIC's address 0x%llx", (unsigned long long)v.dynamic_addr);
+        return buf;
+    }
+    read_tags(e, &v, &t);
+    /* what the dynamic symbols, their versions and names are read from */
+    const struct {
+        unsigned bit;
+        uint64_t addr;
+        unsigned type;
+        const char *tag, *type_name;
+    } tables[] = {
+        { 1, t.symtab, SHT_DYNSYM, "DT_SYMTAB", "SHT_DYNSYM" },
+        { 2, t.strtab, SHT_STRTAB, "DT_STRTAB", "SHT_STRTAB" },
+        { 16, t.versym, SHT_GNU_versym, "DT_VERSYM", "SHT_GNU_versym" },
+        { 32, t.verneed, SHT_GNU_verneed, "DT_VERNEED", "SHT_GNU_verneed" },
+        { 64, t.verdef, SHT_GNU_verdef, "DT_VERDEF", "SHT_GNU_verdef" },
+    };
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        if ((t.have & tables[i].bit) && !section_at(e, tables[i].addr, tables[i].type)) {
+            snprintf(buf, n, "no %s section at %s's address 0x%llx", tables[i].type_name, tables[i].tag,
+                     (unsigned long long)tables[i].addr);
+            return buf;
+        }
+    return NULL;
 }
 
 /* Version tables: their sizes are not recorded, only their entry counts, each entry at least `least` bytes. */

@@ -199,14 +199,17 @@ static void read_soname(struct tlck_file *f, const struct dyn_tables *t)
 }
 
 /* ET_REL: the link-visible symbols are .symtab's globals; linked files: .dynsym with versions, or what the
- * dynamic segment names when the section headers are gone (no SHT_DYNAMIC section, a PT_DYNAMIC segment). */
+ * dynamic segment names when the section headers are gone (no SHT_DYNAMIC section, a PT_DYNAMIC segment) or
+ * hide one of its tables (what the loader uses is what is audited). */
 int tlck_read_dynamic(struct tlck_file *f, const tl_elf *e, tl_error *err)
 {
     int rel = e->ehdr.e_type == ET_REL;
     struct dyn_tables t = { 0 };
     tl_elf_dynview dv;
     GElf_Shdr sh;
-    if (!rel && !section_of_type(e, SHT_DYNAMIC, &sh) && tl_elf_sections_missing(e)) {
+    char hide[160];
+    if (!rel && ((!section_of_type(e, SHT_DYNAMIC, &sh) && tl_elf_sections_missing(e)) ||
+                 tl_elf_sections_hide(e, hide, sizeof hide))) {
         if (tl_elf_dynview_read(e, &dv, err) != 0)
             return -1;
         tables_from_loader(e, &dv, &t);

@@ -18,6 +18,7 @@ typedef struct tl_elf_range {
 typedef struct tl_elf_dynview {
     int has_dynamic;         /* a PT_DYNAMIC segment: nothing below is filled without one */
     tl_elf_range dynamic;    /* PT_DYNAMIC's entries, up to and including DT_NULL */
+    uint64_t dynamic_addr;   /* PT_DYNAMIC's address */
     size_t ndyn;             /* entries in it, DT_NULL excluded */
     tl_elf_range symtab;     /* DT_SYMTAB: nsyms entries of syment bytes */
     size_t nsyms, syment;
@@ -34,6 +35,13 @@ typedef struct tl_elf_dynview {
 /* 1 when a linked file (ET_EXEC, ET_DYN) has program headers but no usable section header table: e_shoff or
  * e_shnum 0, or every entry of the table SHT_NULL (overwritten with zeros). */
 int tl_elf_sections_missing(const tl_elf *e);
+
+/* NULL when a linked file's section headers describe what its dynamic segment names; else what they hide: a
+ * sentence naming the tag and its address ("no SHT_GNU_verneed section at DT_VERNEED's address 0x540"), into
+ * buf. A section header whose type was changed hides that table from a reader that goes by sections, while the
+ * loader still uses it. A debug file (objcopy --only-keep-debug: SHT_NOBITS sections, PT_DYNAMIC without file
+ * bytes) hides nothing. */
+const char *tl_elf_sections_hide(const tl_elf *e, char *buf, size_t n);
 
 /* Reads the dynamic segment. 0 with has_dynamic = 0 when the file has none; -1 with err naming the tag and the
  * bound when a range lies outside its segment or the file, or a count cannot be believed. */

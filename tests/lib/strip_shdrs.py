@@ -5,11 +5,13 @@ strip_shdrs.py IN OUT MODE [EDIT ...]
   MODE header: e_shoff, e_shnum and e_shstrndx set to 0 (the table's bytes stay, nothing points at them)
   MODE zero:   the header left as it is, the table's bytes overwritten with zeros
   MODE sstrip: as header, and the file cut after the last segment's bytes (what ELFkickers' sstrip does)
+  MODE keep:   the table left as it is (for the edits alone)
   EDIT (lies told to the reader of the dynamic segment, applied after MODE):
     DT_NAME=VALUE    the value of the first dynamic entry with that tag (DT_STRSZ, DT_SYMTAB, DT_VERNEEDNUM, ...)
     gnu_bucket=V     DT_GNU_HASH's first bucket (a symbol index its chain starts at)
     sysv_nchain=V    DT_HASH's nchain (the number of symbols)
     dynamic_offset=V PT_DYNAMIC's p_offset
+    type:NAME=V      the sh_type of the section named NAME (the table kept, one section hidden from its readers)
 64-bit little-endian ELF only (what the audit reads); the file otherwise is copied byte for byte."""
 import struct
 import sys
@@ -58,6 +60,17 @@ def edit(data, what, value):
     elif what == 'sysv_nchain':
         table = to_offset(data, tag_value(data, TAGS['DT_HASH'])[1])
         struct.pack_into('<I', data, table + 4, value)
+    elif what.startswith('type:'):
+        shoff, = struct.unpack_from('<Q', data, 0x28)
+        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
+        names = struct.unpack_from('<Q', data, shoff + shstrndx * shentsize + 24)[0]
+        for i in range(shnum):
+            at = shoff + i * shentsize
+            name = struct.unpack_from('<I', data, at)[0]
+            if data[names + name:data.index(b'\0', names + name)].decode() == what[5:]:
+                struct.pack_into('<I', data, at + 4, value)
+                return
+        sys.exit('no section %s' % what[5:])
     elif what == 'dynamic_offset':
         for at, (ptype, *_rest) in phdrs(data):
             if ptype == 2:
@@ -80,8 +93,8 @@ def main():
             del data[max(off + filesz for _, (_t, _f, off, _v, _p, filesz, _m, _a) in phdrs(data)):]
     elif mode == 'zero':
         data[shoff:shoff + shentsize * shnum] = bytes(shentsize * shnum)
-    else:
-        sys.exit('mode must be header, zero or sstrip')
+    elif mode != 'keep':
+        sys.exit('mode must be header, zero, sstrip or keep')
     for e in sys.argv[4:]:
         what, value = e.split('=', 1)
         edit(data, what, int(value, 0))

@@ -66,7 +66,7 @@ for f in libns.so libsysv.so app; do
 done
 contains "the std:: export (nm -DC on the intact library) is found without section headers" hdr-libns.so.txt \
   "hdr-libns\\.so: warning \\[stl-leak\\] $(nm -DC --defined-only libns.so | grep -o 'std::noshdr_exported(int)' | sed 's/[()]/\\&/g')"
-lacks "the intact library gets no missing-sections finding" intact-libns.so.txt 'no section headers' 'file\(s\) checked'
+lacks "the intact library gets no missing-sections finding" intact-libns.so.txt 'no section headers|do not describe' 'file\(s\) checked'
 trueline-check --no-color --profile build hdr-libns.so > build.txt 2>&1; rc=$?
 contains "build profile: said too (line-tables' severity)" build.txt '^hdr-libns\.so: error \[line-tables\] no section headers'
 exit_was "build profile: exit 1" 1 "$rc" build.txt 'file\(s\) checked'
@@ -76,6 +76,18 @@ printf '[checks]\nline-tables = off\n' > off.ini
 trueline-check --no-color --profile release --config off.ini hdr-libns.so > off.txt 2>&1; rc=$?
 lacks "line-tables switched off: not said" off.txt 'no section headers' 'file\(s\) checked'
 exit_was "... and exit 0" 0 "$rc" off.txt 'file\(s\) checked'
+
+# --- the table kept, one section's type changed: hidden from a reader that goes by sections, not from the loader
+for sec in .dynsym .dynstr .dynamic .gnu.version .gnu.version_r; do
+  premise "fixtures: $sec's type changed" $STRIP_SHDRS libns.so ty.so keep "type:$sec=1"
+  trueline-check --no-color --profile release ty.so > ty.txt 2>&1; rc=$?
+  exit_was "$sec retyped: an error (exit 1)" 1 "$rc" ty.txt 'file\(s\) checked'
+  contains "$sec retyped: the finding names the table" ty.txt \
+    '^ty\.so: error \[line-tables\] the section headers do not describe the dynamic segment \(no SHT_[A-Za-z_]+ section at (DT|PT)_[A-Z]+'"'"'s address'
+  same "$sec retyped: GLIBC floor as readelf reads the intact file" "$(glibc_floor libns.so)" "$(ours_floor ty.txt)"
+  same "$sec retyped: the same stl-leak and symbol-versions findings as on the intact file" \
+    "$(findings intact-libns.so.txt)" "$(findings ty.txt)"
+done
 
 # --- lies in the dynamic segment: unreadable (exit 2), named, the other input still checked ----------------
 for lie in DT_STRSZ=0x10000000 DT_SYMTAB=0x7fff0000 DT_STRTAB=0xffffffffffffff00 gnu_bucket=0xfffffff \
