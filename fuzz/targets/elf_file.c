@@ -9,7 +9,9 @@ static void loader_view(const tl_elf *e)
 {
     tl_elf_dynview v;
     tl_error err;
+    char hide[160];
     (void)tl_elf_sections_missing(e);
+    (void)tl_elf_sections_hide(e, hide, sizeof hide);
     if (tl_elf_dynview_read(e, &v, &err) != 0)
         return;
     const tl_elf_range r[] = { v.dynamic, v.symtab, v.strtab, v.versym, v.verneed, v.verdef };
