@@ -12,6 +12,7 @@
 #include "line_split.h"
 #include "process.h"
 #include "prov_stats.h"
+#include "context.h"
 #include "stage.h"
 #include "stamp.h"
 #include "trueline/file_kind.h"
@@ -22,7 +23,7 @@ static int stamp(const tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov
                  const char *src)
 {
     /* The split before the stamp: the record binds the split object. */
-    if (p->line_store && tlcc_line_split(p->line_store, out, "trueline-cc") != 0)
+    if (p->line_store && tlcc_line_split(inv->ctx, p->line_store, out, "trueline-cc") != 0)
         return -1;
     char li[256];
     tl_note n = tlcc_record_note(inv, &p->record, TL_NOTE_COMPILE, src, li, sizeof li);
@@ -219,7 +220,7 @@ int tlcc_after(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_config 
     return status;
 }
 
-int tlcc_after_fixup(const tlcc_prov_config *prov, int argc, char **argv)
+int tlcc_after_fixup(tlcc_ctx *ctx, const tlcc_prov_config *prov, int argc, char **argv)
 {
     if (argc < 6) {
         fprintf(stderr, "trueline-cc: " TLCC_HOOK_FIXUP_OPTION ": expected OUT FINGERPRINT ARGV_HASH KEY_HASH CACHE-ARGV...\n");
@@ -228,7 +229,7 @@ int tlcc_after_fixup(const tlcc_prov_config *prov, int argc, char **argv)
     /* ccache's working directory is the compile's, so the key is normalized as the wrapper did */
     char *cwd = getcwd(NULL, 0);
     tlcc_key_ctx key;
-    tlcc_key_init(&key, TLCC_KEY_CCACHE, cwd);
+    tlcc_key_init(&key, TLCC_KEY_CCACHE, cwd, &ctx->env);
     struct verify_job j = { .cache = TLCC_CACHE_CCACHE, .out = argv[0], .fp = argv[1], .ah = argv[2], .kh = argv[3],
                             .key = &key, .cache_argv = argv + 4, .args = argv + 6, .nargs = argc - 6, .prov = prov };
     int status = verify(&j, 0);
