@@ -32,6 +32,8 @@ static const char *const stat_names[TLCC_STAT_N] = {
  * tlcc_concatn: the hook shares this file and links no strv.c. */
 static char *stats_path(int which)
 {
+    /* getenv, not the wrapper's environment snapshot (env_snapshot.h): this file is also the hook's, which runs
+     * in ccache's process with no wrapper context (tests/suites/architecture.sh allows it by name) */
     const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     const char *base = x && *x ? x : home && *home ? home : NULL;
     const char *mid = x && *x ? "/trueline/provenance-stats" : "/.cache/trueline/provenance-stats";
