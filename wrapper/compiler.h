@@ -34,7 +34,7 @@ int tlcc_self_is_active(struct tlcc_ctx *ctx);
 /* The value for TLCC_ACTIVE_ENV in children: the inherited list plus this executable. */
 const char *tlcc_active_env_value(struct tlcc_ctx *ctx);
 /* This executable's real path (readlink of /proc/self/exe), memoized in memo; NULL when it cannot be had.
- * Asked once per process (the answer is kept: it is the process's own identity). */
+ * Asked once per run (the answer is kept in the context: it is the process's own identity). */
 const char *tlcc_self_path(struct tlcc_ctx *ctx, tlcc_memo *memo);
 
 /* Fills mode, cache, compiler_arg/compiler_path, cache_path, user_args from argv. Returns -1 with err
