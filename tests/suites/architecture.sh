@@ -43,7 +43,8 @@ check "a stray name is reported" stray_caught
 # after). Each exception is named with its reason.
 getenv_allowed='prov_stats.o' # shared with the hook, which runs in ccache's process without the wrapper's context
 state_allowed='process.o:(child_pid|fwd_old|handlers_installed)' # the signal forwarding: a handler reaches them
-state_allowed="$state_allowed|process.o:exec_errno(\.[0-9]+)?"    # written by the vfork child before it execs
+# written by the vfork child before it execs (a static local: gcc names it exec_errno.N, clang spawn.exec_errno)
+state_allowed="$state_allowed|process.o:(spawn\.)?exec_errno(\.[0-9]+)?"
 getenv_users() { # DIR: the objects right under DIR that call getenv or secure_getenv
   local o
   for o in "$1"/*.o; do nm -u "$o" 2>/dev/null | grep -qwE 'getenv|secure_getenv' && basename "$o"; done
