@@ -355,10 +355,11 @@ static int run(tlcc_ctx *ctx, int argc, char **argv)
         return tlcc_stage_main(ctx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], TLCC_HOOK_FIXUP_OPTION) == 0) /* the in-cache hook found a wrong object */
         return hook_fixup(ctx, argc - 2, argv + 2);
+    tlcc_stats_home stats = { ctx->env.v[TLCC_EV_XDG_CACHE_HOME], ctx->env.v[TLCC_EV_HOME] };
     if (argc == 2 && strcmp(argv[1], "--trueline-stats") == 0)
-        return tlcc_stats_print();
+        return tlcc_stats_print(&stats);
     if (argc == 2 && strcmp(argv[1], "--trueline-zero-stats") == 0)
-        return tlcc_stats_zero(), 0;
+        return tlcc_stats_zero(&stats), 0;
     if (check_own_options(argc, argv) != 0)
         return TL_EXIT_BAD_INPUT;
     const char *self = tlcc_basename(argv[0]);

@@ -133,7 +133,8 @@ int tlcc_stage_main(tlcc_ctx *ctx, int argc, char **argv)
                 fprintf(stderr, "trueline-cc (stage): %s\n", err.msg);
                 rc = 1;
             } else {
-                tlcc_stats_add(TLCC_STAT_STAMPED, 1);
+                tlcc_stats_home where = { env[TLCC_EV_XDG_CACHE_HOME], env[TLCC_EV_HOME] };
+                tlcc_stats_add(&where, TLCC_STAT_STAMPED, 1);
             }
             free(rec);
         }
