@@ -97,8 +97,8 @@ static int stat_entry(tlcc_deps_ctx *dc, const char *path, size_t len, int borro
         dc->cache = grown;
         dc->capcache = cap;
     }
-    dc->cache[dc->ncache] = (struct tlcc_stat_entry){ p == buf ? path : p, rc == 0 ? *id : (struct ident){ 0 }, (unsigned)len,
-                                         e, p != buf, NULL };
+    dc->cache[dc->ncache] = (struct tlcc_stat_entry){ p == buf ? path : p, rc == 0 ? *id : (struct ident){ 0 },
+                                                      (unsigned)len, e, p != buf, NULL };
     *entry = &dc->cache[dc->ncache++];
     p = NULL;
 out:

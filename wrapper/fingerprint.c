@@ -437,7 +437,8 @@ static void hash_unfolded_env(tlcc_invocation *inv, tl_hasher *h)
     int kept = tlcc_argv_keeps_files(inv);
     for (int k = -1; k < 0 || own[k]; k++) {
         const char *name = k < 0 ? "CCC_OVERRIDE_OPTIONS" : own[k];
-        const char *v = k < 0 ? inv->ctx->env.v[TLCC_EV_CCC_OVERRIDE_OPTIONS] : tlcc_env_snapshot_get(&inv->ctx->env, name);
+        const char *v = k < 0 ? inv->ctx->env.v[TLCC_EV_CCC_OVERRIDE_OPTIONS]
+                              : tlcc_env_snapshot_get(&inv->ctx->env, name);
         int folded = 0;
         for (int i = 0; v && !kept && i < inv->unset_env.n && !folded; i++)
             folded = strcmp(inv->unset_env.v[i], name) == 0;

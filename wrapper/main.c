@@ -1,4 +1,5 @@
-/* trueline-cc: the compiler front wrapper. The life of one run, top-down (main, then wrap):
+/* trueline-cc: the compiler front wrapper. main makes the run's context (context.h: the environment read once,
+ * the caches, the recorder) and hands it down. The life of one run, top-down (run, then wrap):
  * parse (classify the invocation; family, effective argv, forced flags, fingerprint) -> plan (command,
  * environment, exec or wait, the after step) -> save the memo -> explain on request -> exec, or wait and
  * run the after step. */
@@ -380,7 +381,8 @@ static int run(tlcc_ctx *ctx, int argc, char **argv)
     }
     /* before anything runs a child: every mode counts, the nested one included */
     tl_error depth_err = { { 0 } };
-    if (tlcc_depth_enter(&ctx->env, tlcc_self_id(ctx), argc >= 2 && !tlcc_is_masquerade_name(self) ? argv[1] : self, &depth_err) != 0) {
+    const char *tool = argc >= 2 && !tlcc_is_masquerade_name(self) ? argv[1] : self;
+    if (tlcc_depth_enter(&ctx->env, tlcc_self_id(ctx), tool, &depth_err) != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", depth_err.msg);
         return TL_EXIT_BAD_INPUT;
     }
