@@ -173,6 +173,9 @@ static void provenance_free(struct tlck_provenance *p)
     free(p->argv);
     for (int i = 0; i < p->nargs; i++)
         free(p->args[i]);
+    for (int i = 0; i < p->nfolded_env; i++)
+        free(p->folded_env[i]);
+    free(p->folded_env);
     free(p->args);
 }
 

@@ -123,6 +123,7 @@ struct tlck_provenance {
     char *output;         /* link records: the output as named */
     char *argv;           /* recorded effective argv joined with spaces (display only), NULL when left out */
     char **args; int nargs; /* the same argv as recorded, element by element (--attest replays it) */
+    char **folded_env; int nfolded_env; /* "fe": "NAME=VALUE" of each variable folded into the argv */
     int argc_total;       /* elements of the effective argv (more than recorded when cut) */
     char *content_hash;   /* "ch": digest of the object's bytes outside .note.trueline (compile records) */
     char *mac;            /* "mac": the record's HMAC, NULL when unkeyed */

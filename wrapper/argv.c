@@ -218,6 +218,7 @@ static void fold_nvcc_env(tlcc_invocation *inv, const char *name, int prepend)
     tlcc_strv_splice(&inv->args, prepend ? 0 : inv->args.n, 0, &words);
     tlcc_strv_pushf(&inv->folds, "%s (%s): %s", name, prepend ? "before the arguments" : "after the arguments", v);
     tlcc_strv_push(&inv->unset_env, name);
+    tlcc_strv_pushf(&inv->folded_env, "%s=%s", name, v);
     tlcc_strv_free(&words);
 }
 
@@ -472,6 +473,7 @@ int tlcc_effective_argv(tlcc_invocation *inv, tl_error *err)
         tlcc_strv_free(&a);
         tlcc_strv_pushf(&inv->folds, "CCC_OVERRIDE_OPTIONS: %s", ccc);
         tlcc_strv_push(&inv->unset_env, "CCC_OVERRIDE_OPTIONS");
+        tlcc_strv_pushf(&inv->folded_env, "CCC_OVERRIDE_OPTIONS=%s", ccc);
     }
     return 0;
 }

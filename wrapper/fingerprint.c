@@ -517,7 +517,7 @@ static char *closure_key(const tlcc_invocation *inv, const tl_config *cfg)
     tl_hasher_update_str(h, "trueline-closure-2");
     tl_hasher_update_str(h, tlcc_family_name(inv->family));
     tl_hasher_update_str(h, inv->compiler_path);
-    tl_hasher_update_str(h, tlcc_family_of(inv->family)->nvcc_options ? inv->host_compiler : "");
+    tl_hasher_update_str(h, tlcc_family_of(inv->family)->runs_host_compiler ? inv->host_compiler : "");
     tl_hasher_update_str(h, env[TLCC_EV_PATH]);
     tl_hasher_update_str(h, env[TLCC_EV_TRUELINE_CC_ACTIVE]); /* as main set it for the children */
     tl_hasher_update_str(h, env[TLCC_EV_LD_LIBRARY_PATH]); /* where the closure's shared libraries are found */

@@ -40,6 +40,7 @@ typedef struct tlcc_invocation {
     tlcc_strv forced;    /* flags trueline-cc added */
     tlcc_strv notes;     /* explain: decisions worth telling (e.g. -G overrides -lineinfo) */
     tlcc_strv unset_env; /* variables removed from the compiler's environment */
+    tlcc_strv folded_env; /* "NAME=value" of each of them, as it was set: the records' "fe" */
 
     /* What the effective argv says (force.c fills these). */
     int has_G, has_lineinfo, host_debug, compile_only, no_force; /* no_force: -E, -M, --version, link-only... */

@@ -2,8 +2,26 @@
 # The module rules of docs/internals/architecture.md, read off the built objects (nm), not off the sources:
 # no cycles between object files, lib/ takes nothing from either front end, the front ends take nothing from
 # each other, and each part defines only names with its own prefix (lib tl_, trueline-cc tlcc_, trueline-check
-# tlck_). Each rule is also shown to catch a planted violation, so that an empty symbol table cannot pass it.
+# tlck_); one rule reads the sources: report/ includes no check and no platform table. Each rule is also shown
+# to catch a planted violation, so that an empty symbol table cannot pass it.
 . "$(dirname "$0")/../lib/harness.sh"
+# report/ only renders (read off the sources): an emitter includes no check's header (checks/*.h) and not the
+# platform tables (platform_table.h); what it prints the audit computed before it, into the results.
+report_includes() { # DIR: no .c or .h file of DIR includes checks/*.h or platform_table.h
+  grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]([^">]*/)?(checks/[^">]*|platform_table\.h)[">]' \
+    "$1"/*.c "$1"/*.h > "$T/report.includes" 2>/dev/null; [ ! -s "$T/report.includes" ]; }
+check "report/ includes no checks/*.h and no platform_table.h" report_includes "$TRUELINE_ROOT/checker/report"
+[ -s "$T/report.includes" ] && head -5 "$T/report.includes" | sed "s|^$TRUELINE_ROOT/||; s/^/    | /"
+mkdir -p "$T/plant/report"
+printf '#include "report/report.h"\n' > "$T/plant/report/clean.c"
+printf '#include <stdio.h>\n' > "$T/plant/report/clean.h"
+check "a report/ file that includes nothing of checks/ passes the include rule" report_includes "$T/plant/report"
+caught() { ! report_includes "$T/plant/report" && grep -q "$1" "$T/report.includes"; }
+printf '#include "checks/symbol_versions.h"\n' > "$T/plant/report/a.c"
+check "a planted include of checks/*.h in report/ is reported" caught 'a\.c:1:'
+rm "$T/plant/report/a.c"
+printf '#include "platform_table.h"\n' > "$T/plant/report/b.h"
+check "a planted include of platform_table.h in report/ is reported" caught 'b\.h:1:'
 obj=$TRUELINE_BUILD/obj
 [ -d "$obj/lib" ] && [ -d "$obj/wrapper" ] && [ -d "$obj/checker" ] || { skip "no object tree under $obj"; exit 0; }
 command -v nm >/dev/null || { skip "nm absent"; exit 0; }
