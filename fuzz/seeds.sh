@@ -118,6 +118,52 @@ with zipfile.ZipFile(sys.argv[2] + '/demo-1.0-py3-none-manylinux_2_17_x86_64.whl
     z.writestr('demo/liba.so', so); z.writestr('demo/__init__.py', 'x = 1\n'); z.writestr('n.zip', inner.getvalue())
 with tarfile.open(sys.argv[2] + '/foo-1.0-0.tar.bz2', 'w:bz2') as t:
     ti = tarfile.TarInfo('lib/liba.so'); ti.size = len(so); t.addfile(ti, io.BytesIO(so))
+# zips whose central directory and local headers disagree (checker/zip_directory.c): an end record saying disk 1
+# after a stray central-directory signature, overlapping members, another CRC in a local header, a directory
+# entry past the end record's count, a second end record; and one with data descriptors, which must agree
+import struct, zlib
+def zipped(files, stream=False):
+    class S(io.RawIOBase):
+        def __init__(self): self.b = bytearray()
+        def writable(self): return True
+        def write(self, d): self.b += d; return len(d)
+    b = S() if stream else io.BytesIO()
+    with zipfile.ZipFile(b, 'w', zipfile.ZIP_DEFLATED) as z:
+        for n, d in files: z.writestr(n, d)
+    return bytes(b.b) if stream else b.getvalue()
+def end(b):
+    e = b.rfind(b'PK\x05\x06'); return list(struct.unpack_from('<IHHHHIIH', b, e))
+def entries(cd):
+    at = 0
+    while at < len(cd):
+        yield at; at += 46 + sum(struct.unpack_from('<HHH', cd, at + 28))
+clean = zipped([('pkg/_ext.so', so), ('pkg/__init__.py', b'x = 1\n')])
+hidden = zipped([('pkg/_ext.so', so + bytes(64)), ('pkg/__init__.py', b'x = 1\n')])
+f = end(hidden); prefix = clean[:end(clean)[6]] + b'PK\x01\x02' + bytes(42)
+cd = bytearray(hidden[f[6]:f[6] + f[5]])
+for at in entries(cd):
+    struct.pack_into('<I', cd, at + 42, struct.unpack_from('<I', cd, at + 42)[0] + len(prefix))
+f[1] = f[2] = 1; f[6] += len(prefix)
+out = sys.argv[2] + '/zip-'
+open(out + 'disk1-stray.whl', 'wb').write(prefix + hidden[:end(hidden)[6]] + bytes(cd) + struct.pack('<IHHHHIIH', *f))
+def local(name, body):
+    return struct.pack('<IHHHHHIIIHH', 0x04034b50, 20, 0, 0, 0, 0, zlib.crc32(body), len(body), len(body), len(name),
+                       0) + name + body
+def central(name, off, body):
+    return struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 20, 20, 0, 0, 0, 0, zlib.crc32(body), len(body), len(body),
+                       len(name), 0, 0, 0, 0, 0, off) + name
+inner = local(b'b.so', so[:1024]); outer = local(b'a.txt', inner)
+cd = central(b'a.txt', 0, inner) + central(b'b.so', len(outer) - len(inner), so[:1024])
+open(out + 'overlap.zip', 'wb').write(outer + cd + struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 2, 2, len(cd), len(outer), 0))
+b = bytearray(clean); struct.pack_into('<I', b, 14, struct.unpack_from('<I', b, 14)[0] ^ 1)
+open(out + 'crc.whl', 'wb').write(b)
+f = end(clean); extra = central(b'pkg/_ext.so', 0, b''); f[5] += len(extra)
+open(out + 'trailing.whl', 'wb').write(clean[:f[6] + f[5] - len(extra)] + extra + struct.pack('<IHHHHIIH', *f))
+f = end(clean); cd = bytearray(clean[f[6]:f[6] + f[5]]); last = list(entries(cd))[-1]
+other = struct.pack('<IHHHHIIH', *f)
+struct.pack_into('<H', cd, last + 32, len(other)); cd += other; f[5] = len(cd)
+open(out + 'second-end.whl', 'wb').write(clean[:f[6]] + bytes(cd) + struct.pack('<IHHHHIIH', *f))
+open(out + 'descriptors.whl', 'wb').write(zipped([('pkg/_ext.so', so), ('pkg/__init__.py', b'x = 1\n')], True))
 PY
 
 # INI config: the shipped defaults when present, plus quirks inih accepts (continuations, inline comments).
