@@ -7,6 +7,7 @@
 
 #include "cache_dir.h"
 #include "compiler.h"
+#include "context.h"
 #include "families.h"
 
 static int in_list(const char *a, const char *const *list)
@@ -75,12 +76,12 @@ static void no_force(tlcc_invocation *inv, const char *why)
 static void nvcc_host(tlcc_invocation *inv, tlcc_memo *memo, const char *ccbin)
 {
     const char *from = "-ccbin";
-    if (!ccbin && (ccbin = getenv("NVCC_CCBIN")) && *ccbin)
+    if (!ccbin && (ccbin = inv->ctx->env.v[TLCC_EV_NVCC_CCBIN]) && *ccbin)
         from = "NVCC_CCBIN";
     else if (!ccbin || !*ccbin)
         ccbin = NULL;
     /* On the heap, not in fixed buffers: 16 KiB of frame cost a warm run page faults (~1.5 us each here). */
-    const char *slash = strrchr(inv->compiler_path, '/'), *env_path = getenv("PATH");
+    const char *slash = strrchr(inv->compiler_path, '/'), *env_path = inv->ctx->env.v[TLCC_EV_PATH];
     int dl = slash ? (int)(slash - inv->compiler_path) : 1;
     const char *dir = slash ? inv->compiler_path : ".";
     struct stat st;
@@ -94,7 +95,7 @@ static void nvcc_host(tlcc_invocation *inv, tlcc_memo *memo, const char *ccbin)
     /* NULL: hashed as an absent host compiler. A -ccbin naming a masquerade link (CMake setups put one first
      * on PATH) is what that link runs: the next of its name on nvcc's PATH, which is `path`. */
     int via_link = 0;
-    inv->host_compiler = path && name ? tlcc_find_program_past_link(memo, name, path, &via_link) : NULL;
+    inv->host_compiler = path && name ? tlcc_find_program_past_link(inv->ctx, memo, name, path, &via_link) : NULL;
     free(path);
     free(name);
     char *how = via_link ? tlcc_concatn(TLCC_S(from), TLCC_S(", a trueline-cc link: the next of its name on PATH"), NULL) : NULL;

@@ -22,7 +22,10 @@ typedef struct tlcc_component {
     int memo_hit; /* the hash came from the memo cache (stat unchanged) */
 } tlcc_component;
 
+struct tlcc_ctx;
+
 typedef struct tlcc_invocation {
+    struct tlcc_ctx *ctx; /* the run it belongs to (context.h): its environment, caches and recorder */
     enum tlcc_mode mode;
     enum tlcc_family family;
     enum tlcc_cache cache;

@@ -31,11 +31,12 @@
 #include "options.h"
 #include "trueline/note.h"
 
-void tlcc_key_init(tlcc_key_ctx *k, enum tlcc_key_cache cache, const char *cwd)
+void tlcc_key_init(tlcc_key_ctx *k, enum tlcc_key_cache cache, const char *cwd, const tlcc_env_snapshot *env)
 {
     memset(k, 0, sizeof *k);
     k->cache = cache;
     k->cwd = cwd;
+    k->env = env;
 }
 
 void tlcc_key_free(tlcc_key_ctx *k)
@@ -115,12 +116,13 @@ static void read_ccache_conf(const char *path, char **base, char **ignore)
  * environment, each overriding the one before. */
 static void load_ccache(tlcc_key_ctx *k)
 {
-    const char *env_base = getenv("CCACHE_BASEDIR"), *env_ignore = getenv("CCACHE_IGNOREOPTIONS");
+    const char *const *env = k->env->v;
+    const char *env_base = env[TLCC_EV_CCACHE_BASEDIR], *env_ignore = env[TLCC_EV_CCACHE_IGNOREOPTIONS];
     char *base = NULL, *ignore = NULL;
     if (!env_base || !env_ignore) {
         char path[4096];
-        const char *cp = getenv("CCACHE_CONFIGPATH"), *dir = getenv("CCACHE_DIR"), *home = getenv("HOME");
-        const char *xdg = getenv("XDG_CONFIG_HOME");
+        const char *cp = env[TLCC_EV_CCACHE_CONFIGPATH], *dir = env[TLCC_EV_CCACHE_DIR], *home = env[TLCC_EV_HOME];
+        const char *xdg = env[TLCC_EV_XDG_CONFIG_HOME];
         read_ccache_conf("/etc/ccache.conf", &base, &ignore);
         FILE *legacy = NULL;
         if (cp)
@@ -149,7 +151,8 @@ static void load_ccache(tlcc_key_ctx *k)
 static void read_sccache_conf(tlcc_key_ctx *k)
 {
     char path[4096];
-    const char *conf = getenv("SCCACHE_CONF"), *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    const char *const *env = k->env->v;
+    const char *conf = env[TLCC_EV_SCCACHE_CONF], *xdg = env[TLCC_EV_XDG_CONFIG_HOME], *home = env[TLCC_EV_HOME];
     if (conf)
         snprintf(path, sizeof path, "%s", conf);
     else if (xdg && *xdg)
@@ -196,7 +199,7 @@ static void load(tlcc_key_ctx *k)
     if (k->cache == TLCC_KEY_CCACHE) {
         load_ccache(k);
     } else {
-        const char *v = getenv("SCCACHE_BASEDIRS"); /* sccache 0.16: colon-separated, longest match wins */
+        const char *v = k->env->v[TLCC_EV_SCCACHE_BASEDIRS]; /* sccache 0.16: colon-separated, longest match wins */
         if (v)
             add_words(&k->bases, v, ":", 1);
         else

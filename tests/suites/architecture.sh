@@ -54,3 +54,37 @@ check "a planted cycle between two objects is reported" sh -c "! python3 '$TRUEL
 printf 'tl_x\nstray\n' > "$T/def.plant"
 stray_caught() { ! prefixed plant tl_ && [ "$(cat "$T/off.plant")" = stray ]; }
 check "a stray name is reported" stray_caught
+
+# trueline-cc keeps one run in its context (wrapper/context.h, made in main.c): its objects read the environment
+# only through the snapshot (wrapper/env_snapshot.c, one pass over environ), never with getenv, and keep no
+# mutable file-scope state (.bss, .data, thread-local; .data.rel.ro is tables the loader relocates, read-only
+# after). Each exception is named with its reason. (wrapper/hook/ is the library preloaded into ccache: not here.)
+state_allowed='process.o:(child_pid|fwd_old|handlers_installed)' # the signal forwarding: a handler reaches them
+# written by the vfork child before it execs (a static local: gcc names it exec_errno.N, clang spawn.exec_errno)
+state_allowed="$state_allowed|process.o:(spawn\.)?exec_errno(\.[0-9]+)?"
+getenv_users() { # DIR: the objects right under DIR that call getenv or secure_getenv
+  local o
+  for o in "$1"/*.o; do nm -u "$o" 2>/dev/null | grep -qwE 'getenv|secure_getenv' && basename "$o"; done
+  return 0; }
+run_state() { # DIR: "OBJECT:SYMBOL" for each symbol in a writable data section of the objects right under DIR
+  local o
+  for o in "$1"/*.o; do
+    nm -f sysv "$o" 2>/dev/null | awk -F'|' -v f="$(basename "$o")" '{ gsub(/ /, "", $1); gsub(/ /, "", $3); gsub(/ /, "", $7) }
+      $3 ~ /^[bBdD]$/ && $7 ~ /^\.(bss|data|tbss|tdata)/ && $7 !~ /^\.data\.rel\.ro/ && $1 !~ /^(__|\.)/ { print f ":" $1 }'
+  done; }
+no_getenv() { getenv_users "$1" > "$T/getenv.out"; [ ! -s "$T/getenv.out" ]; }
+no_state() { run_state "$1" | grep -vxE "$state_allowed" > "$T/state.out"; [ ! -s "$T/state.out" ]; }
+check "wrapper/ reads the environment only through its snapshot (no getenv)" no_getenv "$obj/wrapper"
+[ -s "$T/getenv.out" ] && sed 's/^/    | /' "$T/getenv.out"
+check "wrapper/ keeps no run state in file-scope variables" no_state "$obj/wrapper"
+[ -s "$T/state.out" ] && sed 's/^/    | /' "$T/state.out"
+# ... and catch what they are for: a planted getenv, a planted cache in a static and a planted table in .data.
+mkdir -p "$T/plant/w"
+printf '#include <stdlib.h>\nconst char *w_home(void){return getenv("HOME");}\n' > "$T/plant/w/env.c"
+printf 'static int cache_n;\nint w_next(void){return ++cache_n;}\n' > "$T/plant/w/bss.c"
+printf 'int w_tab[2] = { 1, 2 };\nstatic const char *const w_names[] = { "a", "b", 0 };\nconst char *w_name(int i){return w_names[i];}\n' > "$T/plant/w/data.c"
+( cd "$T/plant/w" && cc -O2 -c env.c bss.c data.c )
+planted_getenv() { [ "$(getenv_users "$T/plant/w" | tr '\n' ' ')" = "env.o " ]; }
+check "a planted getenv is reported" planted_getenv
+planted_state() { [ "$(run_state "$T/plant/w" | sort | tr '\n' ' ')" = "bss.o:cache_n data.o:w_tab " ]; }
+check "planted file-scope state is reported, a constant table is not" planted_state
