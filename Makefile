@@ -130,7 +130,7 @@ check-deps:
 
 # Where trueline-check looks for conf/manylinux.tsv (and conf/platform_libs.tsv, conf/platform_blacklist.tsv) when it is neither beside the binary (PREFIX/share/trueline)
 # nor in the source tree above it: the installed data directory, then this source tree (a BUILD elsewhere).
-$(BUILD)/obj/checker/checks/symbol_versions.o $(BUILD)/obj/checker/platform_table.o: ALL_CFLAGS += -DTL_DATADIR='"$(PREFIX)/share/trueline"' \
+$(BUILD)/obj/checker/conf_file.o: ALL_CFLAGS += -DTL_DATADIR='"$(PREFIX)/share/trueline"' \
   -DTL_SOURCE_CONF='"$(abspath conf)"'
 
 $(BUILD)/obj/%.o: %.c

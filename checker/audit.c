@@ -16,8 +16,7 @@
 #include "checks/symbol_versions.h"
 #include "inputs.h"
 #include "load.h"
-#include "report/package_summary.h"
-#include "report/package_verdict.h"
+#include "package_pass.h"
 #include "report/suppress.h"
 #include "trueline/limits.h"
 
@@ -55,20 +54,14 @@ struct slot {
     int abandoned;
 };
 
-/* Packages whose platform verdict is NOT met: a wheel that claims a tag its files do not meet fails the gate as
- * an error does, whatever the severities of the findings behind it (docs/packages.md). */
-static size_t packages_not_met(const struct tlck_results *r)
+/* The registry's rows as the reports name them (report.h): the emitters read the results alone. */
+static void copy_rules(struct tlck_results *r)
 {
-    size_t n, bad = 0;
-    struct tlck_package_summary *pkg = tlck_package_summaries(r, &n);
-    for (size_t i = 0; i < n; i++) {
-        struct tlck_package_verdict v;
-        tlck_package_verdict(r, pkg[i].first, pkg[i].n, &v);
-        bad += v.platform_judged && !v.claim_met;
-        tlck_package_verdict_free(&v);
-    }
-    free(pkg);
-    return bad;
+    r->rules = calloc(tlck_ncheck ? tlck_ncheck : 1, sizeof *r->rules);
+    for (size_t i = 0; r->rules && i < tlck_ncheck; i++)
+        r->rules[i] = (struct tlck_rule){ tlck_checks[i]->id, tlck_checks[i]->default_severity,
+                                          tlck_checks[i]->summary, tlck_checks[i]->help_uri };
+    r->nrules = r->rules ? tlck_ncheck : 0;
 }
 
 static long long now_ms(void)
@@ -184,13 +177,14 @@ static size_t watchdog(struct work *w, pthread_t *t, size_t cap)
     return stuck;
 }
 
-void tlck_audit_run(const struct tlck_options *o, const struct tlck_check_run *checks, struct tlck_results *r)
+void tlck_audit_run(const struct tlck_options *o, const struct tlck_check_run *checks,
+                    const struct tlck_package_pass *packages, struct tlck_results *r)
 {
     struct work *w = calloc(1, sizeof *w);
     struct tlck_inputs *in = calloc(1, sizeof *in);
     memset(r, 0, sizeof *r);
     r->policy = checks->p;
-    r->checks = checks;
+    copy_rules(r);
     in->follow_symlinks = o->follow_symlinks;
     in->o = o;
     tlck_inputs_expand(in, o->inputs, o->ninputs);
@@ -270,7 +264,8 @@ void tlck_audit_run(const struct tlck_options *o, const struct tlck_check_run *c
                 r->counts[x->severity]++;
         }
     }
-    r->packages_not_met = packages_not_met(r);
+    /* the package pass: each package judged once, after its members' findings and suppressions are final */
+    tlck_package_pass_run(packages, r);
     if (stuck) {
         abandoned_work = w;
         return;
@@ -293,6 +288,8 @@ void tlck_results_free(struct tlck_results *r)
     }
     free(r->files);
     free(r->findings);
+    tlck_packages_free(r->packages, r->npackages);
+    free(r->rules);
     tlck_package_links_free(r->links, r->nlinks);
     memset(r, 0, sizeof *r);
 }
@@ -339,17 +336,24 @@ int tlck_audit_main(const struct tlck_options *o, const struct tlck_policy *p)
     /* The configuration is checked, and what the checks need loaded, before any input is read: a bad value is a
      * usage error. */
     struct tlck_check_run checks;
+    struct tlck_package_pass packages;
     tl_error err;
     if (tlck_check_run_prepare(&checks, p, &err) != 0) {
         fprintf(stderr, "trueline-check: %s\n", err.msg);
         return 2;
     }
+    if (tlck_package_pass_prepare(&packages, &checks, &err) != 0) {
+        fprintf(stderr, "trueline-check: %s\n", err.msg);
+        tlck_check_run_release(&checks);
+        return 2;
+    }
     struct tlck_results r;
-    tlck_audit_run(o, &checks, &r);
+    tlck_audit_run(o, &checks, &packages, &r);
     FILE *out = stdout;
     if (o->output && !(out = fopen(o->output, "w"))) {
         fprintf(stderr, "trueline-check: cannot write %s: %s\n", o->output, strerror(errno));
         tlck_results_free(&r);
+        tlck_package_pass_release(&packages);
         tlck_check_run_release(&checks);
         return 2;
     }
@@ -374,6 +378,7 @@ int tlck_audit_main(const struct tlck_options *o, const struct tlck_policy *p)
         if (r.files[i].error)
             fprintf(stderr, "trueline-check: %s: %s\n", r.files[i].display, r.files[i].error);
     tlck_results_free(&r);
+    tlck_package_pass_release(&packages);
     tlck_check_run_release(&checks);
     return status;
 }

@@ -45,15 +45,15 @@ int tlck_audit_settings_image_cache(struct tlck_options *o, const tl_config *cfg
     return 0;
 }
 
-int tlck_audit_settings_debug_store(struct tlck_options *o, const tl_config *cfg, tl_error *err)
+int tlck_audit_settings_debug_store(struct tlck_options *o, const tl_config *cfg, int makes_it, tl_error *err)
 {
     const char *v = tl_config_get(cfg, "audit", "debug_store");
     if (v && !*v)
         return bad_value(cfg, "debug_store", v, "is not a directory", err);
     if (!o->debug_store)
         o->debug_store = v; /* lives as long as cfg, which main keeps until the end of the run */
-    struct stat st; /* read by every mode but --split, which makes it */
-    if (o->debug_store && o->mode != TLCK_MODE_SPLIT && (stat(o->debug_store, &st) != 0 || !S_ISDIR(st.st_mode)))
+    struct stat st; /* read by every mode but one that makes it (--split) */
+    if (o->debug_store && !makes_it && (stat(o->debug_store, &st) != 0 || !S_ISDIR(st.st_mode)))
         return tl_fail(err, "debug store %s: %s", o->debug_store, stat(o->debug_store, &st) != 0 ? strerror(errno)
                                                                                                   : "not a directory");
     return 0;

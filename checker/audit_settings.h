@@ -17,7 +17,8 @@ int tlck_audit_settings_check(const tl_config *cfg, tl_error *err);
 int tlck_audit_settings_image_cache(struct tlck_options *o, const tl_config *cfg, tl_error *err);
 
 /* The debug store of split-out line info (read/debug_store.h): --debug-store DIR, else [audit] debug_store (also
- * TRUELINE_AUDIT_DEBUG_STORE); read by the audit, --symbolize and --coredump alike. 0, or -1 for an empty value. */
-int tlck_audit_settings_debug_store(struct tlck_options *o, const tl_config *cfg, tl_error *err);
+ * TRUELINE_AUDIT_DEBUG_STORE); read by the audit, --symbolize and --coredump alike. 0, or -1 for an empty value or,
+ * unless the mode makes the store (makes_it: --split), for one that is not a directory. */
+int tlck_audit_settings_debug_store(struct tlck_options *o, const tl_config *cfg, int makes_it, tl_error *err);
 
 #endif

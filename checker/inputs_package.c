@@ -20,6 +20,7 @@
 #include "trueline/elf_file.h"
 #include "trueline/file_kind.h"
 #include "trueline/limits.h"
+#include "zip_directory.h"
 
 /* archive.h leaves its errno values to the platform: on Linux an unrecognized format is EILSEQ, "misc" is -1. */
 #define PKG_ERRNO_FILE_FORMAT EILSEQ
@@ -38,11 +39,18 @@ static int zstd_magic(const unsigned char *m, size_t n)
     return n >= 4 && m[0] == 0x28 && m[1] == 0xB5 && m[2] == 0x2F && m[3] == 0xFD;
 }
 
-static struct archive *reader_new(void)
+/* by_directory: the package is a zip whose central directory and local headers agree (zip_directory.h), read by
+ * its central directory as pip reads it, never by libarchive's fallback to the local headers. Otherwise a tar
+ * stream, a nested package (a stream cannot seek to its directory) or a zip without a central directory. */
+static struct archive *reader_new(int by_directory)
 {
     struct archive *a = archive_read_new();
     if (!a)
         return NULL;
+    if (by_directory) {
+        archive_read_support_format_zip_seekable(a);
+        return a;
+    }
     archive_read_support_filter_all(a);
     archive_read_support_format_zip(a);
     archive_read_support_format_tar(a);
@@ -107,6 +115,10 @@ struct tlck_package_cursor {
     pthread_mutex_t lock;
     struct archive *a, *inner;
     struct member_stream *s;
+    int by_directory;       /* how the package itself is read: reader_new */
+    int nested_zip;         /* the nested package is a zip, decompressed whole (nested): 1 read by its central
+                             * directory, 2 from its local headers (it has no end record) */
+    struct tlck_input_bytes nested;
     size_t next;            /* ordinal of the entry the next header read returns, in the innermost archive */
     unsigned long long src; /* compressed bytes of the innermost package, for the ratio bound */
     /* The member whose windows are inputs of their own (a static archive's members): its bytes, kept until the
@@ -122,6 +134,15 @@ struct tlck_package_cursor {
     struct timespec deadline;
 };
 
+/* Releases bytes read_all gave (the heap, or a mapped temporary file), as tlck_input_unmap does; inputs.c is not
+ * linked from here (it expands packages through this file). */
+static void bytes_release(struct tlck_input_bytes *b)
+{
+    tl_unmap_file(b->map, b->map_len);
+    free(b->owned);
+    memset(b, 0, sizeof *b);
+}
+
 static void cursor_close(struct tlck_package_cursor *c)
 {
     if (c->inner)
@@ -129,22 +150,15 @@ static void cursor_close(struct tlck_package_cursor *c)
     if (c->a)
         archive_read_free(c->a);
     free(c->s);
+    bytes_release(&c->nested);
     c->a = c->inner = NULL;
     c->s = NULL;
     c->next = 0;
 }
 
-/* What tlck_input_unmap does, here without a dependency on inputs.c (which depends on this file). */
-static void bytes_free(struct tlck_input_bytes *b)
-{
-    tl_unmap_file(b->map, b->map_len);
-    free(b->owned);
-    memset(b, 0, sizeof *b);
-}
-
 static void cursor_drop_kept(struct tlck_package_cursor *c)
 {
-    bytes_free(&c->kept);
+    bytes_release(&c->kept);
     c->kept_left = 0;
 }
 
@@ -158,7 +172,8 @@ void tlck_package_cursor_free(struct tlck_package_cursor *c)
     free(c);
 }
 
-static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out, struct tlck_package_cursor *root)
+static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out, int by_directory, int nested_zip,
+                                              struct tlck_package_cursor *root)
 {
     struct tlck_package_cursor *c = calloc(1, sizeof *c);
     if (!c || tlck_grow((void **)&out->cursors, &out->ccap, out->ncursors + 1, sizeof *out->cursors) != 0) {
@@ -166,6 +181,8 @@ static struct tlck_package_cursor *cursor_new(struct tlck_inputs *out, struct tl
         return NULL;
     }
     pthread_mutex_init(&c->lock, NULL);
+    c->by_directory = by_directory;
+    c->nested_zip = nested_zip;
     c->root = root;
     out->cursors[out->ncursors++] = c;
     return c;
@@ -196,26 +213,6 @@ static void add_member_error(struct tlck_inputs *out, const char *display, const
         free(msg);
 }
 
-/* The member names a pass over a package's local headers saw, for the comparison with its central directory. */
-struct seen_names {
-    char **v;
-    size_t n, cap;
-};
-
-static void seen_add(struct seen_names *s, const char *name)
-{
-    char *copy = s && name ? strdup(name) : NULL;
-    if (copy && tlck_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v) == 0)
-        s->v[s->n++] = copy;
-    else
-        free(copy);
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Packages are read this many levels deep: the package and one package inside it (conda's pkg-*.tar.zst, a wheel
  * inside a zip); an input finds its bytes by one entry of each (tlck_input.pkg_index). */
 #define PKG_MAX_DEPTH 2
@@ -229,13 +226,19 @@ struct lister {
     const char *path;
     const struct tlck_input_format *(*format_of)(const unsigned char *m, size_t n); /* the caller's dispatch */
     struct tlck_read_ctx ctx;
+    int by_directory; /* the package is read by its central directory (reader_new); -1: not at all (zip_verdict) */
+    int nested_zip;   /* the package inside it being listed is a zip: as tlck_package_cursor.nested_zip */
     size_t members;
     int stopped;
     struct tlck_package_cursor *root; /* the top level's cursor, which keeps the package's clock */
 };
 
+/* Where read_all may put a member's bytes: the heap only, a mapped temporary file past tlck_spill_threshold(), or
+ * that file always (a zip inside a package, held while its members are read). */
+enum spill { SPILL_NEVER, SPILL_LARGE, SPILL_ALWAYS };
+
 static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, unsigned long long before,
-                    unsigned seen, tl_budget *budget, const unsigned char *pre, size_t npre, int may_spill,
+                    unsigned seen, tl_budget *budget, const unsigned char *pre, size_t npre, enum spill may_spill,
                     struct tlck_input_bytes *b, tl_error *err);
 
 /* A package member that is a container of another format (a static archive): its bytes are decompressed whole,
@@ -254,9 +257,9 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
     }
     /* read_all counts it in the listing's budget, and it stays counted: the package's static archives together
      * are bounded, as one input's sections are */
-    if (read_all(s->a, e, src, 0, 0, &L->ctx.budget, s->head, s->nhead, 0, &b, &err) != 0) {
+    if (read_all(s->a, e, src, 0, 0, &L->ctx.budget, s->head, s->nhead, SPILL_NEVER, &b, &err) != 0) {
         add_member_error(L->out, disp, L->path, strdup(err.msg));
-        bytes_free(&b);
+        bytes_release(&b);
         return;
     }
     struct tlck_container c = { .path = L->path, .display = disp, .data = b.data, .size = b.size,
@@ -269,7 +272,7 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
     for (size_t k = first; k < L->out->n; k++)
         L->out->v[k].pkg_windows = windows;
     L->members += L->out->n - first; /* a member after these, if any, is the one beyond the bound */
-    bytes_free(&b);
+    bytes_release(&b);
 }
 
 /* The first member of the package s streams that trueline-check would read (a row of input_formats.c knows its
@@ -277,7 +280,7 @@ static void expand_member(struct lister *L, const struct tlck_input_format *fmt,
  * that is no package) or no memory. Entries are read front to back, bounded by the package's deadline. */
 static char *deep_member_read(struct lister *L, struct member_stream *s)
 {
-    struct archive *inner = reader_new();
+    struct archive *inner = reader_new(0);
     struct archive_entry *e;
     struct member_stream *m = calloc(1, sizeof *m);
     char *found = NULL;
@@ -320,10 +323,92 @@ static int drain(struct lister *L, struct archive *a, struct member_stream *s, u
     }
 }
 
-/* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path, `src`
- * compressed bytes); seen (depth 0, NULL below) collects every member name the local headers show. */
+/* Whether a zip is read by its central directory (1), from its local headers (0: it has no end record), not at
+ * all (-1: its views disagree, or they could not be compared) or has nothing to read (2: an empty zip), by what
+ * zip_directory.h found (v, problem, freed here); 0 and -1 are named as an error of `display`. */
+static int zip_verdict(struct tlck_inputs *out, const char *display, const char *path, enum tlck_zip_view v,
+                       char *problem)
+{
+    const char *say = problem ? problem : "(no memory to say more)";
+    int r = -1;
+    switch (v) {
+    case TLCK_ZIP_AGREES:
+        r = 1;
+        break;
+    case TLCK_ZIP_EMPTY:
+        r = 2;
+        break;
+    case TLCK_ZIP_NO_END_RECORD:
+        add_member_error(out, display, path,
+                         strdup("the zip's central directory is missing or cut short (pip cannot install it); its "
+                                "members were read from their local headers"));
+        r = 0;
+        break;
+    case TLCK_ZIP_DISAGREES:
+        add_member_error(out, display, path, tlck_asprintf("ambiguous zip (pip reads its central directory, a "
+                                                           "streaming reader its local headers): %s; none of its "
+                                                           "members is checked", say));
+        break;
+    case TLCK_ZIP_UNCOMPARED:
+        add_member_error(out, display, path, tlck_asprintf("cannot compare the zip's central directory with its "
+                                                           "local headers: %s; none of its members is checked", say));
+        break;
+    }
+    free(problem);
+    return r;
+}
+
+static int zip_reading(struct tlck_inputs *out, const char *path, const tl_budget *budget)
+{
+    char *problem = NULL;
+    enum tlck_zip_view v = tlck_zip_directory_check(path, budget, &problem);
+    return zip_verdict(out, path, path, v, problem);
+}
+
 static void list(struct lister *L, struct archive *a, const char *prefix, int depth, size_t outer,
-                 unsigned long long src, int named, struct seen_names *seen)
+                 unsigned long long src, int named);
+
+/* 1 when the bytes start as a zip does (a local header, or the end record of an empty zip). */
+static int starts_zip(const unsigned char *m, size_t n)
+{
+    return n >= 4 && m[0] == 'P' && m[1] == 'K' && ((m[2] == 3 && m[3] == 4) || (m[2] == 5 && m[3] == 6));
+}
+
+/* A zip inside the package (a wheel in a zip): pip reads its central directory as it reads the package's, so it
+ * is compared with its local headers as the package is, on its bytes decompressed whole (a large one into a
+ * mapped temporary file, member_spill.h), and listed from them by its central directory; its members are read
+ * the same way when they are loaded (cursor_open). Entry `outer` of the package, `src` compressed bytes. */
+static void list_nested_zip(struct lister *L, struct member_stream *s, struct archive_entry *e, const char *disp,
+                            size_t outer, unsigned long long src)
+{
+    struct tlck_input_bytes b = { 0 };
+    tl_error err;
+    if (read_all(s->a, e, src, 0, 0, &L->ctx.budget, s->head, s->nhead, SPILL_ALWAYS, &b, &err) != 0) {
+        add_member_error(L->out, disp, L->path, strdup(err.msg));
+        return;
+    }
+    char *problem = NULL;
+    enum tlck_zip_view v = tlck_zip_memory_check(b.data, b.size, &L->ctx.budget, &problem);
+    int by_directory = zip_verdict(L->out, disp, L->path, v, problem);
+    struct archive *inner = by_directory == 0 || by_directory == 1 ? reader_new(by_directory) : NULL;
+    if (by_directory < 0 || by_directory == 2) {
+        /* named already, or nothing in it */
+    } else if (inner && archive_read_open_memory(inner, b.data, b.size) == ARCHIVE_OK) {
+        L->nested_zip = by_directory ? 1 : 2;
+        list(L, inner, disp, 1, outer, (unsigned long long)b.size, 0);
+        L->nested_zip = 0;
+    } else {
+        add_member_error(L->out, disp, L->path, tlck_asprintf("cannot read the nested package: %s", why(inner)));
+    }
+    if (inner)
+        archive_read_free(inner);
+    bytes_release(&b);
+}
+
+/* Lists one package (depth 0) or a package inside it (depth 1, entry `outer` of the package at path, `src`
+ * compressed bytes). */
+static void list(struct lister *L, struct archive *a, const char *prefix, int depth, size_t outer,
+                 unsigned long long src, int named)
 {
     struct tlck_inputs *out = L->out;
     const char *path = L->path;
@@ -360,7 +445,6 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
         }
         L->members++;
         const char *name = archive_entry_pathname(e);
-        seen_add(seen, name);
         char *disp = tlck_asprintf("%s!%s", prefix, name ? name : "?");
         struct member_stream *s = disp ? calloc(1, sizeof *s) : NULL;
         if (!s) {
@@ -379,11 +463,13 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
         if (s->failed && s->nhead < 4) {
             /* what it is cannot be told: it may be a library, so it is not passed over in silence */
             add_member_error(out, disp, path, tlck_asprintf("cannot decompress the member: %s", why(a)));
+        } else if (package && depth + 1 < PKG_MAX_DEPTH && starts_zip(s->head, s->nhead)) {
+            list_nested_zip(L, s, e, disp, i, src);
         } else if (package && depth + 1 < PKG_MAX_DEPTH) {
-            struct archive *inner = reader_new();
+            struct archive *inner = reader_new(0);
             unsigned long long isrc = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : src;
             if (inner && open_nested(inner, s) == ARCHIVE_OK)
-                list(L, inner, disp, depth + 1, i, isrc, 0, NULL);
+                list(L, inner, disp, depth + 1, i, isrc, 0);
             else
                 add_member_error(out, disp, path, tlck_asprintf("cannot read the nested package: %s", why(inner)));
             if (inner)
@@ -399,7 +485,7 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
             free(example);
         } else if (fmt && (fmt->load || fmt->expand)) {
             if (!cursor)
-                cursor = depth ? cursor_new(out, L->root) : L->root;
+                cursor = depth ? cursor_new(out, L->by_directory, L->nested_zip, L->root) : L->root;
             where.cursor = cursor;
             if (!cursor) {
                 add_member_error(out, disp, path, strdup("no memory for a package reader"));
@@ -424,111 +510,15 @@ static void list(struct lister *L, struct archive *a, const char *prefix, int de
     }
 }
 
-/* A zip ends with its central directory, whose end record ("PK\5\6", 22 bytes plus a comment of up to 64 KiB)
- * pip and python's zipfile need; libarchive reads a zip without one from its local headers, silently. 1 when
- * path starts like a zip and no end record is found in its last 64 KiB + 22 bytes. */
-static int zip_without_end_record(const char *path)
+/* 1 when the file starts as a zip does (starts_zip). */
+static int starts_like_zip(const char *path)
 {
+    unsigned char m[4] = { 0 };
     FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return 0;
-    unsigned char head[4] = { 0 }, *tail = malloc(65536 + 22);
-    int missing = 0;
-    if (tail && fread(head, 1, 4, fp) == 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4 &&
-        fseek(fp, 0, SEEK_END) == 0) {
-        long end = ftell(fp), start = end > 65536 + 22 ? end - (65536 + 22) : 0;
-        size_t n = 0;
-        if (end > 0 && fseek(fp, start, SEEK_SET) == 0)
-            n = fread(tail, 1, (size_t)(end - start), fp);
-        missing = 1;
-        for (size_t i = 0; n >= 22 && i <= n - 22 && missing; i++)
-            missing = !(tail[i] == 'P' && tail[i + 1] == 'K' && tail[i + 2] == 5 && tail[i + 3] == 6);
-    }
-    free(tail);
-    fclose(fp);
-    return missing;
-}
-
-static uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t le32(const unsigned char *p) { return le16(p) | le16(p + 2) << 16; }
-static uint64_t le64(const unsigned char *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
-
-#define CD_MAX ((uint64_t)256 << 20) /* a central directory larger than this is not compared */
-
-/* The file names a zip's central directory holds, what pip installs (libarchive's seekable zip reader folds
- * entries that share a local header, so it cannot say). The directory is found as python's zipfile finds it:
- * from the end record (or zip64's), ending where the end record starts. -1 when there is no readable one. */
-static int central_names(const char *path, struct seen_names *cd)
-{
-    FILE *fp = fopen(path, "rb");
-    unsigned char *tail = malloc(65536 + 22), *dir = NULL, z[56];
-    long size = fp && fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
-    long start = size > 65536 + 22 ? size - (65536 + 22) : 0, eocd = -1;
-    size_t n = 0;
-    int rc = -1;
-    if (tail && size >= 22 && fseek(fp, start, SEEK_SET) == 0)
-        n = fread(tail, 1, (size_t)(size - start), fp);
-    for (size_t i = n >= 22 ? n - 22 + 1 : 0; i-- > 0 && eocd < 0;)
-        if (le32(tail + i) == 0x06054b50)
-            eocd = start + (long)i;
-    if (eocd < 0)
-        goto done;
-    const unsigned char *e = tail + (eocd - start);
-    uint64_t cd_size = le32(e + 12), end = (uint64_t)eocd;
-    if ((le16(e + 10) == 0xFFFF || le32(e + 16) == 0xFFFFFFFFu) && eocd >= 20 && (size_t)(eocd - start) >= 20 &&
-        le32(e - 20) == 0x07064b50) { /* zip64: the locator before the end record points at zip64's end record */
-        uint64_t at = le64(e - 20 + 8);
-        if (at > (uint64_t)eocd || fseek(fp, (long)at, SEEK_SET) != 0 || fread(z, 1, 56, fp) != 56 ||
-            le32(z) != 0x06064b50)
-            goto done;
-        cd_size = le64(z + 40);
-        end = at;
-    }
-    if (cd_size > end || cd_size > CD_MAX || !(dir = malloc(cd_size ? (size_t)cd_size : 1)) ||
-        fseek(fp, (long)(end - cd_size), SEEK_SET) != 0 || fread(dir, 1, (size_t)cd_size, fp) != cd_size)
-        goto done;
-    for (uint64_t at = 0; at + 46 <= cd_size && le32(dir + at) == 0x02014b50;) {
-        uint64_t len = le16(dir + at + 28), next = at + 46 + len + le16(dir + at + 30) + le16(dir + at + 32);
-        if (next > cd_size)
-            break;
-        if (len && dir[at + 46 + len - 1] != '/') { /* a name ending in '/' is a directory */
-            char *name = strndup((const char *)dir + at + 46, (size_t)len);
-            seen_add(cd, name);
-            free(name);
-        }
-        at = next;
-    }
-    rc = 0;
-done:
-    free(tail);
-    free(dir);
+    int zip = fp && fread(m, 1, 4, fp) == 4 && starts_zip(m, 4);
     if (fp)
         fclose(fp);
-    return rc;
-}
-
-/* pip installs what a zip's central directory names; the members here are read front to back from the local
- * headers. A name only the central directory has (its entry points into another member's bytes, or many entries
- * share one member's data, as zip bombs do) would be installed unchecked: named as an error (exit 2). */
-static void check_central_directory(struct tlck_inputs *out, const char *path, struct seen_names *seen)
-{
-    struct seen_names cd = { 0 };
-    size_t missing = 0;
-    const char *example = NULL;
-    if (seen->n) /* qsort and bsearch take no NULL array, even empty */
-        qsort(seen->v, seen->n, sizeof *seen->v, cmp_name);
-    if (central_names(path, &cd) == 0) /* no central directory: said already (zip_without_end_record) */
-        for (size_t i = 0; i < cd.n; i++)
-            if (!(seen->n && bsearch(&cd.v[i], seen->v, seen->n, sizeof *seen->v, cmp_name)) && !missing++)
-                example = cd.v[i];
-    if (missing)
-        add_member_error(out, path, path,
-                         tlck_asprintf("the zip's central directory names %zu member%s that its local headers do not "
-                                       "hold, e.g. %s (pip installs them); %s not checked", missing,
-                                       missing == 1 ? "" : "s", example, missing == 1 ? "it is" : "they are"));
-    for (size_t i = 0; i < cd.n; i++)
-        free(cd.v[i]);
-    free(cd.v);
+    return zip;
 }
 
 void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c)
@@ -539,36 +529,33 @@ void tlck_package_expand(struct tlck_inputs *out, const struct tlck_container *c
         add_member_error(out, c->display, path, strdup("a package read from memory is not supported"));
         return;
     }
-    if (zip_without_end_record(path))
-        add_member_error(out, path, path,
-                         strdup("the zip's central directory is missing or cut short (pip cannot install it); its "
-                                "members were read from their local headers"));
-    struct archive *a = reader_new();
+    struct lister *L = calloc(1, sizeof *L);
+    if (!L) {
+        add_member_error(out, path, path, strdup("no memory for a package reader"));
+        return;
+    }
+    L->out = out;
+    L->path = path;
+    L->format_of = c->format_of;
+    tlck_read_ctx_init(&L->ctx, out->o);
+    /* a zip is read as pip reads it, by its central directory; where its local headers say otherwise, which of
+     * them an installer or a reader takes is the author's choice: the package is an error, none of it read */
+    L->by_directory = starts_like_zip(path) ? zip_reading(out, path, &L->ctx.budget) : 0;
+    L->root = cursor_new(out, L->by_directory, 0, NULL); /* keeps the package's clock (tlck_package_deadline) */
+    struct archive *a = L->by_directory == 0 || L->by_directory == 1 ? reader_new(L->by_directory) : NULL;
     struct stat st;
-    if (!a || stat(path, &st) != 0 || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
+    if (L->by_directory < 0 || L->by_directory == 2) {
+        /* named already, or nothing in it */
+    } else if (!a || stat(path, &st) != 0 || archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
         /* libarchive learns the format on open: a scan's .bz2 log or stray zip-like file is not an input */
         if (named || !a || archive_errno(a) != PKG_ERRNO_FILE_FORMAT)
             add_member_error(out, path, path, tlck_asprintf("cannot read the package: %s", why(a)));
     } else {
-        struct seen_names seen = { 0 };
-        struct lister *L = calloc(1, sizeof *L);
-        if (L) {
-            L->out = out;
-            L->path = path;
-            L->format_of = c->format_of;
-            tlck_read_ctx_init(&L->ctx, out->o);
-            L->root = cursor_new(out, NULL);
-            list(L, a, path, 0, 0, (unsigned long long)st.st_size, named, &seen);
-            free(L);
-        }
-        if ((archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP)
-            check_central_directory(out, path, &seen);
-        for (size_t i = 0; i < seen.n; i++)
-            free(seen.v[i]);
-        free(seen.v);
+        list(L, a, path, 0, 0, (unsigned long long)st.st_size, named);
     }
     if (a)
         archive_read_free(a);
+    free(L);
 }
 
 /* Moves a to its entry `index`; returns the entry or NULL (err says why). */
@@ -705,7 +692,7 @@ static unsigned char *buf_grow(unsigned char *p, size_t old, size_t n)
  * bytes goes to a mapped temporary file instead where may_spill. A member in memory is taken from the budget
  * (and so from the run's, tl_pool) as its buffer grows; the input gives it back when it is done. */
 static int read_all(struct archive *a, struct archive_entry *e, unsigned long long src, unsigned long long before,
-                    unsigned seen, tl_budget *budget, const unsigned char *pre, size_t npre, int may_spill,
+                    unsigned seen, tl_budget *budget, const unsigned char *pre, size_t npre, enum spill may_spill,
                     struct tlck_input_bytes *b, tl_error *err)
 {
     struct member_bound m;
@@ -715,7 +702,7 @@ static int read_all(struct archive *a, struct archive_entry *e, unsigned long lo
     unsigned long long declared = archive_entry_size_is_set(e) ? (unsigned long long)archive_entry_size(e) : 0;
     if (declared > m.cap)
         return over(err, declared, &m);
-    if (may_spill && declared > tlck_spill_threshold())
+    if (may_spill == SPILL_ALWAYS || (may_spill == SPILL_LARGE && declared > tlck_spill_threshold()))
         return spill_all(a, &m, budget, pre, npre, b, err);
     size_t len = npre, alloc = declared > npre ? (size_t)declared : 65536;
     /* the buffer is counted as it is allocated: what three workers hold at once is what the run's budget sees */
@@ -786,13 +773,13 @@ out:
 }
 
 /* Opens c on the package (depth 1) or on the nested package that is entry outer of it (depth 2). */
-static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *in, const tl_budget *budget,
+static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *in, tl_budget *budget,
                        tl_error *err)
 {
     struct stat st;
     if (stat(in->path, &st) != 0)
         return tl_fail(err, "cannot access the package");
-    c->a = reader_new();
+    c->a = reader_new(c->by_directory);
     if (!c->a)
         return tl_fail(err, "no memory for a package reader");
     if (archive_read_open_filename(c->a, in->path, 65536) != ARCHIVE_OK)
@@ -803,10 +790,21 @@ static int cursor_open(struct tlck_package_cursor *c, const struct tlck_input *i
     struct archive_entry *e = seek_entry(c->a, in->pkg_index[0], budget, err);
     if (!e)
         return -1;
+    if (c->nested_zip) { /* as list_nested_zip listed it: decompressed whole, read by its central directory */
+        if (read_all(c->a, e, c->src, 0, 0, budget, NULL, 0, SPILL_ALWAYS, &c->nested, err) != 0)
+            return -1;
+        c->src = c->nested.size;
+        c->inner = reader_new(c->nested_zip == 1);
+        if (!c->inner)
+            return tl_fail(err, "no memory for a package reader");
+        if (archive_read_open_memory(c->inner, c->nested.data, c->nested.size) != ARCHIVE_OK)
+            return tl_fail(err, "cannot read the nested package: %s", why(c->inner));
+        return 0;
+    }
     if (archive_entry_size_is_set(e))
         c->src = (unsigned long long)archive_entry_size(e);
     c->s = calloc(1, sizeof *c->s);
-    c->inner = c->s ? reader_new() : NULL;
+    c->inner = c->s ? reader_new(0) : NULL;
     if (!c->inner)
         return tl_fail(err, "no memory for a package reader");
     c->s->a = c->a;
@@ -833,6 +831,19 @@ static int kept_window(struct tlck_package_cursor *c, const struct tlck_input *i
     return 0;
 }
 
+/* Back to the first member of a nested zip held whole: it is reopened where it lies, not decompressed again. */
+static int rewind_nested(struct tlck_package_cursor *c, tl_error *err)
+{
+    archive_read_free(c->inner);
+    c->inner = reader_new(c->nested_zip == 1);
+    c->next = 0;
+    if (!c->inner)
+        return tl_fail(err, "no memory for a package reader");
+    if (archive_read_open_memory(c->inner, c->nested.data, c->nested.size) != ARCHIVE_OK)
+        return tl_fail(err, "cannot read the nested package: %s", why(c->inner));
+    return 0;
+}
+
 static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *in, tl_budget *budget,
                        struct tlck_input_bytes *b,
                        tl_error *err)
@@ -840,6 +851,8 @@ static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *i
     size_t want = in->pkg_index[in->pkg_depth - 1];
     if (in->is_member && c->kept.data && c->kept_index == want)
         return kept_window(c, in, b, err);
+    if (c->a && c->next > want && c->nested.data && rewind_nested(c, err) != 0)
+        return -1;
     if (c->a && c->next > want)
         cursor_close(c);
     if (!c->a && cursor_open(c, in, budget, err) != 0)
@@ -851,7 +864,8 @@ static int cursor_read(struct tlck_package_cursor *c, const struct tlck_input *i
     c->next = want + 1;
     /* A member whose windows are inputs (a static archive) is kept in memory for them. */
     unsigned ratio = tlck_member_codec(a)->ratio;
-    if (read_all(a, e, c->src, c->given, c->ratio_max, budget, NULL, 0, !in->is_member, b, err) != 0)
+    if (read_all(a, e, c->src, c->given, c->ratio_max, budget, NULL, 0, in->is_member ? SPILL_NEVER : SPILL_LARGE,
+                 b, err) != 0)
         return -1;
     c->given += b->size;
     if (ratio > c->ratio_max)

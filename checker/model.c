@@ -173,6 +173,9 @@ static void provenance_free(struct tlck_provenance *p)
     free(p->argv);
     for (int i = 0; i < p->nargs; i++)
         free(p->args[i]);
+    for (int i = 0; i < p->nfolded_env; i++)
+        free(p->folded_env[i]);
+    free(p->folded_env);
     free(p->args);
 }
 
@@ -200,6 +203,7 @@ void tlck_file_free(struct tlck_file *f)
     free(f->warning);
     free(f->debug_file);
     free(f->soname);
+    free(f->sections_hide);
     for (size_t i = 0; i < f->nneeded; i++)
         free(f->needed[i]);
     free(f->needed);

@@ -123,6 +123,7 @@ struct tlck_provenance {
     char *output;         /* link records: the output as named */
     char *argv;           /* recorded effective argv joined with spaces (display only), NULL when left out */
     char **args; int nargs; /* the same argv as recorded, element by element (--attest replays it) */
+    char **folded_env; int nfolded_env; /* "fe": "NAME=VALUE" of each variable folded into the argv */
     int argc_total;       /* elements of the effective argv (more than recorded when cut) */
     char *content_hash;   /* "ch": digest of the object's bytes outside .note.trueline (compile records) */
     char *mac;            /* "mac": the record's HMAC, NULL when unkeyed */
@@ -158,6 +159,12 @@ struct tlck_file {
                                           * GNU build-id (hex), and no debug file found anywhere (none of another
                                           * build either); NULL otherwise */
     unsigned split_store_asked : 1;      /* with split_build_id: a debug store or DEBUGINFOD_URLS was asked */
+    unsigned no_section_headers : 1;     /* a linked file whose section header table was removed or zeroed: its
+                                          * dynamic symbols and needed libraries come from the dynamic segment;
+                                          * line info, DWARF and .note.trueline cannot be read */
+    char *sections_hide;                 /* the section headers are there but hide a table the dynamic segment names
+                                          * (a section's type changed): what, as tl_elf_sections_hide says it; the
+                                          * dynamic symbols then come from the dynamic segment too */
 };
 
 /* A finding, as checks emit it; file/symbol/message are owned copies. */

@@ -6,12 +6,8 @@
 
 struct tlck_image_cache;
 
-enum tlck_mode { TLCK_MODE_AUDIT = 0, TLCK_MODE_LIST, TLCK_MODE_EXTRACT, TLCK_MODE_SYMBOLIZE, TLCK_MODE_COREDUMP,
-               TLCK_MODE_PROVENANCE, TLCK_MODE_LIST_CHECKS, TLCK_MODE_SPLIT, TLCK_MODE_KEYGEN, TLCK_MODE_ATTEST,
-               TLCK_MODE_VERIFY_ATTESTATION };
-
+/* Which mode runs is main.c's business (its table of modes); what a mode reads is here. */
 struct tlck_options {
-    enum tlck_mode mode;
     const char **inputs;   size_t ninputs;      /* files, directories, archives */
     const char *format;                          /* text (default), json, sarif, junit */
     const char *output;                          /* --output FILE, NULL = stdout */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "platform_table.h"
+#include "conf_file.h"
 
 #define STB_WEAK_ 2
 #define STT_FUNC_ 2
@@ -83,7 +83,13 @@ int tlck_blacklist_load(struct tlck_blacklist *b, const char *path, tl_error *er
             return -1;
         }
     }
+    int bad = ferror(fp) ? errno : 0;
     fclose(fp);
+    if (bad) { /* an empty blacklist would pass every wheel it is there to stop */
+        tl_fail(err, "%s: cannot be read: %s", b->path, strerror(bad));
+        tlck_blacklist_free(b);
+        return -1;
+    }
     return 0;
 }
 

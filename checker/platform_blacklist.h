@@ -22,8 +22,8 @@ struct tlck_blacklist {
 };
 
 /* Reads path, or when path is NULL conf/platform_blacklist.tsv where the other platform tables are found (none
- * found: an empty table, 0). A line that is not "tag<TAB>library<TAB>symbols" with no field empty is -1 with err
- * naming the file, the line and what is wrong; nothing stays allocated then. */
+ * found: an empty table, 0). A file found that cannot be read, or a line that is not "tag<TAB>library<TAB>symbols"
+ * with no field empty, is -1 with err naming the file (the line) and what is wrong; nothing stays allocated then. */
 int tlck_blacklist_load(struct tlck_blacklist *b, const char *path, tl_error *err);
 void tlck_blacklist_free(struct tlck_blacklist *b);
 

@@ -1,18 +1,14 @@
 #include "platform_table.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
-#ifndef TL_DATADIR
-#define TL_DATADIR "/usr/local/share/trueline"
-#endif
-#ifndef TL_SOURCE_CONF
-#define TL_SOURCE_CONF "conf"
-#endif
+#include "conf_file.h"
+#include "model.h"
 
 const char *const tlck_version_prefixes[TLCK_NVER] = { "GLIBC_", "GLIBCXX_", "CXXABI_", "GCC_" };
 
@@ -44,81 +40,83 @@ int tlck_version_cmp(const char *a, const char *b)
     return 0;
 }
 
-FILE *tlck_conf_open(const char *name, char *found, size_t cap)
-{
-    char exe[PATH_MAX], path[PATH_MAX + 64];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    FILE *fp = NULL;
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = 0;
-        snprintf(path, sizeof path, "%s/../share/trueline/%s", exe, name);
-        if (!(fp = fopen(path, "r"))) {
-            snprintf(path, sizeof path, "%s/../../conf/%s", exe, name);
-            fp = fopen(path, "r");
-        }
-    }
-    if (!fp) {
-        snprintf(path, sizeof path, "%s/%s", TL_DATADIR, name);
-        fp = fopen(path, "r");
-    }
-    if (!fp) {
-        snprintf(path, sizeof path, "%s/%s", TL_SOURCE_CONF, name);
-        fp = fopen(path, "r");
-    }
-    if (fp && found)
-        snprintf(found, cap, "%s", path);
-    return fp;
-}
+struct libs_read {
+    struct tlck_platforms *t;
+    size_t cap;
+};
 
-static int read_libs(struct tlck_platforms *t, FILE *fp)
+static int libs_row(char **field, size_t n, void *ctx)
 {
-    char line[4096], tag[64], libs[3500];
-    size_t cap = 0;
-    while (fgets(line, sizeof line, fp)) {
-        if (line[0] == '#' || strncmp(line, "tag\t", 4) == 0 || sscanf(line, "%63s %3499s", tag, libs) != 2)
-            continue;
-        if (tlck_grow((void **)&t->v, &cap, t->n + 1, sizeof *t->v) != 0)
-            return -1;
-        struct tlck_platform *r = &t->v[t->n];
-        memset(r, 0, sizeof *r);
-        snprintf(r->tag, sizeof r->tag, "%s", tag);
-        if (!(r->libs = tlck_asprintf(",%s,", libs)))
-            return -1;
-        t->n++;
-    }
+    struct libs_read *c = ctx;
+    struct tlck_platforms *t = c->t;
+    if (n < 2)
+        return 0;
+    if (tlck_grow((void **)&t->v, &c->cap, t->n + 1, sizeof *t->v) != 0)
+        return -1;
+    struct tlck_platform *r = &t->v[t->n];
+    memset(r, 0, sizeof *r);
+    snprintf(r->tag, sizeof r->tag, "%s", field[0]);
+    if (!(r->libs = tlck_asprintf(",%s,", field[1])))
+        return -1;
+    t->n++;
     return 0;
 }
 
-static void read_maxima(struct tlck_platforms *t, FILE *fp)
+struct floors_read {
+    struct tlck_floors *f;
+    size_t cap;
+};
+
+static int floor_row(char **field, size_t n, void *ctx)
 {
-    char line[512], tag[64], max[TLCK_NVER][16];
-    while (fgets(line, sizeof line, fp)) {
-        if (line[0] == '#' || strncmp(line, "tag\t", 4) == 0 ||
-            sscanf(line, "%63s %15s %15s %15s %15s", tag, max[0], max[1], max[2], max[3]) != 5)
-            continue;
-        for (size_t i = 0; i < t->n; i++)
-            if (strcasecmp(t->v[i].tag, tag) == 0)
-                memcpy(t->v[i].max, max, sizeof max);
-    }
+    struct floors_read *c = ctx;
+    if (n < 1 + TLCK_NVER)
+        return 0;
+    if (tlck_grow((void **)&c->f->v, &c->cap, c->f->n + 1, sizeof *c->f->v) != 0)
+        return -1;
+    struct tlck_floor *r = &c->f->v[c->f->n++];
+    snprintf(r->tag, sizeof r->tag, "%s", field[0]);
+    for (int k = 0; k < TLCK_NVER; k++)
+        snprintf(r->max[k], sizeof r->max[k], "%s", field[1 + k]);
+    return 0;
 }
 
-int tlck_platforms_load(struct tlck_platforms *t, const struct tlck_policy *p)
+int tlck_floors_read(struct tlck_floors *f, FILE *fp)
 {
+    struct floors_read c = { f, 0 };
+    memset(f, 0, sizeof *f);
+    return tlck_tsv_each(fp, floor_row, &c) == 0 ? 0 : -1;
+}
+
+void tlck_floors_free(struct tlck_floors *f)
+{
+    free(f->v);
+    memset(f, 0, sizeof *f);
+}
+
+int tlck_platforms_load(struct tlck_platforms *t, const struct tlck_floors *floors, char *found, size_t cap,
+                        tl_error *err)
+{
+    char path[PATH_MAX + 64] = "";
     memset(t, 0, sizeof *t);
-    FILE *fp = tlck_conf_open("platform_libs.tsv", NULL, 0);
+    FILE *fp = tlck_conf_open("platform_libs.tsv", path, sizeof path);
+    if (found)
+        snprintf(found, cap, "%s", path);
     if (!fp)
-        return -1;
-    int rc = read_libs(t, fp);
+        return 1;
+    struct libs_read c = { t, 0 };
+    int rc = tlck_tsv_each(fp, libs_row, &c), bad = ferror(fp) ? errno : 0;
     fclose(fp);
-    const char *cfg = p ? tl_config_get(p->cfg, "symbol-versions", "table") : NULL;
-    if (rc == 0 && ((cfg && (fp = fopen(cfg, "r"))) || (fp = tlck_conf_open("manylinux.tsv", NULL, 0)))) {
-        read_maxima(t, fp);
-        fclose(fp);
+    if (rc != 0 || bad) {
+        tlck_platforms_free(t);
+        return bad ? tl_fail(err, "%s: cannot be read: %s", path, strerror(bad))
+                   : tl_fail(err, "%s: out of memory reading the table", path);
     }
-    return rc;
+    for (size_t i = 0; floors && i < floors->n; i++)
+        for (size_t k = 0; k < t->n; k++)
+            if (strcasecmp(t->v[k].tag, floors->v[i].tag) == 0)
+                memcpy(t->v[k].max, floors->v[i].max, sizeof t->v[k].max);
+    return 0;
 }
 
 void tlck_platforms_free(struct tlck_platforms *t)

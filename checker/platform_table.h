@@ -5,7 +5,7 @@
 #define TLCK_PLATFORM_TABLE_H
 #include <stddef.h>
 #include <stdio.h>
-#include "policy.h"
+#include "trueline/diag.h"
 
 enum { TLCK_VER_GLIBC, TLCK_VER_GLIBCXX, TLCK_VER_CXXABI, TLCK_VER_GCC, TLCK_NVER };
 extern const char *const tlck_version_prefixes[TLCK_NVER]; /* "GLIBC_", "GLIBCXX_", "CXXABI_", "GCC_" */
@@ -22,14 +22,26 @@ struct tlck_platforms {
     size_t n;
 };
 
-/* conf/NAME opened for reading: beside the installed binary (../share/trueline/), in the source tree above a build
- * directory (../../conf/), in the installed data directory, in this source tree; its path into found (when not
- * NULL). NULL when none is found. */
-FILE *tlck_conf_open(const char *name, char *found, size_t cap);
+/* conf/manylinux.tsv's rows: a tag and the highest version of each prefix it allows, as written ("2.17"). */
+struct tlck_floor {
+    char tag[64];
+    char max[TLCK_NVER][16];
+};
+struct tlck_floors {
+    struct tlck_floor *v;
+    size_t n;
+};
 
-/* Loads both tables (each found as symbol-versions finds manylinux.tsv: [symbol-versions] table for that one,
- * beside the binary, the installed data directory, the source tree). -1 when platform_libs.tsv is not found. */
-int tlck_platforms_load(struct tlck_platforms *t, const struct tlck_policy *p);
+/* The rows of a manylinux.tsv (tlck_tsv_each's lines of five fields: tag, GLIBC_, GLIBCXX_, CXXABI_, GCC_ maxima;
+ * shorter rows are left out). -1 when out of memory. */
+int tlck_floors_read(struct tlck_floors *f, FILE *fp);
+void tlck_floors_free(struct tlck_floors *f);
+
+/* Loads conf/platform_libs.tsv (found by tlck_conf_open; its path into found) and joins each tag with its row of
+ * floors (symbol-versions' manylinux.tsv: the [symbol-versions] table, or conf's). 1 when platform_libs.tsv is
+ * not found (t empty); -1 with err naming the file when it cannot be read. */
+int tlck_platforms_load(struct tlck_platforms *t, const struct tlck_floors *floors, char *found, size_t cap,
+                        tl_error *err);
 void tlck_platforms_free(struct tlck_platforms *t);
 const struct tlck_platform *tlck_platform_find(const struct tlck_platforms *t, const char *tag);
 /* Whether tag allows a file to need lib from the system (the dynamic loader always is). */

@@ -93,7 +93,18 @@ PY
 host=("$work/gcc-g.o" "$work/gcc-dwarf4.o" "$work/gcc-dwarf2.o" "$work/gcc-m32.o" "$work/gcc-nodebug.o"
       "$work/clang-g.o" "$work/gxx.o" "$work/zlib.o" "$work/zstd.o" "$work/zlib.so")
 dev=("$work/k.cubin" "$work/k-G.cubin" "$work/k.fatbin" "$work/k-z.fatbin" "$work/k.o")
-seed elf_file "${host[@]}" "$work/k.cubin" "$(stripped "$work/liba.so")"
+# linked files without section headers (removed, zeroed): read through the dynamic segment (lib/elf_dynamic.c)
+printf '#include <stdio.h>\nint main(void) { return puts("x"); }\n' >"$work/app.c"
+gcc -no-pie "$work/app.c" -o "$work/app" 2>/dev/null
+noshdr=()
+for f in "$(stripped "$work/liba.so")" "$(stripped "$work/app")"; do
+  [ -s "$f" ] || continue
+  for how in header zero; do
+    python3 "$here/../tests/lib/strip_shdrs.py" "$f" "$work/noshdr-$how-$(basename "$f")" $how 2>/dev/null &&
+      noshdr+=("$work/noshdr-$how-$(basename "$f")")
+  done
+done
+seed elf_file "${host[@]}" "$work/k.cubin" "$(stripped "$work/liba.so")" "${noshdr[@]}"
 # a member named with control bytes (ESC [2K, CR): the text report escapes them
 (cd "$work" && cp gcc-nodebug.o "$(printf 'ev\033[2K\rok.o')" && ar rc ctl-name.a "$(printf 'ev\033[2K\rok.o')") 2>/dev/null
 # a fatbin whose PTX entry is nothing but .entry lines (each a function the reader allocates within the budget)
@@ -102,7 +113,7 @@ command -v zstd >/dev/null && python3 "$here/../tests/lib/ptx_entry_bomb.py" 200
 [ -s "$work/ptx-entries.fatbin" ] && python3 "$here/../tests/lib/shared_fatbin.py" "$work/ptx-entries.fatbin" 8 \
   "$work/shared-fatbin.o" 2>/dev/null
 seed load "${host[@]}" "${dev[@]}" "$work/lib.a" "$work/empty.a" "$work/zero-info.o" "$work/ctl-name.a" \
-  "$work/ptx-entries.fatbin" "$work/shared-fatbin.o"
+  "$work/ptx-entries.fatbin" "$work/shared-fatbin.o" "${noshdr[@]}"
 # the split takes linked files (host debug sections out) and objects (device line info out)
 seed split "$work/zlib.so" "$work/liba.so" "$work/gcc-g.o" "$work/k.o"
 
@@ -126,6 +137,52 @@ for name, method in (('bz', zipfile.ZIP_BZIP2), ('lz', zipfile.ZIP_LZMA)):
 with tarfile.open(sys.argv[2] + '/zeros-1.0-0.tar.bz2', 'w:bz2') as t:
     pad = so + bytes(8 << 20)
     ti = tarfile.TarInfo('lib/liba.so'); ti.size = len(pad); t.addfile(ti, io.BytesIO(pad))
+# zips whose central directory and local headers disagree (checker/zip_directory.c): an end record saying disk 1
+# after a stray central-directory signature, overlapping members, another CRC in a local header, a directory
+# entry past the end record's count, a second end record; and one with data descriptors, which must agree
+import struct, zlib
+def zipped(files, stream=False):
+    class S(io.RawIOBase):
+        def __init__(self): self.b = bytearray()
+        def writable(self): return True
+        def write(self, d): self.b += d; return len(d)
+    b = S() if stream else io.BytesIO()
+    with zipfile.ZipFile(b, 'w', zipfile.ZIP_DEFLATED) as z:
+        for n, d in files: z.writestr(n, d)
+    return bytes(b.b) if stream else b.getvalue()
+def end(b):
+    e = b.rfind(b'PK\x05\x06'); return list(struct.unpack_from('<IHHHHIIH', b, e))
+def entries(cd):
+    at = 0
+    while at < len(cd):
+        yield at; at += 46 + sum(struct.unpack_from('<HHH', cd, at + 28))
+clean = zipped([('pkg/_ext.so', so), ('pkg/__init__.py', b'x = 1\n')])
+hidden = zipped([('pkg/_ext.so', so + bytes(64)), ('pkg/__init__.py', b'x = 1\n')])
+f = end(hidden); prefix = clean[:end(clean)[6]] + b'PK\x01\x02' + bytes(42)
+cd = bytearray(hidden[f[6]:f[6] + f[5]])
+for at in entries(cd):
+    struct.pack_into('<I', cd, at + 42, struct.unpack_from('<I', cd, at + 42)[0] + len(prefix))
+f[1] = f[2] = 1; f[6] += len(prefix)
+out = sys.argv[2] + '/zip-'
+open(out + 'disk1-stray.whl', 'wb').write(prefix + hidden[:end(hidden)[6]] + bytes(cd) + struct.pack('<IHHHHIIH', *f))
+def local(name, body):
+    return struct.pack('<IHHHHHIIIHH', 0x04034b50, 20, 0, 0, 0, 0, zlib.crc32(body), len(body), len(body), len(name),
+                       0) + name + body
+def central(name, off, body):
+    return struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 20, 20, 0, 0, 0, 0, zlib.crc32(body), len(body), len(body),
+                       len(name), 0, 0, 0, 0, 0, off) + name
+inner = local(b'b.so', so[:1024]); outer = local(b'a.txt', inner)
+cd = central(b'a.txt', 0, inner) + central(b'b.so', len(outer) - len(inner), so[:1024])
+open(out + 'overlap.zip', 'wb').write(outer + cd + struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 2, 2, len(cd), len(outer), 0))
+b = bytearray(clean); struct.pack_into('<I', b, 14, struct.unpack_from('<I', b, 14)[0] ^ 1)
+open(out + 'crc.whl', 'wb').write(b)
+f = end(clean); extra = central(b'pkg/_ext.so', 0, b''); f[5] += len(extra)
+open(out + 'trailing.whl', 'wb').write(clean[:f[6] + f[5] - len(extra)] + extra + struct.pack('<IHHHHIIH', *f))
+f = end(clean); cd = bytearray(clean[f[6]:f[6] + f[5]]); last = list(entries(cd))[-1]
+other = struct.pack('<IHHHHIIH', *f)
+struct.pack_into('<H', cd, last + 32, len(other)); cd += other; f[5] = len(cd)
+open(out + 'second-end.whl', 'wb').write(clean[:f[6]] + bytes(cd) + struct.pack('<IHHHHIIH', *f))
+open(out + 'descriptors.whl', 'wb').write(zipped([('pkg/_ext.so', so), ('pkg/__init__.py', b'x = 1\n')], True))
 PY
 # an overlapping-member zip: eight central entries sharing one deflate stream (tests/lib/overlap_zip.py)
 [ -s "$work/liba.so" ] && python3 "$here/../tests/lib/overlap_zip.py" \

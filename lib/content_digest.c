@@ -7,7 +7,8 @@
 #include "trueline/content_digest.h"
 
 #include <gelf.h>
-#include <string.h>
+
+#include "trueline/note_section.h"
 
 int tl_content_digest(const unsigned char *file, size_t size, uint64_t skip_off, uint64_t skip_len,
                       char hex[TL_HASH_HEX_LEN + 1])
@@ -29,17 +30,12 @@ int tl_record_sections(Elf *elf, uint64_t *off, uint64_t *size)
     int n = 0;
     if (elf_getshdrstrndx(elf, &shstrndx) != 0)
         return -1;
-    for (Elf_Scn *s = elf_nextscn(elf, NULL); s; s = elf_nextscn(elf, s)) {
-        GElf_Shdr sh;
-        const char *name;
-        if (!gelf_getshdr(s, &sh) || sh.sh_type != SHT_NOTE ||
-            !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || strcmp(name, TL_NOTE_SECTION) != 0)
-            continue;
+    GElf_Shdr sh;
+    for (Elf_Scn *s = tl_note_section_next(elf, shstrndx, NULL, &sh); s; s = tl_note_section_next(elf, shstrndx, s, &sh))
         if (n++ == 0) {
             *off = sh.sh_offset;
             *size = sh.sh_size;
         }
-    }
     return n;
 }
 

@@ -131,6 +131,10 @@ int tl_note_encode(const tl_note *n, size_t argv_max, unsigned char **out, size_
     if (n->at_link) /* only when set: records of -c objects stay byte-identical to format 1 as first shipped */
         kv_int(&d, "cl", 1);
     put_argv(&d, n, argv_max);
+    /* what the argv holds from the environment, with the argv: a configuration that leaves the argv out
+     * leaves these values out too */
+    for (int i = 0; argv_max && i < n->nfolded_env; i++)
+        kv(&d, "fe", n->folded_env[i]);
     /* Last, so that the MAC covers every other field and its own placeholder is the end of the desc. */
     static const char zero_hex[TL_NOTE_MAC_HEX_LEN + 1] =
         "0000000000000000000000000000000000000000000000000000000000000000";
@@ -172,6 +176,20 @@ static char *dup_s(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+/* Appends a copy of value to a NULL-terminated vector of *n strings (a failed allocation drops it). */
+static void push_value(char ***vec, int *n, const char *value)
+{
+    char *copy = dup_s(value);
+    char **v = copy ? realloc(*vec, (size_t)(*n + 2) * sizeof *v) : NULL;
+    if (!v) {
+        free(copy);
+        return;
+    }
+    *vec = v;
+    v[(*n)++] = copy;
+    v[*n] = NULL;
+}
+
 static void set_field(tl_note *n, const char *key, const char *value)
 {
     static const struct { const char *key; size_t off; } strs[] = {
@@ -202,14 +220,10 @@ static void set_field(tl_note *n, const char *key, const char *value)
         n->at_link = atoi(value) != 0;
     else if (strcmp(key, "ao") == 0)
         n->argv_omitted = atoi(value) != 0;
-    else if (strcmp(key, "a") == 0) {
-        char **v = realloc(n->argv, (size_t)(n->argc + 2) * sizeof *v);
-        if (!v)
-            return;
-        n->argv = v;
-        v[n->argc++] = dup_s(value);
-        v[n->argc] = NULL;
-    }
+    else if (strcmp(key, "a") == 0)
+        push_value(&n->argv, &n->argc, value);
+    else if (strcmp(key, "fe") == 0 && strchr(value, '=') && value[0] != '=')
+        push_value(&n->folded_env, &n->nfolded_env, value); /* "NAME=VALUE"; anything else is not one */
     /* other keys: a newer writer's additions, ignored by design */
 }
 
@@ -309,6 +323,9 @@ void tl_note_free(tl_note *n)
     for (int i = 0; i < n->argc; i++)
         free(n->argv[i]);
     free(n->argv);
+    for (int i = 0; i < n->nfolded_env; i++)
+        free(n->folded_env[i]);
+    free(n->folded_env);
     memset(n, 0, sizeof *n);
 }
 

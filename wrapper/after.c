@@ -12,17 +12,25 @@
 #include "line_split.h"
 #include "process.h"
 #include "prov_stats.h"
+#include "context.h"
 #include "stage.h"
 #include "stamp.h"
 #include "trueline/file_kind.h"
 #include "verify.h"
 #include "verify_in_cache.h"
 
+/* One more in a provenance counter, kept under the run's $XDG_CACHE_HOME (else $HOME). */
+static void count(const tlcc_env_snapshot *env, enum tlcc_stat which)
+{
+    tlcc_stats_home where = { env->v[TLCC_EV_XDG_CACHE_HOME], env->v[TLCC_EV_HOME] };
+    tlcc_stats_add(&where, which, 1);
+}
+
 static int stamp(const tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_config *prov, const char *out,
                  const char *src)
 {
     /* The split before the stamp: the record binds the split object. */
-    if (p->line_store && tlcc_line_split(p->line_store, out, "trueline-cc") != 0)
+    if (p->line_store && tlcc_line_split(inv->ctx, p->line_store, out, "trueline-cc") != 0)
         return -1;
     char li[256];
     tl_note n = tlcc_record_note(inv, &p->record, TL_NOTE_COMPILE, src, li, sizeof li);
@@ -38,7 +46,7 @@ static int stamp(const tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
         return -1;
     }
-    tlcc_stats_add(TLCC_STAT_STAMPED, 1);
+    count(&inv->ctx->env, TLCC_STAT_STAMPED);
     return 0;
 }
 
@@ -54,6 +62,7 @@ struct verify_job {
     const tlcc_prov_config *prov;
     const tlcc_plan *plan; /* NULL in the repair run */
     const tlcc_invocation *inv;
+    const tlcc_env_snapshot *env; /* the run's */
 };
 
 static tlcc_verify_expect expect_of(const struct verify_job *j)
@@ -112,20 +121,20 @@ static int verify(const struct verify_job *j, int status)
     tlcc_verify_object(j->out, &e, &r);
     if (r.status == TLCC_VERIFY_NOT_HOST) /* a cubin from -cubin, or nothing written: no record expected */
         return status;
-    tlcc_stats_add(TLCC_STAT_VERIFIED, 1);
+    count(j->env, TLCC_STAT_VERIFIED);
     if (r.status == TLCC_VERIFY_OK) {
         if (r.unbound)
-            tlcc_stats_add(TLCC_STAT_UNBOUND, 1);
+            count(j->env, TLCC_STAT_UNBOUND);
         return status;
     }
-    tlcc_stats_add(r.status == TLCC_VERIFY_NO_NOTE ? TLCC_STAT_NO_NOTE : TLCC_STAT_MISMATCH, 1);
+    count(j->env, r.status == TLCC_VERIFY_NO_NOTE ? TLCC_STAT_NO_NOTE : TLCC_STAT_MISMATCH);
     fprintf(stderr, "trueline-cc: %s: cached object does not match this compile: %s\n", j->out, r.what);
     if (j->prov->fail) {
         fprintf(stderr, "trueline-cc: error: [provenance] on_mismatch = fail\n");
         return 1 << 8;
     }
     fprintf(stderr, "trueline-cc: recompiling %s (cache lookup bypassed; the fresh object replaces the entry)\n", j->out);
-    tlcc_stats_add(TLCC_STAT_RECOMPILED, 1);
+    count(j->env, TLCC_STAT_RECOMPILED);
     return recompile(j);
 }
 
@@ -138,7 +147,8 @@ static int after_compile(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_pr
         if (p->after == TLCC_AFTER_VERIFY) { /* the verifier checks the ELF type itself: one open */
             struct verify_job j = { .cache = inv->cache, .cache_argv = p->argv.v, .args = inv->args.v,
                                     .nargs = inv->args.n, .out = outs.v[i], .fp = inv->fp_hex, .ah = inv->argv_hex,
-                                    .kh = p->key_hash, .key = &p->key, .prov = prov, .plan = p, .inv = inv };
+                                    .kh = p->key_hash, .key = &p->key, .prov = prov, .plan = p, .inv = inv,
+                                    .env = &inv->ctx->env };
             status = verify(&j, status);
         } else if (tlcc_prov_is_host_object(outs.v[i]) && stamp(p, inv, prov, outs.v[i], inv->sources.v[i]) != 0) {
             status = 1 << 8;
@@ -197,7 +207,7 @@ static int after_link(const tlcc_plan *p, const tlcc_invocation *inv, const tlcc
         fprintf(stderr, "trueline-cc: error: %s\n", err.msg);
         return -1;
     }
-    tlcc_stats_add(TLCC_STAT_STAMPED, 1);
+    count(&inv->ctx->env, TLCC_STAT_STAMPED);
     return 0;
 }
 
@@ -219,7 +229,7 @@ int tlcc_after(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_config 
     return status;
 }
 
-int tlcc_after_fixup(const tlcc_prov_config *prov, int argc, char **argv)
+int tlcc_after_fixup(tlcc_ctx *ctx, const tlcc_prov_config *prov, int argc, char **argv)
 {
     if (argc < 6) {
         fprintf(stderr, "trueline-cc: " TLCC_HOOK_FIXUP_OPTION ": expected OUT FINGERPRINT ARGV_HASH KEY_HASH CACHE-ARGV...\n");
@@ -228,9 +238,10 @@ int tlcc_after_fixup(const tlcc_prov_config *prov, int argc, char **argv)
     /* ccache's working directory is the compile's, so the key is normalized as the wrapper did */
     char *cwd = getcwd(NULL, 0);
     tlcc_key_ctx key;
-    tlcc_key_init(&key, TLCC_KEY_CCACHE, cwd);
+    tlcc_key_init(&key, TLCC_KEY_CCACHE, cwd, &ctx->env);
     struct verify_job j = { .cache = TLCC_CACHE_CCACHE, .out = argv[0], .fp = argv[1], .ah = argv[2], .kh = argv[3],
-                            .key = &key, .cache_argv = argv + 4, .args = argv + 6, .nargs = argc - 6, .prov = prov };
+                            .key = &key, .cache_argv = argv + 4, .args = argv + 6, .nargs = argc - 6, .prov = prov,
+                            .env = &ctx->env };
     int status = verify(&j, 0);
     tlcc_key_free(&key);
     free(cwd);

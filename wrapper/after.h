@@ -13,6 +13,7 @@ int tlcc_after(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_config 
 /* trueline-cc --trueline-hook-fixup OUT FP ARGV_HASH KEY_HASH CACHE-ARGV...: the hook in ccache found the
  * object wrong; report and repair it as the waiting wrapper does (argv: after the option). Returns a wait
  * status, or -1 after a usage message. */
-int tlcc_after_fixup(const tlcc_prov_config *prov, int argc, char **argv);
+struct tlcc_ctx;
+int tlcc_after_fixup(struct tlcc_ctx *ctx, const tlcc_prov_config *prov, int argc, char **argv);
 
 #endif

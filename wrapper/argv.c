@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "compiler.h"
+#include "context.h"
 #include "families.h"
 #include "trueline/note.h"
 
@@ -205,7 +206,7 @@ static int fold_optf(tlcc_invocation *inv, tl_error *err)
 
 static void fold_nvcc_env(tlcc_invocation *inv, const char *name, int prepend)
 {
-    const char *v = getenv(name);
+    const char *v = tlcc_env_snapshot_get(&inv->ctx->env, name);
     if (!v)
         return;
     tlcc_strv words = { 0 };
@@ -217,6 +218,7 @@ static void fold_nvcc_env(tlcc_invocation *inv, const char *name, int prepend)
     tlcc_strv_splice(&inv->args, prepend ? 0 : inv->args.n, 0, &words);
     tlcc_strv_pushf(&inv->folds, "%s (%s): %s", name, prepend ? "before the arguments" : "after the arguments", v);
     tlcc_strv_push(&inv->unset_env, name);
+    tlcc_strv_pushf(&inv->folded_env, "%s=%s", name, v);
     tlcc_strv_free(&words);
 }
 
@@ -458,7 +460,7 @@ int tlcc_effective_argv(tlcc_invocation *inv, tl_error *err)
         return -1;
     if (folds & TLCC_FOLD_RESPONSE_FILES)
         fold_response_files(inv);
-    const char *ccc = (folds & TLCC_FOLD_CCC_OVERRIDE) ? getenv("CCC_OVERRIDE_OPTIONS") : NULL;
+    const char *ccc = (folds & TLCC_FOLD_CCC_OVERRIDE) ? inv->ctx->env.v[TLCC_EV_CCC_OVERRIDE_OPTIONS] : NULL;
     if (ccc) {
         tlcc_strv a = { 0 };
         tlcc_strv_push(&a, inv->compiler_path);
@@ -471,6 +473,7 @@ int tlcc_effective_argv(tlcc_invocation *inv, tl_error *err)
         tlcc_strv_free(&a);
         tlcc_strv_pushf(&inv->folds, "CCC_OVERRIDE_OPTIONS: %s", ccc);
         tlcc_strv_push(&inv->unset_env, "CCC_OVERRIDE_OPTIONS");
+        tlcc_strv_pushf(&inv->folded_env, "CCC_OVERRIDE_OPTIONS=%s", ccc);
     }
     return 0;
 }

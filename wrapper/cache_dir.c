@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "context.h"
 #include "strv.h"
 
 enum neutral_kind {
@@ -49,9 +50,9 @@ static const struct neutral_rule {
     { TLCC_CACHE_SCCACHE, TLCC_FAM_GCC, ADD_FLAG, "-fno-working-directory", working_dir },
 };
 
-char *tlcc_apparent_cwd(void)
+char *tlcc_apparent_cwd(const tlcc_env_snapshot *env)
 {
-    const char *pwd = getenv("PWD");
+    const char *pwd = env->v[TLCC_EV_PWD];
     struct stat a, b;
     if (pwd && pwd[0] == '/' && stat(pwd, &a) == 0 && stat(".", &b) == 0 && a.st_dev == b.st_dev &&
         a.st_ino == b.st_ino)
@@ -102,7 +103,7 @@ int tlcc_cache_dir_neutral(tlcc_invocation *inv)
         return 0;
     if (r->kind == ADD_FLAG)
         return user_gave(&inv->args, r->settled) ? 0 : push_forced(inv, strdup(r->flag));
-    char *cwd = tlcc_apparent_cwd();
+    char *cwd = tlcc_apparent_cwd(&inv->ctx->env);
     if (!cwd)
         return 0; /* no directory to map: the cache hashes what it finds, as without trueline-cc's -g */
     int rc = 0;

@@ -42,10 +42,10 @@ static int parent_is(const char *name)
     return strcmp(comm, name) == 0;
 }
 
-const char *tlcc_cache_runs_us(int chains_cache, const char **how)
+const char *tlcc_cache_runs_us(const tlcc_env_snapshot *env, int chains_cache, const char **how)
 {
     *how = "";
-    if (getenv("UNCACHED_ERR_FD"))
+    if (env->v[TLCC_EV_UNCACHED_ERR_FD])
         return "ccache";
     if (chains_cache)
         return NULL;
@@ -53,7 +53,7 @@ const char *tlcc_cache_runs_us(int chains_cache, const char **how)
     for (const char *const *c = caches; *c; c++)
         if (parent_is(*c))
             return *c;
-    if (getenv("CCACHE_DISABLE")) {
+    if (env->v[TLCC_EV_CCACHE_DISABLE]) {
         *how = " (CCACHE_DISABLE is set, as ccache sets it for the command it runs in its place: if you set it "
                "yourself, unset it for trueline-cc)";
         return "ccache";

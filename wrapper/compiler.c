@@ -1,6 +1,7 @@
 #include "compiler.h"
 
 #include "bytes.h"
+#include "context.h"
 #include "deps.h"
 #include "families.h"
 #include "strv.h"
@@ -33,9 +34,6 @@ const char *tlcc_basename(const char *path)
     return s ? s + 1 : path;
 }
 
-static struct stat self_st;
-static int self_known = -1;
-
 /* The size our own ELF file has: its section header table ends it (as every linker writes it). */
 static off_t own_elf_size(void)
 {
@@ -52,17 +50,19 @@ static off_t own_elf_size(void)
  * /proc/self/exe costs ~13 us in a fresh process (the kernel builds /proc/PID first), a plain stat ~2 us,
  * on every cache hit. /proc/self/exe stays the answer whenever the cheap one is in doubt (a script run
  * through trueline-cc as its interpreter, a file replaced since the exec). */
-static void know_self(void)
+static void know_self(tlcc_ctx *ctx)
 {
-    if (self_known >= 0)
+    tlcc_self *me = &ctx->self;
+    if (me->known >= 0)
         return;
     const char *fn = (const char *)getauxval(AT_EXECFN);
     off_t size = own_elf_size();
     /* through the stat cache: on a hit the memoized tlcc_self_path depends on this same path */
-    if (fn && size > 0 && tlcc_stat_cached(fn, &self_st) == 0 && S_ISREG(self_st.st_mode) && self_st.st_size == size)
-        self_known = 1;
+    if (fn && size > 0 && tlcc_stat_cached(&ctx->deps, fn, &me->st) == 0 && S_ISREG(me->st.st_mode) &&
+        me->st.st_size == size)
+        me->known = 1;
     else
-        self_known = stat("/proc/self/exe", &self_st) == 0;
+        me->known = stat("/proc/self/exe", &me->st) == 0;
 }
 
 /* "dev:ino" in hex: how TRUELINE_CC_ACTIVE and the memo name an executable. */
@@ -85,56 +85,54 @@ static int list_has(const char *list, const char *id)
     return 0;
 }
 
-static int is_self_stat(const char *path, const struct stat *st)
+static int is_self_stat(tlcc_ctx *ctx, const char *path, const struct stat *st)
 {
     char id[40];
-    know_self();
-    if (self_known && st->st_dev == self_st.st_dev && st->st_ino == self_st.st_ino)
+    know_self(ctx);
+    const tlcc_self *me = &ctx->self;
+    if (me->known && st->st_dev == me->st.st_dev && st->st_ino == me->st.st_ino)
         return 1;
     /* A copy of trueline-cc under a compiler's name: same size is rare enough to afford a content check. */
-    if (self_known && st->st_size == self_st.st_size && S_ISREG(st->st_mode)) {
+    if (me->known && st->st_size == me->st.st_size && S_ISREG(st->st_mode)) {
         tl_hash128 a, b;
         if (tl_hash_file(path, &a, NULL) == 0 && tl_hash_file("/proc/self/exe", &b, NULL) == 0 && tl_hash_equal(a, b))
             return 1;
     }
-    return list_has(getenv(TLCC_ACTIVE_ENV), dev_ino(st, id));
+    return list_has(ctx->env.v[TLCC_EV_TRUELINE_CC_ACTIVE], dev_ino(st, id));
 }
 
 /* Identity by (device, inode), never by name: a masquerade link, a hard link or a copy under another
  * name all resolve to the same file. */
-int tlcc_is_self(const char *path)
+int tlcc_is_self(tlcc_ctx *ctx, const char *path)
 {
     struct stat st;
-    return tlcc_stat_cached(path, &st) == 0 && is_self_stat(path, &st);
+    return tlcc_stat_cached(&ctx->deps, path, &st) == 0 && is_self_stat(ctx, path, &st);
 }
 
-const char *tlcc_self_id(void)
+const char *tlcc_self_id(tlcc_ctx *ctx)
 {
-    static char id[40];
-    know_self();
-    return self_known ? dev_ino(&self_st, id) : NULL;
+    know_self(ctx);
+    return ctx->self.known ? dev_ino(&ctx->self.st, ctx->self.id) : NULL;
 }
 
-int tlcc_self_is_active(void)
+int tlcc_self_is_active(tlcc_ctx *ctx)
 {
-    const char *id = tlcc_self_id();
-    return id && list_has(getenv(TLCC_ACTIVE_ENV), id);
+    const char *id = tlcc_self_id(ctx);
+    return id && list_has(ctx->env.v[TLCC_EV_TRUELINE_CC_ACTIVE], id);
 }
 
-const char *tlcc_active_env_value(void)
+const char *tlcc_active_env_value(tlcc_ctx *ctx)
 {
-    know_self();
-    const char *active = getenv(TLCC_ACTIVE_ENV);
-    if (!self_known)
+    know_self(ctx);
+    const char *active = ctx->env.v[TLCC_EV_TRUELINE_CC_ACTIVE];
+    if (!ctx->self.known)
         return active ? active : "";
-    /* on the heap: a static 4 KiB buffer kept the hot .bss variables a page apart */
-    static char *value;
     char id[40];
-    if (list_has(active, dev_ino(&self_st, id))) /* already there (main set it) */
+    if (list_has(active, dev_ino(&ctx->self.st, id))) /* already there (main set it) */
         return active;
-    free(value);
-    value = active && *active ? tlcc_concatn(TLCC_S(active), TLCC_S(" "), TLCC_S(id), NULL) : strdup(id);
-    return value ? value : "";
+    free(ctx->self.active);
+    ctx->self.active = active && *active ? tlcc_concatn(TLCC_S(active), TLCC_S(" "), TLCC_S(id), NULL) : strdup(id);
+    return ctx->self.active ? ctx->self.active : "";
 }
 
 /* readlink of /proc/self/exe costs ~13 us in a fresh process (the kernel builds /proc/PID first); the
@@ -151,44 +149,43 @@ __attribute__((noinline)) static char *read_proc_self(void) /* the miss: its buf
     return strdup(buf);
 }
 
-const char *tlcc_self_path(tlcc_memo *memo)
+const char *tlcc_self_path(tlcc_ctx *ctx, tlcc_memo *memo)
 {
-    static char *self;
-    static int tried;
-    if (tried)
-        return self;
-    tried = 1;
+    tlcc_self *me = &ctx->self;
+    if (me->path_tried)
+        return me->path;
+    me->path_tried = 1;
     const char *fn = (const char *)getauxval(AT_EXECFN);
     char *key = NULL, id[40];
-    know_self();
-    if (memo && self_known && fn && fn[0] == '/') {
-        key = tlcc_concatn(TLCC_S("s\x1f"), TLCC_S(fn), TLCC_S("\x1f"), TLCC_S(dev_ino(&self_st, id)), NULL);
+    know_self(ctx);
+    if (memo && me->known && fn && fn[0] == '/') {
+        key = tlcc_concatn(TLCC_S("s\x1f"), TLCC_S(fn), TLCC_S("\x1f"), TLCC_S(dev_ino(&me->st, id)), NULL);
     }
     const char *v;
     size_t len;
     if (tlcc_memo_get_held(memo, key, &v, &len) && len) {
-        self = strndup(v, len);
+        me->path = strndup(v, len);
         free(key);
-        return self;
+        return me->path;
     }
-    self = read_proc_self();
+    me->path = read_proc_self();
     tlcc_deps d = { { 0 }, 0 };
-    tlcc_deps_begin(&d);
-    if (self)
-        tlcc_deps_note(self);
-    tlcc_deps_end(&d);
-    if (self)
-        tlcc_memo_put_held(memo, key, self, &d);
+    tlcc_deps_begin(&ctx->deps, &d);
+    if (me->path)
+        tlcc_deps_note(&ctx->deps, me->path);
+    tlcc_deps_end(&ctx->deps, &d);
+    if (me->path)
+        tlcc_memo_put_held(memo, key, me->path, &d);
     free(key);
-    tlcc_deps_free(&d);
-    return self;
+    tlcc_deps_free(&ctx->deps, &d);
+    return me->path;
 }
 
 /* The PATH walk. Every directory looked in before the hit and every candidate that exists is a dependency
  * of the answer (deps.h): a new entry in an earlier directory, or a changed candidate, changes it. The hit's
  * own directory is none: the hit's identity covers it (the hit replaced, removed or retargeted changes that
  * identity; another entry there changes nothing), a stat less on every warm lookup. */
-static char *search(const char *name, const char *path)
+static char *search(tlcc_ctx *ctx, const char *name, const char *path)
 {
     char buf[4096];
     for (const char *p = path ? path : ""; ; ) {
@@ -202,15 +199,15 @@ static char *search(const char *name, const char *path)
         size_t dl = strlen(buf);
         snprintf(buf + dl, sizeof buf - dl, "/%s", name);
         struct stat st;
-        int found = tlcc_stat_cached(buf, &st) == 0;
+        int found = tlcc_stat_cached(&ctx->deps, buf, &st) == 0;
         if (found)
-            tlcc_deps_note_stat(buf, &st); /* a relative path makes the answer unmemoizable */
+            tlcc_deps_note_stat(&ctx->deps, buf, &st); /* a relative path makes the answer unmemoizable */
         else
-            tlcc_deps_note_absent(buf);
-        if (found && S_ISREG(st.st_mode) && (st.st_mode & 0111) && !is_self_stat(buf, &st))
+            tlcc_deps_note_absent(&ctx->deps, buf);
+        if (found && S_ISREG(st.st_mode) && (st.st_mode & 0111) && !is_self_stat(ctx, buf, &st))
             return strdup(buf);
         buf[dl] = 0;
-        tlcc_deps_note(buf); /* an absent candidate is covered by its directory's identity */
+        tlcc_deps_note(&ctx->deps, buf); /* an absent candidate is covered by its directory's identity */
         if (!end)
             return NULL;
         p = end + 1;
@@ -219,17 +216,17 @@ static char *search(const char *name, const char *path)
 
 /* Memoized by (name, PATH, the active trueline-cc list) with the walk's dependencies: a warm lookup costs
  * one stat per PATH directory, shared by every program looked up in this process. */
-char *tlcc_find_program(tlcc_memo *memo, const char *name, const char *path)
+char *tlcc_find_program(tlcc_ctx *ctx, tlcc_memo *memo, const char *name, const char *path)
 {
     if (strchr(name, '/')) {
-        tlcc_deps_note(name);
-        return access(name, X_OK) == 0 && !tlcc_is_self(name) ? strdup(name) : NULL;
+        tlcc_deps_note(&ctx->deps, name);
+        return access(name, X_OK) == 0 && !tlcc_is_self(ctx, name) ? strdup(name) : NULL;
     }
-    const char *active = getenv(TLCC_ACTIVE_ENV);
+    const char *active = ctx->env.v[TLCC_EV_TRUELINE_CC_ACTIVE];
     char *key = tlcc_concatn(TLCC_S("r\x1f"), TLCC_S(name), TLCC_S("\x1f"), TLCC_S(path ? path : ""), TLCC_S("\x1f"),
                            TLCC_S(active ? active : ""), NULL);
     if (!key)
-        return search(name, path);
+        return search(ctx, name, path);
     const char *v;
     size_t len;
     if (tlcc_memo_get_held(memo, key, &v, &len)) { /* an outer recording (the closure) joins its deps */
@@ -237,11 +234,11 @@ char *tlcc_find_program(tlcc_memo *memo, const char *name, const char *path)
         return len ? strndup(v, len) : NULL;
     }
     tlcc_deps d = { { 0 }, 0 };
-    tlcc_deps_begin(&d);
-    char *found = search(name, path);
-    tlcc_deps_end(&d);
+    tlcc_deps_begin(&ctx->deps, &d);
+    char *found = search(ctx, name, path);
+    tlcc_deps_end(&ctx->deps, &d);
     tlcc_memo_put_held(memo, key, found, &d);
-    tlcc_deps_free(&d);
+    tlcc_deps_free(&ctx->deps, &d);
     free(key);
     return found;
 }
@@ -250,14 +247,14 @@ char *tlcc_find_program(tlcc_memo *memo, const char *name, const char *path)
  * which runs the first program of the link's name on the PATH it was given that is not a trueline-cc
  * (main.c run_nested), so that program is the answer. Any other path is tlcc_find_program's; the extra
  * tlcc_is_self is answered by the stat cache, and only when that path was refused. */
-char *tlcc_find_program_past_link(tlcc_memo *memo, const char *name, const char *path, int *via_link)
+char *tlcc_find_program_past_link(tlcc_ctx *ctx, tlcc_memo *memo, const char *name, const char *path, int *via_link)
 {
     *via_link = 0;
-    char *found = tlcc_find_program(memo, name, path);
-    if (found || !strchr(name, '/') || !tlcc_is_masquerade_name(tlcc_basename(name)) || !tlcc_is_self(name))
+    char *found = tlcc_find_program(ctx, memo, name, path);
+    if (found || !strchr(name, '/') || !tlcc_is_masquerade_name(tlcc_basename(name)) || !tlcc_is_self(ctx, name))
         return found;
     *via_link = 1;
-    return tlcc_find_program(memo, tlcc_basename(name), path); /* memoized like every PATH lookup */
+    return tlcc_find_program(ctx, memo, tlcc_basename(name), path); /* memoized like every PATH lookup */
 }
 
 static enum tlcc_cache cache_by_name(const char *name)
@@ -273,7 +270,7 @@ static enum tlcc_cache cache_by_name(const char *name)
 int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *cfg, tlcc_memo *memo, tl_error *err)
 {
     const char *self = tlcc_basename(argv[0]);
-    const char *path = getenv("PATH");
+    const char *path = inv->ctx->env.v[TLCC_EV_PATH];
     int i = 1;
     if (tlcc_is_masquerade_name(self)) {
         inv->mode = TLCC_MODE_MASQUERADE;
@@ -285,7 +282,7 @@ int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *
             return tl_fail(err, "usage: %s COMPILER ARGS... (no compiler given)", self), -2;
         inv->mode = TLCC_MODE_CHAINED;
         inv->cache = cache_by_name(self);
-        if (!(inv->cache_path = tlcc_find_program(memo, self, path)))
+        if (!(inv->cache_path = tlcc_find_program(inv->ctx, memo, self, path)))
             return tl_fail(err, "%s: no real %s on PATH (other than trueline-cc)", self, self);
         inv->compiler_arg = strdup(argv[i++]);
     } else {
@@ -298,7 +295,7 @@ int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *
             if (argc < 3)
                 return tl_fail(err, "usage: trueline-cc %s COMPILER ARGS... (no compiler given)", argv[1]), -2;
             inv->mode = TLCC_MODE_CHAINED;
-            if (!(inv->cache_path = tlcc_find_program(memo, argv[1], path)))
+            if (!(inv->cache_path = tlcc_find_program(inv->ctx, memo, argv[1], path)))
                 return tl_fail(err, "%s: cache program not found on PATH", argv[1]);
             i = 2;
         }
@@ -315,12 +312,12 @@ int tlcc_classify(tlcc_invocation *inv, int argc, char **argv, const tl_config *
                 tl_fail(err, "%s: [wrapper] cache = %s: expected none, ccache or sccache", where, c);
                 return -2;
             }
-            if (!(inv->cache_path = tlcc_find_program(memo, c, path)))
+            if (!(inv->cache_path = tlcc_find_program(inv->ctx, memo, c, path)))
                 return tl_fail(err, "%s: cache program (from [wrapper] cache) not found on PATH", c);
             inv->mode = inv->mode == TLCC_MODE_MASQUERADE ? inv->mode : TLCC_MODE_CHAINED;
         }
     }
-    if (!(inv->compiler_path = tlcc_find_program(memo, inv->compiler_arg, path))) {
+    if (!(inv->compiler_path = tlcc_find_program(inv->ctx, memo, inv->compiler_arg, path))) {
         /* as a shell says it: a named file that exists but cannot be executed is status 126, not 127 */
         if (strchr(inv->compiler_arg, '/') && access(inv->compiler_arg, F_OK) == 0 && access(inv->compiler_arg, X_OK) != 0) {
             tl_fail(err, "%s: Permission denied (not executable)", inv->compiler_arg);

@@ -5,6 +5,8 @@
 #include "invocation.h"
 #include "memo.h"
 
+struct tlcc_ctx; /* context.h: the run */
+
 /* Environment variable naming the trueline-cc executables already active above us ("dev:ino ...").
  * A compiler that runs another compiler through a masquerade link (nvcc -> gcc) then reaches the real
  * one directly instead of wrapping twice or looping. */
@@ -17,22 +19,23 @@ int tlcc_is_cache_name(const char *base);
 const char *tlcc_basename(const char *path);
 /* First executable `name` on `path` (a PATH-style list) that is not a trueline-cc; malloc'ed, or NULL.
  * Memoized in memo (NULL: not memoized). */
-char *tlcc_find_program(tlcc_memo *memo, const char *name, const char *path);
+char *tlcc_find_program(struct tlcc_ctx *ctx, tlcc_memo *memo, const char *name, const char *path);
 /* tlcc_find_program, except that a path naming a masquerade link to trueline-cc (nvcc -ccbin DIR/g++) resolves
  * as that link runs: the first `g++` on path that is not a trueline-cc (*via_link set to 1). */
-char *tlcc_find_program_past_link(tlcc_memo *memo, const char *name, const char *path, int *via_link);
+char *tlcc_find_program_past_link(struct tlcc_ctx *ctx, tlcc_memo *memo, const char *name, const char *path,
+                                  int *via_link);
 /* 1 when path resolves to this trueline-cc or one listed in TLCC_ACTIVE_ENV. */
-int tlcc_is_self(const char *path);
+int tlcc_is_self(struct tlcc_ctx *ctx, const char *path);
 /* This executable's identity as TLCC_ACTIVE_ENV lists it ("dev:ino" in hex), or NULL when unknown. */
-const char *tlcc_self_id(void);
+const char *tlcc_self_id(struct tlcc_ctx *ctx);
 /* 1 when TLCC_ACTIVE_ENV lists this very executable: a trueline-cc above us started this process. Any other
  * value (one leaked into a build's environment) does not count. */
-int tlcc_self_is_active(void);
+int tlcc_self_is_active(struct tlcc_ctx *ctx);
 /* The value for TLCC_ACTIVE_ENV in children: the inherited list plus this executable. */
-const char *tlcc_active_env_value(void);
+const char *tlcc_active_env_value(struct tlcc_ctx *ctx);
 /* This executable's real path (readlink of /proc/self/exe), memoized in memo; NULL when it cannot be had.
- * Asked once per process (the answer is kept: it is the process's own identity). */
-const char *tlcc_self_path(tlcc_memo *memo);
+ * Asked once per run (the answer is kept in the context: it is the process's own identity). */
+const char *tlcc_self_path(struct tlcc_ctx *ctx, tlcc_memo *memo);
 
 /* Fills mode, cache, compiler_arg/compiler_path, cache_path, user_args from argv. Returns -1 with err
  * when there is nothing to run (status 127), -2 on a usage error (`trueline-cc ccache` without a compiler)

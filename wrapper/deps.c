@@ -13,7 +13,7 @@
 /* Timestamps within this many seconds of now make an answer "racily clean" (see deps.h). */
 #define RACY_SECONDS 2
 
-/* ---- per-process stat cache ---- */
+/* ---- the run's stat cache (tlcc_deps_ctx) ---- */
 
 /* What the callers read of a stat, kept compactly: a struct stat is 144 bytes, and ~40 entries of them
  * spread over one more page (a page fault each, on every warm run). */
@@ -25,7 +25,7 @@ struct ident {
     mode_t mode;
 };
 
-struct cached {
+struct tlcc_stat_entry {
     const char *path; /* our copy, or (owned 0) a memo mapping's bytes: see tlcc_deps_hold */
     struct ident st;
     unsigned len; /* compared before the bytes: a warm nvcc run looks up ~50 paths among ~35 */
@@ -36,14 +36,12 @@ struct cached {
      * identities of ~35 paths). */
     const char *held_text;
 };
-static struct cached *g_cache;
-static int g_ncache, g_capcache;
 
-static struct cached *find_cached(const char *path, size_t len)
+static struct tlcc_stat_entry *find_cached(const tlcc_deps_ctx *dc, const char *path, size_t len)
 {
-    for (int i = 0; i < g_ncache; i++)
-        if (g_cache[i].len == len && memcmp(g_cache[i].path, path, len) == 0)
-            return &g_cache[i];
+    for (int i = 0; i < dc->ncache; i++)
+        if (dc->cache[i].len == len && memcmp(dc->cache[i].path, path, len) == 0)
+            return &dc->cache[i];
     return NULL;
 }
 
@@ -67,9 +65,10 @@ static void to_stat(const struct ident *id, struct stat *st)
  * could not grow). path need not end at len (a dependency list is read in place). With borrow, path[0..len)
  * outlives the cache entry (it lies in the memo's mapping, and tlcc_memo_close drops the cache before
  * unmapping): no copy is kept, ~25 allocations and a page of heap less on a warm hit. */
-static int stat_entry(const char *path, size_t len, int borrow, struct ident *id, struct cached **entry)
+static int stat_entry(tlcc_deps_ctx *dc, const char *path, size_t len, int borrow, struct ident *id,
+                      struct tlcc_stat_entry **entry)
 {
-    struct cached *c = find_cached(path, len);
+    struct tlcc_stat_entry *c = find_cached(dc, path, len);
     *entry = c;
     if (c) {
         if (c->err) {
@@ -90,17 +89,17 @@ static int stat_entry(const char *path, size_t len, int borrow, struct ident *id
     int rc = stat(p, &st), e = rc ? errno : 0;
     if (rc == 0)
         *id = ident_of(&st);
-    if (g_ncache == g_capcache) {
-        int cap = g_capcache ? g_capcache * 2 : 48; /* a warm nvcc run stats ~36 paths: never regrown */
-        struct cached *grown = realloc(g_cache, (size_t)cap * sizeof *grown);
+    if (dc->ncache == dc->capcache) {
+        int cap = dc->capcache ? dc->capcache * 2 : 48; /* a warm nvcc run stats ~36 paths: never regrown */
+        struct tlcc_stat_entry *grown = realloc(dc->cache, (size_t)cap * sizeof *grown);
         if (!grown)
             goto out;
-        g_cache = grown;
-        g_capcache = cap;
+        dc->cache = grown;
+        dc->capcache = cap;
     }
-    g_cache[g_ncache] = (struct cached){ p == buf ? path : p, rc == 0 ? *id : (struct ident){ 0 }, (unsigned)len,
-                                         e, p != buf, NULL };
-    *entry = &g_cache[g_ncache++];
+    dc->cache[dc->ncache] = (struct tlcc_stat_entry){ p == buf ? path : p, rc == 0 ? *id : (struct ident){ 0 },
+                                                      (unsigned)len, e, p != buf, NULL };
+    *entry = &dc->cache[dc->ncache++];
     p = NULL;
 out:
     if (p != buf)
@@ -109,21 +108,21 @@ out:
     return rc;
 }
 
-void tlcc_stat_cache_drop(void)
+void tlcc_stat_cache_drop(tlcc_deps_ctx *dc)
 {
-    for (int i = 0; i < g_ncache; i++)
-        if (g_cache[i].owned)
-            free((char *)g_cache[i].path);
-    free(g_cache);
-    g_cache = NULL;
-    g_ncache = g_capcache = 0;
+    for (int i = 0; i < dc->ncache; i++)
+        if (dc->cache[i].owned)
+            free((char *)dc->cache[i].path);
+    free(dc->cache);
+    dc->cache = NULL;
+    dc->ncache = dc->capcache = 0;
 }
 
-int tlcc_stat_cached(const char *path, struct stat *st)
+int tlcc_stat_cached(tlcc_deps_ctx *dc, const char *path, struct stat *st)
 {
-    struct cached *c;
+    struct tlcc_stat_entry *c;
     struct ident id;
-    int rc = stat_entry(path, strlen(path), 0, &id, &c);
+    int rc = stat_entry(dc, path, strlen(path), 0, &id, &c);
     if (rc == 0)
         to_stat(&id, st);
     return rc;
@@ -154,38 +153,35 @@ static size_t stat_id(const struct ident *st, char out[160])
 
 /* ---- recording ---- */
 
-static tlcc_deps *g_active[4];
-static int g_nactive;
-
-void tlcc_deps_begin(tlcc_deps *d)
+void tlcc_deps_begin(tlcc_deps_ctx *dc, tlcc_deps *d)
 {
-    if (g_nactive < 4)
-        g_active[g_nactive++] = d;
+    if (dc->nactive < 4)
+        dc->active[dc->nactive++] = d;
     else
         d->unmemoizable = 1;
 }
 
-void tlcc_deps_end(tlcc_deps *d)
+void tlcc_deps_end(tlcc_deps_ctx *dc, tlcc_deps *d)
 {
-    for (int i = 0; i < g_nactive; i++)
-        if (g_active[i] == d) {
-            memmove(g_active + i, g_active + i + 1, (size_t)(g_nactive - i - 1) * sizeof *g_active);
-            g_nactive--;
+    for (int i = 0; i < dc->nactive; i++)
+        if (dc->active[i] == d) {
+            memmove(dc->active + i, dc->active + i + 1, (size_t)(dc->nactive - i - 1) * sizeof *dc->active);
+            dc->nactive--;
             return;
         }
 }
 
-void tlcc_deps_free(tlcc_deps *d)
+void tlcc_deps_free(tlcc_deps_ctx *dc, tlcc_deps *d)
 {
-    tlcc_deps_end(d);
+    tlcc_deps_end(dc, d);
     tlcc_strv_free(&d->items);
     d->unmemoizable = 0;
 }
 
-void tlcc_deps_taint(void)
+void tlcc_deps_taint(tlcc_deps_ctx *dc)
 {
-    for (int i = 0; i < g_nactive; i++)
-        g_active[i]->unmemoizable = 1;
+    for (int i = 0; i < dc->nactive; i++)
+        dc->active[i]->unmemoizable = 1;
 }
 
 static int has_path(const tlcc_deps *d, const char *path, size_t len)
@@ -196,59 +192,59 @@ static int has_path(const tlcc_deps *d, const char *path, size_t len)
     return 0;
 }
 
-static void add_item(const char *path, size_t plen, const char *id)
+static void add_item(tlcc_deps_ctx *dc, const char *path, size_t plen, const char *id)
 {
-    for (int i = 0; i < g_nactive; i++) {
-        tlcc_deps *d = g_active[i];
+    for (int i = 0; i < dc->nactive; i++) {
+        tlcc_deps *d = dc->active[i];
         if (d->unmemoizable || has_path(d, path, plen))
             continue; /* the first (earliest) identity is the conservative one */
         tlcc_strv_pushf(&d->items, "%.*s%c%s", (int)plen, path, SEP_FIELD, id);
     }
 }
 
-void tlcc_deps_note_stat(const char *path, const struct stat *st)
+void tlcc_deps_note_stat(tlcc_deps_ctx *dc, const char *path, const struct stat *st)
 {
-    if (!g_nactive)
+    if (!dc->nactive)
         return;
     if (path[0] != '/' || strpbrk(path, "\t\n\x1d\x1e\x1f")) {
-        tlcc_deps_taint();
+        tlcc_deps_taint(dc);
         return;
     }
     if (st) {
         time_t now = time(NULL);
         if (st->st_mtime >= now - RACY_SECONDS || st->st_ctime >= now - RACY_SECONDS) {
-            tlcc_deps_taint();
+            tlcc_deps_taint(dc);
             return;
         }
     }
     char id[160];
     struct ident i = st ? ident_of(st) : (struct ident){ 0 };
     stat_id(st ? &i : NULL, id);
-    add_item(path, strlen(path), id);
+    add_item(dc, path, strlen(path), id);
 }
 
-void tlcc_deps_note_absent(const char *path)
+void tlcc_deps_note_absent(tlcc_deps_ctx *dc, const char *path)
 {
     struct stat lst;
     /* absent through a dangling symlink: its target appearing would change nothing we stat */
-    if (g_nactive && (path[0] != '/' || lstat(path, &lst) == 0))
-        tlcc_deps_taint();
+    if (dc->nactive && (path[0] != '/' || lstat(path, &lst) == 0))
+        tlcc_deps_taint(dc);
 }
 
-void tlcc_deps_note(const char *path)
+void tlcc_deps_note(tlcc_deps_ctx *dc, const char *path)
 {
-    if (!g_nactive)
+    if (!dc->nactive)
         return;
     struct stat st;
-    int ok = tlcc_stat_cached(path, &st) == 0;
+    int ok = tlcc_stat_cached(dc, path, &st) == 0;
     if (!ok)
-        tlcc_deps_note_absent(path);
-    tlcc_deps_note_stat(path, ok ? &st : NULL);
+        tlcc_deps_note_absent(dc, path);
+    tlcc_deps_note_stat(dc, path, ok ? &st : NULL);
 }
 
-void tlcc_deps_note_serialized(const char *s, size_t n)
+void tlcc_deps_note_serialized(tlcc_deps_ctx *dc, const char *s, size_t n)
 {
-    if (!g_nactive)
+    if (!dc->nactive)
         return;
     for (const char *stop = s + n; s < stop;) {
         const char *end = memchr(s, SEP_ITEM, (size_t)(stop - s)), *f;
@@ -259,7 +255,7 @@ void tlcc_deps_note_serialized(const char *s, size_t n)
             char id[160];
             memcpy(id, f + 1, (size_t)(end - f - 1));
             id[end - f - 1] = 0;
-            add_item(s, (size_t)(f - s), id);
+            add_item(dc, s, (size_t)(f - s), id);
         }
         s = end + 1;
     }
@@ -301,11 +297,11 @@ static int same_text(const char *held, const char *s, size_t n)
  * out of the hit's cache footprint. It runs more instructions (~15 % more on a warm gcc hit, callgrind),
  * which are cheap next to cache misses on a cold cache: a warm hit is ~10 us faster with caches evicted
  * between runs (docs/internals/wrapper-hit-path.md). */
-static int id_holds(const char *path, size_t len, int borrow, const char *s, size_t n)
+static int id_holds(tlcc_deps_ctx *dc, const char *path, size_t len, int borrow, const char *s, size_t n)
 {
     struct ident st;
-    struct cached *c;
-    if (stat_entry(path, len, borrow, &st, &c) != 0) /* one search of the cache, not two */
+    struct tlcc_stat_entry *c;
+    if (stat_entry(dc, path, len, borrow, &st, &c) != 0) /* one search of the cache, not two */
         return n == 1 && s[0] == '-';
     if (c && c->held_text && same_text(c->held_text, s, n))
         return 1;
@@ -338,7 +334,7 @@ static int id_holds(const char *path, size_t len, int borrow, const char *s, siz
     return 1;
 }
 
-int tlcc_deps_hold(const char *s, size_t n, int borrow)
+int tlcc_deps_hold(tlcc_deps_ctx *dc, const char *s, size_t n, int borrow)
 {
     int held = 0;
     if (!s || !n)
@@ -348,7 +344,7 @@ int tlcc_deps_hold(const char *s, size_t n, int borrow)
         const char *f = end ? memchr(s, SEP_FIELD, (size_t)(end - s)) : NULL;
         if (!f || f == s || (size_t)(f - s) >= 4096)
             return 0; /* malformed: never trusted */
-        if (!id_holds(s, (size_t)(f - s), borrow, f + 1, (size_t)(end - f - 1))) /* the path, read in place */
+        if (!id_holds(dc, s, (size_t)(f - s), borrow, f + 1, (size_t)(end - f - 1))) /* the path, read in place */
             return 0;
         s = end + 1;
     }

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-int tlcc_depth_enter(const char *self_id, const char *tool, tl_error *err)
+int tlcc_depth_enter(tlcc_env_snapshot *env, const char *self_id, const char *tool, tl_error *err)
 {
-    const char *v = getenv(TLCC_DEPTH_ENV);
+    const char *v = env->v[TLCC_EV_TRUELINE_CC_DEPTH];
     long depth = 1;
     size_t n = self_id ? strlen(self_id) : 0;
     if (v && n && strncmp(v, self_id, n) == 0 && v[n] == ' ') {
@@ -24,6 +24,6 @@ int tlcc_depth_enter(const char *self_id, const char *tool, tl_error *err)
                        depth - 1, tool ? tool : "?");
     char val[64];
     snprintf(val, sizeof val, "%s %ld", self_id ? self_id : "?", depth);
-    setenv(TLCC_DEPTH_ENV, val, 1);
+    tlcc_env_snapshot_put(env, TLCC_EV_TRUELINE_CC_DEPTH, val); /* for the children */
     return 0;
 }

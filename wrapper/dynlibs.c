@@ -24,19 +24,24 @@ int tlcc_dynlib_excluded(const char *name)
     return 0;
 }
 
-/* What ld.so reads of one file, read once per process (cc1 and cc1plus load the same libraries). */
-struct dyninfo {
+/* What ld.so reads of one file, read once per run (cc1 and cc1plus load the same libraries). */
+struct tlcc_dyninfo {
     char *path;
     int ok; /* a dynamic-capable ELF file (ET_EXEC or ET_DYN) */
     int machine, cls;
     tlcc_strv needed;
     char *rpath, *runpath; /* NULL when absent; rpath is dropped when runpath is present (ld.so ignores it) */
 };
-static struct dyninfo *g_info;
-static int g_ninfo, g_capinfo;
+
+/* One tlcc_dynlibs call: the run's cache, its recorder and the LD_LIBRARY_PATH it resolves with. */
+struct walk {
+    tlcc_dynlibs_cache *c;
+    tlcc_deps_ctx *dc;
+    const char *llp;
+};
 
 /* DT_NEEDED, DT_RPATH, DT_RUNPATH through libelf (lib/elf_file.c). */
-static void read_dynamic(struct dyninfo *o)
+static void read_dynamic(struct tlcc_dyninfo *o)
 {
     tl_elf e;
     tl_error err = { 0 };
@@ -74,38 +79,38 @@ static void read_dynamic(struct dyninfo *o)
     tl_elf_close(&e);
 }
 
-/* Index of path's information in g_info (read on first use); -1 when out of memory. */
-static int dyn_info(const char *path)
+/* Index of path's information in c->info (read on first use); -1 when out of memory. */
+static int dyn_info(tlcc_dynlibs_cache *c, const char *path)
 {
-    for (int i = 0; i < g_ninfo; i++)
-        if (strcmp(g_info[i].path, path) == 0)
+    for (int i = 0; i < c->ninfo; i++)
+        if (strcmp(c->info[i].path, path) == 0)
             return i;
-    if (g_ninfo == g_capinfo) {
-        int cap = g_capinfo ? g_capinfo * 2 : 32;
-        struct dyninfo *n = realloc(g_info, (size_t)cap * sizeof *n);
+    if (c->ninfo == c->capinfo) {
+        int cap = c->capinfo ? c->capinfo * 2 : 32;
+        struct tlcc_dyninfo *n = realloc(c->info, (size_t)cap * sizeof *n);
         if (!n)
             return -1;
-        g_info = n;
-        g_capinfo = cap;
+        c->info = n;
+        c->capinfo = cap;
     }
-    struct dyninfo *o = &g_info[g_ninfo];
+    struct tlcc_dyninfo *o = &c->info[c->ninfo];
     memset(o, 0, sizeof *o);
     if (!(o->path = strdup(path)))
         return -1;
     read_dynamic(o);
-    return g_ninfo++;
+    return c->ninfo++;
 }
 
 /* ld.so skips a candidate of the wrong class or machine and goes on searching ("wrong ELF class"). */
-static int loadable(const char *path, int machine, int cls)
+static int loadable(tlcc_dynlibs_cache *c, const char *path, int machine, int cls)
 {
-    int i = dyn_info(path);
-    return i >= 0 && g_info[i].ok && g_info[i].machine == machine && g_info[i].cls == cls;
+    int i = dyn_info(c, path);
+    return i >= 0 && c->info[i].ok && c->info[i].machine == machine && c->info[i].cls == cls;
 }
 
 /* One loaded object of an executable's load tree. */
 struct obj {
-    int info; /* index in g_info */
+    int info; /* index in the cache's info */
     char *origin;
     int parent; /* the object that loaded it; -1 for the executable */
 };
@@ -116,35 +121,29 @@ struct tree {
     int machine, cls;
 };
 
-/* ---- /etc/ld.so.cache (glibc elf/cache.c, "glibc-ld.so.cache1.1"; read once per process) ----
+/* ---- /etc/ld.so.cache (glibc elf/cache.c, "glibc-ld.so.cache1.1"; read once per run) ----
  * Optional old part: "ld.so-1.7.0", u32 nlibs, 12-byte entries, then the new part aligned to 8. New part:
  * magic+version (20 bytes), u32 nlibs, u32 len_strings, u8 flags, 3 pad, u32 extension_offset, 3 x u32,
  * then 24-byte entries {i32 flags, u32 key, u32 value, u32 osversion, u64 hwcap}; key/value are offsets from
  * the start of the new part. Verified against `ldconfig -p` on Debian 12 (glibc 2.36, new format only). */
-static const unsigned char *g_cache;
-static size_t g_cache_size;
-static int g_cache_state; /* 0 not read, 1 read, -1 unusable */
-
-static const unsigned char *cache_new_part(size_t *len)
+static const unsigned char *cache_new_part(tlcc_dynlibs_cache *c, size_t *len)
 {
-    if (g_cache_state == 0) {
-        void *map;
-        size_t map_len;
+    if (c->ld_state == 0) {
         tl_error err = { 0 };
-        g_cache_state = tl_map_file(LD_SO_CACHE, &g_cache, &g_cache_size, &map, &map_len, &err) == 0 ? 1 : -1;
+        c->ld_state = tl_map_file(LD_SO_CACHE, &c->ld, &c->ld_size, &c->ld_map, &c->ld_map_len, &err) == 0 ? 1 : -1;
     }
-    if (g_cache_state < 0)
+    if (c->ld_state < 0)
         return NULL;
     size_t off = 0;
-    if (g_cache_size >= 16 && memcmp(g_cache, "ld.so-1.7.0", 11) == 0) {
+    if (c->ld_size >= 16 && memcmp(c->ld, "ld.so-1.7.0", 11) == 0) {
         uint32_t old_n;
-        memcpy(&old_n, g_cache + 12, 4);
+        memcpy(&old_n, c->ld + 12, 4);
         off = (16 + (size_t)old_n * 12 + 7) & ~(size_t)7;
     }
-    if (off + 48 > g_cache_size || memcmp(g_cache + off, "glibc-ld.so.cache1.1", 20) != 0)
+    if (off + 48 > c->ld_size || memcmp(c->ld + off, "glibc-ld.so.cache1.1", 20) != 0)
         return NULL;
-    *len = g_cache_size - off;
-    return g_cache + off;
+    *len = c->ld_size - off;
+    return c->ld + off;
 }
 
 /* The flags word ld.so accepts for an ELF of this machine (sysdeps/.../dl-cache.h _DL_CACHE_DEFAULT_ID);
@@ -155,11 +154,11 @@ static int cache_flags_ok(int32_t flags, int machine)
     return flags == 0x0003 || flags == want;
 }
 
-static char *cache_lookup(const char *name, int machine, int cls)
+static char *cache_lookup(struct walk *w, const char *name, int machine, int cls)
 {
     size_t len;
-    const unsigned char *c = cache_new_part(&len);
-    tlcc_deps_note(LD_SO_CACHE); /* ldconfig rewriting it re-decides every cached resolution */
+    const unsigned char *c = cache_new_part(w->c, &len);
+    tlcc_deps_note(w->dc, LD_SO_CACHE); /* ldconfig rewriting it re-decides every cached resolution */
     if (!c)
         return NULL;
     uint32_t n;
@@ -179,7 +178,7 @@ static char *cache_lookup(const char *name, int machine, int cls)
             continue;
         if (strcmp((const char *)c + key, name) != 0)
             continue;
-        if (loadable((const char *)c + value, machine, cls))
+        if (loadable(w->c, (const char *)c + value, machine, cls))
             return strdup((const char *)c + value);
     }
     return NULL;
@@ -211,7 +210,8 @@ static char *expand_dir(const char *dir, size_t len, const char *origin)
 
 /* The first directory of the colon list holding a loadable name; the directories looked in before the
  * hit are dependencies (a library appearing there would be loaded instead). */
-static char *search_list(const char *list, const char *name, const char *origin, int machine, int cls)
+static char *search_list(struct walk *w, const char *list, const char *name, const char *origin, int machine,
+                         int cls)
 {
     for (const char *p = list; p && *p;) {
         size_t l = strcspn(p, ":");
@@ -219,16 +219,16 @@ static char *search_list(const char *list, const char *name, const char *origin,
         p += l + (p[l] == ':');
         if (!dir) {
             if (l == 0)
-                tlcc_deps_taint(); /* an empty entry is the working directory, which the key does not hold */
+                tlcc_deps_taint(w->dc); /* an empty entry is the working directory, which the key does not hold */
             continue;
         }
         char cand[PATH_MAX];
         tlcc_fmt(cand, sizeof cand, "%s/%s", dir, name);
-        if (loadable(cand, machine, cls)) {
+        if (loadable(w->c, cand, machine, cls)) {
             free(dir);
             return strdup(cand);
         }
-        tlcc_deps_note(dir);
+        tlcc_deps_note(w->dc, dir);
         free(dir);
     }
     return NULL;
@@ -247,59 +247,56 @@ static const char *default_dirs(int machine)
 
 /* Resolutions that depend on nothing but the name (no DT_RPATH in the loader chain, no DT_RUNPATH): the
  * answer is the same for every executable of the closure, so cc1 and cc1plus search once. */
-struct plain_res {
+struct tlcc_plain_res {
     char *name, *path; /* path NULL: not found */
     int machine, cls;
 };
-static struct plain_res *g_res;
-static int g_nres;
-
-static int plain_find(const char *name, int machine, int cls)
+static int plain_find(const tlcc_dynlibs_cache *c, const char *name, int machine, int cls)
 {
-    for (int i = 0; i < g_nres; i++)
-        if (g_res[i].machine == machine && g_res[i].cls == cls && strcmp(g_res[i].name, name) == 0)
+    for (int i = 0; i < c->nres; i++)
+        if (c->res[i].machine == machine && c->res[i].cls == cls && strcmp(c->res[i].name, name) == 0)
             return i;
     return -1;
 }
 
-static void plain_add(const char *name, int machine, int cls, const char *path)
+static void plain_add(tlcc_dynlibs_cache *c, const char *name, int machine, int cls, const char *path)
 {
-    struct plain_res *n = realloc(g_res, (size_t)(g_nres + 1) * sizeof *n);
+    struct tlcc_plain_res *n = realloc(c->res, (size_t)(c->nres + 1) * sizeof *n);
     if (!n)
         return;
-    g_res = n;
-    g_res[g_nres++] = (struct plain_res){ strdup(name), path ? strdup(path) : NULL, machine, cls };
+    c->res = n;
+    c->res[c->nres++] = (struct tlcc_plain_res){ strdup(name), path ? strdup(path) : NULL, machine, cls };
 }
 
 /* ld.so's order (elf/dl-load.c _dl_map_object) for a name needed by t->o[who]. */
-static char *resolve(const struct tree *t, int who, const char *name)
+static char *resolve(struct walk *w, const struct tree *t, int who, const char *name)
 {
     if (strchr(name, '/'))
-        return name[0] == '/' ? strdup(name) : (tlcc_deps_taint(), NULL);
+        return name[0] == '/' ? strdup(name) : (tlcc_deps_taint(w->dc), NULL);
     char *p = NULL;
-    const char *runpath = g_info[t->o[who].info].runpath, *llp = getenv("LD_LIBRARY_PATH");
+    const char *runpath = w->c->info[t->o[who].info].runpath, *llp = w->llp;
     int plain = !runpath && !(llp && strchr(llp, '$'));
     if (!runpath)
         for (int l = who; l >= 0 && !p; l = t->o[l].parent) {
-            const char *rpath = g_info[t->o[l].info].rpath;
+            const char *rpath = w->c->info[t->o[l].info].rpath;
             if (rpath) {
                 plain = 0;
-                p = search_list(rpath, name, t->o[l].origin, t->machine, t->cls);
+                p = search_list(w, rpath, name, t->o[l].origin, t->machine, t->cls);
             }
         }
-    int known = plain ? plain_find(name, t->machine, t->cls) : -1;
+    int known = plain ? plain_find(w->c, name, t->machine, t->cls) : -1;
     if (known >= 0)
-        return g_res[known].path ? strdup(g_res[known].path) : NULL;
+        return w->c->res[known].path ? strdup(w->c->res[known].path) : NULL;
     if (!p)
-        p = search_list(llp, name, t->o[0].origin, t->machine, t->cls);
+        p = search_list(w, llp, name, t->o[0].origin, t->machine, t->cls);
     if (!p && runpath)
-        p = search_list(runpath, name, t->o[who].origin, t->machine, t->cls);
+        p = search_list(w, runpath, name, t->o[who].origin, t->machine, t->cls);
     if (!p)
-        p = cache_lookup(name, t->machine, t->cls);
+        p = cache_lookup(w, name, t->machine, t->cls);
     if (!p)
-        p = search_list(default_dirs(t->machine), name, NULL, t->machine, t->cls);
+        p = search_list(w, default_dirs(t->machine), name, NULL, t->machine, t->cls);
     if (plain)
-        plain_add(name, t->machine, t->cls, p);
+        plain_add(w->c, name, t->machine, t->cls, p);
     return p;
 }
 
@@ -346,9 +343,9 @@ static void record(tlcc_strv *out, const char *name, const char *path)
 }
 
 /* Adds the object at path (found for t->o[parent]) to the tree. */
-static void tree_add(struct tree *t, const char *path, char *origin, int parent)
+static void tree_add(tlcc_dynlibs_cache *c, struct tree *t, const char *path, char *origin, int parent)
 {
-    int info = dyn_info(path);
+    int info = dyn_info(c, path);
     struct obj *grown = info >= 0 && origin ? realloc(t->o, (size_t)(t->n + 1) * sizeof *t->o) : NULL;
     if (!grown) {
         free(origin);
@@ -359,26 +356,27 @@ static void tree_add(struct tree *t, const char *path, char *origin, int parent)
 }
 
 /* One executable's load tree, breadth-first like ld.so (_dl_map_object_deps). */
-static void walk_exe(const char *exe, tlcc_strv *out)
+static void walk_exe(struct walk *w, const char *exe, tlcc_strv *out)
 {
-    int info = dyn_info(exe);
-    if (info < 0 || !g_info[info].ok || !g_info[info].needed.n)
+    tlcc_dynlibs_cache *c = w->c;
+    int info = dyn_info(c, exe);
+    if (info < 0 || !c->info[info].ok || !c->info[info].needed.n)
         return; /* not a dynamic ELF executable (nvcc.profile, libdevice, a static tool) */
-    struct tree t = { NULL, 0, g_info[info].machine, g_info[info].cls };
+    struct tree t = { NULL, 0, c->info[info].machine, c->info[info].cls };
     char real[PATH_MAX];
     /* the main program's $ORIGIN comes from /proc/self/exe: links resolved */
-    tree_add(&t, exe, dir_of(realpath(exe, real) ? real : exe), -1);
+    tree_add(c, &t, exe, dir_of(realpath(exe, real) ? real : exe), -1);
     tlcc_strv loaded = { 0 };
     for (int i = 0; i < t.n; i++) {
-        for (int k = 0; k < g_info[t.o[i].info].needed.n; k++) {
-            const char *name = g_info[t.o[i].info].needed.v[k];
+        for (int k = 0; k < c->info[t.o[i].info].needed.n; k++) {
+            const char *name = c->info[t.o[i].info].needed.v[k];
             if (tlcc_dynlib_excluded(name) || has_name(&loaded, name))
                 continue; /* ld.so loads a name once per process, whoever asks again */
             tlcc_strv_push(&loaded, name);
-            char *path = resolve(&t, i, name);
+            char *path = resolve(w, &t, i, name);
             record(out, name, path);
             if (path) /* a library's $ORIGIN is the path it was found at, links unresolved */
-                tree_add(&t, path, dir_of(path), i);
+                tree_add(c, &t, path, dir_of(path), i);
             free(path);
         }
     }
@@ -391,28 +389,45 @@ static void walk_exe(const char *exe, tlcc_strv *out)
 #ifdef TL_FUZZING
 /* fuzz/targets/dynlibs.c: forget what was read (the fuzzer reuses one memfd path for different bytes) and read
  * the ld.so.cache from the given bytes instead of /etc/ld.so.cache (NULL: none). */
-void tlcc_dynlibs_fuzz_reset(const unsigned char *cache, size_t n)
+void tlcc_dynlibs_fuzz_reset(tlcc_dynlibs_cache *c, const unsigned char *cache, size_t n)
 {
-    for (int i = 0; i < g_ninfo; i++) {
-        free(g_info[i].path);
-        free(g_info[i].rpath);
-        free(g_info[i].runpath);
-        tlcc_strv_free(&g_info[i].needed);
-    }
-    g_ninfo = 0;
-    g_cache = cache;
-    g_cache_size = n;
-    g_cache_state = cache ? 1 : -1;
+    tlcc_dynlibs_cache_free(c);
+    c->ld = cache;
+    c->ld_size = n;
+    c->ld_state = cache ? 1 : -1;
 }
 #endif
 
-void tlcc_dynlibs(const tlcc_strv *objects, tlcc_strv *out)
+static void forget_plain(tlcc_dynlibs_cache *c)
 {
+    for (int i = 0; i < c->nres; i++)
+        free(c->res[i].name), free(c->res[i].path);
+    c->nres = 0;
+}
+
+void tlcc_dynlibs_cache_free(tlcc_dynlibs_cache *c)
+{
+    for (int i = 0; i < c->ninfo; i++) {
+        free(c->info[i].path);
+        free(c->info[i].rpath);
+        free(c->info[i].runpath);
+        tlcc_strv_free(&c->info[i].needed);
+    }
+    free(c->info);
+    forget_plain(c);
+    free(c->res);
+    if (c->ld_map)
+        tl_unmap_file(c->ld_map, c->ld_map_len);
+    memset(c, 0, sizeof *c);
+}
+
+void tlcc_dynlibs(tlcc_dynlibs_cache *c, tlcc_deps_ctx *dc, const char *ld_library_path, const tlcc_strv *objects,
+                  tlcc_strv *out)
+{
+    struct walk w = { c, dc, ld_library_path };
     /* name-only answers are shared within one call only: their dependencies (ld.so.cache, directories
      * searched) are recorded once, into the recording active during this call */
-    for (int i = 0; i < g_nres; i++)
-        free(g_res[i].name), free(g_res[i].path);
-    g_nres = 0;
+    forget_plain(c);
     for (int i = 0; i < objects->n; i++)
-        walk_exe(objects->v[i], out);
+        walk_exe(&w, objects->v[i], out);
 }

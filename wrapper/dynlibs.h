@@ -13,15 +13,33 @@
  * (ld.so.cache, directories searched before the hit) is recorded as a dependency (deps.h). */
 #ifndef TLCC_WRAPPER_DYNLIBS_H
 #define TLCC_WRAPPER_DYNLIBS_H
+#include <stddef.h>
+
+#include "deps.h"
 #include "strv.h"
 
+/* What one run read for its resolutions: each file's dynamic section, /etc/ld.so.cache, the answers that
+ * depend on the name only. Part of the wrapper context (context.h), zero-initialized. */
+typedef struct tlcc_dynlibs_cache {
+    struct tlcc_dyninfo *info;
+    int ninfo, capinfo;
+    const unsigned char *ld; /* /etc/ld.so.cache's bytes */
+    size_t ld_size, ld_map_len;
+    void *ld_map;
+    int ld_state; /* 0 not read, 1 read, -1 unusable */
+    struct tlcc_plain_res *res;
+    int nres;
+} tlcc_dynlibs_cache;
+
 /* Appends to out, per library, two strings: the DT_NEEDED name and the resolved path ("" when ld.so
- * would not find it). Objects that are not dynamic ELF files are skipped silently. */
-void tlcc_dynlibs(const tlcc_strv *objects, tlcc_strv *out);
+ * would not find it). Objects that are not dynamic ELF files are skipped silently. What decided each
+ * resolution is noted in dc's recordings; ld_library_path is the LD_LIBRARY_PATH ld.so would use. */
+void tlcc_dynlibs(tlcc_dynlibs_cache *c, tlcc_deps_ctx *dc, const char *ld_library_path, const tlcc_strv *objects,
+                  tlcc_strv *out);
+void tlcc_dynlibs_cache_free(tlcc_dynlibs_cache *c);
 
 #ifdef TL_FUZZING
-#include <stddef.h>
-void tlcc_dynlibs_fuzz_reset(const unsigned char *cache, size_t n);
+void tlcc_dynlibs_fuzz_reset(tlcc_dynlibs_cache *c, const unsigned char *cache, size_t n);
 #endif
 
 /* 1 when name is one of glibc's own runtime libraries that the fingerprint leaves out. */

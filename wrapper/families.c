@@ -2,28 +2,6 @@
 
 #include <string.h>
 
-static const char *const gnu_takes_value[] = {
-    "-o", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-iprefix",
-    "-iwithprefix", "-iwithprefixbefore", "-isysroot", "-imultilib", "-x", "-MF", "-MT", "-MQ", "-L", "-l",
-    "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-mllvm", "-aux-info", "-T", "-u", "-z",
-    "-target", "-arch", "-B", "-A", "--param", "-dumpdir", "-dumpbase", "--config", "-ivfsoverlay",
-    "-working-directory", "-Xopenmp-target", "-main-file-name", NULL,
-};
-static const char *const nvcc_takes_value[] = {
-    "-o", "--output-file", "-I", "--include-path", "-D", "--define-macro", "-U", "--undefine-macro", "-L",
-    "--library-path", "-l", "--library", "-x", "--x", "-ccbin", "--compiler-bindir", "-Xcompiler",
-    "--compiler-options", "-Xptxas", "--ptxas-options", "-Xlinker", "--linker-options", "-Xnvlink",
-    "--nvlink-options", "-Xarchive", "--archive-options", "-Xfatbin", "--fatbin-options", "-arch",
-    "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code", "-include", "--pre-include",
-    "-isystem", "--system-include", "-odir", "--output-directory", "-MF", "--dependency-output", "-MT",
-    "--dependency-target-name", "-optf", "--options-file", "-maxrregcount", "--maxrregcount", "-std", "--std",
-    "-rdc", "--relocatable-device-code", "-t", "--threads", "-split-compile", "--split-compile", "-time",
-    "--time", "-keep-dir", "--keep-dir", "-default-stream", "--default-stream", "-m", "--machine", "-Werror",
-    "-diag-suppress", "--diag-suppress", "-diag-error", "--diag-error", "-diag-warn", "--diag-warn",
-    "-cudart", "--cudart", "-cudadevrt", "--cudadevrt", "-ldir", "--libdevice-directory", "-run-args",
-    "--run-args", "-ftz", "-prec-div", "-prec-sqrt", "-fmad", "-target-dir", "--target-directory", "-dopt",
-    "--dopt", NULL,
-};
 static const char *const gnu_sources[] = { "c", "i", "ii", "cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "m", "mi",
                                            "mm", "M", "mii", "s", "S", "sx", "cu", "hip", "cl", NULL };
 static const char *const nvcc_sources[] = { "cu", "c", "cc", "cpp", "cxx", "c++", "C", "i", "ii", "ptx", NULL };
@@ -40,8 +18,8 @@ static const tlcc_family_desc families[] = {
         /* mozilla/sccache#2300: it runs `nvcc --dryrun` and caches the sub-steps itself */
         .sccache_steps = 1,
         .folds = TLCC_FOLD_NVCC_ENV | TLCC_FOLD_OPTF, /* nvcc knows no @file */
-        .takes_value = nvcc_takes_value, .source_exts = nvcc_sources, .nvcc_options = 1,
-        .device_lineinfo = 1,
+        .options = &tlcc_opts_nvcc, .source_exts = nvcc_sources, .runs_host_compiler = 1,
+        .device_lineinfo = "-lineinfo",
         /* the '=' form: ccache treats a separate "-Xcompiler -g1" pair as uncacheable (ccache #1325) */
         .host_flag = "-Xcompiler=-",
         .closure = TLCC_CLOSURE_NVCC, .sub_tools = none,
@@ -53,7 +31,7 @@ static const tlcc_family_desc families[] = {
         .version_marks = (const char *const[]){ "clang version", NULL },
         .ccache_type = "clang",
         .folds = TLCC_FOLD_RESPONSE_FILES | TLCC_FOLD_CCC_OVERRIDE,
-        .takes_value = gnu_takes_value, .source_exts = gnu_sources,
+        .options = &tlcc_opts_gnu, .source_exts = gnu_sources,
         .host_flag = "-",
         .g1 = "gline-tables-only", /* clang's -g1 is this level: said explicitly so the intent survives edits */
         .closure = TLCC_CLOSURE_GNU,
@@ -66,7 +44,7 @@ static const tlcc_family_desc families[] = {
         .version_marks = (const char *const[]){ "(GCC)", "Free Software Foundation", "gcc", NULL },
         .ccache_type = "gcc",
         .folds = TLCC_FOLD_RESPONSE_FILES,
-        .takes_value = gnu_takes_value, .source_exts = gnu_sources,
+        .options = &tlcc_opts_gnu, .source_exts = gnu_sources,
         .host_flag = "-",
         .closure = TLCC_CLOSURE_GNU,
         .sub_tools = (const char *const[]){ "cc1", "cc1plus", "as", NULL },
@@ -78,7 +56,7 @@ static const tlcc_family_desc families[] = {
         .id = TLCC_FAM_OTHER, .name = "other",
         .answers_to = (const char *const[]){ "cc", "c++", NULL }, /* alternatives: --version says which family */
         .names_exact = none, .names_within = none, .version_marks = none, .ccache_type = "other",
-        .takes_value = gnu_takes_value, .source_exts = gnu_sources,
+        .options = &tlcc_opts_gnu, .source_exts = gnu_sources,
         .closure = TLCC_CLOSURE_DRIVER, .sub_tools = none, .env_read = none,
     },
 };
@@ -115,10 +93,7 @@ int tlcc_family_answers_to(const char *base)
 
 int tlcc_family_any_takes_value(const char *opt)
 {
-    for (size_t i = 0; i < NFAM; i++)
-        if (listed(families[i].takes_value, opt, 0))
-            return 1;
-    return 0;
+    return tlcc_opt_any_exact(opt, strlen(opt), TLCC_OPT_SEPARATE);
 }
 
 enum tlcc_family tlcc_family_by_name(const char *path)

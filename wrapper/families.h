@@ -1,11 +1,12 @@
 /* Compiler families: everything trueline-cc does differently for one family, one row each (families.c).
- * A new family is a new row; behaviour no row has yet is a new field (or TLCC_FOLD_ / TLCC_CLOSURE_ value)
- * and the code that reads it, in the step it belongs to: folding in argv.c, the analysis and forcing in
- * force.c, the closure in fingerprint.c. The rows are data: this module depends on nothing, so every step
- * can read them. */
+ * A new family is a new row (and, for a new option syntax, a new table of options.h); behaviour no row has yet
+ * is a new field (or TLCC_FOLD_ / TLCC_CLOSURE_ value, or option flag) and the code that reads it, in the step
+ * it belongs to: folding in argv.c, the analysis and forcing in force.c, the closure in fingerprint.c. The rows
+ * are data: this module depends on nothing but the option tables, so every step can read them. */
 #ifndef TLCC_WRAPPER_FAMILIES_H
 #define TLCC_WRAPPER_FAMILIES_H
 #include "invocation.h"
+#include "options.h"
 
 /* What the effective argv folds in (argv.c, docs/wrapper.md "The effective argv"). */
 enum tlcc_fold {
@@ -36,10 +37,12 @@ typedef struct tlcc_family_desc {
     /* the effective argv (argv.c) */
     unsigned folds;           /* enum tlcc_fold */
     /* analysis and forcing (force.c) */
-    const char *const *takes_value; /* options whose value is the next argument */
+    const tlcc_opt_table *options;  /* its options and what each means (options_<syntax>.c) */
     const char *const *source_exts; /* what a source file's name ends with */
-    int nvcc_options;         /* nvcc's options: -ccbin, -odir, -Xcompiler, -dc/-dw, -G, -lineinfo, its -g */
-    int device_lineinfo;      /* device code gets -lineinfo unless -G or -lineinfo is given */
+    int runs_host_compiler;   /* it compiles host code with another compiler, found as nvcc finds it (-ccbin,
+                                 NVCC_CCBIN, gcc on its PATH): host flags are forced in that compiler's spelling */
+    const char *device_lineinfo; /* the flag that gives device code line info, added unless an option the table
+                                    marks TLCC_OPT_DEVICE_DEBUG or TLCC_OPT_LINE_INFO is given; NULL: none */
     const char *host_flag;    /* prefix of a forced host debug flag ("-", "-Xcompiler=-"); NULL: nothing forced */
     const char *g1;           /* how it spells host_debug = g1 (clang: gline-tables-only) */
     /* fingerprint (fingerprint.c) */
@@ -51,7 +54,8 @@ typedef struct tlcc_family_desc {
 
 /* Whether trueline-cc answers to this name as a link (a row's answers_to). */
 int tlcc_family_answers_to(const char *base);
-/* Whether some family's driver takes the next argument as this option's value (-o, -I, -Xcompiler ...):
+/* Whether some family's driver takes the next argument as this option's value (-o, -I, -Xcompiler ...;
+ * TLCC_OPT_SEPARATE in its table):
  * before the family is known, the argument after it is an operand, never trueline-cc's own option. */
 int tlcc_family_any_takes_value(const char *opt);
 /* The row of f (TLCC_FAM_OTHER's for an unknown value). */

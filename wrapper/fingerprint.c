@@ -9,24 +9,11 @@
 
 #include "bytes.h"
 #include "compiler.h"
+#include "context.h"
 #include "deps.h"
 #include "dynlibs.h"
 #include "families.h"
 #include "argv.h"
-
-const char *const tlcc_fingerprint_env[] = {
-    /* gcc: where the driver finds cc1/as/specs, and search paths it adds (gcc's "Environment Variables") */
-    "COMPILER_PATH", "GCC_EXEC_PREFIX", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH",
-    "OBJCPLUS_INCLUDE_PATH", "GCC_COMPARE_DEBUG", "DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES",
-    /* __DATE__/__TIME__ and reproducible-build timestamps */
-    "SOURCE_DATE_EPOCH",
-    /* diagnostics language (ccache hashes these too) */
-    "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
-    /* clang configuration files */
-    "CLANG_CONFIG_FILE_SYSTEM_DIR", "CLANG_CONFIG_FILE_USER_DIR",
-    /* nvcc: host compiler choice when -ccbin is absent */
-    "NVCC_CCBIN", NULL,
-};
 
 /* role and path as (pointer, length): the closure memo's value is read in place; path NULL: absent */
 static void add_compn(tlcc_invocation *inv, const char *role, size_t rlen, const char *path, size_t plen,
@@ -103,9 +90,9 @@ static int hash_components(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
             continue;
         int r = tlcc_memo_file_lookup(memo, c->path, &j->st, &c->hash, &j->err);
         if (r < 0)
-            tlcc_deps_note(c->path);
+            tlcc_deps_note(&inv->ctx->deps, c->path);
         else
-            tlcc_deps_note_stat(c->path, &j->st); /* the stat the hash belongs to (deps.h) */
+            tlcc_deps_note_stat(&inv->ctx->deps, c->path, &j->st); /* the stat the hash belongs to (deps.h) */
         if (r < 0) { /* a tool that is not there is a fact worth hashing, not an error */
             free(c->path);
             c->path = NULL;
@@ -142,7 +129,7 @@ static int hash_components(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
 
 /* gcc prints a path for tools it finds in its own directories and the bare name otherwise, which it
  * then runs from PATH. */
-static char *prog_name(tlcc_memo *memo, const char *driver, const char *prog, const tlcc_strv *extra)
+static char *prog_name(tlcc_ctx *ctx, tlcc_memo *memo, const char *driver, const char *prog, const tlcc_strv *extra)
 {
     char opt[64];
     tlcc_fmt(opt, sizeof opt, "-print-prog-name=%s", prog);
@@ -156,7 +143,7 @@ static char *prog_name(tlcc_memo *memo, const char *driver, const char *prog, co
         return NULL;
     if (strchr(out, '/'))
         return strdup(out);
-    return tlcc_find_program(memo, out, getenv("PATH"));
+    return tlcc_find_program(ctx, memo, out, ctx->env.v[TLCC_EV_PATH]);
 }
 
 /* The options that change which sub-tools the driver picks, passed on to the -print-prog-name probes. */
@@ -187,7 +174,7 @@ static int gnu_closure(tlcc_invocation *inv, tlcc_memo *memo, const char *driver
     const char *const *tools = fam->sub_tools;
     int rc = 0;
     for (int i = 0; tools[i] && rc == 0; i++) {
-        char *p = prog_name(memo, driver, tools[i], &sel);
+        char *p = prog_name(inv->ctx, memo, driver, tools[i], &sel);
         tlcc_fmt(role, sizeof role, "%s%s", prefix, tools[i]);
         rc = hash_comp(inv, memo, role, p, err);
         free(p);
@@ -403,19 +390,20 @@ static int nvcc_closure(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
     read_profile(profile, bindir, cicc_dir, libdev, sizeof cicc_dir);
     tlcc_fmt(cicc, sizeof cicc, "%s/cicc", cicc_dir);
     /* nvcc runs its sub-tools by name on the PATH its profile builds: CICC_PATH, its own bin, then PATH. */
-    tlcc_fmt(path, sizeof path, "%s:%s:%s", cicc_dir, bindir, getenv("PATH") ? getenv("PATH") : "");
+    const char *env_path = inv->ctx->env.v[TLCC_EV_PATH];
+    tlcc_fmt(path, sizeof path, "%s:%s:%s", cicc_dir, bindir, env_path ? env_path : "");
     if (hash_comp(inv, memo, "nvcc", inv->compiler_path, err) || hash_comp(inv, memo, "nvcc.profile", profile, err) ||
         hash_comp(inv, memo, "cicc", cicc, err))
         return -1;
     static const char *const tools[] = { "ptxas", "nvlink", "fatbinary", "cudafe++", NULL };
     for (int i = 0; tools[i]; i++) {
-        char *p = tlcc_find_program(memo, tools[i], path);
+        char *p = tlcc_find_program(inv->ctx, memo, tools[i], path);
         int rc = hash_comp(inv, memo, tools[i], p, err);
         free(p);
         if (rc)
             return -1;
     }
-    tlcc_deps_note(libdev); /* the listing: a .bc added or removed changes the directory */
+    tlcc_deps_note(&inv->ctx->deps, libdev); /* the listing: a .bc added or removed changes the directory */
     if (libdevice(inv, memo, libdev, err))
         return -1;
     if (!inv->host_compiler)
@@ -423,30 +411,7 @@ static int nvcc_closure(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
     return gnu_closure(inv, memo, inv->host_compiler, "host ", tlcc_family_host(inv->host_compiler), NULL, err);
 }
 
-#define NFP_ENV (sizeof tlcc_fingerprint_env / sizeof *tlcc_fingerprint_env - 1)
-
-/* The values of tlcc_fingerprint_env in one pass over the environment: a getenv per name scanned it 40 times
- * per compile, 19 % of trueline-cc's instructions on a warm hit (callgrind). First definition wins, as in
- * getenv. */
-static void fp_env_values(const char *v[NFP_ENV])
-{
-    extern char **environ;
-    static size_t len[NFP_ENV];
-    if (!len[0])
-        for (size_t i = 0; i < NFP_ENV; i++)
-            len[i] = strlen(tlcc_fingerprint_env[i]);
-    memset(v, 0, NFP_ENV * sizeof *v);
-    for (char **e = environ; e && *e; e++) {
-        /* the name's length and first byte rule out most names at once (strncmp was 6 % of a warm hit) */
-        size_t nl = (size_t)(strchrnul(*e, '=') - *e);
-        for (size_t i = 0; i < NFP_ENV; i++)
-            if (!v[i] && nl == len[i] && (*e)[nl] == '=' && (*e)[0] == tlcc_fingerprint_env[i][0] &&
-                memcmp(*e, tlcc_fingerprint_env[i], nl) == 0) {
-                v[i] = *e + nl + 1;
-                break;
-            }
-    }
-}
+#define NFP_ENV TLCC_EV_NFINGERPRINTED /* the snapshot's first variables (env_snapshot.h), in hash order */
 
 static void hash_env_value(tlcc_invocation *inv, tl_hasher *h, const char *name, const char *v)
 {
@@ -458,7 +423,7 @@ static void hash_env_value(tlcc_invocation *inv, tl_hasher *h, const char *name,
 
 static void hash_env(tlcc_invocation *inv, tl_hasher *h, const char *name)
 {
-    hash_env_value(inv, h, name, getenv(name));
+    hash_env_value(inv, h, name, tlcc_env_snapshot_get(&inv->ctx->env, name));
 }
 
 /* Folded variables reach the cache through the argv (argv.c). One that stays in the compiler's environment
@@ -471,7 +436,9 @@ static void hash_unfolded_env(tlcc_invocation *inv, tl_hasher *h)
     const char *const *own = tlcc_family_of(inv->family)->env_read; /* the NVCC_ ones: nvcc alone reads them */
     int kept = tlcc_argv_keeps_files(inv);
     for (int k = -1; k < 0 || own[k]; k++) {
-        const char *name = k < 0 ? "CCC_OVERRIDE_OPTIONS" : own[k], *v = getenv(name);
+        const char *name = k < 0 ? "CCC_OVERRIDE_OPTIONS" : own[k];
+        const char *v = k < 0 ? inv->ctx->env.v[TLCC_EV_CCC_OVERRIDE_OPTIONS]
+                              : tlcc_env_snapshot_get(&inv->ctx->env, name);
         int folded = 0;
         for (int i = 0; v && !kept && i < inv->unset_env.n && !folded; i++)
             folded = strcmp(inv->unset_env.v[i], name) == 0;
@@ -488,7 +455,7 @@ static int closure_libraries(tlcc_invocation *inv, tlcc_memo *memo, tl_error *er
     for (int i = 0; i < inv->ncomps; i++)
         if (inv->comps[i].path)
             tlcc_strv_push(&objs, inv->comps[i].path);
-    tlcc_dynlibs(&objs, &libs);
+    tlcc_dynlibs(&inv->ctx->dynlibs, &inv->ctx->deps, inv->ctx->env.v[TLCC_EV_LD_LIBRARY_PATH], &objs, &libs);
     int rc = 0;
     for (int i = 0; i + 1 < libs.n && rc == 0; i += 2) {
         char role[300];
@@ -540,8 +507,9 @@ static int closure(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo, 
  * path invalidates the entry exactly as the per-file memo would) plus the directories whose listing chose
  * a component (PATH entries searched before a hit, libdevice). A warm lookup is then one stat per distinct
  * file or directory, shared with the PATH lookups of the driver and the cache (deps.c's stat cache). */
-static char *closure_key(const tlcc_invocation *inv, const tl_config *cfg, const char *const env[NFP_ENV])
+static char *closure_key(const tlcc_invocation *inv, const tl_config *cfg)
 {
+    const char *const *env = inv->ctx->env.v;
     tl_hasher *h = tl_hasher_new();
     if (!h)
         return NULL;
@@ -549,10 +517,10 @@ static char *closure_key(const tlcc_invocation *inv, const tl_config *cfg, const
     tl_hasher_update_str(h, "trueline-closure-2");
     tl_hasher_update_str(h, tlcc_family_name(inv->family));
     tl_hasher_update_str(h, inv->compiler_path);
-    tl_hasher_update_str(h, tlcc_family_of(inv->family)->nvcc_options ? inv->host_compiler : "");
-    tl_hasher_update_str(h, getenv("PATH"));
-    tl_hasher_update_str(h, getenv(TLCC_ACTIVE_ENV));
-    tl_hasher_update_str(h, getenv("LD_LIBRARY_PATH")); /* where the closure's shared libraries are found */
+    tl_hasher_update_str(h, tlcc_family_of(inv->family)->runs_host_compiler ? inv->host_compiler : "");
+    tl_hasher_update_str(h, env[TLCC_EV_PATH]);
+    tl_hasher_update_str(h, env[TLCC_EV_TRUELINE_CC_ACTIVE]); /* as main set it for the children */
+    tl_hasher_update_str(h, env[TLCC_EV_LD_LIBRARY_PATH]); /* where the closure's shared libraries are found */
     for (size_t i = 0; i < NFP_ENV; i++)
         tl_hasher_update_str(h, env[i]);
     tl_hasher_update_str(h, tl_config_get(cfg, "fingerprint", "extra_files"));
@@ -627,19 +595,18 @@ static void closure_to_memo(const tlcc_invocation *inv, tlcc_memo *memo, const c
 
 int tlcc_fingerprint(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo, tl_error *err)
 {
-    const char *env[NFP_ENV]; /* one pass over the environment serves the closure key and the fingerprint */
-    fp_env_values(env);
-    char *key = memo ? closure_key(inv, cfg, env) : NULL;
+    const char *const *env = inv->ctx->env.v; /* the fingerprinted variables first (env_snapshot.h) */
+    char *key = memo ? closure_key(inv, cfg) : NULL;
     inv->closure_memo = key && closure_from_memo(inv, memo, key);
     if (!inv->closure_memo) {
         tlcc_deps d = { { 0 }, 0 };
-        tlcc_deps_begin(&d);
+        tlcc_deps_begin(&inv->ctx->deps, &d);
         int rc = closure(inv, cfg, memo, err);
-        tlcc_deps_end(&d);
+        tlcc_deps_end(&inv->ctx->deps, &d);
         inv->closure_ndeps = d.unmemoizable || !inv->memo_dir ? -1 : d.items.n;
         if (rc == 0 && key && inv->closure_ndeps >= 0)
             closure_to_memo(inv, memo, key, &d);
-        tlcc_deps_free(&d);
+        tlcc_deps_free(&inv->ctx->deps, &d);
         if (rc != 0) {
             free(key);
             return -1;
@@ -658,7 +625,7 @@ int tlcc_fingerprint(tlcc_invocation *inv, const tl_config *cfg, tlcc_memo *memo
         tl_hasher_update(h, &inv->comps[i].hash, sizeof inv->comps[i].hash);
     }
     for (size_t i = 0; i < NFP_ENV; i++)
-        hash_env_value(inv, h, tlcc_fingerprint_env[i], env[i]);
+        hash_env_value(inv, h, tlcc_env_snapshot_name((enum tlcc_env_var)i), env[i]);
     hash_unfolded_env(inv, h);
     const char *extra_env = tl_config_get(cfg, "fingerprint", "env");
     if (extra_env) {

@@ -6,8 +6,8 @@
 #include "invocation.h"
 #include "memo.h"
 
-/* The environment variables hashed for every family (docs/wrapper.md lists them with the reason). */
-extern const char *const tlcc_fingerprint_env[];
+/* The environment variables hashed for every family are the first TLCC_EV_NFINGERPRINTED of the run's
+ * environment snapshot (env_snapshot.h; docs/wrapper.md lists them with the reason). */
 
 /* Fills inv->comps, env_hashed, fingerprint/fp_hex. Returns -1 with err naming the file when a
  * component exists but cannot be read (a missing tool is recorded as absent, not an error). */

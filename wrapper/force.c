@@ -7,6 +7,7 @@
 
 #include "cache_dir.h"
 #include "compiler.h"
+#include "context.h"
 #include "families.h"
 
 static int in_list(const char *a, const char *const *list)
@@ -25,24 +26,22 @@ static int has_source_ext(const char *a, const tlcc_family_desc *fam)
     return in_list(dot + 1, fam->source_exts);
 }
 
+/* -g spellings are gcc's and clang's (the host compilers nvcc runs too): rows of their table. */
+static unsigned debug_flags(const char *o)
+{
+    const char *v;
+    const tlcc_opt *r = tlcc_opt_find(&tlcc_opts_gnu, o, TLCC_OPT_PREFIX, &v);
+    return r ? r->flags : 0;
+}
+
 int tlcc_is_debug_off(const char *o)
 {
-    return strcmp(o, "-g0") == 0 || strcmp(o, "-ggdb0") == 0;
+    return (debug_flags(o) & TLCC_OPT_DEBUG_OFF) != 0;
 }
 
 int tlcc_is_debug_on(const char *o)
 {
-    if (strncmp(o, "-g", 2) != 0 || tlcc_is_debug_off(o))
-        return 0;
-    const char *r = o + 2;
-    static const char *const prefixes[] = { "gdb", "dwarf", "line-", "stabs", "full", "used", "codeview", "xcoff",
-                                            "vms", NULL };
-    if (!*r || ((r[0] >= '1' && r[0] <= '3') && !r[1]))
-        return 1;
-    for (int i = 0; prefixes[i]; i++)
-        if (strncmp(r, prefixes[i], strlen(prefixes[i])) == 0)
-            return 1;
-    return 0;
+    return (debug_flags(o) & TLCC_OPT_DEBUG_ON) != 0;
 }
 
 /* Host options nvcc forwards: -Xcompiler/--compiler-options values are comma-separated lists. */
@@ -56,12 +55,6 @@ static void scan_host_list(tlcc_invocation *inv, const char *list, int *last_dbg
             *last_dbg = 0;
     }
     free(copy);
-}
-
-static const char *eq_value(const char *a, const char *opt)
-{
-    size_t n = strlen(opt);
-    return strncmp(a, opt, n) == 0 && a[n] == '=' ? a + n + 1 : NULL;
 }
 
 static void set_str(char **dst, const char *v)
@@ -83,12 +76,12 @@ static void no_force(tlcc_invocation *inv, const char *why)
 static void nvcc_host(tlcc_invocation *inv, tlcc_memo *memo, const char *ccbin)
 {
     const char *from = "-ccbin";
-    if (!ccbin && (ccbin = getenv("NVCC_CCBIN")) && *ccbin)
+    if (!ccbin && (ccbin = inv->ctx->env.v[TLCC_EV_NVCC_CCBIN]) && *ccbin)
         from = "NVCC_CCBIN";
     else if (!ccbin || !*ccbin)
         ccbin = NULL;
     /* On the heap, not in fixed buffers: 16 KiB of frame cost a warm run page faults (~1.5 us each here). */
-    const char *slash = strrchr(inv->compiler_path, '/'), *env_path = getenv("PATH");
+    const char *slash = strrchr(inv->compiler_path, '/'), *env_path = inv->ctx->env.v[TLCC_EV_PATH];
     int dl = slash ? (int)(slash - inv->compiler_path) : 1;
     const char *dir = slash ? inv->compiler_path : ".";
     struct stat st;
@@ -102,7 +95,7 @@ static void nvcc_host(tlcc_invocation *inv, tlcc_memo *memo, const char *ccbin)
     /* NULL: hashed as an absent host compiler. A -ccbin naming a masquerade link (CMake setups put one first
      * on PATH) is what that link runs: the next of its name on nvcc's PATH, which is `path`. */
     int via_link = 0;
-    inv->host_compiler = path && name ? tlcc_find_program_past_link(memo, name, path, &via_link) : NULL;
+    inv->host_compiler = path && name ? tlcc_find_program_past_link(inv->ctx, memo, name, path, &via_link) : NULL;
     free(path);
     free(name);
     char *how = via_link ? tlcc_concatn(TLCC_S(from), TLCC_S(", a trueline-cc link: the next of its name on PATH"), NULL) : NULL;
@@ -110,90 +103,93 @@ static void nvcc_host(tlcc_invocation *inv, tlcc_memo *memo, const char *ccbin)
     free(how);
 }
 
+/* What an option's value tells (the row's value bits; -o FILE, -oFILE, -o=FILE alike). */
+struct seen {
+    const char *ccbin;
+    int lang_forced, sources, dep_only, dep_with_compile, last_dbg;
+};
+
+static void read_value(tlcc_invocation *inv, struct seen *st, unsigned flags, const char *v)
+{
+    if (flags & TLCC_OPT_OUTPUT)
+        set_str(&inv->output, v);
+    else if (flags & TLCC_OPT_LANGUAGE)
+        st->lang_forced = strcmp(v, "none") != 0;
+    else if (flags & TLCC_OPT_HOST_COMPILER)
+        st->ccbin = v;
+    else if (flags & TLCC_OPT_OUTPUT_DIR)
+        set_str(&inv->odir, v);
+    else if (flags & TLCC_OPT_HOST_OPTIONS)
+        scan_host_list(inv, v, &st->last_dbg);
+}
+
+/* What an option itself tells (the row's meaning bits). */
+static void read_flags(tlcc_invocation *inv, struct seen *st, unsigned flags)
+{
+    if (flags & TLCC_OPT_COMPILE_ONLY)
+        inv->compile_only = 1;
+    else if (flags & TLCC_OPT_DEVICE_DEBUG)
+        inv->has_G = 1;
+    else if (flags & TLCC_OPT_LINE_INFO)
+        inv->has_lineinfo = 1;
+    else if (flags & TLCC_OPT_DEBUG_ON)
+        st->last_dbg = 1;
+    else if (flags & TLCC_OPT_DEBUG_OFF)
+        st->last_dbg = 0;
+    else if (flags & TLCC_OPT_PREPROCESS)
+        no_force(inv, "-E (preprocess only)");
+    else if (flags & TLCC_OPT_DEPS_ONLY)
+        st->dep_only = 1;
+    else if (flags & TLCC_OPT_DEPS_COMPILE)
+        st->dep_with_compile = 1;
+    else if (flags & TLCC_OPT_QUERY)
+        no_force(inv, "query (--version, --help, -dump*, -print-*)");
+    else if (flags & TLCC_OPT_DRY_RUN)
+        no_force(inv, "dry run (-###, --dryrun)");
+}
+
 void tlcc_analyze(tlcc_invocation *inv, tlcc_memo *memo)
 {
     const tlcc_family_desc *fam = tlcc_family_of(inv->family);
-    const int nv = fam->nvcc_options;
-    const char *const *takes = fam->takes_value;
-    const char *ccbin = NULL, *v;
-    int lang_forced = 0, sources = 0, dep_only = 0, dep_with_compile = 0, last_dbg = 0;
+    struct seen st = { 0 };
     tlcc_strv *a = &inv->args;
     for (int i = 0; i < a->n; i++) {
-        const char *s = a->v[i], *next = i + 1 < a->n ? a->v[i + 1] : NULL;
+        const char *s = a->v[i], *next = i + 1 < a->n ? a->v[i + 1] : NULL, *v;
         if (s[0] != '-' || !s[1]) {
-            if (has_source_ext(s, fam) || (lang_forced && (s[0] != '-' || !s[1]))) {
-                if (!sources++)
+            if (has_source_ext(s, fam) || st.lang_forced) {
+                if (!st.sources++)
                     set_str(&inv->source, s);
                 tlcc_strv_push(&inv->sources, s);
             }
             continue;
         }
-        if (in_list(s, takes) && !next) {
-            /* A value-taking option at the very end would take a forced flag appended after it as its value
-             * (an object named -g1; -I -g1 compiling without line info under a record saying "forced -g1"):
-             * force nothing, so the compiler meets the same dangling option and refuses it as it would bare. */
-            no_force(inv, "a dangling option at the end takes no value");
+        const tlcc_opt *o = tlcc_opt_find(fam->options, s, TLCC_OPT_JOINED | TLCC_OPT_EQ | TLCC_OPT_PREFIX, &v);
+        if (!o)
             continue;
-        }
-        if (in_list(s, takes)) {
-            if (strcmp(s, "-o") == 0 || strcmp(s, "--output-file") == 0)
-                set_str(&inv->output, next);
-            else if (strcmp(s, "-x") == 0 || strcmp(s, "--x") == 0)
-                lang_forced = strcmp(next, "none") != 0;
-            else if (nv && (strcmp(s, "-ccbin") == 0 || strcmp(s, "--compiler-bindir") == 0))
-                ccbin = next;
-            else if (nv && (strcmp(s, "-odir") == 0 || strcmp(s, "--output-directory") == 0))
-                set_str(&inv->odir, next);
-            else if (nv && (strcmp(s, "-Xcompiler") == 0 || strcmp(s, "--compiler-options") == 0))
-                scan_host_list(inv, next, &last_dbg);
+        if (!v && (o->flags & TLCC_OPT_SEPARATE)) { /* spelt alone (no SEPARATE row is a PREFIX one) */
+            if (!next) {
+                /* A value-taking option at the very end would take a forced flag appended after it as its
+                 * value (an object named -g1; -I -g1 compiling without line info under a record saying "forced
+                 * -g1"): force nothing, so the compiler meets the same dangling option and refuses it as it
+                 * would bare. */
+                no_force(inv, "a dangling option at the end takes no value");
+                continue;
+            }
+            read_value(inv, &st, o->flags, next);
             i++;
             continue;
         }
-        if ((v = eq_value(s, "-o")) || (v = eq_value(s, "--output-file")) || (!nv && strncmp(s, "-o", 2) == 0 && (v = s + 2)))
-            set_str(&inv->output, v);
-        else if (nv && ((v = eq_value(s, "-ccbin")) || (v = eq_value(s, "--compiler-bindir"))))
-            ccbin = v;
-        else if (nv && ((v = eq_value(s, "-odir")) || (v = eq_value(s, "--output-directory"))))
-            set_str(&inv->odir, v);
-        else if (nv && ((v = eq_value(s, "-Xcompiler")) || (v = eq_value(s, "--compiler-options"))))
-            scan_host_list(inv, v, &last_dbg);
-        else if (!nv && strncmp(s, "-x", 2) == 0 && s[2])
-            lang_forced = strcmp(s + 2, "none") != 0;
-        else if (nv && ((v = eq_value(s, "-x")) || (v = eq_value(s, "--x"))))
-            lang_forced = strcmp(v, "none") != 0;
-        if (strcmp(s, "-c") == 0 || (nv && (strcmp(s, "-dc") == 0 || strcmp(s, "--compile") == 0 || strcmp(s, "-dw") == 0)))
-            inv->compile_only = 1;
-        else if (nv && (strcmp(s, "-G") == 0 || strcmp(s, "--device-debug") == 0))
-            inv->has_G = 1;
-        else if (nv && (strcmp(s, "-lineinfo") == 0 || strcmp(s, "--generate-line-info") == 0))
-            inv->has_lineinfo = 1;
-        else if (nv && (strcmp(s, "-g") == 0 || strcmp(s, "--debug") == 0))
-            last_dbg = 1;
-        else if (!nv && tlcc_is_debug_on(s))
-            last_dbg = 1;
-        else if (!nv && tlcc_is_debug_off(s))
-            last_dbg = 0;
-        else if (strcmp(s, "-E") == 0 || strcmp(s, "--preprocess") == 0)
-            no_force(inv, "-E (preprocess only)");
-        else if (strcmp(s, "-M") == 0 || strcmp(s, "-MM") == 0 || strcmp(s, "--generate-dependencies") == 0 ||
-                 strcmp(s, "--generate-nonsystem-dependencies") == 0)
-            dep_only = 1;
-        else if (strcmp(s, "-MD") == 0 || strcmp(s, "-MMD") == 0)
-            dep_with_compile = 1;
-        else if (strcmp(s, "--version") == 0 || strcmp(s, "-V") == 0 || strcmp(s, "--help") == 0 ||
-                 strcmp(s, "-h") == 0 || strncmp(s, "-dump", 5) == 0 || strncmp(s, "-print-", 7) == 0 ||
-                 strncmp(s, "--print-", 8) == 0)
-            no_force(inv, "query (--version, --help, -dump*, -print-*)");
-        else if (strcmp(s, "-###") == 0 || strcmp(s, "--dryrun") == 0 || strcmp(s, "-dryrun") == 0)
-            no_force(inv, "dry run (-###, --dryrun)");
+        if (v)
+            read_value(inv, &st, o->flags, v);
+        read_flags(inv, &st, o->flags);
     }
-    inv->host_debug = last_dbg;
-    if (dep_only && !dep_with_compile)
+    inv->host_debug = st.last_dbg;
+    if (st.dep_only && !st.dep_with_compile)
         no_force(inv, "-M/-MM (dependencies only)");
-    if (!sources)
+    if (!st.sources)
         no_force(inv, "no source file (link-only or a query)");
-    if (nv)
-        nvcc_host(inv, memo, ccbin);
+    if (fam->runs_host_compiler)
+        nvcc_host(inv, memo, st.ccbin);
 }
 
 int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err)
@@ -217,8 +213,8 @@ int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err)
         else if (inv->has_lineinfo)
             tlcc_strv_push(&inv->notes, "-lineinfo already present");
         else {
-            tlcc_strv_push(&inv->args, "-lineinfo");
-            tlcc_strv_push(&inv->forced, "-lineinfo");
+            tlcc_strv_push(&inv->args, fam->device_lineinfo);
+            tlcc_strv_push(&inv->forced, fam->device_lineinfo);
         }
     }
     if (strcmp(level, "keep") == 0)
@@ -228,7 +224,7 @@ int tlcc_force(tlcc_invocation *inv, const tl_config *cfg, tl_error *err)
         return 0;
     }
     /* the host compiler's own spelling of the level (nvcc: the host compiler it runs) */
-    const tlcc_family_desc *host = fam->nvcc_options ? tlcc_family_host(inv->host_compiler) : fam;
+    const tlcc_family_desc *host = fam->runs_host_compiler ? tlcc_family_host(inv->host_compiler) : fam;
     const char *lv = host->g1 && strcmp(level, "g1") == 0 ? host->g1 : level;
     /* Joined by tlcc_concatn, not formatted: a cache hit runs no printf code at all (its ~50 instruction-cache
      * lines were a tenth of what a warm hit touches). */

@@ -14,6 +14,7 @@ void tlcc_invocation_free(tlcc_invocation *inv)
     tlcc_strv_free(&inv->forced);
     tlcc_strv_free(&inv->notes);
     tlcc_strv_free(&inv->unset_env);
+    tlcc_strv_free(&inv->folded_env);
     free(inv->output);
     free(inv->source);
     tlcc_strv_free(&inv->sources);

@@ -22,7 +22,10 @@ typedef struct tlcc_component {
     int memo_hit; /* the hash came from the memo cache (stat unchanged) */
 } tlcc_component;
 
+struct tlcc_ctx;
+
 typedef struct tlcc_invocation {
+    struct tlcc_ctx *ctx; /* the run it belongs to (context.h): its environment, caches and recorder */
     enum tlcc_mode mode;
     enum tlcc_family family;
     enum tlcc_cache cache;
@@ -37,6 +40,7 @@ typedef struct tlcc_invocation {
     tlcc_strv forced;    /* flags trueline-cc added */
     tlcc_strv notes;     /* explain: decisions worth telling (e.g. -G overrides -lineinfo) */
     tlcc_strv unset_env; /* variables removed from the compiler's environment */
+    tlcc_strv folded_env; /* "NAME=value" of each of them, as it was set: the records' "fe" */
 
     /* What the effective argv says (force.c fills these). */
     int has_G, has_lineinfo, host_debug, compile_only, no_force; /* no_force: -E, -M, --version, link-only... */

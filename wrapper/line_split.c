@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "compiler.h"
+#include "context.h"
 #include "process.h"
 #include "strv.h"
 
@@ -37,9 +38,9 @@ int tlcc_line_store_read(const tl_config *cfg, char **store, tl_error *err)
 
 /* trueline-check of the same installation first (beside trueline-cc's real path: bin/ of a prefix, or the
  * build directory), so that a wrapper and a checker of different versions are not mixed; else PATH. */
-static char *find_checker(void)
+static char *find_checker(tlcc_ctx *ctx)
 {
-    const char *self = tlcc_self_path(NULL);
+    const char *self = tlcc_self_path(ctx, NULL);
     const char *slash = self ? strrchr(self, '/') : NULL;
     if (slash) {
         char *beside = tlcc_concatn(self, (size_t)(slash - self + 1), TLCC_S("trueline-check"), NULL);
@@ -47,12 +48,12 @@ static char *find_checker(void)
             return beside;
         free(beside);
     }
-    return tlcc_find_program(NULL, "trueline-check", getenv("PATH"));
+    return tlcc_find_program(ctx, NULL, "trueline-check", ctx->env.v[TLCC_EV_PATH]);
 }
 
-int tlcc_line_split(const char *store, const char *obj, const char *who)
+int tlcc_line_split(tlcc_ctx *ctx, const char *store, const char *obj, const char *who)
 {
-    char *checker = find_checker();
+    char *checker = find_checker(ctx);
     if (!checker) {
         fprintf(stderr, "%s: error: %s: [wrapper] line_info_store is set but trueline-check was found neither "
                         "beside trueline-cc nor on PATH; the device line info was not split out\n", who, obj);

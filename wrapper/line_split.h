@@ -19,6 +19,7 @@ int tlcc_line_store_read(const tl_config *cfg, char **store, tl_error *err);
  * this executable's real path, else on PATH) and waits. 0 when it succeeded; otherwise -1 after a message
  * naming the object (the compile must then fail: a cache never stores a half-done object). who prefixes
  * the message ("trueline-cc" or "trueline-cc (stage)"). */
-int tlcc_line_split(const char *store, const char *obj, const char *who);
+struct tlcc_ctx;
+int tlcc_line_split(struct tlcc_ctx *ctx, const char *store, const char *obj, const char *who);
 
 #endif

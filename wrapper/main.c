@@ -1,4 +1,5 @@
-/* trueline-cc: the compiler front wrapper. The life of one run, top-down (main, then wrap):
+/* trueline-cc: the compiler front wrapper. main makes the run's context (context.h: the environment read once,
+ * the caches, the recorder) and hands it down. The life of one run, top-down (run, then wrap):
  * parse (classify the invocation; family, effective argv, forced flags, fingerprint) -> plan (command,
  * environment, exec or wait, the after step) -> save the memo -> explain on request -> exec, or wait and
  * run the after step. */
@@ -12,6 +13,7 @@
 #include "argv.h"
 #include "cache_order.h"
 #include "compiler.h"
+#include "context.h"
 #include "depth_guard.h"
 #include "explain.h"
 #include "families.h"
@@ -58,13 +60,13 @@ static double now_ms(int wanted)
 
 /* Heap, not a 4 KiB stack buffer: main's frame is the stack's top, and every page it reaches down is
  * one more page fault on each cache hit. NULL with [fingerprint] memo off. */
-static char *memo_dir(const tl_config *cfg, int memo_on)
+static char *memo_dir(const tl_config *cfg, int memo_on, const tlcc_env_snapshot *env)
 {
     char *dir = NULL;
     if (!memo_on)
         return NULL;
     const char *d = tl_config_get(cfg, "fingerprint", "memo_dir");
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *xdg = env->v[TLCC_EV_XDG_CACHE_HOME], *home = env->v[TLCC_EV_HOME];
     if (d && *d)
         dir = strdup(d);
     else if (xdg && *xdg)
@@ -105,12 +107,13 @@ static const struct tl_config_guard wrapper_guards[] = {
  * yes/no used to read as "on", TRUELINE_EXPLAIN=false turned explain on). Nothing here reads a file or
  * makes a system call: this runs on every cache hit. ([wrapper] cache, host_debug and device_lineinfo are
  * checked where they are used: compiler.c, force.c.) */
-static int check_config(const tl_config *cfg, int *explain, int *memo_on, tlcc_prov_config *prov, tl_error *err)
+static int check_config(const tl_config *cfg, const tlcc_env_snapshot *env, int *explain, int *memo_on,
+                        tlcc_prov_config *prov, tl_error *err)
 {
     static const char *const on_error[] = { "fail", "passthrough", NULL };
     if (!tl_config_enum(cfg, "wrapper", "on_error", "fail", on_error, err))
         return -1; /* first: whatever else is wrong, wrapper_failed can then trust on_error */
-    const char *e = getenv("TRUELINE_EXPLAIN");
+    const char *e = env->v[TLCC_EV_TRUELINE_EXPLAIN];
     int env_explain = e && *e ? tl_config_parse_bool(e) : 0; /* empty: off, as documented */
     if (env_explain < 0)
         return tl_fail(err, "TRUELINE_EXPLAIN: explain = %s: expected true or false (also 1/0, yes/no, on/off)", e);
@@ -189,9 +192,9 @@ static int take_option(int *argc, char **argv, const char *opt)
 /* Nested under another trueline-cc (nvcc running "gcc" that is a masquerade link): the outer one
  * already fingerprinted and forced; run the real compiler untouched. Also the cache's own commands
  * ("ccache -s", "sccache --show-stats") through a link named after it. */
-static int run_nested(int argc, char **argv)
+static int run_nested(tlcc_ctx *ctx, int argc, char **argv)
 {
-    char *real = tlcc_find_program(NULL, tlcc_basename(argv[0]), getenv("PATH"));
+    char *real = tlcc_find_program(ctx, NULL, tlcc_basename(argv[0]), ctx->env.v[TLCC_EV_PATH]);
     if (!real) {
         fprintf(stderr, "trueline-cc: %s: no real compiler of that name on PATH (other than trueline-cc)\n",
                 tlcc_basename(argv[0]));
@@ -231,7 +234,7 @@ static void save_memo(tlcc_invocation *inv, tlcc_memo *memo)
         return;
     inv->memo_problem = strdup(merr.msg);
     /* every compile of the build now fingerprints cold (1 ms becomes 15-50 ms): say so, once an hour */
-    if (!inv->explain && tlcc_warn_once(merr.msg, 3600))
+    if (!inv->explain && tlcc_warn_once(inv->ctx->env.v[TLCC_EV_TMPDIR], merr.msg, 3600))
         fprintf(stderr, "trueline-cc: warning: %s; every compile hashes the toolchain again until the memo "
                         "cache can be written ([fingerprint] memo_dir chooses another place; said once an hour)\n",
                 merr.msg);
@@ -328,7 +331,7 @@ static int wrap(tlcc_invocation *inv, const tl_config *cfg, const tlcc_prov_conf
 
 /* The repair run the hook in ccache starts when a hit's object is wrong. The wrapper that armed the hook
  * accepted this configuration: a value that reads badly now takes its default. */
-static int hook_fixup(int argc, char **argv)
+static int hook_fixup(tlcc_ctx *ctx, int argc, char **argv)
 {
     tl_config cfg = { 0 };
     tl_error err;
@@ -338,7 +341,7 @@ static int hook_fixup(int argc, char **argv)
     }
     tlcc_prov_config prov;
     tlcc_prov_config_read(&cfg, &prov, NULL);
-    int status = tlcc_after_fixup(&prov, argc, argv);
+    int status = tlcc_after_fixup(ctx, &prov, argc, argv);
     tlcc_prov_config_free(&prov);
     tl_config_free(&cfg);
     if (status < 0)
@@ -346,16 +349,18 @@ static int hook_fixup(int argc, char **argv)
     tlcc_process_exit_like(status);
 }
 
-int main(int argc, char **argv)
+/* The run, in its context; main made it and frees it. */
+static int run(tlcc_ctx *ctx, int argc, char **argv)
 {
-    if (tlcc_stage_is_stage(argv[0])) /* ccache/sccache running the stamping stage (wrapper/stage.c) */
-        return tlcc_stage_main(argc, argv);
+    if (tlcc_stage_is_stage(ctx, argv[0])) /* ccache/sccache running the stamping stage (wrapper/stage.c) */
+        return tlcc_stage_main(ctx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], TLCC_HOOK_FIXUP_OPTION) == 0) /* the in-cache hook found a wrong object */
-        return hook_fixup(argc - 2, argv + 2);
+        return hook_fixup(ctx, argc - 2, argv + 2);
+    tlcc_stats_home stats = { ctx->env.v[TLCC_EV_XDG_CACHE_HOME], ctx->env.v[TLCC_EV_HOME] };
     if (argc == 2 && strcmp(argv[1], "--trueline-stats") == 0)
-        return tlcc_stats_print();
+        return tlcc_stats_print(&stats);
     if (argc == 2 && strcmp(argv[1], "--trueline-zero-stats") == 0)
-        return tlcc_stats_zero(), 0;
+        return tlcc_stats_zero(&stats), 0;
     if (check_own_options(argc, argv) != 0)
         return TL_EXIT_BAD_INPUT;
     const char *self = tlcc_basename(argv[0]);
@@ -369,22 +374,24 @@ int main(int argc, char **argv)
     if (take_option(&argc, argv, "--trueline-toolchain")) /* trueline-check --attest asks what a fingerprint covers */
         print_fp = 2;
     if (as_cache && (argc < 2 || argv[1][0] == '-'))
-        return run_nested(argc, argv);
+        return run_nested(ctx, argc, argv);
     if (!tlcc_is_masquerade_name(self) && !as_cache && (argc < 2 || strcmp(argv[1], "--help") == 0)) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? TL_EXIT_BAD_INPUT : 0;
     }
     /* before anything runs a child: every mode counts, the nested one included */
     tl_error depth_err = { { 0 } };
-    if (tlcc_depth_enter(tlcc_self_id(), argc >= 2 && !tlcc_is_masquerade_name(self) ? argv[1] : self, &depth_err) != 0) {
+    const char *tool = argc >= 2 && !tlcc_is_masquerade_name(self) ? argv[1] : self;
+    if (tlcc_depth_enter(&ctx->env, tlcc_self_id(ctx), tool, &depth_err) != 0) {
         fprintf(stderr, "trueline-cc: error: %s\n", depth_err.msg);
         return TL_EXIT_BAD_INPUT;
     }
-    if ((tlcc_is_masquerade_name(self) || as_cache) && tlcc_self_is_active())
-        return run_nested(argc, argv);
+    if ((tlcc_is_masquerade_name(self) || as_cache) && tlcc_self_is_active(ctx))
+        return run_nested(ctx, argc, argv);
 
-    /* From here on every child (probes included) knows it runs under trueline-cc. */
-    setenv(TLCC_ACTIVE_ENV, tlcc_active_env_value(), 1);
+    /* From here on every child (probes included) knows it runs under trueline-cc; the snapshot says it too
+     * (PATH lookups and the closure are keyed by it). */
+    tlcc_env_snapshot_put(&ctx->env, TLCC_EV_TRUELINE_CC_ACTIVE, tlcc_active_env_value(ctx));
     tl_config cfg = { 0 };
     tl_error cfg_err = { { 0 } }, err = { { 0 } };
     tlcc_prov_config prov = { 0 };
@@ -392,20 +399,21 @@ int main(int argc, char **argv)
     int cfg_loaded = tl_config_load(&cfg, &cfg_err) == 0;
     /* never through on_error = passthrough: that would run the cache the loosened setting was meant to guard */
     int guard_bad = cfg_loaded && tl_config_guard(&cfg, wrapper_guards, &cfg_err) != 0;
-    int cfg_bad = guard_bad || !cfg_loaded || check_config(&cfg, &explain, &memo_on, &prov, &cfg_err) != 0;
+    int cfg_bad = guard_bad || !cfg_loaded || check_config(&cfg, &ctx->env, &explain, &memo_on, &prov, &cfg_err) != 0;
 
     tlcc_invocation inv = { 0 };
+    inv.ctx = ctx;
     inv.explain = explain;
     /* Open before classify: where ccache and the compiler are on PATH is memoized too (compiler.c). */
-    inv.memo_dir = cfg_bad ? NULL : memo_dir(&cfg, memo_on);
-    tlcc_memo *memo = tlcc_memo_open(inv.memo_dir);
+    inv.memo_dir = cfg_bad ? NULL : memo_dir(&cfg, memo_on, &ctx->env);
+    tlcc_memo *memo = tlcc_memo_open(inv.memo_dir, &ctx->deps);
     inv.memo_read = tlcc_memo_read_mode(memo);
     int rc, waited = -1;
     double t0 = now_ms(explain);
     int crc = tlcc_classify(&inv, argc, argv, &cfg, memo, &err);
     inv.resolve_ms = now_ms(explain) - t0;
     /* also when classify failed: sccache first probes its "compiler" with `trueline-cc -E FILE` */
-    const char *how, *runs_us = tlcc_cache_runs_us(crc == 0 && inv.cache != TLCC_CACHE_NONE, &how);
+    const char *how, *runs_us = tlcc_cache_runs_us(&ctx->env, crc == 0 && inv.cache != TLCC_CACHE_NONE, &how);
     if (runs_us) {
         reversed_order(runs_us, how);
         rc = TL_EXIT_BAD_INPUT;
@@ -427,5 +435,15 @@ int main(int argc, char **argv)
     tlcc_invocation_free(&inv);
     tlcc_prov_config_free(&prov);
     tl_config_free(&cfg);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    extern char **environ;
+    tlcc_ctx ctx; /* the environment is read here, once (env_snapshot.h) */
+    tlcc_ctx_init(&ctx, environ);
+    int rc = run(&ctx, argc, argv);
+    tlcc_ctx_free(&ctx);
     return rc;
 }

@@ -52,6 +52,8 @@ struct tlcc_memo {
     size_t maplen;
     int fd; /* the indexed file's, open until tlcc_memo_close: on a hit the exec closes it (O_CLOEXEC), a
                system call less on every compile; -1 when none */
+    tlcc_deps_ctx *deps; /* the run's (tlcc_memo_open), else own_deps */
+    tlcc_deps_ctx own_deps;
 };
 
 static int grow(tlcc_memo *m)
@@ -150,11 +152,13 @@ static void load(tlcc_memo *m, const char *path, int all)
     close(fd);
 }
 
-tlcc_memo *tlcc_memo_open(const char *dir)
+tlcc_memo *tlcc_memo_open(const char *dir, tlcc_deps_ctx *deps)
 {
     tlcc_memo *m = calloc(1, sizeof *m);
-    if (m)
+    if (m) {
         m->fd = -1;
+        m->deps = deps ? deps : &m->own_deps; /* a tool's or a test's memo alone */
+    }
     if (!m || !dir)
         return m;
     m->dir = strdup(dir);
@@ -303,7 +307,7 @@ void tlcc_memo_close(tlcc_memo *m)
 {
     if (!m)
         return;
-    tlcc_stat_cache_drop(); /* it may point into the mappings */
+    tlcc_stat_cache_drop(m->deps); /* it may point into the mappings */
     free_entries(m);
     if (m->fd >= 0)
         close(m->fd);
@@ -393,10 +397,10 @@ int tlcc_memo_get_held(tlcc_memo *m, const char *key, const char **answer, size_
         return 0;
     const char *deps = sep + 1;
     size_t dlen = e->vlen - (size_t)(deps - e->val);
-    int held = tlcc_deps_hold(deps, dlen, !e->val_owned); /* else it lies in a mapping, kept until close */
+    int held = tlcc_deps_hold(m->deps, deps, dlen, !e->val_owned); /* else it lies in a mapping, kept until close */
     if (!held)
         return 0;
-    tlcc_deps_note_serialized(deps, dlen);
+    tlcc_deps_note_serialized(m->deps, deps, dlen);
     *answer = e->val;
     *len = (size_t)(sep - e->val);
     return held;
@@ -552,7 +556,7 @@ static __attribute__((noinline)) const char *probe_miss(tlcc_memo *m, const char
 const char *tlcc_memo_probe(tlcc_memo *m, char *const argv[])
 {
     struct stat st;
-    if (!m || tlcc_stat_cached(argv[0], &st) != 0)
+    if (!m || tlcc_stat_cached(m->deps, argv[0], &st) != 0)
         return NULL;
     /* sized to fit: a truncated key could answer for other arguments */
     size_t cap = 2 * strlen(argv[0]) + 160;

@@ -10,9 +10,13 @@
 #include "trueline/hash.h"
 
 typedef struct tlcc_memo tlcc_memo;
+struct tlcc_deps_ctx;
 
-/* dir NULL: memoization off (every lookup misses, nothing written). Never fails. */
-tlcc_memo *tlcc_memo_open(const char *dir);
+/* dir NULL: memoization off (every lookup misses, nothing written). Never fails. deps: the run's stat cache
+ * and recorder (deps.h; the wrapper context's), which answers' dependencies are checked in and join; the
+ * memo drops that stat cache when it is closed (the cache may borrow the memo's mappings). NULL: one of the
+ * memo's own. */
+tlcc_memo *tlcc_memo_open(const char *dir, struct tlcc_deps_ctx *deps);
 /* Writes new entries back; returns -1 with err set when the directory or file cannot be written. */
 int tlcc_memo_save(tlcc_memo *m, tl_error *err);
 void tlcc_memo_close(tlcc_memo *m);

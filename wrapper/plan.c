@@ -6,6 +6,7 @@
 
 #include "argv.h"
 #include "compiler.h"
+#include "context.h"
 #include "families.h"
 #include "line_split.h"
 #include "stage.h"
@@ -86,7 +87,8 @@ static void record_context(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_
     p->record.mac = prov->mac.bytes != NULL;
     if (!cached)
         return;
-    tlcc_key_init(&p->key, inv->cache == TLCC_CACHE_SCCACHE ? TLCC_KEY_SCCACHE : TLCC_KEY_CCACHE, p->cwd);
+    tlcc_key_init(&p->key, inv->cache == TLCC_CACHE_SCCACHE ? TLCC_KEY_SCCACHE : TLCC_KEY_CCACHE, p->cwd,
+                  &inv->ctx->env);
     p->key_ready = 1;
     tl_hash_hex(tlcc_key_hash(&p->key, inv->args.v, inv->args.n), p->key_hash);
     p->record.key_hash = p->key_hash;
@@ -106,7 +108,7 @@ static void stage_env(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_
         tlcc_env_set(&p->env_set, TLCC_STAGE_ENV_KEY_FILE, prov->key_path);
     tlcc_env_set(&p->env_set, TLCC_STAGE_ENV_LINE_STORE, p->line_store); /* NULL: not set */
     /* ccache 4.7 may follow the stage symlink when it guesses the compiler type by name. */
-    if (inv->cache == TLCC_CACHE_CCACHE && !getenv("CCACHE_COMPILERTYPE"))
+    if (inv->cache == TLCC_CACHE_CCACHE && !inv->ctx->env.v[TLCC_EV_CCACHE_COMPILERTYPE])
         tlcc_env_set(&p->env_set, "CCACHE_COMPILERTYPE", tlcc_family_of(inv->family)->ccache_type);
 }
 
@@ -130,8 +132,8 @@ void tlcc_plan_build(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_c
     int stamped = is_stamped_compile(inv, prov), link = !stamped && is_link(inv, prov);
     if (stamped && stage_applies(inv, prov) && use_stage) {
         tl_error err;
-        p->self = tlcc_self_path(memo);
-        p->stage = tlcc_stage_link_path(p->self, inv->compiler_path, &err);
+        p->self = tlcc_self_path(inv->ctx, memo);
+        p->stage = tlcc_stage_link_path(&inv->ctx->env, p->self, inv->compiler_path, &err);
         if (!p->stage) /* unstamped objects would fail every later verification: say why */
             p->warning = tlcc_concatn(TLCC_S(err.msg), TLCC_S("; objects are stamped after the compile instead"), NULL);
     }

@@ -30,9 +30,9 @@ static const char *const stat_names[TLCC_STAT_N] = {
 /* The counter's file (which < 0: their directory), on the heap: path buffers on the stack (8 KiB) took two
  * fresh stack pages, page faults, on every verified hit. NULL without a cache directory. snprintf, not
  * tlcc_concatn: the hook shares this file and links no strv.c. */
-static char *stats_path(int which)
+static char *stats_path(const tlcc_stats_home *where, int which)
 {
-    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *x = where->xdg_cache_home, *home = where->home;
     const char *base = x && *x ? x : home && *home ? home : NULL;
     const char *mid = x && *x ? "/trueline/provenance-stats" : "/.cache/trueline/provenance-stats";
     const char *name = which >= 0 ? stat_names[which] : "";
@@ -94,15 +94,15 @@ static void fold(int fd, const char *path)
     flock(fd, LOCK_UN);
 }
 
-void tlcc_stats_add(enum tlcc_stat which, int delta)
+void tlcc_stats_add(const tlcc_stats_home *where, enum tlcc_stat which, int delta)
 {
-    char *path = delta > 0 ? stats_path(which) : NULL;
+    char *path = delta > 0 ? stats_path(where, which) : NULL;
     if (!path)
         return;
     /* O_NONBLOCK: a FIFO put where a counter goes must not block the compile (it fails ENXIO without a reader) */
     int fd = openat(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0666);
     if (fd < 0 && errno == ENOENT) {
-        char *dir = stats_path(-1);
+        char *dir = stats_path(where, -1);
         if (dir)
             make_dirs(dir);
         free(dir);
@@ -127,10 +127,10 @@ void tlcc_stats_add(enum tlcc_stat which, int delta)
     close(fd);
 }
 
-void tlcc_stats_zero(void)
+void tlcc_stats_zero(const tlcc_stats_home *where)
 {
     for (int i = 0; i < TLCC_STAT_N; i++) {
-        char *path = stats_path(i);
+        char *path = stats_path(where, i);
         if (path && truncate(path, 0) != 0 && errno != ENOENT) {
             /* nothing to report: statistics are best effort */
         }
@@ -144,13 +144,13 @@ void tlcc_stats_zero(void)
     }
 }
 
-int tlcc_stats_print(void)
+int tlcc_stats_print(const tlcc_stats_home *where)
 {
     long v[TLCC_STAT_N] = { 0 };
-    char *dir = stats_path(-1);
+    char *dir = stats_path(where, -1);
     for (int i = 0; dir && i < TLCC_STAT_N; i++) {
         struct stat st;
-        char *path = stats_path(i);
+        char *path = stats_path(where, i);
         if (path && stat(path, &st) == 0)
             v[i] = (long)st.st_size;
         char *base = path ? malloc(strlen(path) + 6) : NULL;

@@ -6,9 +6,15 @@
 
 enum tlcc_stat { TLCC_STAT_VERIFIED, TLCC_STAT_MISMATCH, TLCC_STAT_NO_NOTE, TLCC_STAT_RECOMPILED, TLCC_STAT_STAMPED,
                  TLCC_STAT_UNBOUND, TLCC_STAT_N };
-void tlcc_stats_add(enum tlcc_stat which, int delta);
+/* What $XDG_CACHE_HOME and $HOME hold, which place the counters: trueline-cc says it from its environment snapshot
+ * (env_snapshot.h), the hook from ccache's environment. */
+typedef struct tlcc_stats_home {
+    const char *xdg_cache_home, *home;
+} tlcc_stats_home;
+
+void tlcc_stats_add(const tlcc_stats_home *where, enum tlcc_stat which, int delta);
 /* Prints the `ccache -s`-like lines; returns 0. */
-int tlcc_stats_print(void);
-void tlcc_stats_zero(void);
+int tlcc_stats_print(const tlcc_stats_home *where);
+void tlcc_stats_zero(const tlcc_stats_home *where);
 
 #endif

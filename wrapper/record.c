@@ -63,6 +63,9 @@ tl_note tlcc_record_note(const tlcc_invocation *inv, const tlcc_record_ctx *c, u
     n.output = type == TL_NOTE_LINK ? inv->output : NULL;
     n.argv = inv->args.v;
     n.argc = inv->args.n;
+    /* which flags came from the environment: apart from the argv, which holds them unmarked */
+    n.folded_env = inv->folded_env.v;
+    n.nfolded_env = inv->folded_env.n;
     /* an object's record binds its bytes (and is MACed with a key); filled in by tlcc_stamp_sealed */
     n.seal_content = type == TL_NOTE_COMPILE && inv->compile_only;
     n.seal_mac = n.seal_content && c->mac;

@@ -9,6 +9,7 @@
  * runs the compiler, so a trueline-cc masquerading as the host compiler under nvcc never sees them. */
 #include "stage.h"
 
+#include "context.h"
 #include "line_split.h"
 #include "process.h"
 #include "prov_stats.h"
@@ -30,9 +31,9 @@
 
 #define STAGE_DIR "/trueline/stage/"
 
-int tlcc_stage_is_stage(const char *argv0)
+int tlcc_stage_is_stage(const tlcc_ctx *ctx, const char *argv0)
 {
-    return argv0 && strstr(argv0, STAGE_DIR) && getenv(TLCC_STAGE_ENV_REAL) != NULL;
+    return argv0 && strstr(argv0, STAGE_DIR) && ctx->env.v[TLCC_EV_TRUELINE_STAGE_REAL] != NULL;
 }
 
 static int nibble(char c)
@@ -94,14 +95,15 @@ static int run_real(const char *real, char **argv)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 127;
 }
 
-int tlcc_stage_main(int argc, char **argv)
+int tlcc_stage_main(tlcc_ctx *ctx, int argc, char **argv)
 {
-    char *real = strdup(getenv(TLCC_STAGE_ENV_REAL));
-    const char *hex_env = getenv(TLCC_STAGE_ENV_NOTE);
+    const char *const *env = ctx->env.v;
+    char *real = strdup(env[TLCC_EV_TRUELINE_STAGE_REAL]);
+    const char *hex_env = env[TLCC_EV_TRUELINE_STAGE_NOTE];
     char *hex = hex_env ? strdup(hex_env) : NULL;
-    const char *key_env = getenv(TLCC_STAGE_ENV_KEY_FILE);
+    const char *key_env = env[TLCC_EV_TRUELINE_STAGE_KEY_FILE];
     char *key_file = key_env && *key_env ? strdup(key_env) : NULL;
-    const char *store_env = getenv(TLCC_STAGE_ENV_LINE_STORE);
+    const char *store_env = env[TLCC_EV_TRUELINE_STAGE_LINE_INFO_STORE];
     char *store = store_env && *store_env ? strdup(store_env) : NULL;
     unsetenv(TLCC_STAGE_ENV_LINE_STORE);
     unsetenv(TLCC_STAGE_ENV_KEY_FILE);
@@ -117,7 +119,7 @@ int tlcc_stage_main(int argc, char **argv)
         tl_error err;
         tlcc_mac_key key = { 0 };
         /* The split first, so that the record binds the object the cache stores and the link reads. */
-        if (store && tlcc_line_split(store, out, "trueline-cc (stage)") != 0) {
+        if (store && tlcc_line_split(ctx, store, out, "trueline-cc (stage)") != 0) {
             rc = 1;
         } else if (key_file && tlcc_mac_key_load(key_file, &key, &err) != 0) {
             fprintf(stderr, "trueline-cc (stage): %s: %s\n", out, err.msg);
@@ -131,7 +133,8 @@ int tlcc_stage_main(int argc, char **argv)
                 fprintf(stderr, "trueline-cc (stage): %s\n", err.msg);
                 rc = 1;
             } else {
-                tlcc_stats_add(TLCC_STAT_STAMPED, 1);
+                tlcc_stats_home where = { env[TLCC_EV_XDG_CACHE_HOME], env[TLCC_EV_HOME] };
+                tlcc_stats_add(&where, TLCC_STAT_STAMPED, 1);
             }
             free(rec);
         }
@@ -188,12 +191,12 @@ __attribute__((noinline)) static int make_link(const char *self, const char *lin
     return 0;
 }
 
-char *tlcc_stage_link_path(const char *self, const char *real_compiler, tl_error *err)
+char *tlcc_stage_link_path(const tlcc_env_snapshot *env, const char *self, const char *real_compiler, tl_error *err)
 {
     size_t n = self ? strlen(self) : 0;
     if (!n || n >= PATH_MAX)
         return tl_fail(err, "stage: cannot find trueline-cc itself (/proc/self/exe)"), NULL;
-    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *x = env->v[TLCC_EV_XDG_CACHE_HOME], *home = env->v[TLCC_EV_HOME];
     if ((!x || !*x) && (!home || !*home))
         return tl_fail(err, "stage: neither XDG_CACHE_HOME nor HOME is set"), NULL;
     char hex[TL_HASH_HEX_LEN + 1];

@@ -10,6 +10,7 @@
 #include "stamp.h"
 
 #include "trueline/content_digest.h"
+#include "trueline/note_section.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,18 +53,6 @@ static int relocate(Elf_Scn *scn, void *bytes, size_t len, size_t align, size_t 
     return gelf_update_shdr(scn, &sh) ? 0 : -1;
 }
 
-static Elf_Scn *find_note(Elf *elf, size_t shstrndx)
-{
-    for (Elf_Scn *s = elf_nextscn(elf, NULL); s; s = elf_nextscn(elf, s)) {
-        GElf_Shdr sh;
-        const char *name;
-        if (gelf_getshdr(s, &sh) && sh.sh_type == SHT_NOTE &&
-            (name = elf_strptr(elf, shstrndx, sh.sh_name)) && strcmp(name, TL_NOTE_SECTION) == 0)
-            return s;
-    }
-    return NULL;
-}
-
 static int copy_section(Elf_Scn *scn, const void *extra, size_t extra_len, unsigned char **out, size_t *len)
 {
     Elf_Data *d = elf_rawdata(scn, NULL);
@@ -94,7 +83,8 @@ static int stamp_elf(Elf *elf, size_t file_size, const unsigned char *rec, size_
     unsigned char *names = NULL, *notes = NULL;
     size_t names_len = 0, notes_len = 0;
     int rc = -1;
-    Elf_Scn *note = find_note(elf, shstrndx);
+    GElf_Shdr note_sh;
+    Elf_Scn *note = tl_note_section_next(elf, shstrndx, NULL, &note_sh); /* the first, where the record goes */
     if (note) {
         if (copy_section(note, rec, rec_len, &notes, &notes_len) == 0 &&
             relocate(note, notes, notes_len, 4, &end) == 0)

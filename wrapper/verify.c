@@ -11,6 +11,7 @@
 
 #include "trueline/content_digest.h"
 #include "trueline/file_kind.h"
+#include "trueline/note_section.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,12 +55,8 @@ static int read_record(const char *path, tlcc_record_check *c, tlcc_verify_resul
     rc = 0;
     if (tl_object_content_digest(elf, c->content) != 0)
         c->content[0] = 0;
-    for (Elf_Scn *s = elf_nextscn(elf, NULL); s; s = elf_nextscn(elf, s)) {
-        GElf_Shdr sh;
-        const char *name;
-        if (!gelf_getshdr(s, &sh) || sh.sh_type != SHT_NOTE ||
-            !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || strcmp(name, TL_NOTE_SECTION) != 0)
-            continue;
+    GElf_Shdr sh;
+    for (Elf_Scn *s = tl_note_section_next(elf, shstrndx, NULL, &sh); s; s = tl_note_section_next(elf, shstrndx, s, &sh)) {
         Elf_Data *d = elf_rawdata(s, NULL);
         if (d && tlcc_record_check_add(c, d->d_buf, d->d_size, eh.e_ident[EI_DATA] == ELFDATA2MSB, r) < 0)
             rc = -1;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "compiler.h"
+#include "context.h"
 #include "deps.h"
 #include "strv.h"
 #include "trueline/elf_file.h"
@@ -58,21 +59,21 @@ static int cache_preloads(const tlcc_invocation *inv, tlcc_memo *memo)
         return v[0] == '1';
     }
     tlcc_deps d = { { 0 }, 0 };
-    tlcc_deps_begin(&d);
-    tlcc_deps_note(inv->cache_path);
+    tlcc_deps_begin(&inv->ctx->deps, &d);
+    tlcc_deps_note(&inv->ctx->deps, inv->cache_path);
     int yes = has_interp(inv->cache_path);
-    tlcc_deps_end(&d);
+    tlcc_deps_end(&inv->ctx->deps, &d);
     tlcc_memo_put_held(memo, key, yes ? "1" : "0", &d);
     free(key);
-    tlcc_deps_free(&d);
+    tlcc_deps_free(&inv->ctx->deps, &d);
     return yes;
 }
 
 /* The hook library beside this executable (*self: its real path); NULL when either cannot be had or
  * LD_PRELOAD could not carry the library's path (it splits on spaces and colons). */
-static char *locate(tlcc_memo *memo, const char **self)
+static char *locate(tlcc_ctx *ctx, tlcc_memo *memo, const char **self)
 {
-    *self = tlcc_self_path(memo);
+    *self = tlcc_self_path(ctx, memo);
     const char *slash = *self ? strrchr(*self, '/') : NULL;
     char *lib = slash ? tlcc_concatn(*self, (size_t)(slash - *self), TLCC_S("/../lib/trueline/" HOOK_LIB), NULL) : NULL;
     if (lib && (strpbrk(lib, " :") || access(lib, R_OK) != 0)) {
@@ -86,10 +87,10 @@ int tlcc_incache_env(const tlcc_invocation *inv, tlcc_memo *memo, const char *ou
                      tlcc_env_edits *env)
 {
     const char *self; /* on the heap, not in 8 KiB of frame: this runs on every hit */
-    char *lib = cache_preloads(inv, memo) ? locate(memo, &self) : NULL;
+    char *lib = cache_preloads(inv, memo) ? locate(inv->ctx, memo, &self) : NULL;
     if (!lib)
         return -1;
-    const char *old = getenv("LD_PRELOAD");
+    const char *old = inv->ctx->env.v[TLCC_EV_LD_PRELOAD];
     if (old && *old) {
         char *both = tlcc_concatn(TLCC_S(lib), TLCC_S(":"), TLCC_S(old), NULL);
         if (!both) {

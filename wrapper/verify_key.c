@@ -28,13 +28,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
 #include "trueline/note.h"
 
-void tlcc_key_init(tlcc_key_ctx *k, enum tlcc_key_cache cache, const char *cwd)
+void tlcc_key_init(tlcc_key_ctx *k, enum tlcc_key_cache cache, const char *cwd, const tlcc_env_snapshot *env)
 {
     memset(k, 0, sizeof *k);
     k->cache = cache;
     k->cwd = cwd;
+    k->env = env;
 }
 
 void tlcc_key_free(tlcc_key_ctx *k)
@@ -114,12 +116,13 @@ static void read_ccache_conf(const char *path, char **base, char **ignore)
  * environment, each overriding the one before. */
 static void load_ccache(tlcc_key_ctx *k)
 {
-    const char *env_base = getenv("CCACHE_BASEDIR"), *env_ignore = getenv("CCACHE_IGNOREOPTIONS");
+    const char *const *env = k->env->v;
+    const char *env_base = env[TLCC_EV_CCACHE_BASEDIR], *env_ignore = env[TLCC_EV_CCACHE_IGNOREOPTIONS];
     char *base = NULL, *ignore = NULL;
     if (!env_base || !env_ignore) {
         char path[4096];
-        const char *cp = getenv("CCACHE_CONFIGPATH"), *dir = getenv("CCACHE_DIR"), *home = getenv("HOME");
-        const char *xdg = getenv("XDG_CONFIG_HOME");
+        const char *cp = env[TLCC_EV_CCACHE_CONFIGPATH], *dir = env[TLCC_EV_CCACHE_DIR], *home = env[TLCC_EV_HOME];
+        const char *xdg = env[TLCC_EV_XDG_CONFIG_HOME];
         read_ccache_conf("/etc/ccache.conf", &base, &ignore);
         FILE *legacy = NULL;
         if (cp)
@@ -148,7 +151,8 @@ static void load_ccache(tlcc_key_ctx *k)
 static void read_sccache_conf(tlcc_key_ctx *k)
 {
     char path[4096];
-    const char *conf = getenv("SCCACHE_CONF"), *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    const char *const *env = k->env->v;
+    const char *conf = env[TLCC_EV_SCCACHE_CONF], *xdg = env[TLCC_EV_XDG_CONFIG_HOME], *home = env[TLCC_EV_HOME];
     if (conf)
         snprintf(path, sizeof path, "%s", conf);
     else if (xdg && *xdg)
@@ -195,7 +199,7 @@ static void load(tlcc_key_ctx *k)
     if (k->cache == TLCC_KEY_CCACHE) {
         load_ccache(k);
     } else {
-        const char *v = getenv("SCCACHE_BASEDIRS"); /* sccache 0.16: colon-separated, longest match wins */
+        const char *v = k->env->v[TLCC_EV_SCCACHE_BASEDIRS]; /* sccache 0.16: colon-separated, longest match wins */
         if (v)
             add_words(&k->bases, v, ":", 1);
         else
@@ -279,27 +283,8 @@ static int rewrite(tlcc_key_ctx *k, const char *cwd, const char *prefix, size_t 
 
 /* ---- the argv ---- */
 
-/* Options whose path value may be joined to them (-I/abs, --sysroot=/abs); the separate form is caught
- * because its value is itself an absolute path. ccache rewrites these (compopt TAKES_PATH). */
-static const char *const path_options[] = {
-    "-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "-iprefix", "-iwithprefix",
-    "-iwithprefixbefore", "-isysroot", "-imultilib", "-iframework", "-B", "--sysroot=",
-    "--include-path=", "--system-include=", "--pre-include=", "-I=", "-isystem=", "-include=", NULL,
-};
-
-/* Options that are left out, with whether they take a separate value and whether a joined value
- * (-MFx, --dependency-output=x) is matched by prefix. */
-struct dropped { const char *opt; unsigned char len, separate_value, joined; };
-#define D(o, sep, joined) { o, sizeof o - 1, sep, joined }
-static const struct dropped dropped[] = {
-    D("-MD", 0, 0), D("-MMD", 0, 0), D("-MP", 0, 0), D("-MF", 1, 1), D("-MT", 1, 1), D("-MQ", 1, 1),
-    D("--generate-dependencies-with-compile", 0, 0), D("--generate-nonsystem-dependencies-with-compile", 0, 0),
-    D("--generate-dependency-targets", 0, 0), D("--dependency-output", 1, 1), D("--dependency-target-name", 1, 1),
-    D("-fdebug-prefix-map=", 0, 1), D("-ffile-prefix-map=", 0, 1), D("-fmacro-prefix-map=", 0, 1),
-    D("-L", 1, 1), D("--library-path", 1, 1), D("-Wl,", 0, 1),
-    { NULL, 0, 0, 0 },
-};
-#undef D
+/* What the option tables say about one option for the key: all families' tables are asked, since the key is
+ * computed where the family may not be known (the hook's fixup) and must not depend on it. */
 
 /* How many elements from argv[i] on are left out (0: kept). */
 static int dropped_count(tlcc_key_ctx *k, char *const *argv, int argc, int i)
@@ -315,23 +300,34 @@ static int dropped_count(tlcc_key_ctx *k, char *const *argv, int argc, int i)
                 return 1; /* ccache ignores the option itself, not a separate value */
         }
     }
-    if (!strchr("MfLWo-", a[1])) /* the first letters of everything below: most options end here */
-        return 0;
-    if (strcmp(a, "-o") == 0 || strcmp(a, "--output-file") == 0)
-        return i + 1 < argc ? 2 : 1;
-    if (tl_note_joined_output(a))
+    if (tl_note_joined_output(a)) /* -oFILE, -o=FILE, --output-file=FILE: as the record's argv hash reads it */
         return 1;
-    if (strncmp(a, "-Wp,-MD,", 8) == 0 || strncmp(a, "-Wp,-MMD,", 9) == 0)
-        return strchr(a + (a[6] == 'M' ? 9 : 8), ',') ? 0 : 1; /* ccache: only a lone dependency file */
-    for (const struct dropped *d = dropped; d->opt; d++) {
-        if (strncmp(a, d->opt, d->len) != 0)
+    for (const tlcc_opt_table *const *t = tlcc_opt_tables; *t; t++) {
+        const char *v;
+        const tlcc_opt *o = tlcc_opt_find(*t, a, TLCC_OPT_KEY_DROP, &v);
+        if (!o)
             continue;
-        if (!a[d->len])
-            return d->separate_value && i + 1 < argc ? 2 : 1;
-        if (d->joined)
-            return 1; /* -MFdep.d, -MF=dep.d, --dependency-output=dep.d, -fdebug-prefix-map=... */
+        if (!v && (o->flags & TLCC_OPT_OUTPUT) && (o->flags & TLCC_OPT_SEPARATE))
+            return i + 1 < argc ? 2 : 1; /* the output operand */
+        if (!(o->flags & TLCC_OPT_KEY_DROP))
+            continue;
+        if (!v) /* spelt alone: its value, if it takes one, is the next argument */
+            return (o->flags & TLCC_OPT_SEPARATE) && i + 1 < argc ? 2 : 1;
+        /* -MFdep.d, -MF=dep.d, --dependency-output=dep.d, -fdebug-prefix-map=...; -Wp,-MD,FILE only alone
+         * (ccache: only a lone dependency file) */
+        return (o->flags & TLCC_OPT_KEY_LONE) && strchr(v, ',') ? 0 : 1;
     }
     return 0;
+}
+
+/* Whether an option spelt p[0..n) before a '/' has a path value the caches rewrite: joined (-I/abs,
+ * ccache's TAKES_PATH) or after '=' (--sysroot=/abs, nvcc's -I=/abs). The separate form is caught because its
+ * value is itself an absolute path. */
+static int path_option(const char *p, size_t n)
+{
+    if (tlcc_opt_any_exact(p, n, TLCC_OPT_PATH | TLCC_OPT_JOINED))
+        return 1;
+    return n > 1 && p[n - 1] == '=' && tlcc_opt_any_exact(p, n - 1, TLCC_OPT_PATH | TLCC_OPT_EQ);
 }
 
 void tlcc_key_each(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, void (*fn)(const char *a, void *ctx),
@@ -353,12 +349,8 @@ void tlcc_key_each(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd
         }
         if (a[0] == '-' && slash && slash[-1] != '/') {
             size_t plen = (size_t)(slash - a);
-            for (const char *const *o = path_options; *o; o++)
-                if (strlen(*o) == plen && strncmp(a, *o, plen) == 0) {
-                    if (rewrite(k, cwd, a, plen, slash, buf, sizeof buf) == 0)
-                        a = buf;
-                    break;
-                }
+            if (path_option(a, plen) && rewrite(k, cwd, a, plen, slash, buf, sizeof buf) == 0)
+                a = buf;
         }
         fn(a, ctx);
     }

@@ -1,6 +1,7 @@
 /* The argv a cache-hit verification compares: the effective argv as the cache keys it (verify_key.c). */
 #ifndef TLCC_WRAPPER_VERIFY_KEY_H
 #define TLCC_WRAPPER_VERIFY_KEY_H
+#include "env_snapshot.h"
 #include "trueline/hash.h"
 
 enum tlcc_key_cache { TLCC_KEY_CCACHE, TLCC_KEY_SCCACHE };
@@ -11,12 +12,13 @@ enum tlcc_key_cache { TLCC_KEY_CCACHE, TLCC_KEY_SCCACHE };
 typedef struct tlcc_key_ctx {
     enum tlcc_key_cache cache;
     const char *cwd;     /* absolute; relative paths of ccache's base_dir rewriting start here */
+    const tlcc_env_snapshot *env; /* the caches' variables (CCACHE_BASEDIR, SCCACHE_CONF ...) */
     int loaded;          /* base dirs and ignore_options read */
     char *bases;         /* the base directories, NUL-separated, ending with an empty string; NULL: none */
     char *ignore;        /* ccache's ignore_options, NUL-separated the same way; NULL: none */
 } tlcc_key_ctx;
 
-void tlcc_key_init(tlcc_key_ctx *k, enum tlcc_key_cache cache, const char *cwd);
+void tlcc_key_init(tlcc_key_ctx *k, enum tlcc_key_cache cache, const char *cwd, const tlcc_env_snapshot *env);
 void tlcc_key_free(tlcc_key_ctx *k);
 
 /* Calls fn with every element of argv (without argv[0]) as the cache keys it, in order: the output

@@ -10,9 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-int tlcc_warn_once(const char *about, unsigned period_s)
+int tlcc_warn_once(const char *tmp, const char *about, unsigned period_s)
 {
-    const char *tmp = getenv("TMPDIR");
     char hex[TL_HASH_HEX_LEN + 1], path[4096];
     tl_hash_hex(tl_hash_bytes(about, strlen(about)), hex);
     snprintf(path, sizeof path, "%s/trueline-%ld-warned-%.16s", tmp && *tmp ? tmp : "/tmp", (long)getuid(), hex);

@@ -7,7 +7,7 @@
 
 /* 1 when the warning keyed by `about` should be printed now (and records that it was); 0 when it was said
  * less than period_s seconds ago. When no marker can be written the answer is 1: saying it too often beats
- * never saying it. */
-int tlcc_warn_once(const char *about, unsigned period_s);
+ * never saying it. tmpdir: what $TMPDIR holds (NULL or empty: /tmp). */
+int tlcc_warn_once(const char *tmpdir, const char *about, unsigned period_s);
 
 #endif

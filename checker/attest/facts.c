@@ -30,6 +30,28 @@ static void free_record(struct tlck_att_record *r)
         free(r->args[i]);
     free(r->args);
     free(r->cwd);
+    for (size_t i = 0; i < r->nforced; i++)
+        free(r->forced[i]);
+    free(r->forced);
+    for (size_t i = 0; i < r->nfolded; i++) {
+        free(r->folded[i].variable);
+        free(r->folded[i].value);
+    }
+    free(r->folded);
+}
+
+int tlck_att_add_forced(struct tlck_att_record *r, const char *flag)
+{
+    char **slot = tlck_att_push(&r->forced, &r->nforced, sizeof *r->forced);
+    return slot && (*slot = strdup(flag)) ? 0 : -1;
+}
+
+int tlck_att_add_folded(struct tlck_att_record *r, const char *variable, size_t nvariable, const char *value)
+{
+    struct tlck_att_folded *f = tlck_att_push(&r->folded, &r->nfolded, sizeof *r->folded);
+    if (!f || !(f->variable = strndup(variable, nvariable)) || !(f->value = strdup(value)))
+        return -1;
+    return 0;
 }
 
 void tlck_att_free(struct tlck_attestation *a)

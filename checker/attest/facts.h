@@ -14,10 +14,18 @@
 #define TLCK_MAC_UNCHECKED "not checked: no record key given"
 #define TLCK_MAC_ABSENT "absent"
 
+/* One environment variable trueline-cc folded into a compile's argv, as it was set. */
+struct tlck_att_folded {
+    char *variable, *value;
+};
+
 struct tlck_att_record {
     char *kind;              /* "compile" or "link" */
     char *source, *driver, *compiler_version, *fingerprint, *lineinfo_level, *argv;
     int lineinfo_forced, device_debug;
+    char **forced; size_t nforced; /* the flags trueline-cc added, one per element (none: not forced) */
+    struct tlck_att_folded *folded; size_t nfolded;
+    int folded_known;        /* the record carries its argv, and so the variables folded into it */
     int keyed;               /* carries a MAC ([provenance] key_file at build time) */
     char *mac;               /* TLCK_MAC_*: whether that MAC was checked, and how it came out */
     char *binding;           /* TLCK_BIND_* */
@@ -61,5 +69,9 @@ struct tlck_attestation {
 void tlck_att_free(struct tlck_attestation *a);
 /* Appends a zeroed element to *v (n elements); NULL without memory. */
 void *tlck_att_push(void *v, size_t *n, size_t elem);
+/* Appends a copy of one forced flag, or of one folded variable (its name is variable's first nvariable bytes);
+ * -1 without memory. */
+int tlck_att_add_forced(struct tlck_att_record *r, const char *flag);
+int tlck_att_add_folded(struct tlck_att_record *r, const char *variable, size_t nvariable, const char *value);
 
 #endif

@@ -15,6 +15,20 @@ static void record(struct tlck_jw *w, const struct tlck_att_record *r)
     tlck_jw_str(w, "fingerprint", r->fingerprint);
     tlck_jw_bool(w, "lineInfoForced", r->lineinfo_forced);
     tlck_jw_str(w, "lineInfoFlags", r->lineinfo_level);
+    tlck_jw_array(w, "forcedFlags");
+    for (size_t i = 0; i < r->nforced; i++)
+        tlck_jw_str(w, NULL, r->forced[i]);
+    tlck_jw_end(w);
+    if (r->folded_known || r->nfolded) { /* a record without its argv does not say what was folded into it */
+        tlck_jw_array(w, "foldedFlags");
+        for (size_t i = 0; i < r->nfolded; i++) {
+            tlck_jw_object(w, NULL);
+            tlck_jw_str(w, "variable", r->folded[i].variable);
+            tlck_jw_str(w, "value", r->folded[i].value);
+            tlck_jw_end(w);
+        }
+        tlck_jw_end(w);
+    }
     tlck_jw_bool(w, "deviceDebug", r->device_debug);
     tlck_jw_str(w, "effectiveArgv", r->argv);
     tlck_jw_bool(w, "keyed", r->keyed);

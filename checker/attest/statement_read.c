@@ -36,6 +36,20 @@ static int read_object(json_t *jo, struct tlck_att_object *o)
         r->lineinfo_forced = json_is_true(json_object_get(jr, "lineInfoForced"));
         r->device_debug = json_is_true(json_object_get(jr, "deviceDebug"));
         r->keyed = json_is_true(json_object_get(jr, "keyed"));
+        json_t *forced = json_object_get(jr, "forcedFlags"), *folded = json_object_get(jr, "foldedFlags");
+        for (size_t k = 0; k < json_array_size(forced); k++) {
+            const char *f = json_string_value(json_array_get(forced, k));
+            if (f && tlck_att_add_forced(r, f) != 0)
+                return -1;
+        }
+        r->folded_known = json_is_array(folded);
+        for (size_t k = 0; k < json_array_size(folded); k++) {
+            json_t *e = json_array_get(folded, k);
+            const char *var = json_string_value(json_object_get(e, "variable"));
+            const char *val = json_string_value(json_object_get(e, "value"));
+            if (var && val && tlck_att_add_folded(r, var, strlen(var), val) != 0)
+                return -1;
+        }
     }
     for (size_t i = 0; i < json_array_size(units); i++) {
         const char *u = json_string_value(json_array_get(units, i));

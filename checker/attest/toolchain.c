@@ -82,8 +82,10 @@ static int query(const char *wrapper, const char *driver, const struct tlck_att_
     }
     const char *dir = nargs ? as_recorded->cwd : NULL;
     int fds[2];
-    if (pipe(fds) != 0)
+    if (pipe(fds) != 0) {
+        free(argv);
         return -1;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -170,6 +172,19 @@ static int add_fingerprint(struct tlck_attestation *a, const struct tlck_att_rec
     return 0;
 }
 
+/* The driver a record names is a basename (g++, nvcc): a --toolchain of that name (/usr/local/cuda/bin/nvcc)
+ * says which one is meant, and the record's own arguments are asked of it, so that a driver off PATH (torch's
+ * PYTORCH_NVCC names nvcc by its path) resolves as recorded, -ccbin included. */
+static const char *driver_for(const char *recorded, const char *const *drivers, size_t ndrivers)
+{
+    for (size_t i = 0; i < ndrivers; i++) {
+        const char *b = strrchr(drivers[i], '/');
+        if (strcmp(b ? b + 1 : drivers[i], recorded) == 0)
+            return drivers[i];
+    }
+    return recorded;
+}
+
 static int all_resolved(const struct tlck_attestation *a)
 {
     for (size_t i = 0; i < a->ntc; i++)
@@ -208,7 +223,8 @@ int tlck_att_resolve_toolchains(struct tlck_attestation *a, const char *const *d
         if (k >= a->ntc && all_resolved(a))
             break;
         struct answer q;
-        if (query(wrapper, k < a->ntc ? a->tc[k].driver : asked[k - a->ntc], r, &q) != 0)
+        const char *driver = k < a->ntc ? driver_for(a->tc[k].driver, drivers, ndrivers) : asked[k - a->ntc];
+        if (query(wrapper, driver, r, &q) != 0)
             continue;
         for (size_t i = 0; rc == 0 && i < a->ntc; i++) {
             struct tlck_att_toolchain *t = &a->tc[i];

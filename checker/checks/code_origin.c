@@ -3,6 +3,7 @@
 #include "checks/code_origin.h"
 
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +108,34 @@ static const struct rule HOST_RULES[] = {
     { &LIBSTDCXX, "__cxa_*", 0, 0, 1, 0 },
     { &LIBSTDCXX, "__gxx_*", 0, 0, 1, 0 },
     { &LIBSTDCXX, "__dynamic_cast", 0, 0, 1, 0 },
+    /* libstdc++.a's own file-local helpers, C names outside any namespace (nm on Debian's and GCC 13's
+     * libstdc++.a): the demangler behind __cxa_demangle (cp-demangle.o), the exception personality's LSDA
+     * reader (eh_personality.o), the emergency exception pool (eh_alloc.o), the transactional-memory string
+     * helpers (cow-stdexcept.o) */
+    { &LIBSTDCXX, "d_*", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "__gcclibcxx_demangle_callback", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "is_designated_init*", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "next_is_type_qual*", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "get_adjusted_ptr*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "read_encoded_value*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "get_ttype_entry*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "check_exception_spec*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "base_of_encoded_value*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "size_of_encoded_value*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "parse_lsda_header*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "(anonymous namespace)::pool::*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "(anonymous namespace)::*error_category*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "(anonymous namespace)::constant_init*", 1, 0, 1, 0 },
+    /* the static initializers of its translation units (system_error.cc, the locale instantiations ...) */
+    { &LIBSTDCXX, "_GLOBAL__sub_I_eh_*", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "_GLOBAL__sub_I_*_inst*", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "_GLOBAL__sub_I_*ios_failure*", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "_GLOBAL__sub_I_system_error*", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "_GLOBAL__sub_I_ios_init*", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "_GLOBAL__sub_I_locale_init*", 0, 0, 1, 0 },
+    { &LIBSTDCXX, "_txnal_*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "__gxx_*", 1, 0, 1, 0 },
+    { &LIBSTDCXX, "transaction clone for *", 1, 0, 1, 0 },
 };
 
 /* Device functions nvcc adds to a cubin: its integer/floating-point helpers (__cuda_sm20_div_u64,
@@ -130,17 +159,79 @@ static const struct rule DEVICE_RULES[] = {
     { &DEVICE_HELPERS, "__nv_*", 0, 1, 0, 0 },
 };
 
+/* Whether a demangled-name pattern can match name's demangling at all. A pattern that begins with an identifier
+ * of 4 or more characters (then '*' or "::") matches only a demangling that begins with it, and the Itanium ABI
+ * writes every identifier verbatim into the mangled name (a substitution repeats one written before): so a
+ * mangled name without that identifier cannot match, and is not demangled for it. Demangling every symbol of a
+ * 195k-symbol library was a fifth of a wheel's audit. Other patterns ("std::*": std is "St"; "operator new*")
+ * are always tried. */
+static int may_match(const char *pattern, const char *name)
+{
+    size_t k = strspn(pattern, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    if (k < 4 || !(pattern[k] == '*' || (pattern[k] == ':' && pattern[k + 1] == ':')))
+        return 1;
+    for (const char *p = strchr(name, pattern[0]); p; p = strchr(p + 1, pattern[0]))
+        if (strncmp(p, pattern, k) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether an Itanium-mangled name's own (outermost) scope is the namespace a "NS::*" pattern names. The
+ * demangling of a function template begins with its return type ("bool std::operator==<char>(...)"), so the
+ * pattern alone misses libstdc++'s templates; the mangled name says the scope whatever comes first. Local
+ * entities (Z...E) and transaction clones (GTt) take their enclosing function's scope. */
+static int scope_matches(const char *pattern, const char *name)
+{
+    const char *colons = strstr(pattern, "::*");
+    if (!colons || colons[3] || strncmp(name, "_Z", 2) != 0)
+        return 0;
+    const char *p = name + 2;
+    for (;;) { /* what stands before the function's own encoding */
+        if (*p == 'Z')
+            p++;
+        else if (strncmp(p, "GTt", 3) == 0)
+            p += 3;
+        else if (p[0] == 'T' && (p[1] == 'h' || p[1] == 'v' || p[1] == 'c')) { /* thunks: call offsets h<n>_ v<n>_<n>_ */
+            int offsets = p[1] == 'c' ? 2 : 1;
+            p += p[1] == 'c' ? 2 : 1;
+            for (int k = 0; k < offsets; k++) {
+                char kind = *p++;
+                for (int parts = kind == 'v' ? 2 : 1; parts-- > 0;) {
+                    p += *p == 'n';
+                    p += strspn(p, "0123456789");
+                    if (*p++ != '_')
+                        return 0;
+                }
+            }
+        } else
+            break;
+    }
+    if (*p == 'N')
+        for (p++; *p == 'r' || *p == 'V' || *p == 'K' || *p == 'R' || *p == 'O'; p++)
+            ;
+    size_t nl = (size_t)(colons - pattern);
+    if (nl == 3 && strncmp(pattern, "std", 3) == 0) /* St, or one of the std:: abbreviations */
+        return p[0] == 'S' && p[1] && strchr("tabsiod", p[1]);
+    char len[16];
+    int w = snprintf(len, sizeof len, "%zu", nl);
+    return w > 0 && strncmp(p, len, (size_t)w) == 0 && strncmp(p + w, pattern, nl) == 0;
+}
+
 static const struct tlck_origin *match(const struct rule *r, size_t n, const char *name, int in_cu, int cxx_runtime,
                                        int kernel)
 {
     char *dem = NULL;
     const struct tlck_origin *found = NULL;
+    int mangled = name[0] == '_' && name[1] == 'Z';
     for (size_t i = 0; i < n && !found; i++) {
         if ((in_cu && !r[i].in_cu) || (r[i].cxx_runtime && !cxx_runtime) || (kernel && !r[i].kernel))
             continue;
+        if (r[i].demangled && !dem && mangled && !may_match(r[i].pattern, name))
+            continue;
         if (r[i].demangled && !dem && !(dem = tlck_demangle(name)))
             continue;
-        if (fnmatch(r[i].pattern, r[i].demangled ? dem : name, FNM_NOESCAPE) == 0)
+        if (fnmatch(r[i].pattern, r[i].demangled ? dem : name, FNM_NOESCAPE) == 0 ||
+            (r[i].demangled && mangled && scope_matches(r[i].pattern, name)))
             found = r[i].origin;
     }
     free(dem);

@@ -202,9 +202,40 @@ done:
     free(names.v);
 }
 
+/* A linked file without section headers loads and runs, but nothing section-based can be audited in it: said
+ * always, and an error when judging what ships (a shipped file whose sections were removed cannot be audited). */
+static void no_section_headers(const struct tlck_file *f, int release, enum tlck_severity sev, struct tlck_findings *out)
+{
+    if (release && sev != TLCK_SEV_NONE)
+        sev = TLCK_SEV_ERROR;
+    tlck_emit(out, "line-tables", sev, f->display, NULL,
+              "audit the file as it was linked, before its section header table was removed; strip debug sections "
+              "with strip or --split instead, which keep the table",
+              "no section headers (the section header table is missing or zeroed): line info, DWARF and the "
+              ".note.trueline record cannot be checked; its %zu dynamic symbol%s and %zu needed librar%s were read "
+              "from the dynamic segment, as the loader reads them", f->ndynsyms, f->ndynsyms == 1 ? "" : "s",
+              f->nneeded, f->nneeded == 1 ? "y" : "ies");
+}
+
+/* Section headers that hide a table the loader uses (a changed type) were edited to mislead a reader. */
+static void sections_hide(const struct tlck_file *f, int release, enum tlck_severity sev, struct tlck_findings *out)
+{
+    if (release && sev != TLCK_SEV_NONE)
+        sev = TLCK_SEV_ERROR;
+    tlck_emit(out, "line-tables", sev, f->display, NULL,
+              "audit the file as it was linked; a section header table edited after the link cannot be trusted",
+              "the section headers do not describe the dynamic segment (%s): its %zu dynamic symbol%s and %zu "
+              "needed librar%s were read from the dynamic segment, as the loader reads them", f->sections_hide,
+              f->ndynsyms, f->ndynsyms == 1 ? "" : "s", f->nneeded, f->nneeded == 1 ? "y" : "ies");
+}
+
 static void run(const struct tlck_file *f, const struct tlck_policy *p, const void *state, enum tlck_severity sev,
                 struct tlck_findings *out)
 {
+    if (f->no_section_headers)
+        no_section_headers(f, tlck_profile_of(p)->release, sev, out);
+    else if (f->sections_hide)
+        sections_hide(f, tlck_profile_of(p)->release, sev, out);
     /* the release profile audits shipped files, which are stripped: host line info is judged where it is */
     if (tlck_profile_of(p)->stripped_is_finding || f->host.has_debug_line || f->line_error || f->debug_file)
         tlck_line_tables_host(f, sev, tlck_profile_of(p)->release, out);

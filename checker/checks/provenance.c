@@ -234,6 +234,10 @@ static void run(const struct tlck_file *f, const struct tlck_policy *p, const vo
      * in, and ptxas/nvlink output is no compile of a launcher. Nothing to say about it either way. */
     if (f->error || f->machine == TL_EM_CUDA)
         return;
+    /* without section headers no record can be looked for: line-tables says so, "not built through trueline-cc"
+     * would be a guess */
+    if (f->no_section_headers)
+        return;
     size_t ncompile = 0;
     for (size_t i = 0; i < f->nnotes; i++)
         ncompile += !f->notes[i].is_link;

@@ -15,6 +15,7 @@
 
 #include "checks/host_util.h"
 #include "checks/stl_symbols.h"
+#include "platform_blacklist.h" /* tlck_python_extension */
 
 #ifndef STB_GNU_UNIQUE
 #define STB_GNU_UNIQUE 10
@@ -199,13 +200,17 @@ static void run(const struct tlck_file *f, const struct tlck_policy *p, const vo
         /* libstdc++.so.6 is used, yet part of a newer one is linked in: devtoolset/gcc-toolset's
          * libstdc++_nonshared.a, which manylinux2014 toolchains link into every C++ library on purpose */
         char *ex = examples(&abi, &lib, EXAMPLES), *first = tlck_demangle(abi.n ? abi.ex[0] : lib.ex[0]);
-        tlck_emit(out, "stl-leak", below, f->display, first,
+        /* CPython dlopens an extension module RTLD_LOCAL: nothing else binds to what it exports, so the
+         * supplement the wheel toolchain links into every C++ module is no defect there */
+        int module = tlck_python_extension(f);
+        tlck_emit(out, "stl-leak", module ? TLCK_SEV_INFO : below, f->display, first,
                 "hide them with -Wl,--exclude-libs,libstdc++_nonshared.a (or -Wl,--exclude-libs,ALL)",
                 "exports %zu symbol(s) that the C++ runtime defines (%zu of its ABI runtime, %zu compiled std:: "
                 "definitions), such as %s, although it links libstdc++.so dynamically: a statically linked "
                 "supplement of a newer libstdc++ (devtoolset/gcc-toolset's libstdc++_nonshared.a) whose symbols "
-                "are not hidden",
-                abi.n + lib.n, abi.n, lib.n, ex);
+                "are not hidden%s",
+                abi.n + lib.n, abi.n, lib.n, ex,
+                module ? "; a Python extension module, which CPython loads RTLD_LOCAL: no other module binds to them" : "");
         free(ex);
         free(first);
     } else if (lib.n) {

@@ -7,19 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "checks/host_util.h"
 #include "checks/symbol_versions.h"
+#include "conf_file.h"
 #include "platform_blacklist.h"
 #include "platform_table.h"
-
-#ifndef TL_DATADIR
-#define TL_DATADIR "/usr/local/share/trueline"
-#endif
-#ifndef TL_SOURCE_CONF
-#define TL_SOURCE_CONF "conf"
-#endif
 
 enum { P_GLIBC, P_GLIBCXX, P_CXXABI, P_GCC, NPREFIX };
 static const char *const prefixes[NPREFIX] = { "GLIBC_", "GLIBCXX_", "CXXABI_", "GCC_" };
@@ -46,65 +39,49 @@ static int cmp_version(const unsigned a[4], const unsigned b[4])
 }
 
 /* The policy table and where it came from: loaded once per audit by prepare, read by every thread. */
-struct row {
-    char tag[64];
-    char max[NPREFIX][16];
-};
 struct tlck_symbol_versions_table {
-    struct row rows[64];
-    size_t n;
+    struct tlck_floors floors;
     char path[PATH_MAX];
     struct tlck_blacklist blacklist; /* conf/platform_blacklist.tsv or [symbol-versions] blacklist = FILE */
 };
 
-static int load_table_from(struct tlck_symbol_versions_table *t, const char *path)
+/* Reads fp (found at path) into t; -1 when it cannot be read, with errno. */
+static int load_table_from(struct tlck_symbol_versions_table *t, FILE *fp, const char *path)
 {
-    FILE *fp = fopen(path, "r");
-    char line[512];
     if (!fp)
         return -1;
-    while (fgets(line, sizeof line, fp) && t->n < sizeof t->rows / sizeof *t->rows) {
-        struct row r;
-        if (line[0] == '#' || strncmp(line, "tag\t", 4) == 0)
-            continue;
-        if (sscanf(line, "%63s %15s %15s %15s %15s", r.tag, r.max[0], r.max[1], r.max[2], r.max[3]) == 5)
-            t->rows[t->n++] = r;
-    }
+    int rc = tlck_floors_read(&t->floors, fp);
+    int saved = ferror(fp) ? errno : ENOMEM;
+    if (ferror(fp))
+        rc = -1;
     fclose(fp);
+    if (rc != 0) {
+        tlck_floors_free(&t->floors);
+        errno = saved;
+        return -1;
+    }
     snprintf(t->path, sizeof t->path, "%s", path);
     return 0;
 }
 
-/* [symbol-versions] table = FILE, which must be readable; else next to the installed binary (../share/trueline/),
- * else the source tree (the build directory's ../conf/), else where the Makefile said: PREFIX's data directory,
- * and the source tree's conf/ for a build directory outside it (make BUILD=/tmp/b). None found is no error
- * until a policy is asked for (the check says so then). */
+/* [symbol-versions] table = FILE, which must be readable; else conf/manylinux.tsv where tlck_conf_open finds it
+ * (beside the installed binary, the source tree above the build directory, PREFIX's data directory, the source
+ * tree's conf/ for a build directory outside it). None found is no error until a policy is asked for (the check
+ * says so then). */
 static int load_table(const struct tlck_policy *p, struct tlck_symbol_versions_table *t, tl_error *err)
 {
     const char *cfg = tl_config_get(p->cfg, "symbol-versions", "table");
     if (cfg) {
-        if (load_table_from(t, cfg) == 0)
+        if (load_table_from(t, fopen(cfg, "r"), cfg) == 0)
             return 0;
         char where[1200];
         tl_config_value_origin(p->cfg, "symbol-versions", "table", cfg, where, sizeof where);
         return tl_fail(err, "%s: [symbol-versions] table = '%s' cannot be read: %s", where, cfg, strerror(errno));
     }
-    char exe[PATH_MAX], path[PATH_MAX + 64];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = 0;
-        snprintf(path, sizeof path, "%s/../share/trueline/manylinux.tsv", exe);
-        if (load_table_from(t, path) == 0)
-            return 0;
-        snprintf(path, sizeof path, "%s/../../conf/manylinux.tsv", exe);
-        if (load_table_from(t, path) == 0)
-            return 0;
-    }
-    if (load_table_from(t, TL_DATADIR "/manylinux.tsv") != 0)
-        load_table_from(t, TL_SOURCE_CONF "/manylinux.tsv");
+    char path[PATH_MAX + 64];
+    FILE *fp = tlck_conf_open("manylinux.tsv", path, sizeof path);
+    if (fp && load_table_from(t, fp, path) != 0)
+        return tl_fail(err, "%s: cannot be read: %s", path, strerror(errno));
     return 0;
 }
 
@@ -146,13 +123,13 @@ static const char *limits(const struct tlck_policy *p, const struct tlck_symbol_
     for (int k = 0; k < NPREFIX; k++)
         max[k] = NULL;
     if (tag) {
-        size_t i, nrows = t ? t->n : 0;
-        for (i = 0; i < nrows && strcasecmp(t->rows[i].tag, tag) != 0; i++)
+        size_t i, nrows = t ? t->floors.n : 0;
+        for (i = 0; i < nrows && strcasecmp(t->floors.v[i].tag, tag) != 0; i++)
             ;
         if (i < nrows) {
             for (int k = 0; k < NPREFIX; k++)
-                max[k] = t->rows[i].max[k];
-            label = *row_tag = t->rows[i].tag;
+                max[k] = t->floors.v[i].max[k];
+            label = *row_tag = t->floors.v[i].tag;
         } else {
             *unknown = tag != claimed; /* a wheel tag newer than the table: no verdict, not an error */
         }
@@ -212,6 +189,8 @@ static int validate(const struct tlck_policy *p, tl_error *err)
     return c.failed ? -1 : 0;
 }
 
+static void release(void *state);
+
 /* Once per audit: the [symbol-versions] values are checked and the policy table is loaded. */
 static int prepare(const struct tlck_policy *p, void **state, tl_error *err)
 {
@@ -222,7 +201,7 @@ static int prepare(const struct tlck_policy *p, void **state, tl_error *err)
     if (!t)
         return tl_fail(err, "out of memory loading the platform policy table");
     if (load_table(p, t, err) != 0) {
-        free(t);
+        release(t);
         return -1;
     }
     /* the blacklist is read where manylinux.tsv is found, or from the configured file, which must be readable */
@@ -234,7 +213,7 @@ static int prepare(const struct tlck_policy *p, void **state, tl_error *err)
             snprintf(msg, sizeof msg, "%s", err->msg);
             tl_fail(err, "%s: [symbol-versions] blacklist: %s", where, msg);
         }
-        free(t);
+        release(t);
         return -1;
     }
     *state = t;
@@ -244,14 +223,21 @@ static int prepare(const struct tlck_policy *p, void **state, tl_error *err)
 static void release(void *state)
 {
     struct tlck_symbol_versions_table *t = state;
-    if (t)
+    if (t) {
         tlck_blacklist_free(&t->blacklist);
+        tlck_floors_free(&t->floors);
+    }
     free(t);
 }
 
 const struct tlck_blacklist *tlck_symbol_versions_blacklist(const struct tlck_symbol_versions_table *t)
 {
     return t ? &t->blacklist : NULL;
+}
+
+const struct tlck_floors *tlck_symbol_versions_floors(const struct tlck_symbol_versions_table *t)
+{
+    return t ? &t->floors : NULL;
 }
 
 struct need {
@@ -433,10 +419,10 @@ const char *tlck_symbol_versions_oldest_tag(const struct tlck_file *const *files
             }
         }
     }
-    const struct row *best = NULL;
+    const struct tlck_floor *best = NULL;
     unsigned best_glibc[4] = { 0 };
-    for (size_t i = 0; i < t->n; i++) {
-        const struct row *r = &t->rows[i];
+    for (size_t i = 0; i < t->floors.n; i++) {
+        const struct tlck_floor *r = &t->floors.v[i];
         unsigned v[4], glibc[4];
         int ok = strncmp(r->tag, "manylinux_", 10) == 0 && max_version(P_GLIBC, r->max[P_GLIBC], glibc);
         for (int k = 0; ok && k < NPREFIX; k++)

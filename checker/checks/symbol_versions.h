@@ -9,10 +9,14 @@
  * tlck_check_run (check_run.h). */
 struct tlck_symbol_versions_table;
 struct tlck_blacklist;
+struct tlck_floors;
 extern const struct tlck_check tlck_check_symbol_versions;
 
 /* The symbol blacklist prepare loaded with the table (conf/platform_blacklist.tsv); NULL when t is NULL. */
 const struct tlck_blacklist *tlck_symbol_versions_blacklist(const struct tlck_symbol_versions_table *t);
+/* The table's rows (the platform tables join their maxima by tag: one reading of manylinux.tsv per audit); NULL
+ * when t is NULL. */
+const struct tlck_floors *tlck_symbol_versions_floors(const struct tlck_symbol_versions_table *t);
 
 /* The oldest manylinux tag in table t (manylinux_X_Y names; by their GLIBC maximum) whose maxima cover every
  * GLIBC_/GLIBCXX_/CXXABI_/GCC_ reference of the readable linked files among files; NULL when no tag does, t is

@@ -15,7 +15,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "load.h"
 #include "read/cubin.h"
 #include "read/image_cache.h"
 #include "read/ptx.h"

@@ -139,6 +139,8 @@ struct walk {
     Dwarf_Half version;
     Dwarf_Off last_off; /* the DIE visited last: in a pre-order walk, the highest offset seen */
     const tl_budget *budget; /* the input's deadline */
+    const char *damage;      /* why the entries of a unit stopped being readable (the input is then malformed) */
+    Dwarf_Off damage_at;     /* the entry it was found at */
 };
 
 static const char *section_string(const struct tlck_debug_section *s, Dwarf_Off off)
@@ -295,7 +297,17 @@ static void walk_children(struct walk *w, Dwarf_Die parent, int depth)
 {
     Dwarf_Die die, next;
     Dwarf_Error err = 0;
-    if (depth > 16 || dwarf_child(parent, &die, &err) != DW_DLV_OK)
+    if (depth > 16)
+        return;
+    int rc0 = dwarf_child(parent, &die, &err);
+    if (rc0 == DW_DLV_ERROR) { /* an abbreviation code the table lacks, an entry running off the unit */
+        if (!w->damage)
+            w->damage = "its first child cannot be read", w->damage_at = w->last_off;
+        dwarf_dealloc_error(w->dbg, err);
+        w->img->dwarf_read_error = 1;
+        return;
+    }
+    if (rc0 != DW_DLV_OK)
         return;
     for (;;) {
         Dwarf_Half tag = 0;
@@ -321,6 +333,8 @@ static void walk_children(struct walk *w, Dwarf_Die parent, int depth)
              * it, caught below): either way the unit is damaged, never a plain end of the children */
             dwarf_dealloc_error(w->dbg, err);
             w->img->dwarf_read_error = 1;
+            if (!w->damage)
+                w->damage = "the entry after it cannot be read", w->damage_at = w->last_off;
             break;
         }
         if (rc != DW_DLV_OK)
@@ -332,6 +346,9 @@ static void walk_children(struct walk *w, Dwarf_Die parent, int depth)
         if (dwarf_dieoffset(next, &there, &err) != DW_DLV_OK || there <= w->last_off || tl_budget_expired(w->budget)) {
             dwarf_dealloc_die(next);
             w->img->dwarf_read_error = 1;
+            if (!w->damage && !tl_budget_expired(w->budget)) /* the deadline is said as such, elsewhere */
+                w->damage = "its sibling does not follow it (DW_AT_sibling points back or into a subtree already "
+                            "read)", w->damage_at = w->last_off;
             break;
         }
         die = next;
@@ -504,6 +521,13 @@ static void walk_units(struct units *u)
         dwarf_dealloc_die(cu_die);
     }
     u->dropped = w.dropped;
+    /* damage inside a unit's entries is damage of the input, as a bad unit header is (readelf calls both
+     * corrupt): a walk that stopped there leaves every later subprogram unread */
+    if (w.damage && u->status == 0) {
+        u->status = tl_fail(&u->err, "malformed .debug_info: at the entry at offset %#llx, %s",
+                            (unsigned long long)w.damage_at, w.damage);
+        u->malformed = 1;
+    }
     if (w.alt.dbg)
         tlck_dw_object_finish(w.alt.dbg);
     tlck_dw_object_finish(dbg);

@@ -1,6 +1,7 @@
 /* ELF symbol tables (libelf): functions for line-tables/dwarf-symbols, the dynamic symbols with their
  * versions for stl-leak/symbol-versions, .comment strings for mixed-toolchain, DT_SONAME. */
 #include "read/host_internal.h"
+#include "trueline/elf_dynamic.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,22 +54,89 @@ int tlck_read_functions(struct tlck_image *img, const tl_elf *e, tl_error *err)
     return 0;
 }
 
-/* Version index -> (name, file) from SHT_GNU_verneed and SHT_GNU_verdef. */
+/* Where the dynamic symbols, their versions and the dynamic entries are read from: the sections that describe
+ * them, or, when the section headers were removed, the loader's view (the same bytes, found through the dynamic
+ * segment: lib/elf_dynamic.c bounded every range). One reader below serves both. */
+struct strtab {
+    const tl_elf *e;
+    size_t shndx;                /* a section's (libelf checks it) */
+    const tl_elf_dynview *dv;    /* or DT_STRTAB's */
+};
+
+static const char *str_at(const struct strtab *t, uint64_t off)
+{
+    return t->dv ? tl_elf_dynview_str(t->e, t->dv, off) : elf_strptr(t->e->elf, t->shndx, off);
+}
+
+struct dyn_tables {
+    Elf_Data *sym, *versym, *verneed, *verdef, *dyn;
+    size_t nsym, nverneed, nverdef, ndyn;
+    struct strtab symstr, needstr, defstr, dynstr;
+};
+
+static Elf_Data *section_data(const tl_elf *e, unsigned type, GElf_Shdr *sh, struct strtab *str)
+{
+    Elf_Scn *scn = section_of_type(e, type, sh);
+    if (!scn)
+        return NULL;
+    *str = (struct strtab){ .e = e, .shndx = sh->sh_link };
+    return elf_getdata(scn, NULL);
+}
+
+static void tables_from_sections(const tl_elf *e, int rel, struct dyn_tables *t)
+{
+    GElf_Shdr sh;
+    t->sym = section_data(e, rel ? SHT_SYMTAB : SHT_DYNSYM, &sh, &t->symstr);
+    t->nsym = t->sym && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+    if (rel)
+        return;
+    struct strtab none;
+    t->versym = section_data(e, SHT_GNU_versym, &sh, &none);
+    if ((t->verneed = section_data(e, SHT_GNU_verneed, &sh, &t->needstr)) != NULL)
+        t->nverneed = sh.sh_info;
+    if ((t->verdef = section_data(e, SHT_GNU_verdef, &sh, &t->defstr)) != NULL)
+        t->nverdef = sh.sh_info;
+    if ((t->dyn = section_data(e, SHT_DYNAMIC, &sh, &t->dynstr)) != NULL)
+        t->ndyn = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+}
+
+/* libelf translates the file's bytes at a range (byte order, alignment) as it does a section's. */
+static Elf_Data *chunk(const tl_elf *e, tl_elf_range r, Elf_Type type)
+{
+    return r.size ? elf_getdata_rawchunk(e->elf, (int64_t)r.off, (size_t)r.size, type) : NULL;
+}
+
+static void tables_from_loader(const tl_elf *e, const tl_elf_dynview *dv, struct dyn_tables *t)
+{
+    struct strtab str = { .e = e, .dv = dv };
+    t->symstr = t->needstr = t->defstr = t->dynstr = str;
+    t->sym = chunk(e, dv->symtab, ELF_T_SYM);
+    t->nsym = t->sym ? dv->nsyms : 0;
+    t->versym = chunk(e, dv->versym, ELF_T_HALF);
+    /* gelf_getverneed/getverdef want these types; the range runs to the segment's end (the table's own size is
+     * not recorded), and the records' links are followed inside it, bounds-checked by libelf */
+    t->verneed = chunk(e, dv->verneed, ELF_T_VNEED);
+    t->nverneed = dv->nverneed;
+    t->verdef = chunk(e, dv->verdef, ELF_T_VDEF);
+    t->nverdef = dv->nverdef;
+    t->dyn = chunk(e, dv->dynamic, ELF_T_DYN);
+    t->ndyn = dv->ndyn;
+}
+
+/* Version index -> (name, file) from the version needs and definitions. */
 struct vername {
     const char *name, *file;
 };
 
-static void read_verneed(const tl_elf *e, struct vername *v, size_t nv)
+static void read_verneed(const struct dyn_tables *t, struct vername *v, size_t nv)
 {
-    GElf_Shdr sh;
-    Elf_Scn *scn = section_of_type(e, SHT_GNU_verneed, &sh);
-    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+    Elf_Data *d = t->verneed;
     size_t off = 0;
-    for (size_t k = 0; d && k < sh.sh_info; k++) {
+    for (size_t k = 0; d && k < t->nverneed; k++) {
         GElf_Verneed vn;
         if (!gelf_getverneed(d, (int)off, &vn))
             return;
-        const char *file = elf_strptr(e->elf, sh.sh_link, vn.vn_file);
+        const char *file = str_at(&t->needstr, vn.vn_file);
         size_t aoff = off + vn.vn_aux;
         for (unsigned a = 0; a < vn.vn_cnt; a++) {
             GElf_Vernaux va;
@@ -76,7 +144,7 @@ static void read_verneed(const tl_elf *e, struct vername *v, size_t nv)
                 break;
             unsigned idx = va.vna_other & 0x7fff;
             if (idx < nv) {
-                v[idx].name = elf_strptr(e->elf, sh.sh_link, va.vna_name);
+                v[idx].name = str_at(&t->needstr, va.vna_name);
                 v[idx].file = file;
             }
             if (!va.vna_next)
@@ -89,20 +157,18 @@ static void read_verneed(const tl_elf *e, struct vername *v, size_t nv)
     }
 }
 
-static void read_verdef(const tl_elf *e, struct vername *v, size_t nv)
+static void read_verdef(const struct dyn_tables *t, struct vername *v, size_t nv)
 {
-    GElf_Shdr sh;
-    Elf_Scn *scn = section_of_type(e, SHT_GNU_verdef, &sh);
-    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+    Elf_Data *d = t->verdef;
     size_t off = 0;
-    for (size_t k = 0; d && k < sh.sh_info; k++) {
+    for (size_t k = 0; d && k < t->nverdef; k++) {
         GElf_Verdef vd;
         GElf_Verdaux va;
         if (!gelf_getverdef(d, (int)off, &vd))
             return;
         unsigned idx = vd.vd_ndx & 0x7fff;
         if (!(vd.vd_flags & VER_FLG_BASE) && idx < nv && gelf_getverdaux(d, (int)(off + vd.vd_aux), &va))
-            v[idx].name = elf_strptr(e->elf, sh.sh_link, va.vda_name);
+            v[idx].name = str_at(&t->defstr, va.vda_name);
         if (!vd.vd_next)
             return;
         off += vd.vd_next;
@@ -110,21 +176,19 @@ static void read_verdef(const tl_elf *e, struct vername *v, size_t nv)
 }
 
 /* DT_SONAME, and DT_NEEDED for the package verdict's external-library rule. */
-static void read_soname(struct tlck_file *f, const tl_elf *e)
+static void read_soname(struct tlck_file *f, const struct dyn_tables *t)
 {
-    GElf_Shdr sh;
     size_t cap = 0;
-    Elf_Scn *scn = section_of_type(e, SHT_DYNAMIC, &sh);
-    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-    for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+    for (size_t i = 0; t->dyn && i < t->ndyn; i++) {
         GElf_Dyn dyn;
-        if (!gelf_getdyn(d, (int)i, &dyn) || dyn.d_tag == DT_NULL)
+        if (!gelf_getdyn(t->dyn, (int)i, &dyn) || dyn.d_tag == DT_NULL)
             break;
         if (dyn.d_tag == DT_SONAME) {
-            const char *s = elf_strptr(e->elf, sh.sh_link, dyn.d_un.d_val);
+            const char *s = str_at(&t->dynstr, dyn.d_un.d_val);
+            free(f->soname);
             f->soname = tlck_strdup(s);
         } else if (dyn.d_tag == DT_NEEDED) {
-            const char *s = elf_strptr(e->elf, sh.sh_link, dyn.d_un.d_val);
+            const char *s = str_at(&t->dynstr, dyn.d_un.d_val);
             char *copy = tlck_strdup(s);
             if (copy && tlck_grow((void **)&f->needed, &cap, f->nneeded + 1, sizeof *f->needed) == 0)
                 f->needed[f->nneeded++] = copy;
@@ -134,25 +198,33 @@ static void read_soname(struct tlck_file *f, const tl_elf *e)
     }
 }
 
-/* ET_REL: the link-visible symbols are .symtab's globals; linked files: .dynsym with versions. */
+/* ET_REL: the link-visible symbols are .symtab's globals; linked files: .dynsym with versions, or what the
+ * dynamic segment names when the section headers are gone (no SHT_DYNAMIC section, a PT_DYNAMIC segment) or
+ * hide one of its tables (what the loader uses is what is audited). */
 int tlck_read_dynamic(struct tlck_file *f, const tl_elf *e, tl_error *err)
 {
     int rel = e->ehdr.e_type == ET_REL;
-    GElf_Shdr sh, vsh;
-    Elf_Scn *scn = section_of_type(e, rel ? SHT_SYMTAB : SHT_DYNSYM, &sh);
-    Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-    read_soname(f, e);
-    if (!d || !sh.sh_entsize)
+    struct dyn_tables t = { 0 };
+    tl_elf_dynview dv;
+    GElf_Shdr sh;
+    char hide[160];
+    if (!rel && ((!section_of_type(e, SHT_DYNAMIC, &sh) && tl_elf_sections_missing(e)) ||
+                 tl_elf_sections_hide(e, hide, sizeof hide))) {
+        if (tl_elf_dynview_read(e, &dv, err) != 0)
+            return -1;
+        tables_from_loader(e, &dv, &t);
+    } else
+        tables_from_sections(e, rel, &t);
+    read_soname(f, &t);
+    if (!t.sym)
         return 0;
-    size_t n = sh.sh_size / sh.sh_entsize, cap = 0;
-    Elf_Scn *vscn = rel ? NULL : section_of_type(e, SHT_GNU_versym, &vsh);
-    Elf_Data *vd = vscn ? elf_getdata(vscn, NULL) : NULL;
+    size_t cap = 0;
     struct vername names[1024] = { { 0 } };
-    read_verneed(e, names, 1024);
-    read_verdef(e, names, 1024);
-    for (size_t i = 1; i < n; i++) {
+    read_verneed(&t, names, 1024);
+    read_verdef(&t, names, 1024);
+    for (size_t i = 1; i < t.nsym; i++) {
         GElf_Sym s;
-        if (!gelf_getsym(d, (int)i, &s))
+        if (!gelf_getsym(t.sym, (int)i, &s))
             break;
         unsigned bind = GELF_ST_BIND(s.st_info);
         if (rel && bind == STB_LOCAL)
@@ -160,7 +232,7 @@ int tlck_read_dynamic(struct tlck_file *f, const tl_elf *e, tl_error *err)
         if (tlck_grow((void **)&f->dynsyms, &cap, f->ndynsyms + 1, sizeof *f->dynsyms) != 0)
             return tl_fail(err, "out of memory");
         struct tlck_symbol *y = &f->dynsyms[f->ndynsyms++];
-        const char *name = elf_strptr(e->elf, sh.sh_link, s.st_name);
+        const char *name = str_at(&t.symstr, s.st_name);
         y->name = strdup(name ? name : "");
         y->value = s.st_value;
         y->size = s.st_size;
@@ -170,7 +242,7 @@ int tlck_read_dynamic(struct tlck_file *f, const tl_elf *e, tl_error *err)
         y->defined = s.st_shndx != SHN_UNDEF;
         y->shndx = s.st_shndx;
         GElf_Versym vs;
-        if (vd && gelf_getversym(vd, (int)i, &vs)) {
+        if (t.versym && gelf_getversym(t.versym, (int)i, &vs)) {
             unsigned idx = vs & 0x7fff;
             if (idx > 1 && idx < 1024 && names[idx].name) {
                 y->version = strdup(names[idx].name);

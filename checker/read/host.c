@@ -4,6 +4,7 @@
  * relocatable objects of other machines with relocated debug sections are rejected with a message (exit 2). */
 #include "read/host_internal.h"
 #include "read/readers.h"
+#include "trueline/elf_dynamic.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -171,6 +172,10 @@ int tlck_read_host(struct tlck_file *f, const tl_elf *e, const struct tlck_read_
                                tlck_machine_name(e->ehdr.e_machine), e->ehdr.e_machine);
         return -1;
     }
+    f->no_section_headers = tl_elf_sections_missing(e) != 0;
+    char hide[160];
+    if (tl_elf_sections_hide(e, hide, sizeof hide))
+        f->sections_hide = tlck_strdup(hide);
     tlck_read_comments(f, e);
     count_debug_bytes(e, &f->debug_bytes, &f->debug_line_bytes);
     if (tlck_read_dynamic(f, e, &err) != 0) {

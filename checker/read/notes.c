@@ -5,6 +5,7 @@
 
 #include "read/readers.h"
 #include "trueline/note.h"
+#include "trueline/note_section.h"
 
 struct sink {
     struct tlck_file *f;
@@ -56,6 +57,8 @@ static void take(tl_note *n, void *ctx)
         p->argc_total = n->argc_total;
         if (p->argv) /* the vector too, moved */
             p->args = n->argv, p->nargs = n->argc, n->argv = NULL, n->argc = 0;
+        p->folded_env = n->folded_env, p->nfolded_env = n->nfolded_env;
+        n->folded_env = NULL, n->nfolded_env = 0;
         p->lineinfo_forced = n->lineinfo_forced != 0;
         p->device_debug = n->device_debug != 0;
         p->is_link = n->type == TL_NOTE_LINK;
@@ -69,14 +72,9 @@ int tlck_read_notes(struct tlck_file *f, const tl_elf *e)
 {
     struct sink s = { f, f->nnotes };
     int rc = 0;
-    for (size_t i = 1; i < e->shnum; i++) {
-        Elf_Scn *scn = elf_getscn(e->elf, i);
-        GElf_Shdr sh;
-        if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-            continue;
-        const char *name = tl_elf_section_name(e, &sh);
-        if (!name || strcmp(name, TL_NOTE_SECTION) != 0)
-            continue;
+    GElf_Shdr sh;
+    for (Elf_Scn *scn = tl_note_section_next(e->elf, e->shstrndx, NULL, &sh); scn;
+         scn = tl_note_section_next(e->elf, e->shstrndx, scn, &sh)) {
         f->has_note_section = 1;
         tl_bytes b = { 0 };
         tl_error err;

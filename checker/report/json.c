@@ -101,8 +101,8 @@ static void json_file(struct tlck_jw *w, const struct tlck_file *f, const struct
  * their symbol versions allow, the tag its file name claims. */
 static void json_packages(struct tlck_jw *w, const struct tlck_results *r)
 {
-    size_t npkg;
-    struct tlck_package_summary *pkg = tlck_package_summaries(r, &npkg);
+    size_t npkg = r->npackages;
+    const struct tlck_package_summary *pkg = r->packages;
     tlck_jw_array(w, "packages");
     for (size_t i = 0; i < npkg; i++) {
         const struct tlck_package_summary *s = &pkg[i];
@@ -123,7 +123,6 @@ static void json_packages(struct tlck_jw *w, const struct tlck_results *r)
         tlck_jw_end(w);
     }
     tlck_jw_end(w);
-    free(pkg);
 }
 
 int tlck_report_json(FILE *out, const struct tlck_results *r, const struct tlck_options *o)

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "checks/checks.h"
 #include "report/junit_package.h"
 #include "report/report.h"
 #include "report/xml_text.h"
@@ -26,20 +25,21 @@ static void finding_lines(FILE *out, const struct tlck_findings *fs, const char 
     }
 }
 
-static void suite(FILE *out, const struct tlck_file *f, const struct tlck_findings *fs, const struct tlck_options *o)
+static void suite(FILE *out, const struct tlck_results *r, const struct tlck_file *f, const struct tlck_findings *fs,
+                  const struct tlck_options *o)
 {
     size_t failures = 0;
     int failed[64] = { 0 };
-    for (size_t c = 0; c < tlck_ncheck && c < 64; c++)
+    for (size_t c = 0; c < r->nrules && c < 64; c++)
         for (size_t k = 0; k < fs->n && !failed[c]; k++)
-            if (strcmp(fs->v[k].check, tlck_checks[c]->id) == 0 && !fs->v[k].suppressed &&
+            if (strcmp(fs->v[k].check, r->rules[c].id) == 0 && !fs->v[k].suppressed &&
                 fs->v[k].severity >= o->fail_on)
                 failed[c] = 1;
-    for (size_t c = 0; c < tlck_ncheck && c < 64; c++)
+    for (size_t c = 0; c < r->nrules && c < 64; c++)
         failures += (size_t)failed[c];
     fputs("  <testsuite name=\"", out);
     tlck_xml_text(out, f->display);
-    fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"0\">\n", f->error ? 1 : tlck_ncheck,
+    fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"0\">\n", f->error ? 1 : r->nrules,
             failures, f->error ? 1 : 0);
     if (f->error) {
         fputs("    <testcase classname=\"", out);
@@ -49,17 +49,17 @@ static void suite(FILE *out, const struct tlck_file *f, const struct tlck_findin
         fputs("\"/></testcase>\n  </testsuite>\n", out);
         return;
     }
-    for (size_t c = 0; c < tlck_ncheck && c < 64; c++) {
+    for (size_t c = 0; c < r->nrules && c < 64; c++) {
         fputs("    <testcase classname=\"", out);
         tlck_xml_text(out, f->display);
-        fprintf(out, "\" name=\"%s\">", tlck_checks[c]->id);
+        fprintf(out, "\" name=\"%s\">", r->rules[c].id);
         if (failed[c]) {
-            fprintf(out, "<failure message=\"%s findings\">", tlck_checks[c]->id);
-            finding_lines(out, fs, tlck_checks[c]->id);
+            fprintf(out, "<failure message=\"%s findings\">", r->rules[c].id);
+            finding_lines(out, fs, r->rules[c].id);
             fputs("</failure>", out);
         } else {
             fputs("<system-out>", out);
-            finding_lines(out, fs, tlck_checks[c]->id);
+            finding_lines(out, fs, r->rules[c].id);
             fputs("</system-out>", out);
         }
         fputs("</testcase>\n", out);
@@ -71,7 +71,7 @@ int tlck_report_junit(FILE *out, const struct tlck_results *r, const struct tlck
 {
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"trueline-check\">\n", out);
     for (size_t i = 0; i < r->nfiles; i++)
-        suite(out, &r->files[i], &r->findings[i], o);
+        suite(out, r, &r->files[i], &r->findings[i], o);
     tlck_junit_packages(out, r);
     fputs("</testsuites>\n", out);
     return ferror(out) ? -1 : 0;

@@ -3,10 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks/checks.h"
-#include "profile.h"
 #include "report/package_report.h"
-#include "report/package_verdict.h"
 #include "report/xml_text.h"
 
 enum outcome { PASSED, FAILED, ERRORED, SKIPPED };
@@ -19,7 +16,7 @@ struct item {
     char facts[4 * TLCK_VERDICT_TEXT_MAX];
 };
 
-/* What every item is judged from: the audit's results, the package, its verdict (computed once per package). */
+/* What every item is judged from: the audit's results, the package, its verdict (the package pass's). */
 struct judged {
     const struct tlck_results *r;
     const struct tlck_package_summary *s;
@@ -29,15 +26,6 @@ struct judged {
 static int has_device_code(const struct judged *j)
 {
     return j->v->total.cubins || j->v->total.ptx;
-}
-
-/* Whether kernels without line rows are a defect under the audit's policy: the profile asks for device line
- * info (the release profile not when the team's compiles turn it off) and line-tables is not switched off. */
-static int device_lines_wanted(const struct tlck_policy *p)
-{
-    const struct tlck_check *lt = tlck_check_by_id("line-tables");
-    return !p || (tlck_profile_wants_device_lines(p) &&
-                  (!lt || tlck_policy_severity(p, lt->id, lt->default_severity) != TLCK_SEV_NONE));
 }
 
 static void members_read(const struct judged *j, struct item *it)
@@ -88,7 +76,7 @@ static int device_facts(const struct judged *j, struct item *it)
 static void device_line_info(const struct judged *j, struct item *it)
 {
     const struct tlck_member_facts *t = &j->v->total;
-    if (device_facts(j, it) && t->kernels_with_lines < t->kernels && device_lines_wanted(j->r->policy)) {
+    if (device_facts(j, it) && t->kernels_with_lines < t->kernels && j->v->device_lines_wanted) {
         it->outcome = FAILED;
         snprintf(it->message, sizeof it->message,
                  "%s: %zu of %zu kernel(s) have no line rows (%u of %u cubins with line info)", j->s->path,
@@ -158,14 +146,10 @@ static void testcase(FILE *out, const char *pkg, const char *name, const struct 
 
 static void suite(FILE *out, const struct tlck_results *r, const struct tlck_package_summary *s)
 {
-    struct tlck_package_verdict v;
-    tlck_package_verdict(r, s->first, s->n, &v);
     struct item *it = calloc(NITEMS, sizeof *it);
-    if (!it) {
-        tlck_package_verdict_free(&v);
+    if (!it)
         return;
-    }
-    const struct judged j = { r, s, &v };
+    const struct judged j = { r, s, &s->verdict };
     size_t count[SKIPPED + 1] = { 0 };
     for (size_t i = 0; i < NITEMS; i++) {
         items[i].judge(&j, &it[i]);
@@ -179,14 +163,10 @@ static void suite(FILE *out, const struct tlck_results *r, const struct tlck_pac
         testcase(out, s->path, items[i].name, &it[i]);
     fputs("  </testsuite>\n", out);
     free(it);
-    tlck_package_verdict_free(&v);
 }
 
 void tlck_junit_packages(FILE *out, const struct tlck_results *r)
 {
-    size_t n;
-    struct tlck_package_summary *pkg = tlck_package_summaries(r, &n);
-    for (size_t i = 0; i < n; i++)
-        suite(out, r, &pkg[i]);
-    free(pkg);
+    for (size_t i = 0; i < r->npackages; i++)
+        suite(out, r, &r->packages[i]);
 }

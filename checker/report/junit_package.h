@@ -1,4 +1,4 @@
-/* JUnit: the package verdict (report/package_verdict.h) as one <testsuite> per package among the inputs, one
+/* JUnit: the package verdict (packages.h) as one <testsuite> per package among the inputs, one
  * <testcase> per verdict item (docs/packages.md, "The verdict in JUnit"). */
 #ifndef TLCK_JUNIT_PACKAGE_H
 #define TLCK_JUNIT_PACKAGE_H

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/package_verdict.h"
 
 /* "12.3 KiB": sizes people compare against a cap. */
 static const char *human(char buf[32], uint64_t b)
@@ -95,36 +94,35 @@ const char *tlck_package_split_text(const struct tlck_member_facts *t, char *buf
 
 void tlck_package_text_block(FILE *out, const struct tlck_results *r, const struct tlck_package_summary *s)
 {
-    struct tlck_package_verdict v;
-    tlck_package_verdict(r, s->first, s->n, &v);
-    const struct tlck_member_facts *t = &v.total;
+    const struct tlck_package_verdict *v = &s->verdict;
+    const struct tlck_member_facts *t = &v->total;
     char a[32], b[32], c[32], line[TLCK_VERDICT_TEXT_MAX];
-    if (v.platform_judged) {
-        fprintf(out, "  platform: %s\n", tlck_package_platform_text(&v, line, sizeof line));
-        if (v.claim_reason[0])
-            fprintf(out, "    why not %s: %s\n", v.claimed, v.claim_reason);
-        if (v.reason[0] && strcmp(v.reason, v.claim_reason) != 0) /* the tag next to the answer, when it differs */
-            fprintf(out, "    why not more compatible: %s\n", v.reason);
-        if (v.bl_tag[0])
-            fprintf(out, "    blacklisted symbols: %s\n", tlck_package_blacklist_text(&v, line, sizeof line));
+    if (v->platform_judged) {
+        fprintf(out, "  platform: %s\n", tlck_package_platform_text(v, line, sizeof line));
+        if (v->claim_reason[0])
+            fprintf(out, "    why not %s: %s\n", v->claimed, v->claim_reason);
+        if (v->reason[0] && strcmp(v->reason, v->claim_reason) != 0) /* the tag next to the answer, when it differs */
+            fprintf(out, "    why not more compatible: %s\n", v->reason);
+        if (v->bl_tag[0])
+            fprintf(out, "    blacklisted symbols: %s\n", tlck_package_blacklist_text(v, line, sizeof line));
     }
     if (t->cubins || t->ptx)
-        fprintf(out, "  device: %s\n", tlck_package_device_text(&v, line, sizeof line));
+        fprintf(out, "  device: %s\n", tlck_package_device_text(v, line, sizeof line));
     fprintf(out, "  std:: exports: %zu\n", t->std_exports);
     fprintf(out, "  line info: %s\n", tlck_package_line_info_text(t, line, sizeof line));
     if (tlck_package_split_text(t, line, sizeof line))
         fprintf(out, "  line info split out (saved, in the debug store): %s\n", line);
     int w = 4;
-    for (size_t i = 0; i < v.nm; i++) {
-        size_t len = strlen(member_name(r, &v.m[i]));
+    for (size_t i = 0; i < v->nm; i++) {
+        size_t len = strlen(member_name(r, &v->m[i]));
         w = len > (size_t)w ? (len > 100 ? 100 : (int)len) : w;
     }
-    if (v.nm)
+    if (v->nm)
         fprintf(out, "  %-*s %15s %11s %9s %7s %11s %11s %11s\n", w, "file", "kernels+lines", "cubins+li", "PTX+loc",
                 "std::", ".debug_*", "dev.lines", "line info");
     size_t empty = 0;
-    for (size_t i = 0; i < v.nm; i++) {
-        const struct tlck_member_facts *m = &v.m[i];
+    for (size_t i = 0; i < v->nm; i++) {
+        const struct tlck_member_facts *m = &v->m[i];
         char k[32], cb[32], px[32];
         if (!m->cubins && !m->ptx && !m->std_exports && !line_total(m)) {
             empty++; /* a row of zeros says nothing: counted below */
@@ -137,9 +135,8 @@ void tlck_package_text_block(FILE *out, const struct tlck_results *r, const stru
                 human(a, m->host_debug), human(b, m->cubin_lines + m->ptx_lines), human(c, line_total(m)));
     }
     if (empty)
-        fprintf(out, "  %s %zu member%s with no device code, std:: exports or line info\n", empty < v.nm ? "and" : "all",
+        fprintf(out, "  %s %zu member%s with no device code, std:: exports or line info\n", empty < v->nm ? "and" : "all",
                 empty, empty == 1 ? "" : "s");
-    tlck_package_verdict_free(&v);
 }
 
 static const char *package_name(const char *path)
@@ -160,15 +157,13 @@ void tlck_package_text_table(FILE *out, const struct tlck_results *r, const stru
     fprintf(out, "package summary:\n  %-*s %-16s %-16s %-7s %15s %7s %9s %11s\n", w, "package", "satisfies", "claims",
             "claim", "kernels+lines", "std::", "cuda-arch", "line info");
     for (size_t i = 0; i < n; i++) {
-        struct tlck_package_verdict v;
+        const struct tlck_package_verdict *v = &pkg[i].verdict;
         char k[48], a[32];
-        tlck_package_verdict(r, pkg[i].first, pkg[i].n, &v);
-        snprintf(k, sizeof k, "%zu/%zu", v.total.kernels_with_lines, v.total.kernels);
-        int j = v.platform_judged;
+        snprintf(k, sizeof k, "%zu/%zu", v->total.kernels_with_lines, v->total.kernels);
+        int j = v->platform_judged;
         fprintf(out, "  %-*s %-16s %-16s %-7s %15s %7zu %9zu %11s\n", w, package_name(pkg[i].path),
-                j ? v.satisfied : "-", j ? v.claimed : "-", !j ? "-" : v.claim_met ? "met" : "NOT met", k,
-                v.total.std_exports, v.arch_findings, human(a, line_total(&v.total)));
-        tlck_package_verdict_free(&v);
+                j ? v->satisfied : "-", j ? v->claimed : "-", !j ? "-" : v->claim_met ? "met" : "NOT met", k,
+                v->total.std_exports, v->arch_findings, human(a, line_total(&v->total)));
     }
 }
 
@@ -204,27 +199,26 @@ static void json_facts(struct tlck_jw *w, const struct tlck_member_facts *m)
 
 void tlck_package_json_verdict(struct tlck_jw *w, const struct tlck_results *r, const struct tlck_package_summary *s)
 {
-    struct tlck_package_verdict v;
-    tlck_package_verdict(r, s->first, s->n, &v);
+    const struct tlck_package_verdict *v = &s->verdict;
     tlck_jw_object(w, "verdict");
     tlck_jw_object(w, "platform");
-    if (v.platform_judged) {
-        tlck_jw_str(w, "satisfied", v.satisfied);
-        tlck_jw_str(w, "claimed", v.claimed);
-        tlck_jw_bool(w, "claim_met", v.claim_met);
-        tlck_jw_str(w, "reason", v.reason[0] ? v.reason : NULL);
-        tlck_jw_str(w, "claim_reason", v.claim_reason[0] ? v.claim_reason : NULL);
-        if (v.bl_tag[0]) {
+    if (v->platform_judged) {
+        tlck_jw_str(w, "satisfied", v->satisfied);
+        tlck_jw_str(w, "claimed", v->claimed);
+        tlck_jw_bool(w, "claim_met", v->claim_met);
+        tlck_jw_str(w, "reason", v->reason[0] ? v->reason : NULL);
+        tlck_jw_str(w, "claim_reason", v->claim_reason[0] ? v->claim_reason : NULL);
+        if (v->bl_tag[0]) {
             tlck_jw_object(w, "blacklisted");
-            tlck_jw_str(w, "tag", v.bl_tag);
-            tlck_jw_str(w, "file", v.bl_file);
-            tlck_jw_str(w, "library", v.bl_lib);
+            tlck_jw_str(w, "tag", v->bl_tag);
+            tlck_jw_str(w, "file", v->bl_file);
+            tlck_jw_str(w, "library", v->bl_lib);
             tlck_jw_array(w, "symbols"); /* complete: the text's bl_symbols stops at what fits a line */
-            if (v.bl_nall)
-                for (size_t i = 0; i < v.bl_nall; i++)
-                    tlck_jw_str(w, NULL, v.bl_all[i]);
+            if (v->bl_nall)
+                for (size_t i = 0; i < v->bl_nall; i++)
+                    tlck_jw_str(w, NULL, v->bl_all[i]);
             else
-                tlck_jw_str(w, NULL, v.bl_symbols); /* "*": the tag blacklists the library as a whole */
+                tlck_jw_str(w, NULL, v->bl_symbols); /* "*": the tag blacklists the library as a whole */
             tlck_jw_end(w);
             tlck_jw_end(w);
         } else {
@@ -233,29 +227,28 @@ void tlck_package_json_verdict(struct tlck_jw *w, const struct tlck_results *r, 
     }
     tlck_jw_end(w);
     tlck_jw_object(w, "archs");
-    tlck_jw_str(w, "sass", v.sass);
-    tlck_jw_str(w, "ptx", v.ptx);
-    tlck_jw_uint(w, "cuda_arch_findings", v.arch_findings);
+    tlck_jw_str(w, "sass", v->sass);
+    tlck_jw_str(w, "ptx", v->ptx);
+    tlck_jw_uint(w, "cuda_arch_findings", v->arch_findings);
     tlck_jw_end(w);
     tlck_jw_object(w, "total");
-    json_facts(w, &v.total);
+    json_facts(w, &v->total);
     tlck_jw_end(w);
     tlck_jw_array(w, "files");
-    for (size_t i = 0; i < v.nm; i++) {
+    for (size_t i = 0; i < v->nm; i++) {
         tlck_jw_object(w, NULL);
-        tlck_jw_str(w, "path", r->files[v.m[i].file].display);
-        json_facts(w, &v.m[i]);
+        tlck_jw_str(w, "path", r->files[v->m[i].file].display);
+        json_facts(w, &v->m[i]);
         tlck_jw_end(w);
     }
     tlck_jw_end(w);
     tlck_jw_end(w);
-    tlck_package_verdict_free(&v);
 }
 
 void tlck_package_sarif_properties(struct tlck_jw *w, const struct tlck_results *r)
 {
-    size_t n;
-    struct tlck_package_summary *pkg = tlck_package_summaries(r, &n);
+    size_t n = r->npackages;
+    const struct tlck_package_summary *pkg = r->packages;
     if (n) {
         tlck_jw_break(w, "\n  ");
         tlck_jw_object(w, "properties");
@@ -269,5 +262,4 @@ void tlck_package_sarif_properties(struct tlck_jw *w, const struct tlck_results 
         tlck_jw_end(w);
         tlck_jw_end(w);
     }
-    free(pkg);
 }

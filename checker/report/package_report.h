@@ -1,4 +1,4 @@
-/* The package verdict in the reports (report/package_verdict.h): a block under each package's line in the text
+/* The package verdict in the reports (packages.h, judged by the package pass): a block under each package's line in the text
  * report, a closing table of all packages, a "verdict" object per package in JSON and in SARIF run properties. */
 #ifndef TLCK_PACKAGE_REPORT_H
 #define TLCK_PACKAGE_REPORT_H

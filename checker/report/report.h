@@ -5,9 +5,17 @@
 #include "model.h"
 #include "options.h"
 
-struct tlck_package_link; /* input_list.h */
+struct tlck_package_link;    /* input_list.h */
+struct tlck_package_summary; /* packages.h */
 
-struct tlck_check_run;
+/* A check as the reports name it: a row of the registry (checks/registry.c), copied by the audit, so that the
+ * emitters (SARIF rules, JUnit test cases) read the results alone. */
+struct tlck_rule {
+    const char *id;
+    enum tlck_severity default_severity;
+    const char *summary;
+    const char *help_uri;
+};
 
 /* The results of an audit, in input order (deterministic whatever -j was). */
 struct tlck_results {
@@ -21,9 +29,11 @@ struct tlck_results {
     size_t skipped_file_links;                  /* links to files a directory scan did not follow */
     size_t skipped_sdists;                      /* source distributions a directory scan left out */
     struct tlck_package_link *links; size_t nlinks; /* packages given through a link of another name (owned) */
+    struct tlck_package_summary *packages;      /* the package pass's: one per package, in input order (owned) */
+    size_t npackages;
     size_t packages_not_met;                    /* packages whose files do not meet the tag their name claims */
+    struct tlck_rule *rules; size_t nrules;     /* every registered check, in the registry's order (owned) */
     const struct tlck_policy *policy;             /* the audit's: configured severities, [report] settings */
-    const struct tlck_check_run *checks;          /* the audit's prepared checks (their tables), NULL in tools */
 };
 
 int tlck_report_text(FILE *out, const struct tlck_results *r, const struct tlck_options *o);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks/checks.h"
 #include "policy.h"
 #include "report/json_write.h"
 #include "report/package_report.h"
@@ -60,15 +59,15 @@ static void text_object(struct tlck_jw *w, const char *key, const char *text)
 
 /* Each rule's default level is the severity this run gives the check ([checks] id = ...), so that a
  * viewer's filter by level agrees with the results. */
-static void rules(struct tlck_jw *w, const struct tlck_policy *p)
+static void rules(struct tlck_jw *w, const struct tlck_results *r, const struct tlck_policy *p)
 {
     const char *base = p && p->cfg ? tl_config_get(p->cfg, "report", "help_base_url") : NULL;
     if (!base || !*base)
         base = DEFAULT_HELP_BASE;
     size_t blen = strlen(base);
     tlck_jw_array(w, "rules");
-    for (size_t i = 0; i < tlck_ncheck; i++) {
-        const struct tlck_check *c = tlck_checks[i];
+    for (size_t i = 0; i < r->nrules; i++) {
+        const struct tlck_rule *c = &r->rules[i];
         tlck_jw_object(w, NULL);
         tlck_jw_str(w, "id", c->id);
         text_object(w, "shortDescription", c->summary);
@@ -86,21 +85,21 @@ static void rules(struct tlck_jw *w, const struct tlck_policy *p)
     tlck_jw_end(w);
 }
 
-static size_t rule_index(const char *id)
+static size_t rule_index(const struct tlck_results *r, const char *id)
 {
-    for (size_t i = 0; i < tlck_ncheck; i++)
-        if (strcmp(tlck_checks[i]->id, id) == 0)
+    for (size_t i = 0; i < r->nrules; i++)
+        if (strcmp(r->rules[i].id, id) == 0)
             return i;
     return 0;
 }
 
-static void result(struct tlck_jw *w, const struct tlck_finding *x)
+static void result(struct tlck_jw *w, const struct tlck_results *r, const struct tlck_finding *x)
 {
     char fp[33];
     tlck_finding_fingerprint(x, fp);
     tlck_jw_object(w, NULL);
     tlck_jw_str(w, "ruleId", x->check);
-    tlck_jw_uint(w, "ruleIndex", rule_index(x->check));
+    tlck_jw_uint(w, "ruleIndex", rule_index(r, x->check));
     tlck_jw_str(w, "level", level(x->severity));
     char text[4096];
     snprintf(text, sizeof text, "%s%s%s%s%s", x->symbol ? x->symbol : "", x->symbol ? ": " : "",
@@ -133,13 +132,13 @@ static void result(struct tlck_jw *w, const struct tlck_finding *x)
     tlck_jw_end(w);
 }
 
-static void tool(struct tlck_jw *w, const struct tlck_policy *p)
+static void tool(struct tlck_jw *w, const struct tlck_results *r, const struct tlck_policy *p)
 {
     tlck_jw_object(w, "tool");
     tlck_jw_object(w, "driver");
     tlck_jw_str(w, "name", "trueline-check");
     tlck_jw_str(w, "version", TRUELINE_VERSION);
-    rules(w, p);
+    rules(w, r, p);
     tlck_jw_end(w);
     tlck_jw_end(w);
 }
@@ -181,7 +180,7 @@ int tlck_report_sarif(FILE *out, const struct tlck_results *r, const struct tlck
     tlck_jw_break(&w, "\n ");
     tlck_jw_array(&w, "runs");
     tlck_jw_object(&w, NULL);
-    tool(&w, r->policy);
+    tool(&w, r, r->policy);
     tlck_jw_break(&w, "\n  ");
     invocations(&w, r);
     tlck_jw_break(&w, "\n  ");
@@ -189,7 +188,7 @@ int tlck_report_sarif(FILE *out, const struct tlck_results *r, const struct tlck
     for (size_t i = 0; i < r->nfiles; i++)
         for (size_t k = 0; k < r->findings[i].n; k++) {
             tlck_jw_break(&w, "\n   ");
-            result(&w, &r->findings[i].v[k]);
+            result(&w, r, &r->findings[i].v[k]);
         }
     tlck_jw_end(&w);
     tlck_package_sarif_properties(&w, r); /* report/package_report.c */

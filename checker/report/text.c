@@ -268,8 +268,8 @@ static size_t hidden_details(const struct tlck_results *r)
 static int text_body(FILE *out, const struct tlck_results *r, const struct tlck_options *o, const struct style st)
 {
     struct shown_hints hints = { 0 };
-    size_t npkg, p = 0;
-    struct tlck_package_summary *pkg = tlck_package_summaries(r, &npkg);
+    size_t npkg = r->npackages, p = 0;
+    const struct tlck_package_summary *pkg = r->packages;
     unsigned char **grouped = NULL; /* the current package's: one flag array per member */
     for (size_t i = 0; i < r->nfiles; i++) {
         const struct tlck_file *f = &r->files[i];
@@ -308,7 +308,6 @@ static int text_body(FILE *out, const struct tlck_results *r, const struct tlck_
         tlck_package_text_block(out, r, s);
     }
     tlck_package_text_table(out, r, pkg, npkg);
-    free(pkg);
     size_t details = o->verbose ? 0 : hidden_details(r);
     if (details) /* a line of its own: the summary line keeps its form for the scripts that read it */
         put(out, &st, "%zu detail%s not shown (--verbose lists %s)", details, details == 1 ? "" : "s",

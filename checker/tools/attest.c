@@ -65,6 +65,61 @@ static const char *mac_state(const struct tlck_provenance *n, const struct tlck_
                                                                                            : TLCK_MAC_WRONG;
 }
 
+/* How many elements at the end of the recorded argv the forced flags are: force.c appends them last, and the
+ * record's "li" is them joined with spaces (cut at 255 bytes: a long -fdebug-prefix-map=CWD=.), so the
+ * fewest last elements whose join is li, or starts with a cut li. 0 when the argv is cut or left out. */
+static int forced_tail(const struct tlck_provenance *n, const char *li)
+{
+    size_t want = strlen(li), len = 0;
+    if (!n->args || n->nargs != n->argc_total)
+        return 0;
+    for (int k = 1; k <= n->nargs && len <= want; k++) {
+        len += strlen(n->args[n->nargs - k]) + (k > 1);
+        if (len < want)
+            continue;
+        char *joined = malloc(len + 1), *p = joined;
+        if (!joined)
+            return 0;
+        for (int i = n->nargs - k; i < n->nargs; i++)
+            p += sprintf(p, "%s%s", i > n->nargs - k ? " " : "", n->args[i]);
+        int same = len == want ? strcmp(joined, li) == 0 : want >= 255 && strncmp(joined, li, want) == 0;
+        free(joined);
+        if (same)
+            return k;
+    }
+    return 0;
+}
+
+/* The forced flags, one per element: the argv's own elements where the record has it whole, else li cut at
+ * its spaces. The variables folded into the argv are known where the record carries its argv (they are
+ * written with it). */
+static int record_flags(struct tlck_att_record *r, const struct tlck_provenance *n)
+{
+    const char *li = n->lineinfo_forced && n->lineinfo_level ? n->lineinfo_level : "";
+    int tail = *li ? forced_tail(n, li) : 0;
+    for (int i = n->nargs - tail; tail && i < n->nargs; i++)
+        if (tlck_att_add_forced(r, n->args[i]) != 0)
+            return -1;
+    while (!tail && *li) {
+        size_t len = strcspn(li, " ");
+        char flag[256];
+        if (len && len < sizeof flag) {
+            memcpy(flag, li, len);
+            flag[len] = 0;
+            if (tlck_att_add_forced(r, flag) != 0)
+                return -1;
+        }
+        li += len + (li[len] == ' ');
+    }
+    r->folded_known = n->argv != NULL;
+    for (int k = 0; k < n->nfolded_env; k++) {
+        const char *v = n->folded_env[k], *eq = strchr(v, '='); /* the decoder kept only NAME=VALUE */
+        if (tlck_att_add_folded(r, v, (size_t)(eq - v), eq + 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int add_object(struct tlck_attestation *a, const struct tlck_file *f, const struct tlck_input_bytes *b,
                       const struct tlck_record_key *rk)
 {
@@ -94,6 +149,8 @@ static int add_object(struct tlck_attestation *a, const struct tlck_file *f, con
                 return -1;
         }
         r->lineinfo_forced = n->lineinfo_forced;
+        if (record_flags(r, n) != 0)
+            return -1;
         r->device_debug = n->device_debug;
         r->keyed = n->mac != NULL;
         r->binding = strdup(tlck_record_binding(f, n, ncompile, b));

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/formats.h"
 #include "tools/coredump_report.h"
 
 #define TLCK_STR_(x) #x
@@ -130,7 +131,7 @@ static int one_core(FILE *out, struct tlck_jw *jw, const char *path, const struc
 
 int tlck_tool_coredump(const struct tlck_options *o)
 {
-    int json = strcmp(o->format, "json") == 0; /* text or json: main.c checked it */
+    int json = tlck_tool_output(o) == TLCK_TOOL_JSON; /* text or json: main.c checked it */
     FILE *out = o->output ? fopen(o->output, "w") : stdout;
     if (!out) {
         tl_report_error("trueline-check", o->output, "cannot write the report");

@@ -7,6 +7,7 @@
 #include "inputs.h"
 #include "load.h"
 #include "read/device.h"
+#include "report/formats.h"
 #include "report/json_device.h"
 #include "report/json_write.h"
 #include "tools/tools.h"
@@ -76,7 +77,7 @@ int tlck_tool_list(const struct tlck_options *o)
     tlck_inputs_expand(&ins, o->inputs, o->ninputs);
     struct tlck_options lo = *o;
     lo.device_only = 1;
-    int json = o->format && strcmp(o->format, "json") == 0, status = 0;
+    int json = tlck_tool_output(o) == TLCK_TOOL_JSON, status = 0;
     FILE *out = stdout;
     struct tlck_jw w;
     tlck_jw_init(&w, out, 0);

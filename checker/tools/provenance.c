@@ -12,6 +12,7 @@
 #include "load.h"
 #include "read/read_ctx.h"
 #include "record_binding.h"
+#include "report/formats.h"
 #include "report/json_write.h"
 #include "tools/tools.h"
 
@@ -58,6 +59,10 @@ static void text_file(FILE *out, const struct tlck_file *f, const char *const *b
                 ws, source_of(n), str(n->compiler), wv, str(n->compiler_version), str(n->fingerprint), wl,
                 line_info(n, li), n->device_debug ? "yes" : "no", bind[i]);
     }
+    for (size_t i = 0; i < f->nnotes; i++) /* apart from the table: a value is often longer than a line */
+        for (int k = 0; k < f->notes[i].nfolded_env; k++)
+            fprintf(out, "  folded from the environment into %s: %s\n", source_of(&f->notes[i]),
+                    f->notes[i].folded_env[k]);
     for (size_t i = 0; i < f->nnotes; i++)
         if (strcmp(bind[i], TLCK_BIND_DIFFERS) == 0)
             fprintf(out, "  error: the object changed after its record was written (content digest differs): the "
@@ -93,6 +98,15 @@ static void json_record(struct tlck_jw *w, const struct tlck_provenance *n, cons
     tlck_jw_bool(w, "device_debug", n->device_debug);
     tlck_jw_int(w, "argc", n->argc_total);
     tlck_jw_str(w, "argv", n->argv);
+    tlck_jw_array(w, "folded_env");
+    for (int k = 0; k < n->nfolded_env; k++) {
+        const char *v = n->folded_env[k], *eq = strchr(v, '='); /* the decoder kept only NAME=VALUE */
+        tlck_jw_object(w, NULL);
+        tlck_jw_strf(w, "variable", "%.*s", (int)(eq - v), v);
+        tlck_jw_str(w, "value", eq + 1);
+        tlck_jw_end(w);
+    }
+    tlck_jw_end(w);
     tlck_jw_str(w, "wrapper_version", n->wrapper_version);
     tlck_jw_str(w, "content", bind);
     tlck_jw_end(w);
@@ -144,7 +158,7 @@ int tlck_tool_provenance(const struct tlck_options *o)
 {
     struct tlck_inputs in = { .o = o };
     tlck_inputs_expand(&in, o->inputs, o->ninputs);
-    int json = o->format && strcmp(o->format, "json") == 0, rc = 0; /* text or json: main.c checked it */
+    int json = tlck_tool_output(o) == TLCK_TOOL_JSON, rc = 0; /* text or json: main.c checked it */
     FILE *out = o->output ? fopen(o->output, "w") : stdout;
     if (!out) {
         fprintf(stderr, "trueline-check: %s: cannot write\n", o->output);

@@ -16,6 +16,7 @@
 #include "split/archive_split.h"
 #include "split/elf_split.h"
 #include "split/package_split.h"
+#include "report/formats.h"
 #include "report/json_write.h"
 #include "split/store_write.h"
 #include "tools/tools.h"
@@ -233,7 +234,7 @@ int tlck_tool_split(const struct tlck_options *o)
                 return 2;
             }
         }
-    int json = o->format && strcmp(o->format, "json") == 0, rc = 0; /* text or json: main.c checked it */
+    int json = tlck_tool_output(o) == TLCK_TOOL_JSON, rc = 0; /* text or json: main.c checked it */
     FILE *out = o->output ? fopen(o->output, "w") : stdout;
     if (!out) {
         fprintf(stderr, "trueline-check: %s: cannot write\n", o->output);

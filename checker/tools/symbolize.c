@@ -25,6 +25,7 @@
 #include "read/cubin_lines.h"
 #include "read/read_ctx.h"
 #include "read/device.h"
+#include "report/formats.h"
 #include "report/json_write.h"
 #include "tools/symbolize_host.h"
 #include "tools/symbolize_store.h"
@@ -414,7 +415,7 @@ static int symbolize_input(const struct tlck_input *in, const struct tlck_option
     } else if (!o->sm && !in->is_member && !in->pkg_depth) {
         host_code_ranges(&hs, in->display, b.data, b.size);
     }
-    enum out_kind kind = o->addr2line ? OUT_ADDR2LINE : o->format && strcmp(o->format, "json") == 0 ? OUT_JSON : OUT_TEXT;
+    enum out_kind kind = o->addr2line ? OUT_ADDR2LINE : tlck_tool_output(o) == TLCK_TOOL_JSON ? OUT_JSON : OUT_TEXT;
     int status = 0;
     int from_stdin = o->nlocations == 0 || (o->nlocations == 1 && strcmp(o->locations[0], "-") == 0);
     if (from_stdin)
@@ -426,6 +427,19 @@ static int symbolize_input(const struct tlck_input *in, const struct tlck_option
     images_free(&im);
     tlck_input_unmap(&b);
     return status;
+}
+
+int tlck_symbolize_operands(struct tlck_options *o)
+{
+    if (o->ninputs < 1) {
+        fprintf(stderr, "trueline-check: --symbolize takes FILE and locations, KERNEL+0xOFFSET or a PC (none or "
+                        "'-': one per line on stdin)\n");
+        return 2;
+    }
+    o->locations = o->inputs + 1;
+    o->nlocations = o->ninputs - 1;
+    o->ninputs = 1;
+    return 0;
 }
 
 int tlck_tool_symbolize(const struct tlck_options *o)

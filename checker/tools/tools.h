@@ -6,6 +6,7 @@
 int tlck_tool_list(const struct tlck_options *o);        /* --list: device-image inventory */
 int tlck_tool_extract(const struct tlck_options *o);     /* --extract DIR */
 int tlck_tool_symbolize(const struct tlck_options *o);   /* --symbolize FILE LOCATION [--sm N] */
+int tlck_symbolize_operands(struct tlck_options *o);     /* its operands: FILE, then the locations (else 2) */
 int tlck_tool_coredump(const struct tlck_options *o);    /* --coredump CORE [--binary F ...] */
 int tlck_tool_provenance(const struct tlck_options *o);  /* --provenance FILE */
 int tlck_tool_split(const struct tlck_options *o);       /* --split --debug-store STORE --output-dir DIR FILE */

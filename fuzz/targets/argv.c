@@ -4,6 +4,7 @@
  * in argv), marker, an environment value (NVCC_APPEND_FLAGS for nvcc, CCC_OVERRIDE_OPTIONS for clang). */
 #include "fuzz_util.h"
 #include "../../wrapper/argv.h"
+#include "../../wrapper/context.h"
 #include "../../wrapper/force.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -58,6 +59,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *devnull = fopen("/dev/null", "w");
     FILE *saved = stderr;
     stderr = devnull; /* clang's "### " override log is not interesting here */
+    extern char **environ;
+    tlcc_ctx ctx; /* the run's environment, taken after the variable is set (main.c takes it at start) */
+    tlcc_ctx_init(&ctx, environ);
+    inv.ctx = &ctx;
     tl_error err;
     if (tlcc_effective_argv(&inv, &err) == 0) {
         tlcc_analyze(&inv, NULL);
@@ -68,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fclose(devnull);
     unsetenv(var);
     tlcc_invocation_free(&inv);
+    tlcc_ctx_free(&ctx);
     free(args);
     free(env);
     fuzz_file_close(&rsp);

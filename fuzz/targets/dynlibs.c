@@ -17,18 +17,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cache = malloc(len[1] ? len[1] : 1);
         memcpy(cache, part[1], len[1]);
     }
-    tlcc_dynlibs_fuzz_reset(cache, len[1]);
+    tlcc_dynlibs_cache dyn = { 0 };
+    tlcc_deps_ctx dc = { 0 };
+    tlcc_dynlibs_fuzz_reset(&dyn, cache, len[1]);
     struct fuzz_file elf;
     fuzz_file_open(&elf, part[0], len[0]);
     tlcc_strv objs = { 0 }, out = { 0 };
     tlcc_strv_push(&objs, elf.path);
-    tlcc_dynlibs(&objs, &out);
+    tlcc_dynlibs(&dyn, &dc, getenv("LD_LIBRARY_PATH"), &objs, &out);
     for (int i = 0; i < out.n; i++)
         fuzz_touch((const unsigned char *)out.v[i], strlen(out.v[i]));
     tlcc_strv_free(&objs);
     tlcc_strv_free(&out);
     fuzz_file_close(&elf);
-    tlcc_dynlibs_fuzz_reset(NULL, 0);
+    tlcc_dynlibs_fuzz_reset(&dyn, NULL, 0);
+    tlcc_stat_cache_drop(&dc);
     free(cache);
     return 0;
 }

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct fuzz_file ff;
     fuzz_file_open(&ff, data, size);
     const char *paths[1] = { ff.path };
-    struct tlck_options o = { .mode = TLCK_MODE_PROVENANCE, .format = size % 2 ? "json" : "text",
+    struct tlck_options o = { .format = size % 2 ? "json" : "text",
                               .output = "/dev/null", .fail_on = TLCK_SEV_ERROR, .jobs = 1, .progress = 0, .color = 0,
                               .max_input_mb = 256, .inputs = paths, .ninputs = 1 };
     int rc = tlck_tool_provenance(&o);

@@ -41,6 +41,11 @@ typedef struct tl_note {
     int argc_total;           /* "argc": elements in the effective argv (argc < argc_total: cut or left out) */
     int argv_omitted;         /* "ao": argv left out by configuration */
     int at_link;              /* "cl": compile record written into a compile-and-link output (no object was kept) */
+    /* "fe" keys in order, one per environment variable trueline-cc folded into the effective argv
+     * (NVCC_PREPEND_FLAGS, NVCC_APPEND_FLAGS, CCC_OVERRIDE_OPTIONS): "NAME=VALUE" as the variable was set.
+     * Written with the argv (left out with it); older decoders skip the key. */
+    char **folded_env;
+    int nfolded_env;
     char *content_hash;       /* "ch": digest of the object's bytes outside `.note.trueline`, 32 hex digits */
     char *mac;                /* "mac": MAC of the record (TL_NOTE_MAC_HEX_LEN hex digits), written last */
     /* Decoded records only, when they carry "mac": the bytes the MAC covers (tl_note_mac_input) */

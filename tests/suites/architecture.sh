@@ -2,8 +2,26 @@
 # The module rules of docs/internals/architecture.md, read off the built objects (nm), not off the sources:
 # no cycles between object files, lib/ takes nothing from either front end, the front ends take nothing from
 # each other, and each part defines only names with its own prefix (lib tl_, trueline-cc tlcc_, trueline-check
-# tlck_). Each rule is also shown to catch a planted violation, so that an empty symbol table cannot pass it.
+# tlck_); one rule reads the sources: report/ includes no check and no platform table. Each rule is also shown
+# to catch a planted violation, so that an empty symbol table cannot pass it.
 . "$(dirname "$0")/../lib/harness.sh"
+# report/ only renders (read off the sources): an emitter includes no check's header (checks/*.h) and not the
+# platform tables (platform_table.h); what it prints the audit computed before it, into the results.
+report_includes() { # DIR: no .c or .h file of DIR includes checks/*.h or platform_table.h
+  grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]([^">]*/)?(checks/[^">]*|platform_table\.h)[">]' \
+    "$1"/*.c "$1"/*.h > "$T/report.includes" 2>/dev/null; [ ! -s "$T/report.includes" ]; }
+check "report/ includes no checks/*.h and no platform_table.h" report_includes "$TRUELINE_ROOT/checker/report"
+[ -s "$T/report.includes" ] && head -5 "$T/report.includes" | sed "s|^$TRUELINE_ROOT/||; s/^/    | /"
+mkdir -p "$T/plant/report"
+printf '#include "report/report.h"\n' > "$T/plant/report/clean.c"
+printf '#include <stdio.h>\n' > "$T/plant/report/clean.h"
+check "a report/ file that includes nothing of checks/ passes the include rule" report_includes "$T/plant/report"
+caught() { ! report_includes "$T/plant/report" && grep -q "$1" "$T/report.includes"; }
+printf '#include "checks/symbol_versions.h"\n' > "$T/plant/report/a.c"
+check "a planted include of checks/*.h in report/ is reported" caught 'a\.c:1:'
+rm "$T/plant/report/a.c"
+printf '#include "platform_table.h"\n' > "$T/plant/report/b.h"
+check "a planted include of platform_table.h in report/ is reported" caught 'b\.h:1:'
 obj=$TRUELINE_BUILD/obj
 [ -d "$obj/lib" ] && [ -d "$obj/wrapper" ] && [ -d "$obj/checker" ] || { skip "no object tree under $obj"; exit 0; }
 command -v nm >/dev/null || { skip "nm absent"; exit 0; }
@@ -36,3 +54,37 @@ check "a planted cycle between two objects is reported" sh -c "! python3 '$TRUEL
 printf 'tl_x\nstray\n' > "$T/def.plant"
 stray_caught() { ! prefixed plant tl_ && [ "$(cat "$T/off.plant")" = stray ]; }
 check "a stray name is reported" stray_caught
+
+# trueline-cc keeps one run in its context (wrapper/context.h, made in main.c): its objects read the environment
+# only through the snapshot (wrapper/env_snapshot.c, one pass over environ), never with getenv, and keep no
+# mutable file-scope state (.bss, .data, thread-local; .data.rel.ro is tables the loader relocates, read-only
+# after). Each exception is named with its reason. (wrapper/hook/ is the library preloaded into ccache: not here.)
+state_allowed='process.o:(child_pid|fwd_old|handlers_installed)' # the signal forwarding: a handler reaches them
+# written by the vfork child before it execs (a static local: gcc names it exec_errno.N, clang spawn.exec_errno)
+state_allowed="$state_allowed|process.o:(spawn\.)?exec_errno(\.[0-9]+)?"
+getenv_users() { # DIR: the objects right under DIR that call getenv or secure_getenv
+  local o
+  for o in "$1"/*.o; do nm -u "$o" 2>/dev/null | grep -qwE 'getenv|secure_getenv' && basename "$o"; done
+  return 0; }
+run_state() { # DIR: "OBJECT:SYMBOL" for each symbol in a writable data section of the objects right under DIR
+  local o
+  for o in "$1"/*.o; do
+    nm -f sysv "$o" 2>/dev/null | awk -F'|' -v f="$(basename "$o")" '{ gsub(/ /, "", $1); gsub(/ /, "", $3); gsub(/ /, "", $7) }
+      $3 ~ /^[bBdD]$/ && $7 ~ /^\.(bss|data|tbss|tdata)/ && $7 !~ /^\.data\.rel\.ro/ && $1 !~ /^(__|\.)/ { print f ":" $1 }'
+  done; }
+no_getenv() { getenv_users "$1" > "$T/getenv.out"; [ ! -s "$T/getenv.out" ]; }
+no_state() { run_state "$1" | grep -vxE "$state_allowed" > "$T/state.out"; [ ! -s "$T/state.out" ]; }
+check "wrapper/ reads the environment only through its snapshot (no getenv)" no_getenv "$obj/wrapper"
+[ -s "$T/getenv.out" ] && sed 's/^/    | /' "$T/getenv.out"
+check "wrapper/ keeps no run state in file-scope variables" no_state "$obj/wrapper"
+[ -s "$T/state.out" ] && sed 's/^/    | /' "$T/state.out"
+# ... and catch what they are for: a planted getenv, a planted cache in a static and a planted table in .data.
+mkdir -p "$T/plant/w"
+printf '#include <stdlib.h>\nconst char *w_home(void){return getenv("HOME");}\n' > "$T/plant/w/env.c"
+printf 'static int cache_n;\nint w_next(void){return ++cache_n;}\n' > "$T/plant/w/bss.c"
+printf 'int w_tab[2] = { 1, 2 };\nstatic const char *const w_names[] = { "a", "b", 0 };\nconst char *w_name(int i){return w_names[i];}\n' > "$T/plant/w/data.c"
+( cd "$T/plant/w" && cc -O2 -c env.c bss.c data.c )
+planted_getenv() { [ "$(getenv_users "$T/plant/w" | tr '\n' ' ')" = "env.o " ]; }
+check "a planted getenv is reported" planted_getenv
+planted_state() { [ "$(run_state "$T/plant/w" | sort | tr '\n' ' ')" = "bss.o:cache_n data.o:w_tab " ]; }
+check "planted file-scope state is reported, a constant table is not" planted_state

@@ -15,12 +15,7 @@ cd "$T" || exit 1
 unset TRUELINE_PROVENANCE_KEY_FILE
 $C --keygen probe > probe.out 2>&1
 if grep -q "not built in" probe.out; then skip "attestations not built in (libsodium or jansson missing)"; exit 0; fi
-
-# payload FILE.intoto.jsonl > statement.json: the first envelope's statement, decoded by Python
-payload() { python3 -c 'import json,base64,sys; sys.stdout.buffer.write(base64.b64decode(json.loads(open(sys.argv[1]).readline())["payload"]))' "$1"; }
-# jq-like query over a statement with Python: q FILE EXPR (st = the statement)
-q() { python3 -c 'import json,sys; st=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+. "$TRUELINE_ROOT/tests/lib/attest_helpers.sh" # payload, q, sha, sslib_python
 
 # --- keys ---
 $C --keygen rel > keygen.out 2>&1
@@ -180,6 +175,76 @@ expect_rc "wheel: --require recorded fails on it" 1 $C --verify-attestation whl.
 contains "wheel: and names the member" <($C --verify-attestation whl.intoto.jsonl --public-key rel.pub --require recorded "$W" 2>&1) \
   "policy: .*pkg/libraw.so: .*\(recorded\)"
 
+# --- flags folded from the environment: recorded apart from the argv, under the record's MAC ---
+# The oracle is the environment set here: Python reads the same variables and builds the list the statement
+# must hold, exactly (names, values, order: prepend before append as the wrapper folds them).
+folded() { q "$1" "[(f['variable'], f['value']) for r in $OBJ[\"$2\"]['records'] for f in r['foldedFlags']]"; }
+want_env() { python3 -c 'import os,sys; print([(v, os.environ[v]) for v in sys.argv[1:]])' "$@"; }
+CCC_OVERRIDE_OPTIONS='# +-DFOLDED_BY_CCC=1' trueline-cc gcc -O2 -fPIC -c a.c -o g-ccc.o
+if have_nvcc; then
+  printf '__global__ void k(int *p) { *p = 1; }\n' > fe.cu
+  export NVCC_PREPEND_FLAGS='-DPRE=1 -Xcompiler -Wall' NVCC_APPEND_FLAGS='-DPOST="a b"'
+  TRUELINE_PROVENANCE_KEY_FILE=$T/mac.key trueline-cc "$CUDA_HOME/bin/nvcc" -arch=sm_80 -c fe.cu -o fe.o > fe.log 2>&1
+  want=$(want_env NVCC_PREPEND_FLAGS NVCC_APPEND_FLAGS)
+  unset NVCC_PREPEND_FLAGS NVCC_APPEND_FLAGS
+  premise "nvcc object built with NVCC_PREPEND_FLAGS and NVCC_APPEND_FLAGS set" test -s fe.o
+  $C --attest --signing-key rel --record-key mac.key --output fe.intoto.jsonl fe.o g-ccc.o > fe.out 2>&1
+  payload fe.intoto.jsonl > fe.json
+  same "folded: the statement lists exactly the variables set, with their values" "$(folded fe.json fe.o)" "$want"
+  same "folded: the record's MAC (covering them) verifies" "$(q fe.json "$OBJ['fe.o']['records'][0]['mac']")" "verified"
+  same "forced: the forced flags are a list of trueline-cc's additions (-lineinfo was not given)" \
+    "$(q fe.json "'-lineinfo' in $OBJ['fe.o']['records'][0]['forcedFlags']")" "True"
+  $C --provenance fe.o > fe.prov 2>&1
+  contains "folded: --provenance names NVCC_PREPEND_FLAGS with its value" fe.prov \
+    "folded from the environment into fe.cu: NVCC_PREPEND_FLAGS=-DPRE=1 -Xcompiler -Wall$"
+  contains "folded: --provenance names NVCC_APPEND_FLAGS with its value" fe.prov \
+    "folded from the environment into fe.cu: NVCC_APPEND_FLAGS=-DPOST=\"a b\"$"
+  $C --provenance --format json fe.o > fe.prov.json 2>&1
+  same "folded: --provenance --format json has them as variable/value pairs" \
+    "$(q fe.prov.json "[(f['variable'], f['value']) for f in st[0]['records'][0]['folded_env']]")" "$want"
+  # one byte of a folded value changed: the record's MAC no longer verifies
+  python3 - fe.o fe-t.o <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read()); i = d.find(b'fe=NVCC_PREPEND_FLAGS=-DPRE=') + 28
+d[i] = ord('2'); open(sys.argv[2], 'wb').write(d)
+PY
+  $C --attest --signing-key rel --record-key mac.key --output fet.intoto.jsonl fe-t.o > fet.out 2>&1
+  payload fet.intoto.jsonl > fet.json
+  same "folded: a folded value changed in the file fails the record's MAC" "$(q fet.json "$OBJ['fe-t.o']['records'][0]['mac']")" "does not verify"
+else
+  skip "folded: nvcc missing (NVCC_PREPEND_FLAGS/NVCC_APPEND_FLAGS not checked)"
+  $C --attest --signing-key rel --output fe.intoto.jsonl g-ccc.o > fe.out 2>&1
+  payload fe.intoto.jsonl > fe.json
+fi
+# forced flags are the argv's own elements: one holding a space (a build directory with one, in the prefix map
+# trueline-cc forces through a cache) stays one flag, and together they are the record's line-info flags
+if have ccache; then
+  mkdir -p "sp ace" && cp a.c "sp ace/" && (cd "sp ace" && CCACHE_DIR=$T/ccache trueline-cc ccache gcc -O2 -c a.c -o sp.o) > sp.log 2>&1
+  $C --attest --signing-key rel --output sp.intoto.jsonl "sp ace/sp.o" > sp.out 2>&1
+  payload sp.intoto.jsonl > sp.json
+  SPR="$OBJ['sp ace/sp.o']['records'][0]"
+  same "forced: the flags joined are the record's line-info flags" "$(q sp.json "' '.join($SPR['forcedFlags'])")" "$(q sp.json "$SPR['lineInfoFlags']")"
+  same "forced: a flag holding a space is one element (each starts with -)" \
+    "$(q sp.json "[f for f in $SPR['forcedFlags'] if not f.startswith('-')] + [n for n in [len($SPR['forcedFlags'])] if n < 2]")" "[]"
+else
+  skip "forced: ccache missing (a forced flag holding a space not checked)"
+fi
+# gcc reads no CCC_OVERRIDE_OPTIONS (clang's driver does): nothing folded, and the statement says none
+same "folded: gcc with CCC_OVERRIDE_OPTIONS set folds nothing (an empty list, not an absent one)" "$(folded fe.json g-ccc.o)" "[]"
+check "folded: and the gcc object is not built with it" sh -c '! strings -a g-ccc.o | grep -q FOLDED_BY_CCC'
+if have clang; then
+  export CCC_OVERRIDE_OPTIONS='# +-DFOLDED_BY_CCC=1'
+  trueline-cc clang -O2 -fPIC -c a.c -o c-ccc.o > ccc.log 2>&1
+  want=$(want_env CCC_OVERRIDE_OPTIONS)
+  unset CCC_OVERRIDE_OPTIONS
+  $C --attest --signing-key rel --output ccc.intoto.jsonl c-ccc.o > ccc.out 2>&1
+  payload ccc.intoto.jsonl > ccc.json
+  same "folded: clang's CCC_OVERRIDE_OPTIONS is listed with its value" "$(folded ccc.json c-ccc.o)" "$want"
+  contains "folded: and its flag is in the recorded argv" <(q ccc.json "$OBJ['c-ccc.o']['records'][0]['effectiveArgv']") "-DFOLDED_BY_CCC=1"
+else
+  skip "folded: clang missing (CCC_OVERRIDE_OPTIONS folding not checked)"
+fi
+
 # --- a CMake CUDA library through trueline-cc;ccache ---
 if have_nvcc && have cmake && have ccache; then
   . "$TRUELINE_ROOT/tests/lib/accept_projects.sh"
@@ -213,16 +278,19 @@ if have_nvcc && have cmake && have ccache; then
   same "cuda -ccbin g++: the toolchain resolved here" "$(q ccb.json "[d['annotations'].get('components') for d in $DEPS if 'components' in d['annotations']]")" "[]"
   contains "cuda -ccbin g++: its components are g++'s" <(q ccb.json "'\n'.join(d['annotations']['role']+' '+d['name'] for d in $DEPS)") \
     "^host driver .*g\+\+"
+  # nvcc off PATH (torch's PYTORCH_NVCC names it by path): --toolchain PATH/nvcc is asked the record's own
+  # arguments, -ccbin included; asked without them it would fingerprint gcc as the host compiler, and differ
+  nonvcc=$(tr : '\n' <<<"$PATH" | while read -r d; do [ -x "$d/nvcc" ] || echo "$d"; done | paste -sd:)
+  PATH=$nonvcc $C --attest --signing-key rel --output ccb2.intoto.jsonl --toolchain "$CUDA_HOME/bin/nvcc" ccb/k.o > ccb2.out 2>&1
+  payload ccb2.intoto.jsonl > ccb2.json
+  same "cuda -ccbin g++, nvcc off PATH, --toolchain names it: resolved with the record's arguments" \
+    "$(q ccb2.json "[d['annotations'].get('components') for d in $DEPS if 'components' in d['annotations']]")" "[]"
 else
   skip "cuda: nvcc, cmake or ccache missing"
 fi
 
 # --- the independent implementation: securesystemslib from PyPI ---
-PY=
-if python3 -c 'import securesystemslib.dsse, cryptography' 2>/dev/null; then PY=python3
-elif python3 -m venv venv > /dev/null 2>&1 && timeout 300 venv/bin/pip install -q securesystemslib cryptography > pip.log 2>&1; then
-  PY=venv/bin/python
-fi
+PY=$(sslib_python "$T/venv")
 if [ -n "$PY" ]; then
   same "securesystemslib: computes the same keyid" "$($PY "$PYA" keyid rel.pub)" "$kid"
   contains "securesystemslib: verifies trueline's envelope and subjects" <($PY "$PYA" verify ab.intoto.jsonl rel.pub libab.so a.o 2>&1) "^verified$"

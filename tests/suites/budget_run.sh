@@ -26,9 +26,11 @@ premise "fixture: zipfile reads 30 members, two of them over 1032x the zip's siz
 start=$(date +%s)
 timeout -k 5 120 trueline-check -j1 --timeout 2 $OW > out 2> err; rc=$?
 took=$(( $(date +%s) - start ))
-exit_was "overlapping members: exit 2, not clean" 2 $rc out "decompression bomb|time limit"
-contains "... an error naming the package and a member" out "^$OW!pkg/m0[0-9]*\.so: error: cannot read: .*(decompression bomb|time limit)"
-contains "... the members past the bound are unreadable" out "^30 file\(s\) checked: .* [1-9][0-9]* unreadable"
+# (refused whole where the central directory is compared with the local headers, whose overlap it names;
+# otherwise each member past the bound of the bytes they share is named)
+exit_was "overlapping members: exit 2, not clean" 2 $rc out "decompression bomb|time limit|overlap"
+contains "... an error naming the package (and a member)" out "^$OW(!pkg/m0[0-9]*\.so)?: error: cannot read: .*(decompression bomb|time limit|overlap)"
+contains "... what is past the bound is unreadable" out "^[0-9]+ file\(s\) checked: .* [1-9][0-9]* unreadable"
 check "... within the time limit's reach (${took} s)" [ "$took" -le 10 ]
 
 # the same with the bytes stored as they are (method 0): a stored member gives 1 byte per byte, so two of them
@@ -42,8 +44,8 @@ print(sum(z.getinfo(m).file_size for m in z.namelist()[:2]) > os.path.getsize(sy
 PY
 premise "fixture: zipfile reads two stored members holding more than the whole zip" grep -qx True oracle.txt
 trueline-check -j1 $OS > out 2> err; rc=$?
-exit_was "overlapping stored members: exit 2" 2 $rc out "decompression bomb"
-contains "... the member past the 1:1 bound is named" out "^$OS!pkg/m0001\.so: error: cannot read: .*\(1:1\): members sharing their bytes"
+exit_was "overlapping stored members: exit 2" 2 $rc out "decompression bomb|overlap"
+contains "... the member past the 1:1 bound is named (or the overlap)" out "^$OS(!pkg/m0001\.so: error: cannot read: .*\(1:1\): members sharing their bytes|: error: cannot read: .*overlap)"
 # an honest zip mixing codecs: a bzip2 member at about 3000:1 (within bzip2's bound), then a deflate one; the
 # members together are held to the highest ratio of their codecs, so the second is not taken for a bomb
 python3 - <<'PY'

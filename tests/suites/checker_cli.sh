@@ -111,6 +111,19 @@ check "format: ... before anything is reported" sh -c '[ ! -s "$1" ] && grep -q 
 trueline-check --list --format sarif "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
 check "format: --list with sarif exits 2 (it wrote text before)" [ $rc -eq 2 -a ! -s "$T/out" ]
 contains "format: ... saying what --list writes" "$T/err" "--list writes text or json, not sarif"
+# every tool that writes a report refuses a format only the audit writes, before reading its input
+for m in --symbolize --coredump --provenance --split; do
+  trueline-check $m --format junit "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
+  exit_was "format: $m with junit exits 2" 2 $rc "$T/err" "$m writes text or json, not junit"
+done
+# the modes exclude each other, and the message names each mode --help describes as one (its "mode:" lines)
+trueline-check --help | sed -nE 's/^  (--[a-z-]+).* mode: .*/\1/p' > "$T/modes"
+premise "modes: --help describes more than 5 modes" test "$(wc -l < "$T/modes")" -gt 5
+trueline-check --list-checks --provenance "$T/a.o" >"$T/out" 2>"$T/err"; rc=$?
+exit_was "modes: two modes exit 2" 2 $rc "$T/err" "exclude each other"
+while read -r m; do
+  contains "modes: the exclusion names $m" "$T/err" "(^|[ :,])$m( |,|$)"
+done < "$T/modes"
 # an unknown key of [symbol-versions] (a misspelt maximum would be no limit at all)
 printf '[symbol-versions]\nglibcx = 2.17\n' > "$T/svk.ini"
 trueline-check --config "$T/svk.ini" --checks symbol-versions "$T/a.o" >/dev/null 2>"$T/err"; rc=$?

@@ -42,6 +42,21 @@ for mode in zero ff; do
         '^dw_'$mode'.o: error: cannot read: malformed .debug_info'
     contains "... the intact dw.o is still checked" dw_$mode.txt '^2 file\(s\) checked: .* 1 unreadable'
 done
+# damage inside a unit's entries, not its header: the first parameter's abbreviation code (found with readelf)
+# becomes one the table lacks; readelf cannot read that entry, and the walk stops there
+premise "dw_abbrev.o: the abbreviation code of f's first parameter made 127" python3 - <<'PY'
+import re, subprocess
+sec = [l for l in subprocess.check_output(['readelf', '-SW', 'dw.o'], text=True).splitlines() if re.search(r'\] \.debug_info ', l)][0]
+off = int(sec.split(']')[1].split()[3], 16)
+die = [l for l in subprocess.check_output(['readelf', '--debug-dump=info', 'dw.o'], text=True).splitlines()
+       if 'DW_TAG_formal_parameter' in l][0]
+at = int(re.search(r'<2><([0-9a-f]+)>', die).group(1), 16)
+b = bytearray(open('dw.o', 'rb').read()); b[off + at] = 127; open('dw_abbrev.o', 'wb').write(b)
+PY
+premise "... readelf cannot find abbreviation 127" sh -c "readelf --debug-dump=info dw_abbrev.o 2>&1 >/dev/null | grep -Eq 'abbreviation (number )?127'"
+trueline-check dw_abbrev.o dw.o >dw_abbrev.txt 2>&1; rc=$?
+exit_was "an unknown abbreviation code inside a unit: exit 2" 2 $rc dw_abbrev.txt 'file\(s\) checked'
+contains "... named unreadable, saying where" dw_abbrev.txt '^dw_abbrev\.o: error: cannot read: malformed \.debug_info: at the entry at offset 0x[0-9a-f]+, '
 trueline-check dw.o >dw_ok.txt 2>&1; rc=$?
 check "the intact object reads with 0 unreadable (exit $rc)" sh -c "[ $rc -le 1 ] && grep -q ' 0 unreadable' dw_ok.txt"
 

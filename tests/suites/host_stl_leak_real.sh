@@ -156,6 +156,14 @@ if [ -f "$A" ] && (cd sup && ar x "$A" thread.o 2>/dev/null && ar rcs libsupp.a 
   contains "supplement of libstdc++ beside libstdc++.so.6: a warning with readelf's count ($truth_lib)" thr.txt \
     "^libthr\\.so: warning \\[stl-leak\\] .*exports $truth_lib symbol\\(s\\) that the C\\+\\+ runtime defines .*although it links libstdc\\+\\+\\.so dynamically"
   lacks "... not the error of a whole static libstdc++" thr.txt '^libthr\.so: error' '^libthr\.so: '
+  # the same supplement in a Python extension module (PyInit_<name>, as every manylinux2014 C++ module has it):
+  # CPython dlopens it RTLD_LOCAL, so nothing binds to its exports
+  printf 'extern "C" void *PyInit_thrmod() { return 0; }\n' >> thr.cpp
+  g++ -O1 -fPIC -shared thr.cpp -o thrmod.cpython-311-x86_64-linux-gnu.so -Lsup
+  "$C" --no-color --checks stl-leak thrmod.cpython-311-x86_64-linux-gnu.so >thrmod.txt 2>&1
+  contains "... in a Python extension module: info, saying why" thrmod.txt \
+    "^thrmod\\.cpython-311-x86_64-linux-gnu\\.so: info \\[stl-leak\\] .*exports $truth_lib symbol\\(s\\) .*CPython loads RTLD_LOCAL"
+  lacks "... and no warning there" thrmod.txt 'warning \[stl-leak\]' '^thrmod\.'
 else
   skip "no libstdc++.a with thread.o: supplement case"
 fi

@@ -220,3 +220,34 @@ if python3 -c 'import jsonschema' 2>/dev/null && [ -f "$TRUELINE_ROOT/tests/data
 import json, sys, jsonschema
 jsonschema.validate(json.load(open("dev.sarif")), json.load(open(sys.argv[1])))' "$TRUELINE_ROOT/tests/data/sarif-schema-2.1.0.json"
 fi
+
+# --- the platform tables: loaded once, before any input is read; one that cannot be read stops the audit -----
+# A copy of trueline-check finds its tables beside itself (../share/trueline/) first: there each in turn is a
+# directory, which opens but cannot be read. The copy with the real tables there judges the wheel, so the copy
+# does read its tables from beside itself.
+mkdir -p inst/bin inst/share/trueline
+cp "$(command -v trueline-check)" inst/bin/
+for tbl in platform_libs.tsv manylinux.tsv platform_blacklist.tsv; do
+  mkdir "inst/share/trueline/$tbl"
+  inst/bin/trueline-check ext-1.0-cp311-cp311-manylinux_2_17_x86_64.whl > unr.txt 2> unr.err
+  exit_was "an unreadable $tbl is a usage error (exit 2) naming the file" 2 $? unr.err \
+    "inst/bin/\.\./share/trueline/${tbl//./\\.}: cannot be read: Is a directory"
+  lacks "... $tbl: raised before any input is read (no report)" unr.txt '.'
+  rmdir "inst/share/trueline/$tbl"
+done
+cp "$TRUELINE_ROOT"/conf/*.tsv inst/share/trueline/
+inst/bin/trueline-check ext-1.0-cp311-cp311-manylinux_2_17_x86_64.whl > rd.txt 2> rd.err
+contains "... and that copy, given readable tables there, judges the wheel" rd.txt '^  platform: the files satisfy'
+
+# The tables are read once per audit, whatever the number of packages and the format (the verdicts are judged
+# once, before any emitter): strace counts the successful opens of each table over the five fixture wheels.
+if have strace; then
+  for f in text json sarif junit; do
+    strace -f -e trace=openat -o "opens.$f" trueline-check --format "$f" $WHEELS > /dev/null 2>&1
+    check "$f: platform_libs.tsv and manylinux.tsv each opened once for five wheels (strace)" sh -c "
+      [ \$(grep -v ENOENT opens.$f | grep -c '/platform_libs\.tsv\"') = 1 ] &&
+      [ \$(grep -v ENOENT opens.$f | grep -c '/manylinux\.tsv\"') = 1 ]"
+  done
+else
+  skip "strace absent: the count of the tables' opens"
+fi

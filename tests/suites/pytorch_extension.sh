@@ -121,6 +121,57 @@ check "a clean rebuild is answered by ccache: at least $n_obj hits (ccache's sta
 same_stamped() { same_bytes "$1" "$2" && host_lines "$2" && stamped "$2"; }
 check "... and its ext.o is the same object, line info and note included" same_stamped first.o wrapped/ext.o
 
+# --- a signed statement of how ext.so was built (the rebuild's: its objects came from ccache) -------------------
+# Oracles: the build.ninja's build lines (the sources it compiles), sha256sum (each component's digest), PyPI's
+# securesystemslib (the envelope's signature and the subject's digest), skipped when PyPI cannot be reached.
+. "$TRUELINE_ROOT/tests/lib/attest_helpers.sh" # payload, q, sha, sslib_python
+if ! trueline-check --keygen rel > keygen.out 2>&1; then
+  skip "attest: $(head -1 keygen.out)"
+else
+  trueline-check --attest --signing-key rel --output ext.intoto.jsonl --require line-info,one-toolchain \
+    wrapped/ext.so > attest.out 2> attest.err; rc=$?
+  check "attest ext.so: --require line-info,one-toolchain passes (exit 0)" test $rc = 0
+  [ $rc -eq 0 ] || sed 's/^/    | /' attest.err | tail -5
+  expect_rc "attest ext.so: --verify-attestation verifies it" 0 \
+    trueline-check --verify-attestation ext.intoto.jsonl --public-key rel.pub wrapped/ext.so
+  payload ext.intoto.jsonl > ext.json
+  RECS='[r for o in st["predicate"]["buildDefinition"]["internalParameters"]["objects"] for r in o["records"]]'
+  DEPS='st["predicate"]["buildDefinition"]["resolvedDependencies"]'
+  sed -nE 's/^build [^:]+: (compile|cuda_compile) (.*)$/\2/p' wrapped/build.ninja | sort > ninja.sources
+  q ext.json "'\n'.join(sorted(r['source'] for r in $RECS if r['kind'] == 'compile'))" > statement.sources
+  check "attest ext.so: every source build.ninja compiles is stated, and no other ($(wc -l < ninja.sources) sources)" \
+    sh -c '[ -s ninja.sources ] && diff ninja.sources statement.sources'
+  same "attest ext.so: the subject is ext.so by sha256sum" "$(q ext.json 'st["subject"][0]["digest"]["sha256"]')" "$(sha wrapped/ext.so)"
+  same "attest ext.so: every fingerprint resolved here (none 'unknown')" \
+    "$(q ext.json "[d['annotations'].get('components') for d in $DEPS if 'components' in d['annotations']]")" "[]"
+  q ext.json "'\n'.join(d['annotations']['driver']+'\t'+d['annotations']['role']+'\t'+d['name']+'\t'+d['digest']['sha256'] for d in $DEPS if 'sha256' in d.get('digest', {}))" > ext.deps
+  roles="c++:cc1plus"
+  [ -n "$nvcc_cmd" ] && roles="$roles nvcc:nvcc nvcc:cicc nvcc:ptxas nvcc:fatbinary nvcc:host_cc1plus" # _ for a space
+  for dr in $roles; do
+    role=${dr#*:}; role=${role//_/ }
+    check "attest ext.so: ${dr%%:*}'s $role is a resolved component" grep -q "^${dr%%:*}"$'\t'"$role"$'\t' ext.deps
+  done
+  bad=0; n=0; while IFS=$'\t' read -r _ role p s; do n=$((n + 1)); [ "$(sha "$p")" = "$s" ] || { bad=1; echo "    | $role $p"; }; done < ext.deps
+  check "attest ext.so: every component's sha256 is sha256sum's ($n components)" test $bad = 0 -a $n -gt 3
+  same "attest ext.so: nothing folded from the environment (none was set)" "$(q ext.json "[f for r in $RECS for f in r['foldedFlags']]")" "[]"
+  # the records' directory is gone (the build tree removed, the library kept): the replay then runs from here
+  cp wrapped/ext.so kept-ext.so && mv wrapped wrapped.gone
+  trueline-check --attest --signing-key rel --output kept.intoto.jsonl --require line-info,one-toolchain kept-ext.so \
+    > kept.out 2>&1; rc=$?
+  mv wrapped.gone wrapped
+  payload kept.intoto.jsonl > kept.json
+  same "attest ext.so with its build directory removed: both toolchains still resolved" \
+    "$(q kept.json "sorted((d['annotations']['driver'], d['annotations'].get('components', 'resolved')) for d in $DEPS if d['annotations'].get('role') in (None, 'cc1plus', 'cicc'))")" \
+    "$(q ext.json "sorted((d['annotations']['driver'], d['annotations'].get('components', 'resolved')) for d in $DEPS if d['annotations'].get('role') in (None, 'cc1plus', 'cicc'))")"
+  PY=$(sslib_python "$T/venv")
+  if [ -n "$PY" ]; then
+    contains "attest ext.so: securesystemslib verifies the envelope and ext.so's digest" \
+      <("$PY" "$TRUELINE_ROOT/tests/lib/attest_py.py" verify ext.intoto.jsonl rel.pub wrapped/ext.so 2>&1) "^verified$"
+  else
+    skip "attest ext.so: securesystemslib not importable and not installable from PyPI here"
+  fi
+fi
+
 # --- a real torch.utils.cpp_extension.load(), where torch is installed ------------------------------------------
 TP=${TORCH_PYTHON:-python3}
 if [ -n "$nvcc_cmd" ] && "$TP" -c 'import torch.utils.cpp_extension' > /dev/null 2>&1; then
@@ -149,6 +200,18 @@ print("loaded", m.axpy.__name__)' > load.txt 2>&1)
   shape real/build/build.ninja > real.shape; shape wrapped/build.ninja > ours.shape
   check "torch's build.ninja has the rules and flags this suite writes" sh -c "grep -q '^rule cuda_compile' real.shape && diff ours.shape real.shape > shape.diff"
   if [ -s shape.diff ]; then sed 's/^/    | /' shape.diff | head -20; fi
+  # and its extension attested like the one above: every source its build.ninja compiles, the policy passes
+  real_so=$(ls real/build/ext*.so 2>/dev/null | head -1)
+  if [ -n "$real_so" ] && [ -s rel ]; then
+    trueline-check --attest --signing-key rel --output real.intoto.jsonl --require line-info,one-toolchain "$real_so" \
+      > real.attest.out 2>&1; rc=$?
+    check "attest torch's own build: --require line-info,one-toolchain passes" test $rc = 0
+    payload real.intoto.jsonl > real.json 2>/dev/null
+    sed -nE 's/^build [^:]+: (compile|cuda_compile) (.*)$/\2/p' real/build/build.ninja | sort > real.ninja.sources
+    q real.json "'\n'.join(sorted(r['source'] for r in $RECS if r['kind'] == 'compile'))" > real.statement.sources 2>&1
+    check "attest torch's own build: every source its build.ninja compiles is stated" \
+      sh -c '[ -s real.ninja.sources ] && diff real.ninja.sources real.statement.sources'
+  fi
 else
   skip "torch not importable (TORCH_PYTHON=${TORCH_PYTHON:-python3}) or no nvcc: no real load(); its build.ninja is checked above"
 fi

@@ -57,7 +57,7 @@ static void describe_memo(const uint8_t *data, size_t size, char *out, size_t ou
     if (written) {
         struct memo_truth t = { .n = 0 };
         memo_parse((const char *)data, (const char *)data + size, &t);
-        tlcc_memo *m = tlcc_memo_open(dir);
+        tlcc_memo *m = tlcc_memo_open(dir, NULL);
         size_t answered = 0, wrong = 0;
         char key[4096];
         for (size_t i = 0; i < t.n; i++) {

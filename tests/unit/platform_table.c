@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf_file.h"
 #include "platform_table.h"
 #include "unit.h"
 
@@ -35,8 +36,18 @@ static void libraries(void)
 static void tables(void)
 {
     struct tlck_platforms t;
-    if (tlck_platforms_load(&t, NULL) != 0)
+    struct tlck_floors floors = { 0 };
+    tl_error err;
+    FILE *fp = tlck_conf_open("manylinux.tsv", NULL, 0);
+    if (!fp)
+        UNIT_SKIP("conf/manylinux.tsv not found from this build directory");
+    int read = tlck_floors_read(&floors, fp);
+    fclose(fp);
+    UNIT_CHECK("manylinux.tsv is read", read == 0 && floors.n > 0);
+    if (tlck_platforms_load(&t, &floors, NULL, 0, &err) != 0) {
+        tlck_floors_free(&floors);
         UNIT_SKIP("conf/platform_libs.tsv not found from this build directory");
+    }
     const struct tlck_platform *m17 = tlck_platform_find(&t, "manylinux_2_17");
     const struct tlck_platform *m24 = tlck_platform_find(&t, "manylinux_2_24");
     const struct tlck_platform *legacy = tlck_platform_find(&t, "MANYLINUX2014");
@@ -58,6 +69,7 @@ static void tables(void)
     UNIT_CHECK("the most compatible manylinux tag comes first", strcmp(t.v[0].tag, "manylinux_2_5") == 0);
 done:
     tlck_platforms_free(&t);
+    tlck_floors_free(&floors);
 }
 
 UNIT_MAIN(UNIT_CASE(versions), UNIT_CASE(libraries), UNIT_CASE(tables))

@@ -1,6 +1,8 @@
 /* .note.trueline: encode/decode round trip, argv bounds, the argv hash, stamping a real gcc object in
  * place (bytes before the appended part unchanged, readelf still happy), verification outcomes, and the
- * checker's reader on the stamped file. gcc builds the fixture at test time. */
+ * checker's reader on the stamped file, and lib's scan for record sections against readelf. gcc builds the
+ * fixtures at test time. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +11,9 @@
 
 #include "inputs.h"
 #include "load.h"
+#include "trueline/content_digest.h"
 #include "trueline/note.h"
+#include "trueline/note_section.h"
 #include "unit.h"
 #include "../../wrapper/stamp.h"
 #include "../../wrapper/verify.h"
@@ -88,6 +92,40 @@ static void roundtrip(void)
     UNIT_CHECK("encode with argv left out", tl_note_encode(&n, 0, &rec, &len, &err) == 0);
     tl_note_decode_all(rec, len, 0, keep, &g, &err);
     UNIT_CHECK("argv omitted", g.n == 1 && g.v[0]->argc == 0 && g.v[0]->argv_omitted && g.v[0]->argc_total == 6);
+    drop(&g);
+    free(rec);
+}
+
+/* The variables folded into the argv ("fe"): kept in order with their values (which hold spaces and '='),
+ * before the MAC placeholder, left out with the argv; a value without a name is not one. */
+static void folded_env(void)
+{
+    tl_note n = sample();
+    char *fe[] = { "NVCC_PREPEND_FLAGS=-DX=1 -lineinfo", "NVCC_APPEND_FLAGS=", NULL };
+    n.folded_env = fe;
+    n.nfolded_env = 2;
+    n.seal_mac = 1;
+    unsigned char *rec;
+    size_t len, off, vlen, doff, covered;
+    tl_error err;
+    struct got g = { 0 };
+    UNIT_CHECK("encode", tl_note_encode(&n, TL_NOTE_ARGV_MAX_DEFAULT, &rec, &len, &err) == 0);
+    UNIT_CHECK("decode", tl_note_decode_all(rec, len, 0, keep, &g, &err) == 1);
+    UNIT_CHECK("both variables, in order", g.n == 1 && g.v[0]->nfolded_env == 2 &&
+                                               strcmp(g.v[0]->folded_env[0], fe[0]) == 0 &&
+                                               strcmp(g.v[0]->folded_env[1], fe[1]) == 0);
+    UNIT_CHECK("the MAC covers them", tl_note_field(rec, len, "fe", &off, &vlen) == 0 &&
+                                          tl_note_mac_span(rec, len, &doff, &covered) == 0 && off < doff + covered);
+    drop(&g);
+    free(rec);
+    UNIT_CHECK("encode with argv left out", tl_note_encode(&n, 0, &rec, &len, &err) == 0);
+    UNIT_CHECK("left out with the argv", tl_note_field(rec, len, "fe", &off, &vlen) != 0);
+    free(rec);
+    char *nameless[] = { "=-G", "-G", NULL };
+    n.folded_env = nameless;
+    UNIT_CHECK("encode a nameless one", tl_note_encode(&n, TL_NOTE_ARGV_MAX_DEFAULT, &rec, &len, &err) == 0);
+    tl_note_decode_all(rec, len, 0, keep, &g, &err);
+    UNIT_CHECK("decoded as no variable", g.n == 1 && g.v[0]->nfolded_env == 0);
     drop(&g);
     free(rec);
 }
@@ -181,6 +219,83 @@ static void stamp_and_verify_in(const char *dir)
     UNIT_CHECK("not an ELF file: clear error", tlcc_stamp_file(dir, &n, 0, &err) != 0 && strstr(err.msg, dir));
 }
 
+/* The output of a shell command as a number (-1 when it fails). */
+static long sh_count(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    long n = -1;
+    if (p && fscanf(p, "%ld", &n) != 1)
+        n = -1;
+    if (p)
+        pclose(p);
+    return n;
+}
+
+/* lib's one scan for record sections against readelf: a relocatable link kept two (ld -r --unique), and a
+ * section that is only named .note.trueline (PROGBITS, objcopy --rename-section) is not one. */
+static void note_sections_in(const char *dir)
+{
+    char cmd[4096], obj[256];
+    snprintf(obj, sizeof obj, "%s/two.o", dir);
+    snprintf(cmd, sizeof cmd, "cd %s && printf 'int a(void){return 1;}\\n' > a.c && printf 'int b(void){return 2;}\\n' > b.c"
+             " && gcc -c a.c -o a.o && gcc -c b.c -o b.o", dir);
+    if (sh(cmd) != 0)
+        UNIT_SKIP("gcc could not build the fixture");
+    tl_note n = sample();
+    tl_error err;
+    char a[256], b[256];
+    snprintf(a, sizeof a, "%s/a.o", dir);
+    snprintf(b, sizeof b, "%s/b.o", dir);
+    UNIT_CHECK("stamp two objects", tlcc_stamp_file(a, &n, 0, &err) == 0 && tlcc_stamp_file(b, &n, 0, &err) == 0);
+    snprintf(cmd, sizeof cmd, "cd %s && ld -r --unique=.note.trueline a.o b.o -o two.o && "
+             "objcopy --rename-section .comment=.note.trueline two.o", dir);
+    if (sh(cmd) != 0)
+        UNIT_SKIP("ld -r --unique or objcopy --rename-section failed");
+    snprintf(cmd, sizeof cmd, "readelf -W -S %s | grep -c '\\] \\.note\\.trueline  *NOTE '", obj);
+    long want = sh_count(cmd);
+    snprintf(cmd, sizeof cmd, "readelf -W -S %s | grep -c '\\] \\.note\\.trueline '", obj);
+    long named = sh_count(cmd);
+    UNIT_CHECK("readelf: two record sections and one more of that name", want == 2 && named == 3);
+    int fd = open(obj, O_RDONLY);
+    elf_version(EV_CURRENT);
+    Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+    size_t shstrndx = 0;
+    UNIT_CHECK("libelf opens the link", elf && elf_getshdrstrndx(elf, &shstrndx) == 0);
+    long got = 0, notes = 0;
+    GElf_Shdr sh;
+    for (Elf_Scn *s = elf ? tl_note_section_next(elf, shstrndx, NULL, &sh) : NULL; s;
+         s = tl_note_section_next(elf, shstrndx, s, &sh)) {
+        got++;
+        notes += sh.sh_type == SHT_NOTE && sh.sh_size > 0;
+    }
+    UNIT_CHECK("tl_note_section_next finds what readelf lists as NOTE", got == want && notes == want);
+    uint64_t off, size;
+    UNIT_CHECK("tl_record_sections counts the same", elf && tl_record_sections(elf, &off, &size) == want);
+    if (elf)
+        elf_end(elf);
+    if (fd >= 0)
+        close(fd);
+    struct tlck_input in = { .display = obj, .path = obj };
+    struct tlck_options o = { 0 };
+    struct tlck_file f;
+    tlck_load_file(&in, &o, &f);
+    UNIT_CHECK("the checker reads a record from each", !f.error && f.nnotes == 2);
+    tlck_file_free(&f);
+}
+
+static void note_sections(void)
+{
+    char dir[] = "/tmp/tl-notesec-XXXXXX";
+    UNIT_CHECK("a temporary directory", mkdtemp(dir) != NULL);
+    if (unit_now.failed)
+        return;
+    setenv("XDG_CACHE_HOME", dir, 1);
+    note_sections_in(dir);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd);
+}
+
 /* In a directory of its own, which is also the memo's (XDG_CACHE_HOME). */
 static void stamp_and_verify(void)
 {
@@ -195,4 +310,5 @@ static void stamp_and_verify(void)
     sh(cmd);
 }
 
-UNIT_MAIN(UNIT_CASE(roundtrip), UNIT_CASE(argv_hash), UNIT_CASE(stamp_and_verify))
+UNIT_MAIN(UNIT_CASE(roundtrip), UNIT_CASE(folded_env), UNIT_CASE(argv_hash), UNIT_CASE(stamp_and_verify),
+          UNIT_CASE(note_sections))

@@ -23,6 +23,16 @@ static const char *keyed(tlcc_key_ctx *k, char *const *argv, int argc, const cha
     return out;
 }
 
+/* The environment as the test just set it: the wrapper's snapshot (env_snapshot.h) is taken at start. */
+static const tlcc_env_snapshot *env_now(void)
+{
+    extern char **environ;
+    static tlcc_env_snapshot snap;
+    tlcc_env_snapshot_free(&snap);
+    tlcc_env_snapshot_take(&snap, environ);
+    return &snap;
+}
+
 static int same_hash(tlcc_key_ctx *k, char *const *a, int na, char *const *b, int nb)
 {
     return tl_hash_equal(tlcc_key_hash(k, a, na), tlcc_key_hash(k, b, nb));
@@ -34,7 +44,7 @@ static void dependency_options(void)
     setenv("CCACHE_CONFIGPATH", "/nonexistent/ccache.conf", 1);
     setenv("CCACHE_IGNOREOPTIONS", "", 1);
     tlcc_key_ctx k;
-    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/w/build");
+    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/w/build", env_now());
     char *a[] = { "-O2", "-MD", "-MF", "dep1.d", "-MT", "t1", "-c", "a.cpp", "-o", "a1.o" };
     char *b[] = { "-O2", "-MD", "-MFdep2.d", "-MQ", "t2", "-MP", "-c", "a.cpp", "-o", "a2.o" };
     UNIT_STREQ("gcc: -MD -MF -MT -MQ -MP and -o left out", keyed(&k, a, N(a), NULL), "-O2 -c a.cpp");
@@ -53,7 +63,7 @@ static void dependency_options(void)
     UNIT_STREQ("prefix maps, -L and -Wl, left out", keyed(&k, m, N(m), NULL), "-g -c a.c");
     setenv("CCACHE_IGNOREOPTIONS", "-Wno-* -DBUILD_ID=7", 1);
     tlcc_key_free(&k);
-    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/w/build");
+    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/w/build", env_now());
     char *ig[] = { "-Wno-unused", "-DBUILD_ID=7", "-DBUILD_ID=8", "-c", "a.c" };
     UNIT_STREQ("ignore_options (with a * prefix)", keyed(&k, ig, N(ig), NULL), "-DBUILD_ID=8 -c a.c");
     unsetenv("CCACHE_IGNOREOPTIONS");
@@ -64,8 +74,8 @@ static void base_dirs(void)
 {
     setenv("CCACHE_BASEDIR", "/ci", 1);
     tlcc_key_ctx k1, k2;
-    tlcc_key_init(&k1, TLCC_KEY_CCACHE, "/ci/ck1/build");
-    tlcc_key_init(&k2, TLCC_KEY_CCACHE, "/ci/ck2/build");
+    tlcc_key_init(&k1, TLCC_KEY_CCACHE, "/ci/ck1/build", env_now());
+    tlcc_key_init(&k2, TLCC_KEY_CCACHE, "/ci/ck2/build", env_now());
     char *a[] = { "-I/ci/ck1/include", "-isystem", "/ci/ck1/ext", "-DROOT=\"/ci/ck1\"", "-I/usr/include/x", "-c",
                   "/ci/ck1/src/b.cpp", "-o", "b.o" };
     UNIT_STREQ("ccache base_dir: paths relative to the working directory, -D values as written",
@@ -81,14 +91,14 @@ static void base_dirs(void)
     UNIT_STREQ("dot components and --sysroot=", keyed(&k1, up, N(up), NULL), "-I../include --sysroot=../../sys -c ../b.c");
     tlcc_key_free(&k1);
     setenv("CCACHE_BASEDIR", "", 1);
-    tlcc_key_init(&k1, TLCC_KEY_CCACHE, "/ci/ck1/build");
+    tlcc_key_init(&k1, TLCC_KEY_CCACHE, "/ci/ck1/build", env_now());
     UNIT_STREQ("no base_dir: paths as written", keyed(&k1, b1, N(b1), NULL), "-I/ci/ck1/include -c /ci/ck1/src/b.cpp");
     tlcc_key_free(&k1);
     tlcc_key_free(&k2);
     unsetenv("CCACHE_BASEDIR");
 
     setenv("SCCACHE_BASEDIRS", "/ci/ck1:/ci/ck2:/ci", 1);
-    tlcc_key_init(&k1, TLCC_KEY_SCCACHE, "/ci/ck1/build");
+    tlcc_key_init(&k1, TLCC_KEY_SCCACHE, "/ci/ck1/build", env_now());
     UNIT_STREQ("sccache basedirs: the longest base directory stripped", keyed(&k1, b1, N(b1), NULL), "-Iinclude -c src/b.cpp");
     char *nb[] = { "-I/cix/include", "-c", "/ci/ck3/s.c" };
     UNIT_STREQ("sccache: only on a path boundary", keyed(&k1, nb, N(nb), NULL), "-I/cix/include -c ck3/s.c");
@@ -110,12 +120,12 @@ static void ccache_conf(void)
     unsetenv("CCACHE_BASEDIR");
     setenv("CCACHE_CONFIGPATH", path, 1);
     tlcc_key_ctx k;
-    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/ci/ck1/build");
+    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/ci/ck1/build", env_now());
     char *a[] = { "-Wno-x", "-I/ci/ck1/include", "-c", "b.c" };
     UNIT_STREQ("ccache.conf base_dir and ignore_options", keyed(&k, a, N(a), NULL), "-I../include -c b.c");
     tlcc_key_free(&k);
     setenv("CCACHE_BASEDIR", "/elsewhere", 1);
-    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/ci/ck1/build");
+    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/ci/ck1/build", env_now());
     UNIT_STREQ("CCACHE_BASEDIR overrides the file", keyed(&k, a, N(a), NULL), "-I/ci/ck1/include -c b.c");
     tlcc_key_free(&k);
     unsetenv("CCACHE_BASEDIR");
@@ -138,13 +148,13 @@ static void sccache_conf(void)
     unsetenv("SCCACHE_BASEDIRS");
     setenv("SCCACHE_CONF", path, 1);
     tlcc_key_ctx k;
-    tlcc_key_init(&k, TLCC_KEY_SCCACHE, "/ci/ck2/build");
+    tlcc_key_init(&k, TLCC_KEY_SCCACHE, "/ci/ck2/build", env_now());
     char *a[] = { "-I/ci/ck2/include", "-I/wrong/include", "-c", "/ci/ck1/src/b.cpp" };
     UNIT_STREQ("sccache config file: top-level basedirs over two lines, a table's key ignored", keyed(&k, a, N(a), NULL),
                "-Iinclude -I/wrong/include -c src/b.cpp");
     tlcc_key_free(&k);
     setenv("SCCACHE_BASEDIRS", "/wrong", 1);
-    tlcc_key_init(&k, TLCC_KEY_SCCACHE, "/ci/ck2/build");
+    tlcc_key_init(&k, TLCC_KEY_SCCACHE, "/ci/ck2/build", env_now());
     UNIT_STREQ("SCCACHE_BASEDIRS instead of the file", keyed(&k, a, N(a), NULL),
                "-I/ci/ck2/include -Iinclude -c /ci/ck1/src/b.cpp");
     tlcc_key_free(&k);

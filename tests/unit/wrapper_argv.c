@@ -1,6 +1,7 @@
 /* Pure functions of the wrapper's effective-argv stage: nvcc's splits, clang's override edits, the
  * -g classification. The expectations come from the real tools (see docs/wrapper.md, "Verified"). */
 #include "../../wrapper/argv.h"
+#include "../../wrapper/context.h"
 #include "../../wrapper/force.h"
 #include "unit.h"
 
@@ -139,7 +140,10 @@ static void optf_nested(void)
     write_file("g.optf", "-G\n");
     write_file("n.optf", "-DN=1 -optf g.optf -DAFTER --options-file=g.optf,g.optf\n");
     write_file("self.optf", "-optf self.optf\n");
-    tlcc_invocation inv = { 0 };
+    extern char **environ;
+    tlcc_ctx ctx;
+    tlcc_ctx_init(&ctx, environ);
+    tlcc_invocation inv = { .ctx = &ctx };
     tl_error err;
     inv.family = TLCC_FAM_NVCC;
     inv.compiler_path = strdup("nvcc");
@@ -172,6 +176,7 @@ static void optf_nested(void)
     UNIT_CHECK("16 deep: refused, naming the 16th file as nvcc does",
                tlcc_effective_argv(&inv, &err) == -1 && strncmp(err.msg, "c17.optf: ", 10) == 0);
     tlcc_invocation_free(&inv);
+    tlcc_ctx_free(&ctx);
     for (int i = 1; i <= 17; i++) {
         snprintf(name, sizeof name, "c%d.optf", i);
         unlink(name);

@@ -65,7 +65,9 @@ static int verify_then_return(int argc, char **argv, char **envp)
         return status;
     if (!tlcc_hook_object_matches(g_out, g_fp, g_ah, g_kh))
         return repair(argc, argv); /* trueline-cc reads it again with libelf, reports and repairs */
-    tlcc_stats_add(TLCC_STAT_VERIFIED, 1);
+    /* where the counters go: ccache's environment, as trueline-cc handed it on */
+    tlcc_stats_home where = { getenv("XDG_CACHE_HOME"), getenv("HOME") };
+    tlcc_stats_add(&where, TLCC_STAT_VERIFIED, 1);
     return status;
 }
 

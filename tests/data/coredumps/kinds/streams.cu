@@ -12,9 +12,16 @@ __global__ void spinner(volatile int *flag, int *out)
     out[threadIdx.x] = 1;
 }
 __device__ __forceinline__ void poke(int *p, long i) { p[i] = 7; }
-__global__ void faulter(int *p, long n) { poke(p, (long)threadIdx.x * 1000000 + n); }
-int main()
+// waits about 0.5 s on the device first, so the spinner is surely resident when the fault happens
+__global__ void faulter(int *p, long n)
 {
+    long long start = clock64();
+    while (clock64() - start < 1000000000LL) { }
+    poke(p, (long)threadIdx.x * 1000000 + n);
+}
+int main(int argc, char **argv)
+{
+    int blocks = argc > 1 ? atoi(argv[1]) : 2;
     int *flag, *out;
     cudaMalloc(&flag, 4);
     cudaMalloc(&out, 4096);
@@ -23,7 +30,7 @@ int main()
     cudaStream_t a, b;
     cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking);
     cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking);
-    spinner<<<2, 64, 0, a>>>(flag, out);
+    spinner<<<blocks, 64, 0, a>>>(flag, out);
     usleep(300000);
     fprintf(stderr, "spinner %s after 0.3 s\n", cudaStreamQuery(a) == cudaErrorNotReady ? "still running" : "already done");
     faulter<<<1, 32, 0, b>>>(out, 1L << 34);

@@ -1,13 +1,11 @@
-#include "report/package_verdict.h"
+#include "package_verdict.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_run.h"
 #include "checks/host_util.h"
 #include "checks/stl_symbols.h"
-#include "checks/symbol_versions.h"
 #include "platform_blacklist.h"
 #include "platform_table.h"
 
@@ -121,7 +119,8 @@ static void arch_list(char *buf, size_t n, unsigned char set[][3], const char *p
 struct judge {
     const struct tlck_results *r;
     size_t first, n;
-    const struct tlck_blacklist *bl; /* symbol-versions' copy of conf/platform_blacklist.tsv; NULL in tools */
+    const struct tlck_blacklist *bl; /* symbol-versions' copy of conf/platform_blacklist.tsv */
+    const struct tlck_platforms *t;  /* the platform tables; NULL when platform_libs.tsv was not found */
 };
 
 /* Whether a member of the package needs (DT_NEEDED) a library of name. */
@@ -252,28 +251,27 @@ static int links_musl(const struct judge *j)
     return 0;
 }
 
-static void judge_platform(const struct judge *j, const struct tlck_policy *p, struct tlck_package_verdict *v)
+/* 1 when the package is a wheel of x86_64 files and there is no platform table to judge it by. */
+static int judge_platform(const struct judge *j, struct tlck_package_verdict *v)
 {
     const char *path = j->r->files[j->first].path;
     size_t elf = 0;
     for (size_t k = j->first; k < j->first + j->n; k++) {
         const struct tlck_file *f = &j->r->files[k];
         if (!f->error && f->elf_type && f->machine != EM_X86_64_)
-            return; /* the tables are x86_64's */
+            return 0; /* the tables are x86_64's */
         elf += !f->error && f->elf_type;
     }
     if (!elf)
-        return; /* no file read: nothing to judge */
-    struct tlck_platforms t;
-    if (tlck_platforms_load(&t, p) != 0) {
-        tlck_platforms_free(&t);
-        return;
+        return 0; /* no file read: nothing to judge */
+    if (!j->t) {
+        size_t len = strlen(path);
+        return len > 4 && strcmp(path + len - 4, ".whl") == 0;
     }
+    const struct tlck_platforms t = *j->t;
     size_t claim = claimed_row(&t, path);
-    if (claim == SIZE_MAX) {
-        tlck_platforms_free(&t);
-        return;
-    }
+    if (claim == SIZE_MAX)
+        return 0;
     v->platform_judged = 1;
     /* the family is the C library the files link, as auditwheel decides it; a claim of the other family fails */
     const char *fam = links_musl(j) ? "musllinux" : "manylinux";
@@ -326,10 +324,11 @@ static void judge_platform(const struct judge *j, const struct tlck_policy *p, s
     else if (!v->claim_met && !same_family)
         snprintf(v->claim_reason, sizeof v->claim_reason, "the files link the C library of %s, not of %s", fam,
                  t.v[claim].tag);
-    tlck_platforms_free(&t);
+    return 0;
 }
 
-void tlck_package_verdict(const struct tlck_results *r, size_t first, size_t n, struct tlck_package_verdict *v)
+int tlck_package_verdict(const struct tlck_results *r, const struct tlck_package_tables *t, size_t first, size_t n,
+                         struct tlck_package_verdict *v)
 {
     memset(v, 0, sizeof *v);
     unsigned char (*sass)[3] = calloc(MAX_SM, sizeof *sass), (*ptx)[3] = calloc(MAX_SM, sizeof *ptx);
@@ -337,7 +336,7 @@ void tlck_package_verdict(const struct tlck_results *r, size_t first, size_t n, 
     if (!sass || !ptx || !v->m) {
         free(sass), free(ptx), free(v->m);
         v->m = NULL;
-        return;
+        return 0;
     }
     for (size_t k = first; k < first + n; k++) {
         const struct tlck_file *f = &r->files[k];
@@ -356,9 +355,8 @@ void tlck_package_verdict(const struct tlck_results *r, size_t first, size_t n, 
     arch_list(v->ptx, sizeof v->ptx, ptx, "compute_");
     free(sass);
     free(ptx);
-    struct judge j = { r, first, n,
-                       tlck_symbol_versions_blacklist(tlck_check_run_state(r->checks, &tlck_check_symbol_versions)) };
-    judge_platform(&j, r->policy, v);
+    struct judge j = { r, first, n, t->blacklist, t->platforms };
+    return judge_platform(&j, v);
 }
 
 void tlck_package_verdict_free(struct tlck_package_verdict *v)

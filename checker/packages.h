@@ -1,12 +1,12 @@
-/* A package's release verdict (docs/packages.md): the platform tag its files satisfy against the one its file
- * name claims, its device code (kernels with and without line rows, archs against the cuda-arch policy), its
- * std:: exports, and what line info costs in it, per member and in total. Facts of the model and of the
- * audit's findings; computing them opens no file but the platform tables. */
-#ifndef TLCK_PACKAGE_VERDICT_H
-#define TLCK_PACKAGE_VERDICT_H
+/* The packages (wheels, conda packages) among an audit's inputs, as the package pass (package_pass.h) leaves them
+ * in the results for the emitters: each one's members, and its release verdict (docs/packages.md): the platform
+ * tag its files satisfy against the one its file name claims, its device code (kernels with and without line
+ * rows, archs against the cuda-arch policy), its std:: exports, and what line info costs in it, per member and in
+ * total. Facts of the model and of the audit's findings, computed once per package after the checks. */
+#ifndef TLCK_PACKAGES_H
+#define TLCK_PACKAGES_H
 #include <stddef.h>
 #include <stdint.h>
-#include "report/report.h"
 
 /* One member with code (an ELF file or a device image file). */
 struct tlck_member_facts {
@@ -41,12 +41,21 @@ struct tlck_package_verdict {
     const char **bl_all; size_t bl_nall; /* every symbol of that hit ("*" alone for a whole library): for JSON */
     char sass[256], ptx[256];            /* archs present in the package, space-separated ("sm_80 sm_90") */
     size_t arch_findings;                /* unsuppressed cuda-arch findings at warning or above */
+    int device_lines_wanted;             /* kernels without line rows are a defect under the audit's policy: its
+                                          * profile asks for device line info and line-tables is not off */
     struct tlck_member_facts *m;  size_t nm;
     struct tlck_member_facts total;      /* sums over m (total.file unused) */
 };
 
-/* Fills v for the package whose members are r->files[first .. first + n). Free with tlck_package_verdict_free. */
-void tlck_package_verdict(const struct tlck_results *r, size_t first, size_t n, struct tlck_package_verdict *v);
-void tlck_package_verdict_free(struct tlck_package_verdict *v);
+/* One package among the inputs (its members are consecutive in the results' files). */
+struct tlck_package_summary {
+    const char *path;        /* the package file */
+    size_t first, n;         /* its members: r->files[first .. first + n) */
+    size_t unreadable;       /* of them, the members not read (f->error) */
+    const char *runs_on;     /* oldest manylinux tag by symbol versions; NULL when none, no table, members that
+                              * are not x86_64, or a musllinux wheel */
+    char claimed[64];        /* the wheel's own tag ("" for conda packages and non-x86_64 wheels) */
+    struct tlck_package_verdict verdict;
+};
 
 #endif
