@@ -7,28 +7,7 @@
  * the compile either way); they are kept so that the tables change nothing trueline-cc decides. */
 #include "options.h"
 
-#define SEP TLCC_OPT_SEPARATE
-#define JOINED TLCC_OPT_JOINED
-#define EQ TLCC_OPT_EQ
-#define PREFIX TLCC_OPT_PREFIX
-#define OUT TLCC_OPT_OUTPUT
-#define LANG TLCC_OPT_LANGUAGE
-#define HOSTCC TLCC_OPT_HOST_COMPILER
-#define ODIR TLCC_OPT_OUTPUT_DIR
-#define HOSTOPT TLCC_OPT_HOST_OPTIONS
-#define COMPILE TLCC_OPT_COMPILE_ONLY
-#define DDBG TLCC_OPT_DEVICE_DEBUG
-#define LINE TLCC_OPT_LINE_INFO
-#define DON TLCC_OPT_DEBUG_ON
-#define DOFF TLCC_OPT_DEBUG_OFF
-#define PRE TLCC_OPT_PREPROCESS
-#define DEPS TLCC_OPT_DEPS_ONLY
-#define DEPSC TLCC_OPT_DEPS_COMPILE
-#define QUERY TLCC_OPT_QUERY
-#define DRY TLCC_OPT_DRY_RUN
-#define KEY TLCC_OPT_KEY_DROP
-#define LONE TLCC_OPT_KEY_LONE
-#define PATH TLCC_OPT_PATH
+#include "options_rows.h"
 
 static const tlcc_opt rows[] = {
     { "-###", DRY },
