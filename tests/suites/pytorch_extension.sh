@@ -186,7 +186,15 @@ torch::Tensor axpy(double a, torch::Tensor x, torch::Tensor y) {
 }
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("axpy", &axpy); }
 CPP
-  (cd real && PATH="$T/links:$PATH" TORCH_CUDA_ARCH_LIST=8.0 MAX_JOBS=2 PYTORCH_NVCC="$W ccache $nvcc_cmd" "$TP" -c '
+  # A CXX in the environment is what torch compiles C++ with, and then some releases prepend no ccache: the
+  # documented fallback, a link named like CXX's program to trueline-cc (it finds the real one next on PATH)
+  cxx_path=$PATH cxx_env=()
+  if [ -n "${CXX:-}" ] && command -v "$CXX" > /dev/null; then
+    mkdir -p cxxlink && ln -sf "$W" "cxxlink/$(basename "$CXX")"
+    cxx_path="$T/cxxlink:$(dirname "$(command -v "$CXX")"):$PATH"
+    cxx_env=(CXX="$T/cxxlink/$(basename "$CXX")" TRUELINE_WRAPPER_CACHE=ccache)
+  fi
+  (cd real && env "${cxx_env[@]}" PATH="$T/links:$cxx_path" TORCH_CUDA_ARCH_LIST=8.0 MAX_JOBS=2 PYTORCH_NVCC="$W ccache $nvcc_cmd" "$TP" -c '
 import torch.utils.cpp_extension as c
 m = c.load(name="ext", sources=["src/ext.cpp", "src/kern.cu"], build_directory="build")
 print("loaded", m.axpy.__name__)' > load.txt 2>&1)
@@ -196,7 +204,9 @@ print("loaded", m.axpy.__name__)' > load.txt 2>&1)
   check "its kern.cuda.o: a provenance note; the cubin has .debug_line (cuobjdump)" real_cuda
   if ! grep -q '^loaded' real/load.txt; then tail -5 real/load.txt | sed 's/^/    | /'; fi
   # the rules, and the flags without torch's own include directories and libraries, are the ones written above
-  shape() { sed -E 's/ -isystem [^ ]*(torch|cuda)[^ ]*//g; s/^ldflags = .*/ldflags/; s/^(build [^:]*: [a-z_]+) .*/\1/' "$1" | grep -v '^$'; }
+  # (the C++ standard, nvcc's -ccbin from CC and the $cxx line follow the release and the environment)
+  shape() { sed -E 's/ -isystem [^ ]*(torch|cuda)[^ ]*//g; s/^ldflags = .*/ldflags/; s/^(build [^:]*: [a-z_]+) .*/\1/;
+                   s/ -std=c\+\+[0-9]+//; s/-ccbin [^ ]+ //; s/^cxx = .*/cxx/' "$1" | grep -v '^$'; }
   shape real/build/build.ninja > real.shape; shape wrapped/build.ninja > ours.shape
   check "torch's build.ninja has the rules and flags this suite writes" sh -c "grep -q '^rule cuda_compile' real.shape && diff ours.shape real.shape > shape.diff"
   if [ -s shape.diff ]; then sed 's/^/    | /' shape.diff | head -20; fi
