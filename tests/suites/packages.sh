@@ -44,7 +44,12 @@ while cd != -1:
 open('liar.whl', 'wb').write(b)
 with zipfile.ZipFile('m-1.0-cp311-cp311-musllinux_1_2_x86_64.whl', 'w', zipfile.ZIP_DEFLATED) as z:
     z.writestr('m/libf.so', so)
-d = open(W, 'rb').read(); open('trunc.whl', 'wb').write(d[:len(d) // 2]); open('nocd.whl', 'wb').write(d[:-30])
+d = open(W, 'rb').read(); open('trunc.whl', 'wb').write(d[:len(d) // 2])
+# the wheel cut before its end record holds no nested zip: a stored deflate block would carry that zip's own end
+# record verbatim, and zipfile (pip) would then read the nested zip's directory instead of refusing
+with zipfile.ZipFile('plain.whl', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('demo/libf.so', so); z.writestr('demo/libg.so', sg); z.writestr('demo/__init__.py', 'x = 1\n')
+open('nocd.whl', 'wb').write(open('plain.whl', 'rb').read()[:-30])
 with tarfile.open('foo-1.0-0.tar.bz2', 'w:bz2') as tf:
     ti = tarfile.TarInfo('lib/libfoo.so'); ti.size = len(so); tf.addfile(ti, io.BytesIO(so))
     ti = tarfile.TarInfo('info/index.json'); ti.size = 2; tf.addfile(ti, io.BytesIO(b'{}'))
