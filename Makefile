@@ -32,7 +32,7 @@ CPPFLAGS ?=
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -DTRUELINE_VERSION='"$(VERSION)"' -Iinclude $(WARN)
 # The user's CPPFLAGS and CFLAGS come before the dependencies' include directories, as autotools orders them:
 # `make CPPFLAGS=-I/opt/libdwarf/include` compiles against that header, not the system copy.
-ALL_CFLAGS := $(BASE_CFLAGS) -Ichecker $(CPPFLAGS) $(CFLAGS) $(DEP_CFLAGS) $(SAN)
+ALL_CFLAGS := $(BASE_CFLAGS) -Ichecker -Iwrapper $(CPPFLAGS) $(CFLAGS) $(DEP_CFLAGS) $(SAN)
 LDFLAGS  ?=
 ALL_LDFLAGS := $(LDFLAGS) $(SAN)
 
@@ -40,7 +40,7 @@ ALL_LDFLAGS := $(LDFLAGS) $(SAN)
 # libelf: the provenance stamp and the cache-hit verification read and write .note.trueline; the
 # fingerprint reads the toolchain's DT_NEEDED through lib/elf_file.c, which links libzstd.
 WRAPPER_LIBS := $(shell $(PKG_CONFIG) --libs libelf libzstd libxxhash inih 2>/dev/null || echo -lelf -lzstd -lxxhash -linih) -liberty -lz -lpthread
-# libsodium: the MAC of provenance records when a key is configured (wrapper/provenance_mac.c). Optional: without
+# libsodium: the MAC of provenance records when a key is configured (wrapper/provenance/provenance_mac.c). Optional: without
 # it the build has no MAC support and a configured key is an error.
 SODIUM       := $(shell $(PKG_CONFIG) --exists libsodium 2>/dev/null && echo yes)
 ifeq ($(SODIUM),yes)
@@ -67,8 +67,8 @@ ALL_CFLAGS   += -DTL_HAVE_DEBUGINFOD $(shell $(PKG_CONFIG) --cflags libdebuginfo
 endif
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
-WRAPPER_SRC := $(sort $(wildcard wrapper/*.c))
-CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c checker/split/*.c checker/attest/*.c))
+WRAPPER_SRC := $(sort $(wildcard wrapper/*.c wrapper/understand/*.c wrapper/fingerprint/*.c wrapper/provenance/*.c wrapper/run/*.c))
+CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c checker/tools/coredump/*.c checker/split/*.c checker/attest/*.c))
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
 
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -82,11 +82,11 @@ UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIBTL := $(BUILD)/lib/libtrueline.a
 
 # libtrueline-hook.so: preloaded into ccache to verify a cache hit in ccache's own process
-# (wrapper/verify_in_cache.c). Self-contained, no libelf (why: wrapper/hook/note_section.c), so that ccache's
+# (wrapper/provenance/verify_in_cache.c). Self-contained, no libelf (why: wrapper/hook/note_section.c), so that ccache's
 # scope gains one object with one exported symbol. Built against glibc like the ccache it is loaded into, never with sanitizers (a sanitized library
 # cannot be preloaded into an unsanitized program).
 PIC_CFLAGS  := $(BASE_CFLAGS) -Iwrapper $(DEP_CFLAGS) -O2 -g -fPIC -fvisibility=hidden -ffunction-sections -fdata-sections
-HOOK_OBJ    := $(patsubst %.c,$(BUILD)/obj-hook/%.o,wrapper/hook/verify_hook.c wrapper/hook/note_section.c wrapper/record_check.c wrapper/prov_stats.c lib/note.c lib/diag.c)
+HOOK_OBJ    := $(patsubst %.c,$(BUILD)/obj-hook/%.o,wrapper/hook/verify_hook.c wrapper/hook/note_section.c wrapper/provenance/record_check.c wrapper/provenance/prov_stats.c lib/note.c lib/diag.c)
 HOOK_LIB    := $(BUILD)/lib/trueline/libtrueline-hook.so
 
 .PHONY: all deps deps-demo test unit asan demo install clean fuzz bench help check-deps wheel

@@ -24,7 +24,7 @@ for name, bare, tl in [("gcc", ["ccache","gcc","-c","a.c","-o","b.o","-g1"], ["c
     seq = [("bare", bare, env), ("old", [old]+tl, envo), ("new", [new]+tl, envn)]
     for _ in range(3):
         for k, c, e in seq: run(c, e)
-    time.sleep(3)  # files younger than 2 s are never memoized (wrapper/deps.h): warm both memos again
+    time.sleep(3)  # files younger than 2 s are never memoized (wrapper/fingerprint/deps.h): warm both memos again
     for _ in range(2):
         for k, c, e in seq: run(c, e)
     res = {k: [] for k, _, _ in seq}

@@ -216,7 +216,7 @@ for s in _ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE10_M_replaceEmmPKc
          _ZZN4algo3runILi4EEEvvE1x _ZTVN10__cxxabiv117__class_type_infoE; do
   printf %s "$s" >"$out/symbols/$(printf %s "$s" | cksum | cut -d' ' -f1)"; done
 
-# Compiler command lines (wrapper/argv.c): control byte (0 gcc, 1 clang, 2 nvcc), NUL-separated argv ("@F" and
+# Compiler command lines (wrapper/understand/argv.c): control byte (0 gcc, 1 clang, 2 nvcc), NUL-separated argv ("@F" and
 # "F" name the file part), separator, the file's text (response / -optf file), separator, an environment value
 # (NVCC_APPEND_FLAGS for nvcc, CCC_OVERRIDE_OPTIONS for clang).
 mkdir -p "$out/argv"
@@ -277,7 +277,7 @@ other = struct.pack('<III', 4, 4, 1) + b'GNU\0' + b'\0' * 4
 sys.stdout.buffer.write(other + rec + rec)
 PY
 
-# Executables and their loader cache (wrapper/dynlibs.c): a stripped program with DT_NEEDED, DT_RUNPATH
+# Executables and their loader cache (wrapper/fingerprint/dynlibs.c): a stripped program with DT_NEEDED, DT_RUNPATH
 # ($ORIGIN) and DT_RPATH, each followed by the separator and this machine's /etc/ld.so.cache when there is one.
 mkdir -p "$out/dynlibs"
 printf 'int main(void) { return 0; }\n' >"$work/m.c"

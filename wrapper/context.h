@@ -9,8 +9,8 @@
 
 #include <sys/stat.h>
 
-#include "deps.h"
-#include "dynlibs.h"
+#include "fingerprint/deps.h"
+#include "fingerprint/dynlibs.h"
 #include "env_snapshot.h"
 
 /* This executable: by its path as executed, checked against its own ELF size, else /proc/self/exe

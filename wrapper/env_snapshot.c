@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler.h"    /* TLCC_ACTIVE_ENV */
-#include "depth_guard.h" /* TLCC_DEPTH_ENV */
-#include "line_split.h"  /* TLCC_STAGE_ENV_LINE_STORE */
-#include "stage.h"       /* TLCC_STAGE_ENV_* */
+#include "understand/compiler.h"    /* TLCC_ACTIVE_ENV */
+#include "run/depth_guard.h" /* TLCC_DEPTH_ENV */
+#include "provenance/line_split.h"  /* TLCC_STAGE_ENV_LINE_STORE */
+#include "provenance/stage.h"       /* TLCC_STAGE_ENV_* */
 
 #define NAME(x) { x, sizeof x - 1 }
 #define LONGEST 40 /* longer names are none of ours: skipped at once */

@@ -9,26 +9,26 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "after.h"
-#include "argv.h"
-#include "cache_order.h"
-#include "compiler.h"
+#include "run/after.h"
+#include "understand/argv.h"
+#include "understand/cache_order.h"
+#include "understand/compiler.h"
 #include "context.h"
-#include "depth_guard.h"
-#include "explain.h"
-#include "families.h"
-#include "fingerprint.h"
-#include "force.h"
-#include "memo.h"
-#include "plan.h"
-#include "process.h"
-#include "prov_config.h"
-#include "prov_stats.h"
-#include "run.h"
-#include "stage.h"
+#include "run/depth_guard.h"
+#include "run/explain.h"
+#include "understand/families.h"
+#include "fingerprint/fingerprint.h"
+#include "understand/force.h"
+#include "fingerprint/memo.h"
+#include "run/plan.h"
+#include "run/process.h"
+#include "provenance/prov_config.h"
+#include "provenance/prov_stats.h"
+#include "run/run.h"
+#include "provenance/stage.h"
 #include "trueline/lib_versions.h"
-#include "verify_in_cache.h"
-#include "warn_once.h"
+#include "provenance/verify_in_cache.h"
+#include "run/warn_once.h"
 
 static void usage(FILE *out)
 {
@@ -352,7 +352,7 @@ static int hook_fixup(tlcc_ctx *ctx, int argc, char **argv)
 /* The run, in its context; main made it and frees it. */
 static int run(tlcc_ctx *ctx, int argc, char **argv)
 {
-    if (tlcc_stage_is_stage(ctx, argv[0])) /* ccache/sccache running the stamping stage (wrapper/stage.c) */
+    if (tlcc_stage_is_stage(ctx, argv[0])) /* ccache/sccache running the stamping stage (wrapper/provenance/stage.c) */
         return tlcc_stage_main(ctx, argc, argv);
     if (argc >= 2 && strcmp(argv[1], TLCC_HOOK_FIXUP_OPTION) == 0) /* the in-cache hook found a wrong object */
         return hook_fixup(ctx, argc - 2, argv + 2);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { KEY_MIN = 16, KEY_MAX = 4096 }; /* trueline-cc's bounds (wrapper/provenance_mac.c) */
+enum { KEY_MIN = 16, KEY_MAX = 4096 }; /* trueline-cc's bounds (wrapper/provenance/provenance_mac.c) */
 
 int tlck_record_key_load(const char *path, struct tlck_record_key *k, tl_error *err)
 {

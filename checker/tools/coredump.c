@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "report/formats.h"
-#include "tools/coredump_report.h"
+#include "tools/coredump/coredump_report.h"
 
 #define TLCK_STR_(x) #x
 #define TLCK_STR(x) TLCK_STR_(x)

@@ -1,11 +1,11 @@
-/* wrapper/argv.c + force.c: folding response files (libiberty expandargv), nvcc -optf files and
+/* wrapper/understand/argv.c + force.c: folding response files (libiberty expandargv), nvcc -optf files and
  * NVCC_PREPEND/APPEND_FLAGS, clang's CCC_OVERRIDE_OPTIONS, then the forced line-info analysis.
  * Input: control byte (family), then NUL-separated argv, marker, a file's text (named by every "@F" / "-optf F"
  * in argv), marker, an environment value (NVCC_APPEND_FLAGS for nvcc, CCC_OVERRIDE_OPTIONS for clang). */
 #include "fuzz_util.h"
-#include "../../wrapper/argv.h"
+#include "../../wrapper/understand/argv.h"
 #include "../../wrapper/context.h"
-#include "../../wrapper/force.h"
+#include "../../wrapper/understand/force.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t len[3];
     fuzz_split(data + 1, size - 1, part, len, 3);
     /* A nested "@DIR" inside the file makes libiberty's expandargv exit() (as gcc itself does); the top-level
-     * case is handled by wrapper/argv.c, the nested one is gcc's own behaviour, so such inputs are skipped. */
+     * case is handled by wrapper/understand/argv.c, the nested one is gcc's own behaviour, so such inputs are skipped. */
     for (size_t i = 0; i < len[1]; i++)
         if (part[1][i] == '@')
             return 0;

@@ -1,9 +1,9 @@
-/* wrapper/dynlibs.c: an executable's DT_NEEDED / DT_RPATH / DT_RUNPATH (through libelf) and the ld.so.cache
+/* wrapper/fingerprint/dynlibs.c: an executable's DT_NEEDED / DT_RPATH / DT_RUNPATH (through libelf) and the ld.so.cache
  * parser (glibc's "glibc-ld.so.cache1.1" layout, optional "ld.so-1.7.0" part before it), then the resolution
  * walk over the real file system (read-only: stats and ELF reads of whatever the names lead to).
  * Input: the ELF bytes, the separator, the ld.so.cache bytes (absent: no cache). */
 #include "fuzz_util.h"
-#include "../../wrapper/dynlibs.h"
+#include "../../wrapper/fingerprint/dynlibs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

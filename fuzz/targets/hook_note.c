@@ -1,11 +1,11 @@
 /* wrapper/hook/note_section.c: the hook preloaded into ccache finds `.note.trueline` without libelf. Its
  * one safety property, checked against the libelf reader on every input: whenever the hook is sure of one
- * compile record, the libelf verifier (wrapper/verify.c) accepts the object for that record's fingerprint
+ * compile record, the libelf verifier (wrapper/provenance/verify.c) accepts the object for that record's fingerprint
  * and argv hashes (ah, and kh when the record has one), i.e. the hook never passes an object the wrapper would
  * reject. */
 #include "fuzz_util.h"
 #include "hook/note_section.h"
-#include "verify.h"
+#include "provenance/verify.h"
 
 #include <stdio.h>
 #include <unistd.h>

@@ -1,12 +1,12 @@
-/* wrapper/memo.c and memo_file.c: the memo file's records (KLEN:VLEN:key<TAB>value) and its index, lookups,
- * the dependency lists stored in values (wrapper/deps.c), and a save and reload. Properties beyond "no crash":
+/* wrapper/fingerprint/memo.c and memo_file.c: the memo file's records (KLEN:VLEN:key<TAB>value) and its index, lookups,
+ * the dependency lists stored in values (wrapper/fingerprint/deps.c), and a save and reload. Properties beyond "no crash":
  * - every loaded key (one a C string can name) is found, with the value of its last record; read through an
  *   index (a fuzzed one may be wrong) a lookup finds the value of one of the key's records, or nothing;
  * - after a put and a save (the writer's index), a fresh load finds the new entry and every earlier one with
  *   the value of its last record. */
 #include "fuzz_util.h"
-#include "deps.h"
-#include "memo.h"
+#include "fingerprint/deps.h"
+#include "fingerprint/memo.h"
 
 #include <stdbool.h>
 #include <sys/stat.h>
@@ -34,7 +34,7 @@ static bool plain(const char *p, size_t n)
 }
 
 /* Every record whose key a C string can name, with its value. A record holding a NUL byte is damage, never
- * handed out (wrapper/memo_file.c). */
+ * handed out (wrapper/fingerprint/memo_file.c). */
 static void collect(const char *key, size_t klen, const char *val, size_t vlen, void *ctx)
 {
     struct seen *s = ctx;

@@ -1,8 +1,8 @@
 /* lib/note.c: decoding .note.trueline records (the provenance notes trueline-cc stamps), both byte orders;
  * a decoded record is re-encoded, which must succeed for anything the decoder accepted; and the keyed verifier
- * (wrapper/provenance_mac.c) runs on every decoded record with a fixed key. */
+ * (wrapper/provenance/provenance_mac.c) runs on every decoded record with a fixed key. */
 #include "fuzz_util.h"
-#include "../../wrapper/provenance_mac.h" /* relative: tests/unit/hardening_regress.c includes this file too */
+#include "../../wrapper/provenance/provenance_mac.h" /* relative: tests/unit/hardening_regress.c includes this file too */
 #include "trueline/note.h"
 
 static void note_got(tl_note *n, void *ctx)

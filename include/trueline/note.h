@@ -52,7 +52,7 @@ typedef struct tl_note {
     unsigned char *mac_input;
     size_t mac_input_len;
     /* Encoding only: write "ch" (and "mac" when seal_mac) as placeholders of zeros, filled in by
-     * tl_note_seal once the object is stamped (wrapper/stamp.c) */
+     * tl_note_seal once the object is stamped (wrapper/provenance/stamp.c) */
     int seal_content, seal_mac;
 } tl_note;
 

@@ -1,5 +1,5 @@
 /* The MAC of a provenance record (lib/note_mac.c): HMAC-SHA512-256 (libsodium) keyed with a key file's bytes,
- * over what tl_note_mac_span names. trueline-cc writes and checks it (wrapper/provenance_mac.c loads the key
+ * over what tl_note_mac_span names. trueline-cc writes and checks it (wrapper/provenance/provenance_mac.c loads the key
  * from [provenance] key_file); trueline-check --attest --record-key checks it. */
 #ifndef TRUELINE_NOTE_MAC_H
 #define TRUELINE_NOTE_MAC_H

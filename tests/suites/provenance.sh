@@ -124,7 +124,7 @@ if have ccache; then
   # (the ELF-type test is made on the header the verifier reads) and reads the configuration once
   if [ -n "${TRUELINE_SANITIZED:-}" ]; then skip "sanitized build: LeakSanitizer does not run under ptrace (strace)"
   elif have strace; then
-    # a hit is verified inside ccache's own process (wrapper/verify_in_cache.c): the wrapper execs ccache
+    # a hit is verified inside ccache's own process (wrapper/provenance/verify_in_cache.c): the wrapper execs ccache
     # with libtrueline-hook.so preloaded, and no second process waits for it
     strace -f -e trace=execve,open,openat,access,vfork,clone,clone3 -o hit.st trueline-cc ccache gcc -DV=1 -c v.c -o v1c.o
     # the wrapper's pid: the process that execs trueline-cc (strace -f interleaves the children's lines)

@@ -243,7 +243,7 @@ printf 'trueline-memo 1\nold\tformat\n' > "$XDG_CACHE_HOME/trueline/memo-v1"
 rm -f "$memo"; trueline-cc --trueline-print-fingerprint gcc -c a.c >/dev/null
 check "the first-format memo file (memo-v1) is removed by the next writer" test ! -e "$XDG_CACHE_HOME/trueline/memo-v1" -a -s "$memo"
 
-# --- the closure memo (wrapper/deps.h): the whole toolchain in one lookup, re-validated by stat -----------
+# --- the closure memo (wrapper/fingerprint/deps.h): the whole toolchain in one lookup, re-validated by stat -----------
 # A fake gcc driver whose cc1 we can rewrite, and an empty directory early on PATH where an `as` can appear.
 export XDG_CACHE_HOME=$T/closure
 TC=$T/tc; mkdir -p "$TC/bin" "$TC/lib" "$TC/early"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fingerprint covers the shared libraries the toolchain loads (wrapper/dynlibs.h): a fake compiler
+# The fingerprint covers the shared libraries the toolchain loads (wrapper/fingerprint/dynlibs.h): a fake compiler
 # built here (driver with RUNPATH $ORIGIN/../lib over a library that needs a second one through its own
 # RUNPATH) whose library is changed behind an unchanged driver, with the memo warm; the loader's own
 # answer (LD_TRACE_LOADED_OBJECTS=1, what ldd uses) as the oracle for the fake, for gcc's cc1 and clang.

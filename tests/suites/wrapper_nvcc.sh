@@ -76,7 +76,7 @@ if have ccache; then
 
   # --- the closure memo: a ptxas rewritten in place (same size and mtime) behind a warm memo ----------------
   rm "$C/bin/ptxas"; cp -p "$CUDA_HOME/bin/ptxas" "$C/bin/ptxas"
-  sleep 3 # outside the 2 s window in which nothing is memoized (wrapper/deps.h)
+  sleep 3 # outside the 2 s window in which nothing is memoized (wrapper/fingerprint/deps.h)
   fp_a=$(trueline-cc --trueline-print-fingerprint "$C/bin/nvcc" "${NV[@]}")
   trueline-cc --trueline-explain --trueline-print-fingerprint "$C/bin/nvcc" "${NV[@]}" >fp_b.txt 2>ex.txt
   contains "closure memo: a warm nvcc lookup comes from the memo" ex.txt 'closure: from the memo'

@@ -1,11 +1,11 @@
-/* hardening_regress.c's counterpart for the wrapper's fuzz targets (wrapper/argv.c folding) and the memo
- * file (wrapper/memo.c). */
+/* hardening_regress.c's counterpart for the wrapper's fuzz targets (wrapper/understand/argv.c folding) and the memo
+ * file (wrapper/fingerprint/memo.c). */
 #include "regress_replay.h"
 
 #define LLVMFuzzerTestOneInput fuzz_argv
 #include "../../fuzz/targets/argv.c"
 #undef LLVMFuzzerTestOneInput
-#include "../../wrapper/memo.h"
+#include "../../wrapper/fingerprint/memo.h"
 
 /* argv's inputs broke the process itself (libiberty's expandargv exit()ed on a directory named by "@F"; stacked
  * regex quantifiers exhausted memory): that the replay returned to here is their invariant. */
@@ -16,7 +16,7 @@ static void describe_returned(const uint8_t *data, size_t size, char *out, size_
 }
 
 /* The file's records as the format describes them ("KLEN:VLEN:key<TAB>value<LF>", lengths in hex), parsed here
- * independently of wrapper/memo_file.c, up to the first that does not fit. */
+ * independently of wrapper/fingerprint/memo_file.c, up to the first that does not fit. */
 struct memo_truth {
     const char *key[512], *val[512];
     size_t klen[512], vlen[512], n;
@@ -41,7 +41,7 @@ static void memo_parse(const char *p, const char *end, struct memo_truth *t)
     }
 }
 
-/* wrapper/memo.c on the file: how it was read (1 through its index, 2 record by record) and, for every key a
+/* wrapper/fingerprint/memo.c on the file: how it was read (1 through its index, 2 record by record) and, for every key a
  * C string can name, whether the answer is one of that key's whole records (never a piece of a record, never a
  * value cut at a NUL byte), as fuzz/targets/memo.c requires. */
 static void describe_memo(const uint8_t *data, size_t size, char *out, size_t outn)

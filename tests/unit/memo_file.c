@@ -1,11 +1,11 @@
-/* wrapper/memo_file.c: the memo file as the writer builds it (header, index record, records) and lookups
+/* wrapper/fingerprint/memo_file.c: the memo file as the writer builds it (header, index record, records) and lookups
  * through its index: every key found with its last record's value, absent keys not found, and an index that
  * does not fit the file (edited, truncated, damaged) refused so that the reader falls back to every record. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../wrapper/memo_file.h"
+#include "../../wrapper/fingerprint/memo_file.h"
 #include "unit.h"
 
 #define N 3000

@@ -15,8 +15,8 @@
 #include "trueline/note.h"
 #include "trueline/note_section.h"
 #include "unit.h"
-#include "../../wrapper/stamp.h"
-#include "../../wrapper/verify.h"
+#include "../../wrapper/provenance/stamp.h"
+#include "../../wrapper/provenance/verify.h"
 
 static char *argv_fixture[] = { "-c", "-O2", "-g1", "k.c", "-o", "k.o", NULL };
 

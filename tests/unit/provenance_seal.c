@@ -12,7 +12,7 @@
 #include "trueline/note.h"
 #include "unit.h"
 #include "trueline/content_digest.h"
-#include "../../wrapper/stamp.h"
+#include "../../wrapper/provenance/stamp.h"
 
 static char *argv_fixture[] = { "-c", "-O2", "k.c", "-o", "k.o", NULL };
 

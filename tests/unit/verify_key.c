@@ -1,10 +1,10 @@
-/* The argv as the cache keys it (wrapper/verify_key.c): what cache-hit verification compares. The expected
+/* The argv as the cache keys it (wrapper/provenance/verify_key.c): what cache-hit verification compares. The expected
  * vectors are written out by hand from what ccache 4.7 and sccache 0.16 do (docs/provenance.md). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../../wrapper/verify_key.h"
+#include "../../wrapper/provenance/verify_key.h"
 #include "trueline/hash.h"
 #include "unit.h"
 

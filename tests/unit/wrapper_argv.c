@@ -1,8 +1,8 @@
 /* Pure functions of the wrapper's effective-argv stage: nvcc's splits, clang's override edits, the
  * -g classification. The expectations come from the real tools (see docs/wrapper.md, "Verified"). */
-#include "../../wrapper/argv.h"
+#include "../../wrapper/understand/argv.h"
 #include "../../wrapper/context.h"
-#include "../../wrapper/force.h"
+#include "../../wrapper/understand/force.h"
 #include "unit.h"
 
 #include <stdio.h>

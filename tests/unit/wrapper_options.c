@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../wrapper/families.h"
-#include "../../wrapper/options.h"
+#include "../../wrapper/understand/families.h"
+#include "../../wrapper/understand/options.h"
 #include "unit.h"
 
 static const tlcc_opt *row(const tlcc_opt_table *t, const char *name)

@@ -8,7 +8,7 @@
  * (docs/provenance.md). So this reads only what a yes needs, and only for the one layout a host compiler
  * writes here: a little-endian ELF64 relocatable object with plain section numbering and uncompressed
  * notes. Everything else is "not sure" (-1), and the hook then hands the object to trueline-cc, which
- * verifies it with libelf (wrapper/verify.c) and reports. A wrong "not sure" costs an exec; a wrong yes
+ * verifies it with libelf (wrapper/provenance/verify.c) and reports. A wrong "not sure" costs an exec; a wrong yes
  * would pass a poisoned object, so a yes needs every bound checked. The records themselves are decoded by
  * lib/note.c, the one parser of that format. */
 #include "note_section.h"

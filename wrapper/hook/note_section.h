@@ -1,7 +1,7 @@
 /* The hook's check of one object (note_section.c). */
 #ifndef TLCC_WRAPPER_HOOK_NOTE_SECTION_H
 #define TLCC_WRAPPER_HOOK_NOTE_SECTION_H
-#include "record_check.h"
+#include "provenance/record_check.h"
 
 /* 1 when path is a host object whose one compile record carries this fingerprint and argv hash as the
  * cache keys it (key_hash; argv_hash for a record without one); 0 for

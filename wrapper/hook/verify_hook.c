@@ -1,6 +1,6 @@
 /* libtrueline-hook.so: loaded into ccache by trueline-cc (LD_PRELOAD) to verify a cache hit in ccache's
  * own process, so that no second process has to wait for ccache (why, and when trueline-cc uses it:
- * wrapper/verify_in_cache.c).
+ * wrapper/provenance/verify_in_cache.c).
  *
  * It has no dependencies and exports one symbol: a preloaded library and everything it needs join the
  * scope of every symbol lookup ccache's start-up makes (libstdc++'s thousands). So it carries no libelf:
@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "note_section.h"
-#include "prov_stats.h"
-#include "verify_in_cache.h"
+#include "provenance/prov_stats.h"
+#include "provenance/verify_in_cache.h"
 
 typedef int (*main_fn)(int, char **, char **);
 typedef int (*start_fn)(main_fn, int, char **, void (*)(void), void (*)(void), void (*)(void), void *);
