@@ -62,13 +62,13 @@ check "a stray name is reported" stray_caught
 state_allowed='process.o:(child_pid|fwd_old|handlers_installed)' # the signal forwarding: a handler reaches them
 # written by the vfork child before it execs (a static local: gcc names it exec_errno.N, clang spawn.exec_errno)
 state_allowed="$state_allowed|process.o:(spawn\.)?exec_errno(\.[0-9]+)?"
-getenv_users() { # DIR: the objects right under DIR that call getenv or secure_getenv
+getenv_users() { # DIR: the objects under DIR (its phase folders too) that call getenv or secure_getenv
   local o
-  for o in "$1"/*.o; do nm -u "$o" 2>/dev/null | grep -qwE 'getenv|secure_getenv' && basename "$o"; done
+  for o in $(find "$1" -name '*.o' | sort); do nm -u "$o" 2>/dev/null | grep -qwE 'getenv|secure_getenv' && basename "$o"; done
   return 0; }
-run_state() { # DIR: "OBJECT:SYMBOL" for each symbol in a writable data section of the objects right under DIR
+run_state() { # DIR: "OBJECT:SYMBOL" for each symbol in a writable data section of the objects under DIR
   local o
-  for o in "$1"/*.o; do
+  for o in $(find "$1" -name '*.o' | sort); do
     nm -f sysv "$o" 2>/dev/null | awk -F'|' -v f="$(basename "$o")" '{ gsub(/ /, "", $1); gsub(/ /, "", $3); gsub(/ /, "", $7) }
       $3 ~ /^[bBdD]$/ && $7 ~ /^\.(bss|data|tbss|tdata)/ && $7 !~ /^\.data\.rel\.ro/ && $1 !~ /^(__|\.)/ { print f ":" $1 }'
   done; }
@@ -88,3 +88,68 @@ planted_getenv() { [ "$(getenv_users "$T/plant/w" | tr '\n' ' ')" = "env.o " ]; 
 check "a planted getenv is reported" planted_getenv
 planted_state() { [ "$(run_state "$T/plant/w" | sort | tr '\n' ' ')" = "bss.o:cache_n data.o:w_tab " ]; }
 check "planted file-scope state is reported, a constant table is not" planted_state
+
+# The folders show the phases of a run, and each phase reaches only what comes before it (read off the objects
+# of each folder, not its subfolders): trueline-cc understands the command line (understand/), fingerprints the
+# toolchain (fingerprint/), runs the compile (run/) and records provenance around it (provenance/); the hook is
+# the library preloaded into ccache. In trueline-check, read/ is the bottom, checks/ analyse, report/ renders,
+# tools/ are the modes and tools/coredump/ the parts of one of them. What a rule cannot forbid (the tree does
+# it) is in docs/internals/architecture.md.
+folder_defined() { find "$1" -maxdepth 1 -name '*.o' -print0 | xargs -0 -r nm -g --defined-only 2>/dev/null | awk 'NF==3{print $3}' | sort -u; }
+folder_takes() { # FROM TO [OBJ...]: the symbols FROM's objects take from TO's objects other than OBJ...
+  local from=$1 to=$2 o; shift 2
+  find "$from" -maxdepth 1 -name '*.o' -print0 | xargs -0 -r nm -g --undefined-only 2>/dev/null | awk '{print $NF}' | sort -u > "$T/ft.und"
+  for o in $(find "$to" -maxdepth 1 -name '*.o' | sort); do
+    case " $* " in *" $(basename "$o") "*) continue ;; esac
+    nm -g --defined-only "$o" 2>/dev/null | awk 'NF==3{print $3}'
+  done | sort -u > "$T/ft.def"
+  comm -12 "$T/ft.und" "$T/ft.def"; }
+takes_nothing() { # FROM TO [OBJ...]
+  folder_takes "$@" > "$T/ft.out"; [ ! -s "$T/ft.out" ]; }
+hook=$TRUELINE_BUILD/obj-hook/wrapper
+folder_rules=(
+  "wrapper/understand wrapper/run"
+  "wrapper/understand wrapper/provenance"
+  "wrapper/fingerprint wrapper/run"
+  "wrapper/fingerprint wrapper/provenance"
+  "wrapper/provenance wrapper/run process.o"
+  "checker/read checker/checks"
+  "checker/read checker/report"
+  "checker/read checker/tools"
+  "checker/checks checker/report"
+  "checker/checks checker/tools"
+  "checker/report checker/checks"
+  "checker/report checker/tools"
+  "checker/tools/coredump checker/checks"
+  "checker/tools/coredump checker/tools"
+)
+for rule in "${folder_rules[@]}"; do
+  set -- $rule; from=$1 to=$2; shift 2
+  [ -d "$obj/$from" ] && [ -d "$obj/$to" ] || { skip "$from/ or $to/ has no objects under $obj"; continue; }
+  check "$from/ takes no symbol from $to/${1:+ (but $*)}" takes_nothing "$obj/$from" "$obj/$to" "$@"
+  [ -s "$T/ft.out" ] && head -5 "$T/ft.out" | sed 's/^/    | /'
+done
+# The hook takes from the rest of the wrapper only the two objects linked into it, and they take nothing more.
+if [ -d "$hook/hook" ]; then
+  for to in understand fingerprint run; do
+    check "wrapper/hook/ takes no symbol from wrapper/$to/" takes_nothing "$hook/hook" "$obj/wrapper/$to"
+  done
+  check "wrapper/hook/ takes from wrapper/provenance/ only record_check.o and prov_stats.o" \
+    takes_nothing "$hook/hook" "$obj/wrapper/provenance" record_check.o prov_stats.o
+  check "wrapper/hook/ takes no symbol from wrapper/ (main, context)" takes_nothing "$hook/hook" "$obj/wrapper"
+  hook_parts_alone() { find "$hook/provenance" -name '*.o' -print0 | xargs -0 nm -u | grep -q 'tlcc_' && return 1; return 0; }
+  check "the provenance objects linked into the hook take no tlcc_ symbol" hook_parts_alone
+else
+  skip "no hook objects under $hook"
+fi
+# ... and catch what they are for: a planted call from understand/ into run/, and one into an excepted object.
+mkdir -p "$T/plant/f/understand" "$T/plant/f/run"
+printf 'int tlcc_plan_x(void);\nint tlcc_u(void){return tlcc_plan_x();}\n' > "$T/plant/f/understand/u.c"
+printf 'int tlcc_plan_x(void){return 1;}\n' > "$T/plant/f/run/plan.c"
+printf 'int tlcc_spawn_x(void){return 2;}\n' > "$T/plant/f/run/process.c"
+( cd "$T/plant/f/understand" && cc -c u.c ) && ( cd "$T/plant/f/run" && cc -c plan.c process.c )
+planted_phase() { ! takes_nothing "$T/plant/f/understand" "$T/plant/f/run" && [ "$(cat "$T/ft.out")" = tlcc_plan_x ]; }
+check "a planted call from understand/ into run/ is reported" planted_phase
+check "a call into an object the rule excepts is not reported" takes_nothing "$T/plant/f/understand" "$T/plant/f/run" plan.o
+planted_excepted() { ! takes_nothing "$T/plant/f/understand" "$T/plant/f/run" process.o; }
+check "an exception names one object, not the folder" planted_excepted
