@@ -67,7 +67,11 @@ ALL_CFLAGS   += -DTL_HAVE_DEBUGINFOD $(shell $(PKG_CONFIG) --cflags libdebuginfo
 endif
 
 LIB_SRC     := $(sort $(wildcard lib/*.c))
-WRAPPER_SRC := $(sort $(wildcard wrapper/*.c wrapper/understand/*.c wrapper/fingerprint/*.c wrapper/provenance/*.c wrapper/run/*.c))
+WRAPPER_DIRS := wrapper wrapper/understand wrapper/fingerprint wrapper/provenance wrapper/run
+# In the order of the files' names, not of their folders: the link order, and so trueline-cc's code layout on
+# the hit path, stays what it was before the phase folders (names are unique across the folders).
+WRAPPER_ALL := $(wildcard $(WRAPPER_DIRS:%=%/*.c))
+WRAPPER_SRC := $(foreach f,$(sort $(notdir $(WRAPPER_ALL))),$(filter %/$(f),$(WRAPPER_ALL)))
 CHECKER_SRC := $(sort $(wildcard checker/*.c checker/read/*.c checker/checks/*.c checker/report/*.c checker/tools/*.c checker/tools/coredump/*.c checker/split/*.c checker/attest/*.c))
 UNIT_SRC    := $(sort $(wildcard tests/unit/*.c))
 
