@@ -24,6 +24,14 @@ printf '#include "platform_table.h"\n' > "$T/plant/report/b.h"
 check "a planted include of platform_table.h in report/ is reported" caught 'b\.h:1:'
 obj=$TRUELINE_BUILD/obj
 [ -d "$obj/lib" ] && [ -d "$obj/wrapper" ] && [ -d "$obj/checker" ] || { skip "no object tree under $obj"; exit 0; }
+# Only the objects of sources that exist: a build tree that predates a file's move keeps its old object, which no
+# link uses and which would otherwise be read as part of the old folder.
+live=$T/live-obj
+(cd "$obj" && find . -name '*.o') | while read -r o; do
+  o=${o#./}; [ -f "$TRUELINE_ROOT/${o%.o}.c" ] || continue
+  mkdir -p "$live/$(dirname "$o")" && { ln "$obj/$o" "$live/$o" 2>/dev/null || cp "$obj/$o" "$live/$o"; }
+done
+obj=$live
 command -v nm >/dev/null || { skip "nm absent"; exit 0; }
 cycles() { python3 "$TRUELINE_ROOT/tests/lib/object_cycles.py" "$1" > "$T/cycles.out" 2>&1; }
 check "no cycle between the object files of the build" cycles "$obj"
