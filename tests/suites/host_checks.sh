@@ -105,7 +105,8 @@ if [ "$HAVE_CLANG" = 1 ]; then
     'error \[dwarf-symbols\] full_h: the DWARF subprogram at 0x[0-9a-f]+ is named full_g'
 fi
 # A .debug_info whose walk stops early (tests/lib/mutate.py's cycle-self-sibling: a DIE whose DW_AT_sibling
-# points at itself) is a damaged input (exit 2, the entry named), and no symbol is blamed for lacking DWARF.
+# points at itself) is a damaged input (exit 2, the entry named: libdwarf 0.x/2.x refuse the sibling themselves,
+# 20210528 follows it and the walk sees it does not move forward), and no symbol is blamed for lacking DWARF.
 cat > sib.c <<'EOF'
 struct pt { int x, y; };
 int first(int v) { struct pt p = { v, v }; return p.x + p.y; }
@@ -115,7 +116,7 @@ gcc -g -O0 -c sib.c -o sib.o && python3 "$TRUELINE_ROOT/tests/lib/mutate.py" sib
 if [ -f sibm/sib.o.cycle-self-sibling ]; then
   run ds_sib.txt --checks dwarf-symbols sibm/sib.o.cycle-self-sibling
   contains "dwarf-symbols: a sibling chain pointing backwards makes the input unreadable, not passed silently" ds_sib.txt \
-    'error: cannot read: malformed \.debug_info: at the entry at offset 0x[0-9a-f]+, its sibling does not follow it'
+    'error: cannot read: malformed \.debug_info: at the entry at offset 0x[0-9a-f]+, (its sibling does not follow it|the entry after it cannot be read)'
   lacks "... and no symbol is blamed for the DWARF it could not read" ds_sib.txt 'has no DWARF subprogram' 'file\(s\) checked'
   run ds_sib_ok.txt --checks dwarf-symbols sib.o
   lacks "... the unmutated object has no such warning" ds_sib_ok.txt 'could not be read to its end' 'file\(s\) checked'
