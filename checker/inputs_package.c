@@ -51,7 +51,13 @@ static struct archive *reader_new(int by_directory)
         archive_read_support_format_zip_seekable(a);
         return a;
     }
-    archive_read_support_filter_all(a);
+    /* the codecs packages come in (conda's .tar.bz2 and tar.zst, a nested .tar.gz or .tar.xz), not all of
+     * libarchive's: its .lzma and .lzip decoders allocate the dictionary a header declares, unbounded (a
+     * 125-byte input asked for 2.4 GB), and no package format uses them */
+    archive_read_support_filter_gzip(a);
+    archive_read_support_filter_bzip2(a);
+    archive_read_support_filter_zstd(a);
+    archive_read_support_filter_xz(a); /* liblzma's decoder under libarchive's 1 GiB limit */
     archive_read_support_format_zip(a);
     archive_read_support_format_tar(a);
     return a;

@@ -114,6 +114,96 @@ static void zip64_extra(const unsigned char *x, size_t xlen, uint64_t *usize, ui
 #define NAME(e) (int)(e)->nlen, (const char *)(e)->name
 
 /* Reads the local header of e and where its member ends; NULL when it agrees with the directory, else why not. */
+/* An LZMA or xz member names the dictionary its decoder allocates, before any byte is decoded: 442 bytes could
+ * make liblzma allocate gigabytes (found by the package fuzz target). 7-Zip's largest zip setting is 64 MiB. */
+#define DICT_MAX ((uint64_t)128 << 20)
+
+static int vli(const unsigned char *b, size_t n, size_t *i, uint64_t *v) /* xz's variable-length integer */
+{
+    *v = 0;
+    for (int k = 0; k < 9 && *i < n; k++) {
+        unsigned char c = b[(*i)++];
+        *v |= (uint64_t)(c & 0x7f) << (7 * k);
+        if (!(c & 0x80))
+            return 0;
+    }
+    return -1;
+}
+
+/* The dictionary size an LZMA (zip method 14) or xz (95) member declares; 0 when it names none readable here
+ * (the decoder then finds the damage itself). */
+static uint64_t lzma_dict(const struct zfile *f, uint64_t data, uint32_t method)
+{
+    unsigned char b[12 + 1024];
+    size_t n = f->size - data < sizeof b ? (size_t)(f->size - data) : sizeof b;
+    if (rd(f, data, b, n) != 0)
+        return 0;
+    if (method == 14) /* LZMA SDK version (2 bytes), properties size, then lc/lp/pb and the dictionary size */
+        return n >= 9 && le16(b + 2) >= 5 ? le32(b + 5) : 0;
+    /* xz: the 12-byte stream header, then the first block header and its filters; LZMA2 (0x21) codes the
+     * dictionary in one byte */
+    if (n < 14 || memcmp(b, "\xfd" "7zXZ\0", 6) != 0)
+        return 0;
+    size_t hlen = ((size_t)b[12] + 1) * 4, i = 14;
+    if (b[12] == 0 || 12 + hlen > n)
+        return 0;
+    unsigned flags = b[13];
+    uint64_t v, dict = 0;
+    if ((flags & 0x40) && vli(b, 12 + hlen, &i, &v) != 0)
+        return 0;
+    if ((flags & 0x80) && vli(b, 12 + hlen, &i, &v) != 0)
+        return 0;
+    for (unsigned k = 0; k <= (flags & 3); k++) {
+        uint64_t id, psize;
+        if (vli(b, 12 + hlen, &i, &id) != 0 || vli(b, 12 + hlen, &i, &psize) != 0 || psize > 12 + hlen - i)
+            return 0;
+        if (id == 0x21 && psize == 1 && b[i] <= 40)
+            dict = b[i] == 40 ? UINT32_MAX : (uint64_t)(2 | (b[i] & 1)) << (b[i] / 2 + 11);
+        i += psize;
+    }
+    return dict;
+}
+
+static char *dict_too_big(const struct zfile *f, uint64_t data, uint32_t method, int nlen, const char *name)
+{
+    method &= 0xff; /* libarchive keeps the method's low byte: 0xa70e is LZMA to it */
+    uint64_t dict = method == 14 || method == 95 ? lzma_dict(f, data, method) : 0;
+    if (dict <= DICT_MAX)
+        return NULL;
+    return say("member %.*s declares a %s dictionary of %llu MiB (at most %llu MiB is read): its decoder would "
+               "allocate it before reading a byte", nlen, name, method == 14 ? "LZMA" : "xz",
+               (unsigned long long)(dict >> 20), (unsigned long long)(DICT_MAX >> 20));
+}
+
+/* A zip without an end record is read by a streaming reader, which finds each member by the local header
+ * signature wherever the previous member's data really ended: every such signature in the file is a member it
+ * may decode, so each is asked its dictionary (the file is already an error: pip cannot install it). */
+static char *local_dicts(const struct zfile *f)
+{
+    enum { CHUNK = 1 << 20 };
+    unsigned char *buf = malloc(CHUNK + 4);
+    if (!buf)
+        return NULL;
+    char *big = NULL;
+    for (uint64_t at = 0; at < f->size && !big; at += CHUNK) {
+        size_t n = f->size - at < CHUNK + 4 ? (size_t)(f->size - at) : CHUNK + 4;
+        if (rd(f, at, buf, n) != 0)
+            break;
+        for (size_t i = 0; i + 4 <= n && i < CHUNK && !big; i++) {
+            unsigned char h[30], name[256];
+            if (buf[i] != 'P' || le32(buf + i) != SIG_LOCAL || rd(f, at + i, h, sizeof h) != 0)
+                continue;
+            uint32_t nlen = le16(h + 26), xlen = le16(h + 28);
+            size_t shown = nlen < sizeof name ? nlen : sizeof name;
+            if (rd(f, at + i + 30, name, shown) != 0)
+                shown = 0;
+            big = dict_too_big(f, at + i + 30 + nlen + xlen, le16(h + 8), (int)shown, (const char *)name);
+        }
+    }
+    free(buf);
+    return big;
+}
+
 static char *check_local(const struct zfile *f, struct zentry *e)
 {
     unsigned char h[30];
@@ -151,6 +241,9 @@ static char *check_local(const struct zfile *f, struct zentry *e)
     if (e->csize > f->size || data > f->size - e->csize)
         return say("member %.*s runs past the end of the file", NAME(e));
     e->end = data + e->csize;
+    char *big = dict_too_big(f, data, e->method, NAME(e));
+    if (big)
+        return big;
     if (!(flags & FLAG_DESCRIPTOR))
         return NULL;
     /* the data descriptor: an optional signature, the CRC, then both sizes (8 bytes each in a zip64 member) */
@@ -324,7 +417,9 @@ static char *compare(const struct zfile *f, const tl_budget *budget, enum tlck_z
     for (size_t i = 0; n >= END_LEN && i <= n - END_LEN && !found; i++)
         found = le32(tail + i) == SIG_END;
     if (!found) {
-        *view = TLCK_ZIP_NO_END_RECORD;
+        /* members are then read from their local headers: a dictionary no decoder should allocate is still
+         * refused first */
+        *view = (why = local_dicts(f)) ? TLCK_ZIP_DISAGREES : TLCK_ZIP_NO_END_RECORD;
         goto done;
     }
     if ((why = read_end(f, tail, start, n, &z, &disks)) != NULL)

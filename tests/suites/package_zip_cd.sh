@@ -200,3 +200,24 @@ premise "zipfile lists no member in empty.zip" python3 -c 'import sys, zipfile; 
 trueline-check --allow-empty empty.zip > out.txt 2> err.txt; rc=$?
 exit_was "an empty zip under --allow-empty: exit 0" 0 $rc out.txt '^0 file\(s\) checked: .* 0 unreadable'
 check "... and nothing said on stderr" [ ! -s err.txt ]
+
+# an LZMA member declares the dictionary its decoder allocates before reading a byte: 2 GiB from a few hundred
+# bytes is refused, with or without a central directory (the package fuzz target's out-of-memory input)
+python3 - <<'PY'
+import struct, zipfile
+with zipfile.ZipFile('lz.whl', 'w', zipfile.ZIP_LZMA) as z:
+    z.writestr('demo/x.txt', 'hello ' * 1000)
+b = bytearray(open('lz.whl', 'rb').read())
+nl, xl = struct.unpack_from('<HH', b, 26)
+struct.pack_into('<I', b, 30 + nl + xl + 5, 2 << 30)  # LZMA SDK version, props size, lc/lp/pb, then the dictionary
+open('lzbig.whl', 'wb').write(b)
+PY
+premise "zipfile reads lz.whl's LZMA member" python3 -c 'import zipfile; zipfile.ZipFile("lz.whl").read("demo/x.txt")'
+trueline-check --allow-empty lz.whl > out.txt 2> err.txt; rc=$?
+exit_was "an honest LZMA member (8 MiB dictionary): exit 0" 0 $rc out.txt 'file\(s\) checked'
+trueline-check lzbig.whl > out.txt 2> err.txt; rc=$?
+exit_was "an LZMA member declaring a 2 GiB dictionary: exit 2" 2 $rc out.txt 'file\(s\) checked'
+contains "... named, with the bound" out.txt 'member demo/x\.txt declares a LZMA dictionary of 2048 MiB \(at most 128 MiB'
+trueline-check "$TRUELINE_ROOT/tests/data/regress/package/oom-lzma-dictionary-2GiB" > out.txt 2> err.txt; rc=$?
+exit_was "... and without a central directory (the fuzz input): exit 2" 2 $rc out.txt 'file\(s\) checked'
+contains "... named" out.txt 'demo/liba\.so declares a LZMA dictionary of 2182 MiB'
