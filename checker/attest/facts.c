@@ -78,6 +78,7 @@ void tlck_att_free(struct tlck_attestation *a)
         }
         free(t->comp);
         free(t->fingerprint);
+        free(t->replayed);
         free(t->driver);
         free(t->compiler_version);
     }

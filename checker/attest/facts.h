@@ -50,6 +50,7 @@ struct tlck_att_toolchain {
     char *fingerprint, *driver, *compiler_version;
     const struct tlck_att_record *first; /* the first compile record with it (borrowed), NULL when read back */
     int resolved;
+    char *replayed; /* what asking as recorded fingerprinted instead, when it did (said when unresolved) */
     struct tlck_att_component *comp; size_t ncomp;
 };
 

@@ -185,6 +185,33 @@ static const char *driver_for(const char *recorded, const char *const *drivers, 
     return recorded;
 }
 
+/* Every executable named `name` on PATH, in PATH's order: a record names its driver by file name, and the first
+ * one PATH gives may be a shim in front of the one the build ran (a /usr/local/bin/nvcc script exec'ing the
+ * toolkit's nvcc fingerprints as itself). Asking each in turn finds the one whose fingerprint the record has. */
+static size_t on_path(const char *name, char ***out)
+{
+    const char *path = getenv("PATH");
+    size_t n = 0;
+    *out = NULL;
+    if (!path || strchr(name, '/'))
+        return 0;
+    char *copy = strdup(path);
+    for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
+        char *p = NULL, **slot;
+        if (asprintf(&p, "%s/%s", d, name) < 0)
+            break;
+        int seen = access(p, X_OK) != 0;
+        for (size_t i = 0; !seen && i < n; i++)
+            seen = strcmp((*out)[i], p) == 0;
+        if (!seen && (slot = tlck_att_push(out, &n, sizeof **out)))
+            *slot = p;
+        else
+            free(p);
+    }
+    free(copy);
+    return n;
+}
+
 static int all_resolved(const struct tlck_attestation *a)
 {
     for (size_t i = 0; i < a->ntc; i++)
@@ -222,20 +249,38 @@ int tlck_att_resolve_toolchains(struct tlck_attestation *a, const char *const *d
             continue;
         if (k >= a->ntc && all_resolved(a))
             break;
-        struct answer q;
         const char *driver = k < a->ntc ? driver_for(a->tc[k].driver, drivers, ndrivers) : asked[k - a->ntc];
-        if (query(wrapper, driver, r, &q) != 0)
-            continue;
-        for (size_t i = 0; rc == 0 && i < a->ntc; i++) {
-            struct tlck_att_toolchain *t = &a->tc[i];
-            if (t->resolved || strcmp(t->fingerprint, q.fingerprint) != 0)
+        /* a replay by file name asks each such driver on PATH until one has the record's fingerprint */
+        char **cands = NULL;
+        size_t ncands = k < a->ntc ? on_path(driver, &cands) : 0;
+        for (size_t c = 0; rc == 0 && c < (ncands ? ncands : 1) && !(k < a->ntc && a->tc[k].resolved); c++) {
+            struct answer q;
+            if (query(wrapper, ncands ? cands[c] : driver, r, &q) != 0)
                 continue;
-            t->resolved = 1;
-            for (size_t l = 0; rc == 0 && l < q.nlines; l++)
-                rc = component(t, q.lines[l]);
+            if (k < a->ntc && strcmp(a->tc[k].fingerprint, q.fingerprint) != 0 && !a->tc[k].replayed)
+                a->tc[k].replayed = strdup(q.fingerprint);
+            for (size_t i = 0; rc == 0 && i < a->ntc; i++) {
+                struct tlck_att_toolchain *t = &a->tc[i];
+                if (t->resolved || strcmp(t->fingerprint, q.fingerprint) != 0)
+                    continue;
+                t->resolved = 1;
+                for (size_t l = 0; rc == 0 && l < q.nlines; l++)
+                    rc = component(t, q.lines[l]);
+            }
+            answer_free(&q);
         }
-        answer_free(&q);
+        for (size_t c = 0; c < ncands; c++)
+            free(cands[c]);
+        free(cands);
     }
+    /* an unresolved fingerprint says what its own compile, asked again, gave: the toolchain changed since */
+    for (size_t k = 0; rc == 0 && k < a->ntc; k++)
+        if (!a->tc[k].resolved)
+            fprintf(stderr, "trueline-check: --attest: toolchain %s (%s, first recorded for %s) not found here%s%s%s\n",
+                    a->tc[k].fingerprint, a->tc[k].driver ? a->tc[k].driver : "?",
+                    a->tc[k].first && a->tc[k].first->source ? a->tc[k].first->source : "?",
+                    a->tc[k].replayed ? ": its compile, asked again now, fingerprints " : "",
+                    a->tc[k].replayed ? a->tc[k].replayed : "", a->tc[k].replayed ? " (a component or setting changed)" : "");
     free(wrapper);
     free(asked);
     return rc;

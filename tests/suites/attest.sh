@@ -285,6 +285,20 @@ if have_nvcc && have cmake && have ccache; then
   payload ccb2.intoto.jsonl > ccb2.json
   same "cuda -ccbin g++, nvcc off PATH, --toolchain names it: resolved with the record's arguments" \
     "$(q ccb2.json "[d['annotations'].get('components') for d in $DEPS if 'components' in d['annotations']]")" "[]"
+  # a shim first on PATH (a /usr/local/bin/nvcc script exec'ing the toolkit's, as some images have): asked by
+  # file name, the shim fingerprints as itself; each nvcc on PATH is asked until the record's fingerprint is met
+  mkdir -p shim && printf '#!/bin/sh\nexec "%s" "$@"\n' "$CUDA_HOME/bin/nvcc" > shim/nvcc && chmod +x shim/nvcc
+  premise "the shim runs nvcc" sh -c 'shim/nvcc --version | grep -q "Cuda compilation tools"'
+  PATH=$T/shim:$PATH $C --attest --signing-key rel --output ccb3.intoto.jsonl ccb/k.o > ccb3.out 2>&1
+  payload ccb3.intoto.jsonl > ccb3.json
+  same "cuda, an nvcc shim first on PATH: resolved by the nvcc behind it" \
+    "$(q ccb3.json "[d['annotations'].get('components') for d in $DEPS if 'components' in d['annotations']]")" "[]"
+  contains "... whose path is the toolkit's" <(q ccb3.json "'\n'.join(d['annotations']['role']+' '+d['name'] for d in $DEPS)") \
+    "^nvcc $CUDA_HOME/bin/nvcc\$"
+  # no nvcc here has the fingerprint (only the shim is on PATH): said on stderr, with what the replay gave
+  PATH=$T/shim:$nonvcc $C --attest --signing-key rel --output ccb4.intoto.jsonl ccb/k.o > ccb4.out 2>&1
+  contains "... with only the shim on PATH: unresolved, and stderr says what the replay fingerprinted" ccb4.out \
+    "toolchain [0-9a-f]{32} \(nvcc, first recorded for .*k\.cu\) not found here: its compile, asked again now, fingerprints [0-9a-f]{32}"
 else
   skip "cuda: nvcc, cmake or ccache missing"
 fi
