@@ -74,6 +74,18 @@ if have ccache; then
   contains "explain: nvcc.profile component listed" ex.txt "component nvcc.profile: [0-9a-f]{32} $C/bin/nvcc.profile"
   lacks "explain: the fingerprint changed" ex.txt "fingerprint: ${fp_before:-none}" 'fingerprint: [0-9a-f]{32}'
 
+  # --- a shim in nvcc's place (a script exec'ing the toolkit's, as /usr/local/bin/nvcc is on some images) ----
+  # Truth: nvcc -dryrun's TOP names the installation that runs; the shim's own directory has no nvcc.profile
+  mkdir -p shim && printf '#!/bin/sh\nexec "%s" "$@"\n' "$C/bin/nvcc" > shim/nvcc && chmod +x shim/nvcc
+  premise "nvcc -dryrun through the shim names the toolkit as TOP" sh -c "shim/nvcc -dryrun -c x.cu 2>&1 | grep -q '^#\\$ TOP=$C/bin/..'"
+  trueline-cc --trueline-explain --trueline-print-fingerprint "$T/shim/nvcc" "${NV[@]}" > fps1.txt 2> exs.txt
+  contains "a shim in nvcc's place: the nvcc behind it is the nvcc component" exs.txt "component nvcc: [0-9a-f]{32} $C/bin/nvcc( |\$)"
+  contains "... the shim is a component of its own" exs.txt "component nvcc shim: [0-9a-f]{32} $T/shim/nvcc( |\$)"
+  contains "... the toolkit's nvcc.profile is fingerprinted" exs.txt "component nvcc.profile: [0-9a-f]{32} $C/bin/nvcc.profile"
+  sed -i 's/^PTXAS_FLAGS.*/PTXAS_FLAGS     += -O1/' "$C/bin/nvcc.profile"
+  fps2=$(trueline-cc --trueline-print-fingerprint "$T/shim/nvcc" "${NV[@]}")
+  differ "... a profile changed behind the unchanged shim changes the fingerprint" "$(cat fps1.txt)" "$fps2"
+
   # --- the closure memo: a ptxas rewritten in place (same size and mtime) behind a warm memo ----------------
   rm "$C/bin/ptxas"; cp -p "$CUDA_HOME/bin/ptxas" "$C/bin/ptxas"
   sleep 3 # outside the 2 s window in which nothing is memoized (wrapper/fingerprint/deps.h)

@@ -379,21 +379,52 @@ static int libdevice(tlcc_invocation *inv, tlcc_memo *memo, const char *dir, tl_
     return rc;
 }
 
+/* A script in nvcc's place (a /usr/local/bin/nvcc that execs the toolkit's): nvcc -dryrun says, as TOP, the
+ * installation that really runs; its bin is where nvcc.profile, the real nvcc and the sub-tools are. 0 when
+ * the driver is no script or did not say. */
+static int behind_shim(const tlcc_invocation *inv, tlcc_memo *memo, char *bindir, size_t cap)
+{
+    char magic[2] = { 0 };
+    FILE *f = fopen(inv->compiler_path, "rb");
+    size_t got = f ? fread(magic, 1, 2, f) : 0;
+    if (f)
+        fclose(f);
+    if (got != 2 || magic[0] != '#' || magic[1] != '!')
+        return 0;
+    char *argv[] = { (char *)inv->compiler_path, "-dryrun", "-c", "trueline-probe.cu", NULL };
+    const char *out = tlcc_memo_probe_stderr(memo, argv);
+    const char *top = out ? strstr(out, "#$ TOP=") : NULL;
+    if (!top)
+        return 0;
+    top += 7;
+    size_t n = strcspn(top, "\r\n");
+    if (n >= 7 && strncmp(top + n - 7, "/bin/..", 7) == 0) /* TOP=<bin>/..: the bin itself */
+        tlcc_fmt(bindir, cap, "%.*s", (int)(n - 3), top);
+    else
+        tlcc_fmt(bindir, cap, "%.*s/bin", (int)n, top);
+    return bindir[0] == '/';
+}
+
 static int nvcc_closure(tlcc_invocation *inv, tlcc_memo *memo, tl_error *err)
 {
-    char bindir[4096], profile[4200], cicc_dir[4096], libdev[4096], path[12288], cicc[4200];
-    tlcc_fmt(bindir, sizeof bindir, "%s", inv->compiler_path);
-    char *slash = strrchr(bindir, '/');
-    if (slash)
-        *slash = 0;
+    char bindir[4096], profile[4200], cicc_dir[4096], libdev[4096], path[12288], cicc[4200], real[4200];
+    int shim = behind_shim(inv, memo, bindir, sizeof bindir);
+    if (!shim) {
+        tlcc_fmt(bindir, sizeof bindir, "%s", inv->compiler_path);
+        char *slash = strrchr(bindir, '/');
+        if (slash)
+            *slash = 0;
+    }
+    tlcc_fmt(real, sizeof real, "%s/nvcc", bindir);
     tlcc_fmt(profile, sizeof profile, "%s/nvcc.profile", bindir);
     read_profile(profile, bindir, cicc_dir, libdev, sizeof cicc_dir);
     tlcc_fmt(cicc, sizeof cicc, "%s/cicc", cicc_dir);
     /* nvcc runs its sub-tools by name on the PATH its profile builds: CICC_PATH, its own bin, then PATH. */
     const char *env_path = inv->ctx->env.v[TLCC_EV_PATH];
     tlcc_fmt(path, sizeof path, "%s:%s:%s", cicc_dir, bindir, env_path ? env_path : "");
-    if (hash_comp(inv, memo, "nvcc", inv->compiler_path, err) || hash_comp(inv, memo, "nvcc.profile", profile, err) ||
-        hash_comp(inv, memo, "cicc", cicc, err))
+    if ((shim && hash_comp(inv, memo, "nvcc shim", inv->compiler_path, err)) ||
+        hash_comp(inv, memo, "nvcc", shim ? real : inv->compiler_path, err) ||
+        hash_comp(inv, memo, "nvcc.profile", profile, err) || hash_comp(inv, memo, "cicc", cicc, err))
         return -1;
     static const char *const tools[] = { "ptxas", "nvlink", "fatbinary", "cudafe++", NULL };
     for (int i = 0; tools[i]; i++) {
@@ -514,7 +545,7 @@ static char *closure_key(const tlcc_invocation *inv, const tl_config *cfg)
     if (!h)
         return NULL;
     tlcc_strv sel = { 0 };
-    tl_hasher_update_str(h, "trueline-closure-2");
+    tl_hasher_update_str(h, "trueline-closure-3");
     tl_hasher_update_str(h, tlcc_family_name(inv->family));
     tl_hasher_update_str(h, inv->compiler_path);
     tl_hasher_update_str(h, tlcc_family_of(inv->family)->runs_host_compiler ? inv->host_compiler : "");

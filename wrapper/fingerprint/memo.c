@@ -478,7 +478,7 @@ static char *unescape(const char *in)
     return out;
 }
 
-static char *run_capture(char *const argv[])
+static char *run_capture(char *const argv[], int from_stderr)
 {
     int pfd[2];
     if (pipe2(pfd, O_CLOEXEC) != 0)
@@ -496,8 +496,8 @@ static char *run_capture(char *const argv[])
             _exit(127);
         int nul = open("/dev/null", O_RDWR);
         dup2(nul, 0);
-        dup2(nul, 2);
-        dup2(pfd[1], 1);
+        dup2(nul, from_stderr ? 1 : 2);
+        dup2(pfd[1], from_stderr ? 2 : 1);
         execv(argv[0], argv);
         _exit(127);
     }
@@ -537,9 +537,9 @@ static char *run_capture(char *const argv[])
 
 /* A probe the memo did not answer: run it and record its output (a separate frame: the escape buffer
  * would put a warm run's stack four pages deeper, a fault each). */
-static __attribute__((noinline)) const char *probe_miss(tlcc_memo *m, const char *key, char *const argv[])
+static __attribute__((noinline)) const char *probe_miss(tlcc_memo *m, const char *key, char *const argv[], int from_stderr)
 {
-    char *out = run_capture(argv);
+    char *out = run_capture(argv, from_stderr);
     if (!out)
         return NULL;
     char esc[16384];
@@ -553,7 +553,7 @@ static __attribute__((noinline)) const char *probe_miss(tlcc_memo *m, const char
     return m->e[m->n - 1].val;
 }
 
-const char *tlcc_memo_probe(tlcc_memo *m, char *const argv[])
+static const char *probe(tlcc_memo *m, char *const argv[], int from_stderr)
 {
     struct stat st;
     if (!m || tlcc_stat_cached(m->deps, argv[0], &st) != 0)
@@ -565,7 +565,7 @@ const char *tlcc_memo_probe(tlcc_memo *m, char *const argv[])
     char *key = malloc(cap);
     if (!key)
         return NULL;
-    stat_key(key, cap, "p", argv[0], &st);
+    stat_key(key, cap, from_stderr ? "pe" : "p", argv[0], &st);
     size_t k = strlen(key);
     for (int i = 1; argv[i]; i++) {
         size_t n = strlen(argv[i]);
@@ -578,7 +578,7 @@ const char *tlcc_memo_probe(tlcc_memo *m, char *const argv[])
             key[i] = ' ';
     const char *v = lookup(m, key);
     if (!v) {
-        v = probe_miss(m, key, argv);
+        v = probe_miss(m, key, argv, from_stderr);
         free(key);
         return v;
     }
@@ -590,4 +590,14 @@ const char *tlcc_memo_probe(tlcc_memo *m, char *const argv[])
     add(m, "\x1e", u, 0); /* owned by the memo; key never matches a real one */
     free(u);
     return m->e[m->n - 1].val;
+}
+
+const char *tlcc_memo_probe(tlcc_memo *m, char *const argv[])
+{
+    return probe(m, argv, 0);
+}
+
+const char *tlcc_memo_probe_stderr(tlcc_memo *m, char *const argv[])
+{
+    return probe(m, argv, 1);
 }

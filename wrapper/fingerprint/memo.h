@@ -55,5 +55,7 @@ void tlcc_memo_fuzz_each(const tlcc_memo *m, void (*fn)(const char *key, size_t 
  * trailing newlines removed; memoized by the stat of argv[0]. Returns NULL when it could not run or
  * exited non-zero. The string belongs to the memo. */
 const char *tlcc_memo_probe(tlcc_memo *m, char *const argv[]);
+/* The same for what argv writes on stderr (stdout dropped): nvcc -dryrun says where it is installed there. */
+const char *tlcc_memo_probe_stderr(tlcc_memo *m, char *const argv[]);
 
 #endif
