@@ -165,15 +165,15 @@ static const struct rule DEVICE_RULES[] = {
  * mangled name without that identifier cannot match, and is not demangled for it. Demangling every symbol of a
  * 195k-symbol library was a fifth of a wheel's audit. Other patterns ("std::*": std is "St"; "operator new*")
  * are always tried. */
-static int may_match(const char *pattern, const char *name)
+static int may_match(const char *pattern, const char *name, size_t name_len)
 {
-    size_t k = strspn(pattern, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    size_t k = 0; /* the identifier the pattern begins with (a loop: strspn builds its table on every call) */
+    while ((pattern[k] >= 'a' && pattern[k] <= 'z') || (pattern[k] >= 'A' && pattern[k] <= 'Z') ||
+           (pattern[k] >= '0' && pattern[k] <= '9') || pattern[k] == '_')
+        k++;
     if (k < 4 || !(pattern[k] == '*' || (pattern[k] == ':' && pattern[k + 1] == ':')))
         return 1;
-    for (const char *p = strchr(name, pattern[0]); p; p = strchr(p + 1, pattern[0]))
-        if (strncmp(p, pattern, k) == 0)
-            return 1;
-    return 0;
+    return memmem(name, name_len, pattern, k) != NULL;
 }
 
 /* Whether an Itanium-mangled name's own (outermost) scope is the namespace a "NS::*" pattern names. The
@@ -223,10 +223,11 @@ static const struct tlck_origin *match(const struct rule *r, size_t n, const cha
     char *dem = NULL;
     const struct tlck_origin *found = NULL;
     int mangled = name[0] == '_' && name[1] == 'Z';
+    size_t name_len = mangled ? strlen(name) : 0;
     for (size_t i = 0; i < n && !found; i++) {
         if ((in_cu && !r[i].in_cu) || (r[i].cxx_runtime && !cxx_runtime) || (kernel && !r[i].kernel))
             continue;
-        if (r[i].demangled && !dem && mangled && !may_match(r[i].pattern, name))
+        if (r[i].demangled && !dem && mangled && !may_match(r[i].pattern, name, name_len))
             continue;
         if (r[i].demangled && !dem && !(dem = tlck_demangle(name)))
             continue;
