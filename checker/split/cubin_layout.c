@@ -162,7 +162,7 @@ int tlck_cubin_relayout(const tl_elf *e, const struct tlck_section_edit *edits, 
         struct region g = { s->sh_offset, has_bytes ? s->sh_size : 0, 0, 0, NULL, i, 0,
                              s->sh_addralign > 1 ? s->sh_addralign : 1, -1 };
         g.new_size = g.old_size;
-        g.src = e->data + s->sh_offset;
+        g.src = has_bytes ? e->data + s->sh_offset : e->data; /* a NOBITS or empty section's offset is unchecked */
         if (edits && edits[i].replaced) {
             g.changed = 1;
             g.src = edits[i].p;
