@@ -139,7 +139,8 @@ int tlck_cubin_relayout(const tl_elf *e, const struct tlck_section_edit *edits, 
             tl_fail(err, "out of memory");
             goto done;
         }
-        memcpy(names, e->data + ss->sh_offset, ss->sh_size);
+        if (ss->sh_size) /* an empty table's offset is unchecked */
+            memcpy(names, e->data + ss->sh_offset, ss->sh_size);
         memcpy(names + ss->sh_size, add->name, nl);
     }
 
