@@ -122,6 +122,7 @@ int tl_note_encode(const tl_note *n, size_t argv_max, unsigned char **out, size_
     kv(&d, "fp", n->fingerprint);
     kv(&d, "ah", n->argv_hash);
     kv(&d, "kh", n->key_hash); /* only when set: older decoders skip it */
+    kv(&d, "kp", n->key_hash_pp);
     kv_int(&d, "lf", n->lineinfo_forced);
     kv(&d, "li", n->lineinfo_level ? n->lineinfo_level : "");
     kv_int(&d, "G", n->device_debug);
@@ -196,6 +197,7 @@ static void set_field(tl_note *n, const char *key, const char *value)
         { "wv", offsetof(tl_note, wrapper_version) }, { "fam", offsetof(tl_note, family) }, { "drv", offsetof(tl_note, driver) },
         { "cv", offsetof(tl_note, compiler_version) }, { "fp", offsetof(tl_note, fingerprint) },
         { "ah", offsetof(tl_note, argv_hash) },        { "kh", offsetof(tl_note, key_hash) },
+        { "kp", offsetof(tl_note, key_hash_pp) },
         { "li", offsetof(tl_note, lineinfo_level) },
         { "src", offsetof(tl_note, source) },          { "cwd", offsetof(tl_note, cwd) },
         { "out", offsetof(tl_note, output) },          { "ch", offsetof(tl_note, content_hash) },
@@ -313,6 +315,7 @@ void tl_note_free(tl_note *n)
     free(n->fingerprint);
     free(n->argv_hash);
     free(n->key_hash);
+    free(n->key_hash_pp);
     free(n->lineinfo_level);
     free(n->source);
     free(n->cwd);

@@ -30,6 +30,8 @@ typedef struct tl_note {
     char *fingerprint;        /* "fp": toolchain fingerprint, 32 hex digits */
     char *argv_hash;          /* "ah": tl_note_argv_hash of the effective argv, 32 hex digits */
     char *key_hash;           /* "kh": hash of the effective argv as the cache keys it (cached compiles only) */
+    char *key_hash_pp;        /* "kp": the same without what the preprocessor reads (-D, -I, -include ...), which a
+                               * cache keys by the preprocessed text instead (gcc and clang compiles only) */
     char *lineinfo_level;     /* "li": forced line-info flags ("-lineinfo -g1"), "" when none were forced */
     char *source;             /* "src": the source file as named on the command line; NULL for links */
     char *cwd;                /* "cwd": working directory of the compile (resolves a relative src) */

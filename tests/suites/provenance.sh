@@ -209,26 +209,29 @@ SRC
   CCACHE_DEPEND=1 trueline-cc ccache gcc -DV=3 -MD -c v.c -o d2.o 2> dep.err
   check "depend mode: hit, verified, identical" same_bytes d1.o d2.o
   check "depend mode: no mismatch (the hit written)" sh -c '[ -s d2.o ] && ! grep -q "does not match" dep.err'
-  # poison: make the entry for -DV=2 hold the -DV=1 object (what a shared cache with a bad key does)
-  r1=$(ls -t "$CCACHE_DIR"/*/*/*R | tail -1)
+  # poison: make the entry for -DV=2 -O1 hold the -O0 object of -DV=2 (what a shared cache with a bad key does;
+  # an option the preprocessor reads would not do: for gcc the cache keys those by the preprocessed text)
+  trueline-cc ccache gcc -DV=2 -c v.c -o v2o0.o
+  r1=$(ls -t "$CCACHE_DIR"/*/*/*R | head -1)
   touch -d '1 minute ago' "$CCACHE_DIR"/*/*/*R
-  trueline-cc ccache gcc -DV=2 -c v.c -o v2.o
+  trueline-cc ccache gcc -DV=2 -O1 -c v.c -o v2.o
   r2=$(find "$CCACHE_DIR" -name '*R' -newer "$r1" | head -1)
   premise "found both cache entries" [ -n "$r1" -a -n "$r2" -a "$r1" != "$r2" ]
   cp "$r1" "$r2"
-  trueline-cc ccache gcc -DV=2 -c v.c -o v2.o 2> poison.err; rc=$?
+  trueline-cc ccache gcc -DV=2 -O1 -c v.c -o v2.o 2> poison.err; rc=$?
   check "poisoned hit: compile still succeeds (recompiled)" [ $rc -eq 0 ]
-  contains "poisoned hit: what differs is named" poison.err 'only in the cached object.s argv: -DV=1; only in this invocation: -DV=2'
+  contains "poisoned hit: what differs is named" poison.err 'only in this invocation: -O1'
   objdump -d v2.o > v2.dis
   contains "poisoned hit: the object is the right one" v2.dis 'mov +\$0x2,'
+  lacks "poisoned hit: no -O0 code left (a frame pointer pushed)" v2.dis 'push +%rbp' 'mov +\$0x2,'
   trueline-cc --trueline-stats > st2.txt
   contains "stats count the mismatch" st2.txt 'Mismatches: +1$'
   contains "stats count the recompile" st2.txt 'Recompiled after a mismatch: +1$'
-  trueline-cc ccache gcc -DV=2 -c v.c -o v2h.o 2> healed.err
+  trueline-cc ccache gcc -DV=2 -O1 -c v.c -o v2h.o 2> healed.err
   lacks "the recompile replaced the bad entry: next hit verifies" healed.err 'does not match'
   check "the healed hit is the right object" cmp -s v2.o v2h.o
   cp "$r1" "$r2" # poison again
-  TRUELINE_PROVENANCE_ON_MISMATCH=fail trueline-cc ccache gcc -DV=2 -c v.c -o v2f.o 2> fail.err; rc=$?
+  TRUELINE_PROVENANCE_ON_MISMATCH=fail trueline-cc ccache gcc -DV=2 -O1 -c v.c -o v2f.o 2> fail.err; rc=$?
   check "on_mismatch=fail fails the compile" [ $rc -ne 0 ]
   contains "on_mismatch=fail says why" fail.err 'on_mismatch = fail'
   unset CCACHE_DIR CCACHE_NOHASHDIR

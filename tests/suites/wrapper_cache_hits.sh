@@ -4,8 +4,10 @@
 # through trueline-cc, and the hit counts (ccache --print-stats, sccache --show-stats) must be equal, with no
 # mismatch reported. Sequences: per-build-directory -MD -MF -MT (g++, nvcc), two checkouts of one project
 # under CCACHE_BASEDIR / ccache.conf's base_dir / SCCACHE_BASEDIRS / sccache's basedirs built alternately with -I into the checkout and absolute source paths
-# as CMake writes them, -fdebug-prefix-map per checkout. A poisoned entry (the cached object of a -DV=666 build,
-# genuine record and all, served for -DV=1) must still be caught, and the message must name -DV.
+# as CMake writes them, -fdebug-prefix-map per checkout; one source built by two targets whose -D sets leave its
+# preprocessed text alone (ccache keys a g++ object by that text: one object for both). A poisoned entry (the
+# cached object of an -O0 build, genuine record and all, served for -O2) must still be caught, and the message must
+# name -O0.
 . "$(dirname "$0")/../lib/harness.sh"
 cd "$T"
 have ccache || { skip "ccache not installed"; exit 0; }
@@ -108,6 +110,8 @@ if have_nvcc; then
   }
   compare_seq "nvcc -MD -MF per build dir" seq_depfiles_nvcc 1
   contains "nvcc: the hit wrote its own dependency file" "$T/proj/n2/k.o.d" 'k.cu'
+  premise "nvcc: the object's record holds kh" [ "$(strings -a "$T/proj/n2/k.o" | grep -c '^kh=')" = 1 ]
+  same "nvcc: no kp (ccache keys an nvcc object with its -D: those are compared)" "$(strings -a "$T/proj/n2/k.o" | grep -c '^kp=')" 0
 else skip "nvcc not installed: nvcc dependency-file sequence"; fi
 
 # --- 3. two checkouts sharing one cache under CCACHE_BASEDIR, built alternately ---
@@ -138,43 +142,41 @@ compare_seq "two checkouts, base_dir in ccache.conf" seq_checkouts_conf 3
 seq_checkouts_nobase() { seq_checkouts_gxx; }
 compare_seq "two checkouts, no base_dir (ccache hits only the repeats)" seq_checkouts_nobase 2
 
-# --- 4. what would change the object still mismatches: a poisoned entry ---
+# --- 4. one source in two targets whose -D sets do not change its preprocessed text (fmt's test-main.cc, built
+# with and without -DFMT_HEADER_ONLY=1): ccache keys a g++ object by the preprocessed text, so both share one
+# object; each target's hit is kept, and no rebuild recompiles it ---
+seq_shared_defines() {
+  for d in -DSHARED_BY_TWO_TARGETS=1 -UNOT_DEFINED -DSHARED_BY_TWO_TARGETS=1 -UNOT_DEFINED; do
+    (cd "$T/proj" && $CC g++ -O2 "$d" -Iinclude -c src/scaled.cpp -o "t$d.o")
+  done
+}
+compare_seq "one source, two targets' -D sets, one preprocessed text" seq_shared_defines 3
+r=$(find "$T/proj" -name 't-DSHARED*.o' | head -1)
+same "a g++ record holds kp, the argv hash without what the preprocessor reads" "$(strings -a "$r" | grep -c '^kp=')" 1
+
+# --- 5. what would change the object still mismatches: a poisoned entry ---
 export CCACHE_BASEDIR=$T/ci CCACHE_DIR=$T/cc-poison XDG_CACHE_HOME=$T/xdg-poison
-build_v() { (cd "$T/ci/$1/build" && trueline-cc ccache g++ -O2 -g -fdebug-prefix-map="$T/ci/$1"=. -I"$T/ci/$1/include" \
-  -DV=$2 -MD -MF "scaled.$3.d" -c "$T/ci/$1/src/scaled.cpp" -o "$3"); }
-build_v ck1 1 v1.o
+build_o() { (cd "$T/ci/$1/build" && trueline-cc ccache g++ "$2" -g -fdebug-prefix-map="$T/ci/$1"=. -I"$T/ci/$1/include" \
+  -MD -MF "scaled.$3.d" -c "$T/ci/$1/src/scaled.cpp" -o "$3"); }
+build_o ck1 -O2 v1.o
 r1=$(find "$CCACHE_DIR" -name '*R' | head -1)
 touch -d '1 minute ago' "$r1"
-build_v ck1 666 v666.o
-r666=$(find "$CCACHE_DIR" -name '*R' -newer "$r1" | head -1)
-premise "two cache entries, for -DV=1 and -DV=666" [ -n "$r1" -a -n "$r666" -a "$r1" != "$r666" ]
-cp "$r666" "$r1" # the entry for -DV=1 now holds the -DV=666 object with its own, genuine record
-build_v ck2 1 p.o 2> poison.err; rc=$?
+build_o ck1 -O0 v0.o
+r0=$(find "$CCACHE_DIR" -name '*R' -newer "$r1" | head -1)
+premise "two cache entries, for -O2 and -O0" [ -n "$r1" -a -n "$r0" -a "$r1" != "$r0" ]
+cp "$r0" "$r1" # the entry for -O2 now holds the -O0 object with its own, genuine record
+build_o ck2 -O2 p.o 2> poison.err; rc=$?
 check "poisoned hit from the other checkout: the compile still succeeds (recompiled), p.o written" \
   sh -c "[ $rc -eq 0 ] && [ -s '$T/ci/ck2/build/p.o' ]"
-contains "poisoned hit: the differing argument is named" poison.err 'only in the cached object.s argv: -DV=666; only in this invocation: -DV=1'
-lacks "poisoned hit: what the cache ignores or rewrites is not named" poison.err 'only in .*(include|\.d$|prefix-map|/src/)' 'DV=666'
+contains "poisoned hit: the differing argument is named" poison.err 'only in the cached object.s argv: -O0; only in this invocation: -O2'
+lacks "poisoned hit: what the cache ignores or rewrites is not named" poison.err 'only in .*(include|\.d$|prefix-map|/src/)' 'O0'
 objdump -d "$T/ci/ck2/build/p.o" > p.dis
-contains "poisoned hit: the object is the -DV=1 code after the repair (lea 0x1)" p.dis 'lea +0x1\(|add +\$0x1,'
-lacks "poisoned hit: no -DV=666 code left" p.dis '0x29a' 'scaled'
+contains "poisoned hit: the object is the -O2 code after the repair (lea 0x1)" p.dis 'lea +0x1\(|add +\$0x1,'
+lacks "poisoned hit: no -O0 code left (a frame pointer pushed)" p.dis 'push +%rbp' 'scaled'
 same "stats count the mismatch" "$(mismatches)" 1
-# a different include directory (outside the base directory) still decides
-mkdir -p "$T/other/include" && printf '#define SCALE 5\n' > "$T/other/include/scale.h"
-touch -d '2 minutes ago' $(find "$CCACHE_DIR" -name '*R')
-build_i() { (cd "$T/ci/$1/build" && trueline-cc ccache g++ -O2 -g -fdebug-prefix-map="$T/ci/$1"=. -I"$2" \
-  -c "$T/ci/$1/src/scaled.cpp" -o "$3"); }
-build_i ck1 "$T/other/include" i1.o
-r_i=$(find "$CCACHE_DIR" -name '*R' -newer "$r1" | head -1)
-touch -d '1 minute ago' "$r_i"
-build_i ck1 "$T/ci/ck1/include" i2.o
-r_j=$(find "$CCACHE_DIR" -name '*R' -newer "$r_i" | head -1)
-premise "two cache entries for the two include directories" [ -n "$r_i" -a -n "$r_j" -a "$r_i" != "$r_j" ]
-cp "$r_i" "$r_j"
-build_i ck2 "$T/ci/ck2/include" i3.o 2> inc.err
-contains "another -I directory is named" inc.err "only in the cached object.s argv: -I$T/other/include; only in this invocation: -I../include"
 unset CCACHE_BASEDIR
 
-# --- 5. sccache: its own server and local disk cache per run ---
+# --- 6. sccache: its own server and local disk cache per run ---
 if have sccache; then
   export SCCACHE_SERVER_PORT=$(free_port) SCCACHE_IDLE_TIMEOUT=120
   trap 'sccache --stop-server >/dev/null 2>&1; rm -rf "$T"' EXIT

@@ -180,19 +180,19 @@ static void stamp_and_verify_in(const char *dir)
     UNIT_CHECK("the stamped object links", sh(cmd) == 0);
 
     tlcc_verify_result r;
-    tlcc_verify_expect e = { n.fingerprint, n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
+    tlcc_verify_expect e = { n.fingerprint, n.argv_hash, NULL, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
     tlcc_verify_object(obj, &e, &r);
     UNIT_CHECK("verification passes for the same invocation", r.status == TLCC_VERIFY_OK);
     char *other[] = { "-c", "-O3", "-g1", "k.c", "-o", "k.o" };
-    e = (tlcc_verify_expect){ n.fingerprint, "0000000000000000000000000000ffff", NULL, other, 6, NULL, NULL, NULL, NULL };
+    e = (tlcc_verify_expect){ n.fingerprint, "0000000000000000000000000000ffff", NULL, NULL, other, 6, NULL, NULL, NULL, NULL };
     tlcc_verify_object(obj, &e, &r);
     UNIT_CHECK("argv mismatch names the differing flags", r.status == TLCC_VERIFY_MISMATCH &&
                                                               strstr(r.what, "-O2") && strstr(r.what, "-O3"));
-    e = (tlcc_verify_expect){ "0000000000000000000000000000aaaa", n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
+    e = (tlcc_verify_expect){ "0000000000000000000000000000aaaa", n.argv_hash, NULL, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
     tlcc_verify_object(obj, &e, &r);
     UNIT_CHECK("fingerprint mismatch reported", r.status == TLCC_VERIFY_MISMATCH && strstr(r.what, "fingerprint") &&
                                                     strstr(r.what, n.fingerprint));
-    e = (tlcc_verify_expect){ n.fingerprint, n.argv_hash, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
+    e = (tlcc_verify_expect){ n.fingerprint, n.argv_hash, NULL, NULL, argv_fixture, 6, NULL, NULL, NULL, NULL };
     tlcc_verify_object(copy, &e, &r);
     UNIT_CHECK("unstamped object: no record", r.status == TLCC_VERIFY_NO_NOTE);
 

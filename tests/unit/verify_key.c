@@ -15,7 +15,7 @@ static const char *keyed(tlcc_key_ctx *k, char *const *argv, int argc, const cha
 {
     static char out[4096];
     int n = 0;
-    char **v = tlcc_key_vector(k, argv, argc, cwd, &n);
+    char **v = tlcc_key_vector(k, argv, argc, cwd, 0, &n);
     out[0] = 0;
     for (int i = 0; v && i < n; i++)
         snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", i ? " " : "", v[i]);
@@ -106,6 +106,53 @@ static void base_dirs(void)
     unsetenv("SCCACHE_BASEDIRS");
 }
 
+/* `kp`: what the preprocessor reads left out, as ccache keys a gcc or clang object (its preprocessor mode hashes
+ * the preprocessed text and not ccache's AFFECTS_CPP options); `kh` keeps it all. */
+static const char *keyed_pp(tlcc_key_ctx *k, char *const *argv, int argc)
+{
+    static char out[4096];
+    int n = 0;
+    char **v = tlcc_key_vector(k, argv, argc, NULL, 1, &n);
+    out[0] = 0;
+    for (int i = 0; v && i < n; i++)
+        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", i ? " " : "", v[i]);
+    free(v);
+    return out;
+}
+
+static void preprocessor_options(void)
+{
+    unsetenv("CCACHE_BASEDIR");
+    setenv("CCACHE_CONFIGPATH", "/nonexistent/ccache.conf", 1);
+    tlcc_key_ctx k;
+    tlcc_key_init(&k, TLCC_KEY_CCACHE, "/w/build", env_now());
+    char *a[] = { "-DFMT_HEADER_ONLY=1", "-I/w/include", "-isystem", "/w/gtest", "-include", "pre.h", "-U", "NDEBUG",
+                  "-Xpreprocessor", "-P", "-nostdinc++", "-O3", "-std=gnu++17", "-MD", "-MF", "x.d", "-c", "t.cc",
+                  "-o", "t.o" };
+    char *b[] = { "-I/w/include", "-isystem", "/w/gtest", "-O3", "-std=gnu++17", "-c", "t.cc", "-o", "u.o" };
+    UNIT_STREQ("kp: -D, -I, -isystem, -include, -U, -Xpreprocessor, -nostdinc++ left out", keyed_pp(&k, a, N(a)),
+               "-O3 -std=gnu++17 -c t.cc");
+    UNIT_STREQ("kh: all of them kept", keyed(&k, a, N(a), NULL),
+               "-DFMT_HEADER_ONLY=1 -I/w/include -isystem /w/gtest -include pre.h -U NDEBUG -Xpreprocessor -P "
+               "-nostdinc++ -O3 -std=gnu++17 -c t.cc");
+    tl_hash128 kh_a, kp_a, kh_b, kp_b;
+    tlcc_key_hashes(&k, a, N(a), &kh_a, &kp_a);
+    tlcc_key_hashes(&k, b, N(b), &kh_b, &kp_b);
+    UNIT_CHECK("one pass gives kh as tlcc_key_hash does", tl_hash_equal(kh_a, tlcc_key_hash(&k, a, N(a))));
+    UNIT_CHECK("kh: another -D set decides", !tl_hash_equal(kh_a, kh_b));
+    UNIT_CHECK("kp: another -D set and include options do not (the preprocessed text does)", tl_hash_equal(kp_a, kp_b));
+    char *c[] = { "-I/w/include", "-isystem", "/w/gtest", "-O2", "-std=gnu++17", "-c", "t.cc" };
+    tl_hash128 kh_c, kp_c;
+    tlcc_key_hashes(&k, c, N(c), &kh_c, &kp_c);
+    UNIT_CHECK("kp: -O still decides", !tl_hash_equal(kp_b, kp_c));
+    char *j[] = { "-DA", "-D", "B", "-Ifoo", "-I", "bar", "-Dx", "-c", "s.c" };
+    UNIT_STREQ("kp: joined and separate spellings, values too", keyed_pp(&k, j, N(j)), "-c s.c");
+    char *nv[] = { "-DX=1", "-arch=sm_90", "-c", "k.cu" };
+    UNIT_STREQ("kh of an nvcc argv keeps -D", keyed(&k, nv, N(nv), NULL), "-DX=1 -arch=sm_90 -c k.cu");
+    tlcc_key_free(&k);
+    unsetenv("CCACHE_CONFIGPATH");
+}
+
 static void ccache_conf(void)
 {
     char dir[] = "/tmp/tl-unit-key.XXXXXX", path[512];
@@ -166,5 +213,6 @@ static void sccache_conf(void)
 
 UNIT_MAIN(UNIT_CASE(dependency_options),
           UNIT_CASE(base_dirs),
+          UNIT_CASE(preprocessor_options),
           UNIT_CASE(ccache_conf),
           UNIT_CASE(sccache_conf))

@@ -175,9 +175,11 @@ int tlcc_hook_read_record(const char *path, tlcc_record_check *c, tlcc_verify_re
     return fed;
 }
 
-int tlcc_hook_object_matches(const char *path, const char *fingerprint, const char *argv_hash, const char *key_hash)
+int tlcc_hook_object_matches(const char *path, const char *fingerprint, const char *argv_hash, const char *key_hash,
+                             const char *key_hash_pp)
 {
-    tlcc_verify_expect e = { .fingerprint = fingerprint, .argv_hash = argv_hash, .key_hash = key_hash };
+    tlcc_verify_expect e = { .fingerprint = fingerprint, .argv_hash = argv_hash, .key_hash = key_hash,
+                             .key_hash_pp = key_hash_pp };
     tlcc_verify_result r;
     memset(&r, 0, sizeof r);
     tlcc_record_check c = { 0 };

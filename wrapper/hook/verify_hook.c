@@ -27,7 +27,7 @@ typedef int (*start_fn)(main_fn, int, char **, void (*)(void), void (*)(void), v
 extern char **environ;
 
 static main_fn real_main;
-static char *g_out, *g_fp, *g_ah, *g_kh, *g_self;
+static char *g_out, *g_fp, *g_ah, *g_kh, *g_kp, *g_self; /* g_kp NULL: the compile has no `kp` */
 static char **g_env; /* the environment trueline-cc gave ccache: ccache changes its own (CCACHE_DISABLE=1) */
 
 /* The variable's value, copied, and the variable removed. */
@@ -43,13 +43,13 @@ static char *take(const char *name)
  * in the environment ccache was given. Returns only when that cannot be started. */
 static int repair(int argc, char **argv)
 {
-    char **v = calloc((size_t)argc + 7, sizeof *v);
+    char **v = calloc((size_t)argc + 8, sizeof *v);
     if (!v)
         return 1;
     v[0] = g_self;
     v[1] = (char *)TLCC_HOOK_FIXUP_OPTION;
-    v[2] = g_out, v[3] = g_fp, v[4] = g_ah, v[5] = g_kh;
-    memcpy(v + 6, argv, (size_t)argc * sizeof *v);
+    v[2] = g_out, v[3] = g_fp, v[4] = g_ah, v[5] = g_kh, v[6] = g_kp ? g_kp : (char *)"";
+    memcpy(v + 7, argv, (size_t)argc * sizeof *v);
     fflush(NULL);
     execve(g_self, v, g_env ? g_env : environ);
     fprintf(stderr, "trueline-cc: cannot run %s to repair %s: %m\n", g_self, g_out);
@@ -63,7 +63,7 @@ static int verify_then_return(int argc, char **argv, char **envp)
     int status = real_main(argc, argv, envp);
     if (status != 0)
         return status;
-    if (!tlcc_hook_object_matches(g_out, g_fp, g_ah, g_kh))
+    if (!tlcc_hook_object_matches(g_out, g_fp, g_ah, g_kh, g_kp))
         return repair(argc, argv); /* trueline-cc reads it again with libelf, reports and repairs */
     /* where the counters go: ccache's environment, as trueline-cc handed it on */
     tlcc_stats_home where = { getenv("XDG_CACHE_HOME"), getenv("HOME") };
@@ -82,7 +82,7 @@ __attribute__((visibility("default"))) int __libc_start_main(main_fn main, int a
         unsetenv("LD_PRELOAD");
     free(preload);
     g_out = take(TLCC_HOOK_ENV_OUT), g_fp = take(TLCC_HOOK_ENV_FP), g_ah = take(TLCC_HOOK_ENV_AH);
-    g_kh = take(TLCC_HOOK_ENV_KH);
+    g_kh = take(TLCC_HOOK_ENV_KH), g_kp = take(TLCC_HOOK_ENV_KP);
     g_self = take(TLCC_HOOK_ENV_SELF);
     /* Only the process trueline-cc exec'd (same pid) verifies, and only with everything it needs. */
     if (pid && strtol(pid, NULL, 10) == (long)getpid() && g_out && g_fp && g_ah && g_kh && g_self) {

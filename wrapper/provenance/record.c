@@ -55,6 +55,7 @@ tl_note tlcc_record_note(const tlcc_invocation *inv, const tlcc_record_ctx *c, u
     n.argv_hash = (char *)inv->argv_hex;
     /* a cached compile's record is handed to every compile the cache keys the same: what they must share */
     n.key_hash = type == TL_NOTE_COMPILE ? (char *)c->key_hash : NULL;
+    n.key_hash_pp = type == TL_NOTE_COMPILE ? (char *)c->key_hash_pp : NULL;
     n.lineinfo_level = li;
     n.lineinfo_forced = inv->forced.n > 0;
     n.device_debug = inv->has_G;

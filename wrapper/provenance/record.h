@@ -11,6 +11,7 @@
 typedef struct tlcc_record_ctx {
     const char *cwd;      /* the working directory (NULL: unreadable) */
     const char *key_hash; /* the effective argv as the cache keys it (verify_key.c): a cached -c compile only */
+    const char *key_hash_pp; /* the same without what the preprocessor reads: gcc and clang compiles only */
     int mac;              /* a key is configured: an object's record gets a MAC placeholder */
 } tlcc_record_ctx;
 

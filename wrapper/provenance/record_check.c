@@ -46,7 +46,7 @@ static int in_argv(const char *s, char *const *v, int n)
 /* Names argv elements present on one side only, both sides as the cache keys them when the expectation
  * says how (the recorded argv from the record's working directory): what the cache ignores or rewrites is
  * never named, and the element that differs is. */
-static void argv_diff(tlcc_verify_result *r, const tl_note *n, const tlcc_verify_expect *e, int keyed)
+static void argv_diff(tlcc_verify_result *r, const tl_note *n, const tlcc_verify_expect *e, int keyed, int pp)
 {
     if (n->argv_omitted || n->argc == 0) {
         say(r, " (the record carries no argv to compare)");
@@ -55,8 +55,8 @@ static void argv_diff(tlcc_verify_result *r, const tl_note *n, const tlcc_verify
     char *const *here = e->argv, *const *there = n->argv;
     int nhere = e->argc, nthere = n->argc;
     char **kh = NULL, **kt = NULL;
-    if (keyed && e->key && e->key_vector && (kh = e->key_vector(e->key, e->argv, e->argc, NULL, &nhere)) &&
-        (kt = e->key_vector(e->key, n->argv, n->argc, n->cwd, &nthere)))
+    if (keyed && e->key && e->key_vector && (kh = e->key_vector(e->key, e->argv, e->argc, NULL, pp, &nhere)) &&
+        (kt = e->key_vector(e->key, n->argv, n->argc, n->cwd, pp, &nthere)))
         here = kh, there = kt;
     else
         nhere = e->argc, nthere = n->argc;
@@ -76,12 +76,14 @@ static void argv_diff(tlcc_verify_result *r, const tl_note *n, const tlcc_verify
     free(kt);
 }
 
-/* A record with `kh` is compared by it (the argv as the cache keys it); one written before records had
- * it, by the effective-argv hash. */
+/* A record with `kp` is compared by it when this compile has one too (the argv as the cache keys the object
+ * of a compile it keys by the preprocessed text), else one with `kh` by that (the argv as the cache keys it);
+ * one written before records had either, by the effective-argv hash. */
 static void compare(tlcc_verify_result *r, const tl_note *n, const tlcc_verify_expect *e, const char *content)
 {
-    int keyed = n->key_hash && e->key_hash;
-    const char *theirs = keyed ? n->key_hash : n->argv_hash, *ours = keyed ? e->key_hash : e->argv_hash;
+    int pp = n->key_hash_pp && e->key_hash_pp, keyed = pp || (n->key_hash && e->key_hash);
+    const char *theirs = pp ? n->key_hash_pp : keyed ? n->key_hash : n->argv_hash;
+    const char *ours = pp ? e->key_hash_pp : keyed ? e->key_hash : e->argv_hash;
     int fp_ok = n->fingerprint && strcmp(n->fingerprint, e->fingerprint) == 0;
     int ah_ok = theirs && ours && strcmp(theirs, ours) == 0;
     /* The record must be this object's (content digest) and, with a key, made by a holder of the key. */
@@ -109,9 +111,10 @@ static void compare(tlcc_verify_result *r, const tl_note *n, const tlcc_verify_e
             n->compiler_version ? n->compiler_version : "?", e->fingerprint);
     if (!ah_ok) {
         say(r, "%seffective-argv hash%s %s in the cached object, this invocation has %s", fp_ok ? "" : "; ",
-            keyed ? " (as the cache keys it)" : "", theirs ? theirs : "(none)", ours ? ours : "(none)");
+            pp ? " (as the cache keys it, what the preprocessor reads left out)" : keyed ? " (as the cache keys it)" : "",
+            theirs ? theirs : "(none)", ours ? ours : "(none)");
         if (e->argv)
-            argv_diff(r, n, e, keyed);
+            argv_diff(r, n, e, keyed, pp);
     }
 }
 

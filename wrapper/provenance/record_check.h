@@ -17,18 +17,19 @@ typedef struct tlcc_verify_result {
 } tlcc_verify_result;
 
 /* What a cached object's record must match. key_hash: the hash of the effective argv as the cache keys it
- * (verify_key.c), compared with the record's `kh`; a record written before it had one is compared by its
- * `ah` with argv_hash. argv (argc elements) and key: this invocation's effective argv and how the cache
+ * (verify_key.c), compared with the record's `kh`; key_hash_pp (NULL: none), the same without what the
+ * preprocessor reads, compared instead with a record's `kp` when both have one; a record written before it
+ * had either is compared by its `ah` with argv_hash. argv (argc elements) and key: this invocation's effective argv and how the cache
  * normalizes it, to name the differing elements (argv NULL: only decide, as the hook in ccache does). */
 struct tlcc_key_ctx;
 typedef struct tlcc_verify_expect {
-    const char *fingerprint, *argv_hash, *key_hash;
+    const char *fingerprint, *argv_hash, *key_hash, *key_hash_pp;
     char *const *argv;
     int argc;
     struct tlcc_key_ctx *key;
     /* tlcc_key_vector (verify_key.h), handed in so that the hook, which never names differences, links
      * none of it */
-    char **(*key_vector)(struct tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, int *n);
+    char **(*key_vector)(struct tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, int pp, int *n);
     /* A key is configured: tlcc_mac_note_ok with mac_key, handed in so that the hook links no libsodium
      * (NULL: records are not required to carry a MAC) */
     int (*mac_ok)(void *mac_key, const tl_note *n);

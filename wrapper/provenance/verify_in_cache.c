@@ -84,7 +84,7 @@ static char *locate(tlcc_ctx *ctx, tlcc_memo *memo, const char **self)
 }
 
 int tlcc_incache_env(const tlcc_invocation *inv, tlcc_memo *memo, const char *out, const char *ah, const char *kh,
-                     tlcc_env_edits *env)
+                     const char *kp, tlcc_env_edits *env)
 {
     const char *self; /* on the heap, not in 8 KiB of frame: this runs on every hit */
     char *lib = cache_preloads(inv, memo) ? locate(inv->ctx, memo, &self) : NULL;
@@ -110,6 +110,8 @@ int tlcc_incache_env(const tlcc_invocation *inv, tlcc_memo *memo, const char *ou
     tlcc_env_set(env, TLCC_HOOK_ENV_FP, inv->fp_hex);
     tlcc_env_set(env, TLCC_HOOK_ENV_AH, ah); /* ah, kh and self outlive the list (the plan's, the memo's) */
     tlcc_env_set(env, TLCC_HOOK_ENV_KH, kh);
+    if (kp && *kp)
+        tlcc_env_set(env, TLCC_HOOK_ENV_KP, kp);
     tlcc_env_set(env, TLCC_HOOK_ENV_SELF, self);
     return 0;
 }

@@ -21,7 +21,18 @@
  * Everything else counts as written: -D, -O, -I directories outside a base directory, forced and folded
  * flags, -ccbin. A record holds the hash of this argv (`kh`, lib/note.c), computed when the object was
  * stamped; the hit computes its own and compares. Only trueline-cc computes it; the hook in ccache's
- * process compares the hash it is handed (the hook needs none of this code). */
+ * process compares the hash it is handed (the hook needs none of this code).
+ *
+ * A gcc or clang compile's record also holds `kp`, the same hash with what the preprocessor reads left out
+ * (-D, -U, -I, -include, -isystem ..., the rows marked TLCC_OPT_KEY_PP), and a hit of such a record is
+ * compared by it. ccache keys the object by the preprocessed text and the options that are not these
+ * (ccache's AFFECTS_CPP options are not hashed in its preprocessor mode), sccache by the same text and its
+ * non-preprocessor arguments: a source built by two targets whose -D sets do not change its preprocessed
+ * text gets one object (measured: fmt's test-main.cc, with and without -DFMT_HEADER_ONLY=1). Compared by
+ * `kh`, each such hit was a mismatch, recompiled, and the fresh object replaced the other target's, so
+ * every rebuild recompiled them again. What the preprocessor reads is then the cache's to key, like the
+ * sources and headers themselves, which no record hash covers either. nvcc compiles keep `kh` alone: ccache
+ * keys them with their -D (measured: a -D that changes only device code is a miss). */
 #include "provenance/verify_key.h"
 
 #include <stdio.h>
@@ -286,9 +297,10 @@ static int rewrite(tlcc_key_ctx *k, const char *cwd, const char *prefix, size_t 
 /* What the option tables say about one option for the key: all families' tables are asked, since the key is
  * computed where the family may not be known (the hook's fixup) and must not depend on it. */
 
-/* How many elements from argv[i] on are left out (0: kept). */
-static int dropped_count(tlcc_key_ctx *k, char *const *argv, int argc, int i)
+/* How many elements from argv[i] on are left out (0: kept); *pp: only because the preprocessor reads them. */
+static int dropped_count(tlcc_key_ctx *k, char *const *argv, int argc, int i, int *pp)
 {
+    *pp = 0;
     const char *a = argv[i];
     if (a[0] != '-')
         return 0;
@@ -304,13 +316,14 @@ static int dropped_count(tlcc_key_ctx *k, char *const *argv, int argc, int i)
         return 1;
     for (const tlcc_opt_table *const *t = tlcc_opt_tables; *t; t++) {
         const char *v;
-        const tlcc_opt *o = tlcc_opt_find(*t, a, TLCC_OPT_KEY_DROP, &v);
+        const tlcc_opt *o = tlcc_opt_find(*t, a, TLCC_OPT_KEY_DROP | TLCC_OPT_KEY_PP, &v);
         if (!o)
             continue;
         if (!v && (o->flags & TLCC_OPT_OUTPUT) && (o->flags & TLCC_OPT_SEPARATE))
             return i + 1 < argc ? 2 : 1; /* the output operand */
-        if (!(o->flags & TLCC_OPT_KEY_DROP))
+        if (!(o->flags & (TLCC_OPT_KEY_DROP | TLCC_OPT_KEY_PP)))
             continue;
+        *pp = !(o->flags & TLCC_OPT_KEY_DROP);
         if (!v) /* spelt alone: its value, if it takes one, is the next argument */
             return (o->flags & TLCC_OPT_SEPARATE) && i + 1 < argc ? 2 : 1;
         /* -MFdep.d, -MF=dep.d, --dependency-output=dep.d, -fdebug-prefix-map=...; -Wp,-MD,FILE only alone
@@ -330,21 +343,24 @@ static int path_option(const char *p, size_t n)
     return n > 1 && p[n - 1] == '=' && tlcc_opt_any_exact(p, n - 1, TLCC_OPT_PATH | TLCC_OPT_EQ);
 }
 
-void tlcc_key_each(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, void (*fn)(const char *a, void *ctx),
-                 void *ctx)
+/* Every element as the cache keys it, each with pp set when the preprocessor reads it (left out of `kp`). */
+static void walk(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd,
+                 void (*fn)(const char *a, int pp, void *ctx), void *ctx)
 {
     char buf[4096];
     if (!cwd)
         cwd = k->cwd;
-    for (int i = 0; i < argc; i++) {
-        int skip = dropped_count(k, argv, argc, i);
-        if (skip) {
+    for (int i = 0, pp_left = 0; i < argc; i++, pp_left -= pp_left > 0) {
+        int pp = 0, skip = pp_left ? 0 : dropped_count(k, argv, argc, i, &pp);
+        if (skip && !pp) {
             i += skip - 1;
             continue;
         }
+        if (skip) /* this element and the value after it, if it takes one */
+            pp_left = skip;
         const char *a = argv[i], *slash = strchr(a, '/');
         if (a[0] == '/' && rewrite(k, cwd, "", 0, a, buf, sizeof buf) == 0) {
-            fn(buf, ctx);
+            fn(buf, pp_left > 0, ctx);
             continue;
         }
         if (a[0] == '-' && slash && slash[-1] != '/') {
@@ -352,20 +368,50 @@ void tlcc_key_each(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd
             if (path_option(a, plen) && rewrite(k, cwd, a, plen, slash, buf, sizeof buf) == 0)
                 a = buf;
         }
-        fn(a, ctx);
+        fn(a, pp_left > 0, ctx);
     }
 }
 
-static void hash_one(const char *a, void *ctx)
+struct each { void (*fn)(const char *a, void *ctx); void *ctx; int pp; };
+
+static void each_one(const char *a, int pp, void *ctx)
 {
-    tl_hasher_update_str(ctx, a);
+    struct each *e = ctx;
+    if (!(pp && e->pp))
+        e->fn(a, e->ctx);
+}
+
+void tlcc_key_each(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, int pp,
+                   void (*fn)(const char *a, void *ctx), void *ctx)
+{
+    struct each e = { fn, ctx, pp };
+    walk(k, argv, argc, cwd, each_one, &e);
+}
+
+struct two { tl_hasher *kh, *kp; };
+
+static void hash_one(const char *a, int pp, void *ctx)
+{
+    struct two *h = ctx;
+    tl_hasher_update_str(h->kh, a);
+    if (h->kp && !pp)
+        tl_hasher_update_str(h->kp, a);
+}
+
+void tlcc_key_hashes(tlcc_key_ctx *k, char *const *argv, int argc, tl_hash128 *kh, tl_hash128 *kp)
+{
+    struct two h = { tl_hasher_new(), kp ? tl_hasher_new() : NULL };
+    walk(k, argv, argc, NULL, hash_one, &h);
+    *kh = tl_hasher_final(h.kh);
+    if (kp)
+        *kp = tl_hasher_final(h.kp);
 }
 
 tl_hash128 tlcc_key_hash(tlcc_key_ctx *k, char *const *argv, int argc)
 {
-    tl_hasher *h = tl_hasher_new();
-    tlcc_key_each(k, argv, argc, NULL, hash_one, h);
-    return tl_hasher_final(h);
+    tl_hash128 kh;
+    tlcc_key_hashes(k, argv, argc, &kh, NULL);
+    return kh;
 }
 
 /* Two passes: sizes, then copies into one block. */
@@ -387,15 +433,15 @@ static void copy(const char *a, void *ctx)
     v->text += n;
 }
 
-char **tlcc_key_vector(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, int *n)
+char **tlcc_key_vector(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, int pp, int *n)
 {
     struct vec v = { 0 };
-    tlcc_key_each(k, argv, argc, cwd, measure, &v);
+    tlcc_key_each(k, argv, argc, cwd, pp, measure, &v);
     char **out = malloc((size_t)(v.n + 1) * sizeof *out + v.bytes);
     if (!out)
         return NULL;
     struct vec w = { out, (char *)(out + v.n + 1), 0, 0 };
-    tlcc_key_each(k, argv, argc, cwd, copy, &w);
+    tlcc_key_each(k, argv, argc, cwd, pp, copy, &w);
     out[w.n] = NULL;
     *n = w.n;
     return out;

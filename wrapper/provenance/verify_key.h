@@ -25,12 +25,16 @@ void tlcc_key_free(tlcc_key_ctx *k);
  * operand, dependency-file options, debug prefix maps, -L/-Wl, and ignore_options are left out; an
  * absolute path under a base directory is rewritten as the cache rewrites it (ccache: relative to cwd;
  * sccache: the base directory stripped). A rewritten element is passed in a buffer valid during the call.
- * cwd: the working directory argv was run in (NULL: k->cwd). */
-void tlcc_key_each(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, void (*fn)(const char *a, void *ctx),
-                 void *ctx);
-/* XXH3-128 over tlcc_key_each's elements, length-prefixed. */
+ * cwd: the working directory argv was run in (NULL: k->cwd). pp: what the preprocessor reads (-D, -I,
+ * -include ...) is left out too, as a cache keys the object of a gcc or clang compile: by the preprocessed
+ * text, so that compiles differing only there share one object when their preprocessed text is the same. */
+void tlcc_key_each(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, int pp,
+                   void (*fn)(const char *a, void *ctx), void *ctx);
+/* XXH3-128 over tlcc_key_each's elements (pp 0), length-prefixed: a record's `kh`. */
 tl_hash128 tlcc_key_hash(tlcc_key_ctx *k, char *const *argv, int argc);
+/* `kh` and, when kp is not NULL, `kp` (the same with pp 1) in one pass over argv. */
+void tlcc_key_hashes(tlcc_key_ctx *k, char *const *argv, int argc, tl_hash128 *kh, tl_hash128 *kp);
 /* tlcc_key_each's elements as a malloc'ed vector (one block, NULL-terminated; *n elements), NULL on OOM. */
-char **tlcc_key_vector(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, int *n);
+char **tlcc_key_vector(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, int pp, int *n);
 
 #endif

@@ -57,7 +57,7 @@ struct verify_job {
     char *const *cache_argv; /* the cache command: cache, stage or compiler, then args */
     char *const *args;       /* the effective argv, to name what differs */
     int nargs;
-    const char *out, *fp, *ah, *kh;
+    const char *out, *fp, *ah, *kh, *kp; /* kp NULL: none */
     tlcc_key_ctx *key;
     const tlcc_prov_config *prov;
     const tlcc_plan *plan; /* NULL in the repair run */
@@ -67,7 +67,8 @@ struct verify_job {
 
 static tlcc_verify_expect expect_of(const struct verify_job *j)
 {
-    return (tlcc_verify_expect){ .fingerprint = j->fp, .argv_hash = j->ah, .key_hash = j->kh, .argv = j->args,
+    return (tlcc_verify_expect){ .fingerprint = j->fp, .argv_hash = j->ah, .key_hash = j->kh,
+                                 .key_hash_pp = j->kp, .argv = j->args,
                                  .argc = j->nargs, .key = j->key, .key_vector = tlcc_key_vector,
                                  .mac_ok = j->prov->mac.bytes ? tlcc_mac_note_ok : NULL,
                                  .mac_key = (void *)&j->prov->mac };
@@ -147,7 +148,7 @@ static int after_compile(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_pr
         if (p->after == TLCC_AFTER_VERIFY) { /* the verifier checks the ELF type itself: one open */
             struct verify_job j = { .cache = inv->cache, .cache_argv = p->argv.v, .args = inv->args.v,
                                     .nargs = inv->args.n, .out = outs.v[i], .fp = inv->fp_hex, .ah = inv->argv_hex,
-                                    .kh = p->key_hash, .key = &p->key, .prov = prov, .plan = p, .inv = inv,
+                                    .kh = p->key_hash, .kp = *p->key_hash_pp ? p->key_hash_pp : NULL, .key = &p->key, .prov = prov, .plan = p, .inv = inv,
                                     .env = &inv->ctx->env };
             status = verify(&j, status);
         } else if (tlcc_prov_is_host_object(outs.v[i]) && stamp(p, inv, prov, outs.v[i], inv->sources.v[i]) != 0) {
@@ -231,8 +232,9 @@ int tlcc_after(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_prov_config 
 
 int tlcc_after_fixup(tlcc_ctx *ctx, const tlcc_prov_config *prov, int argc, char **argv)
 {
-    if (argc < 6) {
-        fprintf(stderr, "trueline-cc: " TLCC_HOOK_FIXUP_OPTION ": expected OUT FINGERPRINT ARGV_HASH KEY_HASH CACHE-ARGV...\n");
+    if (argc < 7) {
+        fprintf(stderr, "trueline-cc: " TLCC_HOOK_FIXUP_OPTION
+                        ": expected OUT FINGERPRINT ARGV_HASH KEY_HASH KEY_HASH_PP CACHE-ARGV...\n");
         return -1;
     }
     /* ccache's working directory is the compile's, so the key is normalized as the wrapper did */
@@ -240,7 +242,8 @@ int tlcc_after_fixup(tlcc_ctx *ctx, const tlcc_prov_config *prov, int argc, char
     tlcc_key_ctx key;
     tlcc_key_init(&key, TLCC_KEY_CCACHE, cwd, &ctx->env);
     struct verify_job j = { .cache = TLCC_CACHE_CCACHE, .out = argv[0], .fp = argv[1], .ah = argv[2], .kh = argv[3],
-                            .key = &key, .cache_argv = argv + 4, .args = argv + 6, .nargs = argc - 6, .prov = prov,
+                            .kp = *argv[4] ? argv[4] : NULL, .key = &key, .cache_argv = argv + 5, .args = argv + 7,
+                            .nargs = argc - 7, .prov = prov,
                             .env = &ctx->env };
     int status = verify(&j, 0);
     tlcc_key_free(&key);

@@ -90,8 +90,15 @@ static void record_context(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_
     tlcc_key_init(&p->key, inv->cache == TLCC_CACHE_SCCACHE ? TLCC_KEY_SCCACHE : TLCC_KEY_CCACHE, p->cwd,
                   &inv->ctx->env);
     p->key_ready = 1;
-    tl_hash_hex(tlcc_key_hash(&p->key, inv->args.v, inv->args.n), p->key_hash);
+    tl_hash128 kh, kp;
+    int pp = tlcc_family_of(inv->family)->cache_keys_preprocessed;
+    tlcc_key_hashes(&p->key, inv->args.v, inv->args.n, &kh, pp ? &kp : NULL);
+    tl_hash_hex(kh, p->key_hash);
     p->record.key_hash = p->key_hash;
+    if (pp) {
+        tl_hash_hex(kp, p->key_hash_pp);
+        p->record.key_hash_pp = p->key_hash_pp;
+    }
 }
 
 /* The cache runs the stage in the compiler's place; it learns the real compiler and the record from
@@ -120,7 +127,8 @@ static int verify_in_cache(tlcc_plan *p, const tlcc_invocation *inv, const tlcc_
         return 0;
     tlcc_strv outs = { 0 };
     tlcc_compile_outputs(inv, &outs);
-    int yes = outs.n == 1 && tlcc_incache_env(inv, memo, outs.v[0], inv->argv_hex, p->key_hash, &p->env_set) == 0;
+    int yes = outs.n == 1 && tlcc_incache_env(inv, memo, outs.v[0], inv->argv_hex, p->key_hash, p->key_hash_pp,
+                                                    &p->env_set) == 0;
     tlcc_strv_free(&outs);
     return yes;
 }

@@ -32,6 +32,7 @@ typedef struct tlcc_plan {
     tlcc_record_ctx record;
     char *cwd;
     char key_hash[TL_HASH_HEX_LEN + 1];
+    char key_hash_pp[TL_HASH_HEX_LEN + 1]; /* empty: the family's cache key holds what the preprocessor reads */
     char compilercheck[TL_HASH_HEX_LEN + 8]; /* CCACHE_COMPILERCHECK's value: string:FINGERPRINT */
     const char *line_store; /* the device line info goes there before the stamp (line_split.h); NULL: kept */
     tlcc_key_ctx key; /* how the cache normalizes argv (key_hash's), to name differences */

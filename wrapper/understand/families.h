@@ -34,6 +34,9 @@ typedef struct tlcc_family_desc {
     const char *version_line; /* the `--version` line with the version starts here (NULL: the first line) */
     const char *ccache_type;  /* CCACHE_COMPILERTYPE when ccache runs the stage in its place */
     int sccache_steps;        /* sccache (0.9+) caches this driver's sub-steps, never its whole call */
+    int cache_keys_preprocessed; /* ccache and sccache key its object by the preprocessed text, leaving out the
+                                    options the preprocessor reads (-D, -I ...): verification compares a record's
+                                    `kp` (verify_key.c) */
     /* the effective argv (argv.c) */
     unsigned folds;           /* enum tlcc_fold */
     /* analysis and forcing (force.c) */

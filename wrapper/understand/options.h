@@ -35,6 +35,8 @@ enum tlcc_opt_flag {
                                       directories in debug info, or links (-MF, -fdebug-prefix-map=, -L) */
     TLCC_OPT_KEY_LONE = 1u << 20,  /* ... only when its joined value holds no further option (-Wp,-MD,FILE) */
     TLCC_OPT_PATH = 1u << 21,      /* its joined or '=' value is a path rewritten under a base directory (-I) */
+    TLCC_OPT_KEY_PP = 1u << 22,    /* what the preprocessor reads (-D, -I, -include): a cache that keys a gcc or clang
+                                      compile's object by its preprocessed text leaves it out (ccache's AFFECTS_CPP) */
 };
 
 typedef struct tlcc_opt {

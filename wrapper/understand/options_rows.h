@@ -26,5 +26,6 @@
 #define KEY TLCC_OPT_KEY_DROP
 #define LONE TLCC_OPT_KEY_LONE
 #define PATH TLCC_OPT_PATH
+#define PP TLCC_OPT_KEY_PP
 
 #endif
