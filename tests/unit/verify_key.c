@@ -10,17 +10,22 @@
 
 #define N(a) (int)(sizeof a / sizeof *a)
 
-/* The vector joined with spaces (static buffer). */
-static const char *keyed(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd)
+/* The vector joined with spaces (static buffer); pp: what the preprocessor reads left out too (`kp`). */
+static const char *keyed_as(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd, int pp)
 {
     static char out[4096];
     int n = 0;
-    char **v = tlcc_key_vector(k, argv, argc, cwd, 0, &n);
+    char **v = tlcc_key_vector(k, argv, argc, cwd, pp, &n);
     out[0] = 0;
     for (int i = 0; v && i < n; i++)
         snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", i ? " " : "", v[i]);
     free(v);
     return out;
+}
+
+static const char *keyed(tlcc_key_ctx *k, char *const *argv, int argc, const char *cwd)
+{
+    return keyed_as(k, argv, argc, cwd, 0);
 }
 
 /* The environment as the test just set it: the wrapper's snapshot (env_snapshot.h) is taken at start. */
@@ -110,14 +115,7 @@ static void base_dirs(void)
  * the preprocessed text and not ccache's AFFECTS_CPP options); `kh` keeps it all. */
 static const char *keyed_pp(tlcc_key_ctx *k, char *const *argv, int argc)
 {
-    static char out[4096];
-    int n = 0;
-    char **v = tlcc_key_vector(k, argv, argc, NULL, 1, &n);
-    out[0] = 0;
-    for (int i = 0; v && i < n; i++)
-        snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", i ? " " : "", v[i]);
-    free(v);
-    return out;
+    return keyed_as(k, argv, argc, NULL, 1);
 }
 
 static void preprocessor_options(void)
