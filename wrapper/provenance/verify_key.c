@@ -29,8 +29,8 @@
  * (ccache's AFFECTS_CPP options are not hashed in its preprocessor mode), sccache by the same text and its
  * non-preprocessor arguments: a source built by two targets whose -D sets do not change its preprocessed
  * text gets one object (measured: fmt's test-main.cc, with and without -DFMT_HEADER_ONLY=1). Compared by
- * `kh`, each such hit was a mismatch, recompiled, and the fresh object replaced the other target's, so
- * every rebuild recompiled them again. What the preprocessor reads is then the cache's to key, like the
+ * `kh`, each such hit would be a mismatch, recompiled, and the fresh object would replace the other target's,
+ * so that every rebuild recompiled them again. What the preprocessor reads is then the cache's to key, like the
  * sources and headers themselves, which no record hash covers either. nvcc compiles keep `kh` alone: ccache
  * keys them with their -D (measured: a -D that changes only device code is a miss). */
 #include "provenance/verify_key.h"
