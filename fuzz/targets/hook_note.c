@@ -1,8 +1,8 @@
 /* wrapper/hook/note_section.c: the hook preloaded into ccache finds `.note.trueline` without libelf. Its
  * one safety property, checked against the libelf reader on every input: whenever the hook is sure of one
  * compile record, the libelf verifier (wrapper/provenance/verify.c) accepts the object for that record's fingerprint
- * and argv hashes (ah, and kh when the record has one), i.e. the hook never passes an object the wrapper would
- * reject. */
+ * and argv hashes (ah, and kh and kp when the record has them), i.e. the hook never passes an object the wrapper
+ * would reject. */
 #include "fuzz_util.h"
 #include "hook/note_section.h"
 #include "provenance/verify.h"
@@ -26,9 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         c.compile->argv_hash) {
         char *fp = strdup(c.compile->fingerprint), *ah = strdup(c.compile->argv_hash);
         char *kh = c.compile->key_hash ? strdup(c.compile->key_hash) : NULL;
+        char *kp = c.compile->key_hash_pp ? strdup(c.compile->key_hash_pp) : NULL;
         tlcc_verify_result v;
-        if (tlcc_hook_object_matches(path, fp, ah, kh)) {
-            tlcc_verify_expect e = { .fingerprint = fp, .argv_hash = ah, .key_hash = kh };
+        if (tlcc_hook_object_matches(path, fp, ah, kh, kp)) {
+            tlcc_verify_expect e = { .fingerprint = fp, .argv_hash = ah, .key_hash = kh, .key_hash_pp = kp };
             tlcc_verify_object(path, &e, &v);
             if (v.status != TLCC_VERIFY_OK) {
                 fprintf(stderr, "hook accepted what libelf rejects: %s\n", v.what);
@@ -38,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(fp);
         free(ah);
         free(kh);
+        free(kp);
     }
     tlcc_record_check_end(&c, 1, NULL, &r);
     return 0;
