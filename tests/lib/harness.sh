@@ -91,3 +91,13 @@ PY
 }
 # free_port: a free TCP port on loopback.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# sccache_start LOG: starts an sccache server (port and cache from the caller's SCCACHE_* variables), its output in
+# LOG. A server stopped just before may hold the port a moment longer, so a few tries; 1 when none started.
+sccache_start() {
+  local try
+  for try in 1 2 3 4 5; do
+    sccache --start-server > "$1" 2>&1 && return 0
+    sleep 1
+  done
+  return 1
+}

@@ -186,7 +186,7 @@ if have sccache; then
     sccache --stop-server >/dev/null 2>&1
     export SCCACHE_DIR=$T/sc-$1-$2 XDG_CACHE_HOME=$T/xdg-sc-$1-$2
     clear_outputs
-    sccache --start-server > "$T/sc-server.log" 2>&1 || { echo "no-server"; return; }
+    sccache_start "$T/sc-server.log" || { echo "no-server"; return; }
     if [ "$1" = bare ]; then CC="sccache"; else CC="trueline-cc sccache"; fi
     "$2" 2> "$T/sc-$1.$2.err" >&2
     sccache_counts
@@ -197,6 +197,7 @@ if have sccache; then
     read -r bh bm < <(sc_run bare "$seq")
     if [ "$bh" = no-server ]; then skip "sccache server did not start: $(tail -1 "$T/sc-server.log")"; return; fi
     read -r wh wm < <(sc_run wrap "$seq")
+    if [ "$wh" = no-server ]; then skip "sccache server did not start: $(tail -1 "$T/sc-server.log")"; return; fi
     local mm; mm=$(XDG_CACHE_HOME=$T/xdg-sc-wrap-$seq mismatches)
     premise "$name: bare sccache hits at least $min times (it hit $bh)" [ "$bh" -ge "$min" ]
     same "$name: trueline-cc sccache keeps as many hits as bare sccache makes ($bh hits, $bm misses; kept = hits - mismatches)" \

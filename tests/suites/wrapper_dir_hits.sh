@@ -135,7 +135,7 @@ if have sccache; then
     sccache --stop-server >/dev/null 2>&1
     export SCCACHE_DIR=$T/sc-$RANDOM$RANDOM XDG_CACHE_HOME=$T/xdg-sc-$RANDOM$RANDOM
     clean
-    sccache --start-server > "$T/sc-server.log" 2>&1 || { echo "no-server 0"; return; }
+    sccache_start "$T/sc-server.log" || { echo "no-server 0"; return; }
     for ck in ck1 ck2; do make -s -C "$T/ws/$ck" CC="$launcher $comp" scaled.o twice.o >> "$T/make.log" 2>&1; done
     sccache --show-stats | awk '/^Cache hits  /{h=$NF} /^Cache misses  /{m=$NF} END{print h+0, m+0}'
     sccache --stop-server >/dev/null 2>&1
@@ -145,6 +145,7 @@ if have sccache; then
     read -r bh bm < <(sc_both sccache "$comp")
     if [ "$bh" = no-server ]; then skip "sccache server did not start: $(tail -1 "$T/sc-server.log")"; break; fi
     read -r wh wm < <(sc_both "trueline-cc sccache" "$comp")
+    if [ "$wh" = no-server ]; then skip "sccache server did not start: $(tail -1 "$T/sc-server.log")"; break; fi
     premise "sccache, $comp: bare sccache hits in the second checkout ($bh)" [ "${bh:-0}" -ge 1 ]
     same "sccache, $comp, SCCACHE_BASEDIRS above the checkouts: trueline-cc keeps bare sccache's hits" "$bh/$bm" "$wh/$wm"
   done
