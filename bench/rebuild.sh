@@ -35,8 +35,9 @@ stat_of() { CCACHE_DIR=$T/ccache-$1 ccache --print-stats | awk -F'\t' -v k="$2" 
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-# Per recipe: setup P V (sources copied to $T/P-V/src), clean P V, build P V. V is tl or plain.
-zstd_setup() { mkdir -p "$T/$1-$2"; cp -a "$3" "$T/$1-$2/src"; }
+# Per recipe: setup P V DIR (sources copied to $T/P-V/src), clean P V, build P V. V is tl or plain.
+copy_sources() { mkdir -p "$T/$1-$2"; cp -a "$3" "$T/$1-$2/src"; }
+zstd_setup() { copy_sources "$@"; }
 zstd_clean() { rm -rf "$T/$1-$2/src/programs/obj" "$T/$1-$2/src/programs/zstd"; }
 zstd_build() {
   local d=$T/$1-$2/src/programs
@@ -55,7 +56,7 @@ cmake_configure() {
     "${f[@]}" "${cu[@]}" > "$T/$1-$2/configure.log" 2>&1 ||
     { echo "bench/rebuild.sh: $1 ($2) does not configure" >&2; tail -20 "$T/$1-$2/configure.log" >&2; exit 1; }
 }
-cmake_setup() { mkdir -p "$T/$1-$2"; cp -a "$3" "$T/$1-$2/src"; cmake_configure "$1" "$2"; }
+cmake_setup() { copy_sources "$@"; cmake_configure "$1" "$2"; }
 cmake_clean() { ninja -C "$T/$1-$2/build" clean > /dev/null; }
 cmake_build() { ninja -C "$T/$1-$2/build" -j"${J:-$JOBS}" > /dev/null; }
 # NVIDIA's cuda-samples: the runtime-API samples of Samples/0_Introduction that need no OpenGL, MPI, OpenMP or

@@ -26,7 +26,7 @@ if cc -O2 -static -o execit-glibc execit.c 2>/dev/null; then
 fi
 [ ${#floors[@]} -gt 0 ] || floors=(/usr/bin/env '`/usr/bin/env` (dynamic: no static libc here)')
 # The same without a C library (x86-64): what the kernel's exec costs alone, the rest of the first floor being
-# the C library's start-up. It needs an absolute path: it searches no PATH.
+# the C library's start-up. The floor rows run ccache by its absolute path: this one searches no PATH.
 if [ "$(uname -m)" = x86_64 ] && cc -O2 -static -nostdlib -fno-stack-protector -o rawexec "$root/bench/rawexec.c" 2>/dev/null; then
   floors+=("$tmp/rawexec" 'a static program that only makes the `execve` system call, no C library')
 fi
@@ -175,9 +175,9 @@ if CCACHE:
     gcc_t = [W, "ccache", "gcc", "-c", "a.c", "-o", "t.o"]
     nv_b = ["ccache", "nvcc", "-c", "-arch=sm_90", "k.cu", "-o", "b.o", "-lineinfo", "-Xcompiler=-g1"]
     nv_t = [W, "ccache", "nvcc", "-c", "-arch=sm_90", "k.cu", "-o", "t.o"]
+    floor_b = [shutil.which("ccache")] + gcc_b[1:]  # absolute: the no-C-library floor searches no PATH
     for prog, what in FLOORS:
-        b = gcc_b if "rawexec" not in prog else [shutil.which("ccache")] + gcc_b[1:]
-        rows.append(("floor: " + what + " in front of ccache gcc",) + pairs(b, [prog] + b))
+        rows.append(("floor: " + what + " in front of ccache gcc",) + pairs(floor_b, [prog] + floor_b))
     cases = [("gcc -c", gcc_b, gcc_t)] + ([("nvcc -c -arch=sm_90", nv_b, nv_t)] if NVCC else [])
     for name, b, t in cases:
         # The wrapper alone (provenance stamping off: it execs ccache), then as shipped (the cache runs the
