@@ -52,6 +52,8 @@ premise "whole-program objects without line info" build k0.o -c -arch=sm_90 -O3 
 premise "-rdc objects for three archs" sh -c 'for f in r s; do nvcc -c -rdc=true -lineinfo -O3 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_100,code=[sm_100,compute_100] -o $f.o $f.cu || exit 1; done'
 premise "their device link" build dl.o -dlink -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_100,code=sm_100 r.o s.o
 premise "an executable" build app -arch=sm_90 -lineinfo -O3 -Xlinker --build-id k.cu main.cu
+premise "an executable with uncompressed fatbin entries" build appn -arch=sm_90 -lineinfo -O3 --compress-mode=none \
+  -Xlinker --build-id k.cu main.cu
 for mode in none speed size; do
   premise "objects with --compress-mode=$mode" build k_$mode.o -c -arch=sm_90 -lineinfo -O3 --compress-mode=$mode -Xfatbin -compress-all k.cu
 done
@@ -60,8 +62,8 @@ split() { trueline-check --split --device-only --debug-store store --output-dir 
 expect_rc "split of objects, -rdc objects, a device link and every codec exits 0" 0 \
   split k.o r.o s.o dl.o k_none.o k_speed.o k_size.o
 sed 's/^/    | /' split.out | head -12
-expect_rc "split of the linked executable (in place) exits 0" 0 \
-  trueline-check --split --debug-store store --output-dir out app
+expect_rc "split of the linked executables (in place) exits 0" 0 \
+  trueline-check --split --debug-store store --output-dir out app appn
 
 size() { stat -c %s "$1"; }
 check "a split object is smaller than the one built with line info" test "$(size out/k.o)" -lt "$(size k.o)"
@@ -71,7 +73,9 @@ over=$(( $(size out/k.o) - $(size k0.o) ))
 check "the split object is within 2 KB of the build without -lineinfo (${over} bytes over)" test "$over" -lt 2048
 check "the executable keeps its size (in place)" test "$(size out/app)" -eq "$(size app)"
 smaller_xz() { [ -s "$1" ] && [ -s "$2" ] && [ "$(xz -9 -c "$1" | wc -c)" -lt "$(xz -9 -c "$2" | wc -c)" ] || { echo "    | xz: $1 $(xz -9 -c "$1" | wc -c), $2 $(xz -9 -c "$2" | wc -c)"; return 1; }; }
-check "the executable compresses smaller once split" smaller_xz out/app app
+# In place, a compressed entry is compressed again without its line info, and on a line table this small xz gains
+# or loses a few dozen bytes from build to build; an uncompressed entry's line info becomes zeros.
+check "the executable compresses smaller once split (uncompressed entries)" smaller_xz out/appn appn
 
 # The store: one file per image that had line info, each an ELF with a GNU build-id note naming its path.
 parts=$(find store/.build-id -name '*.debug' | wc -l)
